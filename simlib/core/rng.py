@@ -1,0 +1,76 @@
+"""Counter-based per-game random streams (splitmix64), usable inside numba kernels.
+
+Every game owns a key that is a pure function of ``(root seed, game index)``; from it
+derive independent *streams* (cards, dice, timer, policy).  A stream's state is one
+``uint64`` in a small array; each draw advances it.  Results therefore do not depend on
+thread count, chunking, worker count or machine.
+
+Array convention: ``state`` is a ``uint64`` array of shape ``(N_STREAMS,)``; functions
+take the array and the stream index so that several streams live in one allocation.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import njit_nb
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
+
+STREAM_CARDS = 0  # rubble and horde decks, team draws
+STREAM_DICE = 1  # combat dice and the Die of Fate
+STREAM_TIMER = 2  # the search timer
+STREAM_POLICY = 3  # policies' own randomness
+N_STREAMS = 4
+
+
+@njit_nb
+def mix64_nb(z):
+    """splitmix64 finaliser: a bijective avalanche of a ``uint64``."""
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit_nb
+def game_key_nb(seed, game_index):
+    """Key of one game: a pure function of (root seed, game index), both ``int64`` >= 0."""
+    s = mix64_nb(np.uint64(seed) * GOLDEN + np.uint64(0x632BE59BD9B4E019))
+    return mix64_nb(s ^ (np.uint64(game_index) * GOLDEN + GOLDEN))
+
+
+@njit_nb
+def init_streams_nb(state, key):
+    """Fill ``state`` (uint64, one entry per stream) with independent streams of ``key``."""
+    for i in range(state.shape[0]):
+        state[i] = mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT))
+
+
+@njit_nb
+def next_u64_nb(state, stream):
+    """Next raw 64-bit output of ``stream``."""
+    s = state[stream] + GOLDEN
+    state[stream] = s
+    return mix64_nb(s)
+
+
+@njit_nb
+def randint_nb(state, stream, n):
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**31`` (multiply-shift on the top 32 bits)."""
+    x = next_u64_nb(state, stream) >> np.uint64(32)
+    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+
+
+@njit_nb
+def uniform_nb(state, stream):
+    """Uniform float in ``[0, 1)`` with 53 random bits."""
+    return np.float64(next_u64_nb(state, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def make_streams(seed: int, game_index: int) -> np.ndarray:
+    """Python helper: the stream state of one game (for tests and traces)."""
+    st = np.zeros(N_STREAMS, dtype=np.uint64)
+    init_streams_nb(st, game_key_nb(np.int64(seed), np.int64(game_index)))
+    return st

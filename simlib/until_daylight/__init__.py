@@ -1,0 +1,1 @@
+"""Until Daylight: ruleset, kernels and Python face."""
