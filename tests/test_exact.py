@@ -88,7 +88,7 @@ def greedy_body_first(h: int, b: int, line) -> int:
     return kills
 
 
-def die_by_die_batch(seq, kind, bar, sur, pro, bh=1, bb=2):
+def die_by_die_batch(seq, kind, bar, sur, pro, bh=1, bb=2, bpd=2):
     """Independent enemy-batch resolver: place the H dice one by one, then the B dice."""
     dmg = 0
     h_on_bar = b_on_bar = 0
@@ -110,7 +110,7 @@ def die_by_die_batch(seq, kind, bar, sur, pro, bh=1, bb=2):
             continue
         if face == B:
             loose_b += 1
-            if loose_b < 2:
+            if loose_b < bpd:
                 continue
             loose_b = 0
         if pro > 0:
@@ -287,16 +287,16 @@ def test_damage_order_protection_then_character():
 
 
 @pytest.mark.parametrize(
-    "kind,bar,sur,pro,bh,bb",
-    [(INF, 0, 2, 0, 1, 2), (INF, 2, 1, 1, 1, 2), (RAI, 1, 2, 1, 1, 2), (INF, 2, 0, 1, 2, 3),
-     (RAI, 2, 3, 0, 2, 2)],
+    "kind,bar,sur,pro,bh,bb,bpd",
+    [(INF, 0, 2, 0, 1, 2, 2), (INF, 2, 1, 1, 1, 2, 2), (RAI, 1, 2, 1, 1, 2, 2),
+     (INF, 2, 0, 1, 2, 3, 2), (RAI, 2, 3, 0, 2, 2, 2), (INF, 1, 1, 2, 1, 2, 3)],
 )
-def test_resolve_batch_matches_die_by_die(kind, bar, sur, pro, bh, bb):
+def test_resolve_batch_matches_die_by_die(kind, bar, sur, pro, bh, bb, bpd):
     for n in range(0, 7):
         for seq in product([X, B, H], repeat=n):
             h, b, x = seq.count(H), seq.count(B), seq.count(X)
-            assert resolve_batch(h, b, x, kind, bar, sur, pro, bh, bb) == die_by_die_batch(
-                seq, kind, bar, sur, pro, bh, bb
+            assert resolve_batch(h, b, x, kind, bar, sur, pro, bh, bb, bpd) == die_by_die_batch(
+                seq, kind, bar, sur, pro, bh, bb, bpd
             )
 
 
@@ -368,8 +368,11 @@ class FakeRuleset:
 
     enemy_names = ["wanderer", "raider", "brute", "monster", "survivor"]
 
-    def __init__(self, survivors_block=0, dice_cap=6, die=DIE):
-        self.params = np.zeros(C.N_PARAMS, dtype=np.int64)
+    def __init__(self, survivors_block=0, dice_cap=6, die=DIE, bodies_per_damage=None):
+        slots = getattr(C, "N_PARAMS_FULL", C.N_PARAMS) if bodies_per_damage else C.N_PARAMS
+        self.params = np.zeros(slots, dtype=np.int64)
+        if bodies_per_damage:
+            self.params[C.P_BODIES_PER_DAMAGE] = bodies_per_damage
         self.params[C.P_DICE_CAP] = dice_cap
         self.params[C.P_BARRICADE_HEADS] = 1
         self.params[C.P_BARRICADE_BODIES] = 2
@@ -430,6 +433,17 @@ def test_enemy_attack_by_name():
                                  exact=True)
     assert joint.equals(enemy_attack_dist([(RAI, 2), (INF, 3)], DIE, barricades=1, protection=1,
                                           exact=True))
+
+
+def test_bodies_per_damage_read_from_ruleset():
+    if not hasattr(C, "P_BODIES_PER_DAMAGE"):
+        pytest.skip("codes.P_BODIES_PER_DAMAGE not defined")
+    rs = FakeRuleset(bodies_per_damage=3)
+    got = enemy_attack_damage(["monster", "brute"], ruleset=rs, exact=True)
+    assert got.equals(enemy_attack_damage_dist([(INF, 3), (INF, 2)], DIE, bodies_per_damage=3,
+                                               exact=True))
+    assert not got.equals(enemy_attack_damage(["monster", "brute"], ruleset=FakeRuleset(),
+                                              exact=True))
 
 
 def test_trap_kills_and_dice_faces_by_name():

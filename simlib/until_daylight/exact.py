@@ -12,7 +12,7 @@ Two layers:
 * **Names** — :func:`attack_kills`, :func:`prob_clear`, :func:`enemy_attack_damage`,
   :func:`enemy_attack_outcome`, :func:`trap_kills` and :func:`dice_faces` take enemy
   names and read every game number (die faces, kill needs, attack dice, dice cap,
-  barricade and trap needs, variant switches) from a ruleset
+  barricade and trap needs, bodies per damage, variant switches) from a ruleset
   (``simlib.until_daylight.ruleset.load_ruleset()`` by default, loaded on each call).
 
 Every distribution is a :class:`pandas.Series` indexed by outcome with probabilities as
@@ -44,6 +44,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from . import codes as _codes
 from .codes import (
     E_ATTACK_DICE,
     E_KILL_BODIES,
@@ -354,7 +355,8 @@ def batch_sizes(n_dice: int, dice_cap: int = 6) -> list[int]:
 
 def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: int = 0,
                   survivors: int = 0, protection: int = 0, barricade_heads: int = 1,
-                  barricade_bodies: int = 2) -> tuple[int, int, int, int]:
+                  barricade_bodies: int = 2, bodies_per_damage: int = 2
+                  ) -> tuple[int, int, int, int]:
     """Resolve one batch of enemy dice against one area (deterministic).
 
     Heads are placed before bodies, each going survivors -> barricades -> protection
@@ -364,8 +366,10 @@ def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: i
       but each raider X kills one survivor;
     * barricades: each is destroyed by ``barricade_heads`` H or by ``barricade_bodies``
       B; while a barricade stands it absorbs what is too little to destroy it;
-    * protection cards: each absorbs 1 damage (1 H or 2 B) and is discarded;
-    * character: 1 damage per H and per 2 B; an odd B left at the end is lost.
+    * protection cards: each absorbs 1 damage (1 H or ``bodies_per_damage`` B) and is
+      discarded;
+    * character: 1 damage per H and per ``bodies_per_damage`` B; bodies left over at the
+      end of the batch (an odd B with the reference 2) are lost.
 
     Parameters
     ----------
@@ -377,6 +381,8 @@ def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: i
         What stands in the area before the batch.
     barricade_heads, barricade_bodies : int
         Heads / bodies destroying one barricade.
+    bodies_per_damage : int, default 2
+        Bodies making one damage to a protection card or the character.
 
     Returns
     -------
@@ -393,8 +399,8 @@ def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: i
         raise ValueError(f"kind must be ENEMY_RAIDER or ENEMY_INFECTED, got {kind!r}")
     if min(heads, bodies, misses, barricades, survivors, protection) < 0:
         raise ValueError("counts must be >= 0")
-    if barricade_heads <= 0 or barricade_bodies <= 0:
-        raise ValueError("barricade needs must be > 0")
+    if barricade_heads <= 0 or barricade_bodies <= 0 or bodies_per_damage <= 0:
+        raise ValueError("barricade needs and bodies_per_damage must be > 0")
     h, b = int(heads), int(bodies)
     if kind == ENEMY_RAIDER:
         survivors -= min(survivors, int(misses))
@@ -413,7 +419,7 @@ def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: i
     barricades -= broken
     b = 0 if barricades else b - broken * barricade_bodies
     # protection cards then character, 1 damage per H then per body pair
-    damage = h + b // 2
+    damage = h + b // bodies_per_damage
     absorbed = min(protection, damage)
     return damage - absorbed, barricades, survivors, protection - absorbed
 
@@ -421,7 +427,7 @@ def resolve_batch(heads: int, bodies: int, misses: int, kind: int, barricades: i
 def enemy_attack_dist(attackers: Sequence[Sequence[int]], faces: Sequence[int],
                       barricades: int = 0, survivors: int = 0, protection: int = 0,
                       dice_cap: int = 6, barricade_heads: int = 1, barricade_bodies: int = 2,
-                      exact: bool = False) -> pd.Series:
+                      bodies_per_damage: int = 2, exact: bool = False) -> pd.Series:
     """Joint distribution of the outcome of one area's enemies' attack.
 
     Raiders attack first, then infected; each group's dice are pooled in card order and
@@ -442,6 +448,8 @@ def enemy_attack_dist(attackers: Sequence[Sequence[int]], faces: Sequence[int],
         Batch size.
     barricade_heads, barricade_bodies : int
         Heads / bodies that destroy one barricade.
+    bodies_per_damage : int, default 2
+        Bodies making one damage to a protection card or the character.
     exact : bool, default False
         Keep Fractions.
 
@@ -476,7 +484,8 @@ def enemy_attack_dist(attackers: Sequence[Sequence[int]], faces: Sequence[int],
             for (dmg, bar, sur, pro), ps in state.items():
                 for (h, b, x), pc in _face_counts(size, p):
                     d, bar2, sur2, pro2 = resolve_batch(h, b, x, kind, bar, sur, pro,
-                                                        barricade_heads, barricade_bodies)
+                                                        barricade_heads, barricade_bodies,
+                                                        bodies_per_damage)
                     key = (dmg + d, bar2, sur2, pro2)
                     new[key] = new.get(key, Fraction(0)) + ps * pc
             state = new
@@ -487,7 +496,8 @@ def enemy_attack_dist(attackers: Sequence[Sequence[int]], faces: Sequence[int],
 def enemy_attack_damage_dist(attackers: Sequence[Sequence[int]], faces: Sequence[int],
                              barricades: int = 0, survivors: int = 0, protection: int = 0,
                              dice_cap: int = 6, barricade_heads: int = 1,
-                             barricade_bodies: int = 2, exact: bool = False) -> pd.Series:
+                             barricade_bodies: int = 2, bodies_per_damage: int = 2,
+                             exact: bool = False) -> pd.Series:
     """Distribution of the damage the character takes (marginal of :func:`enemy_attack_dist`).
 
     Returns
@@ -502,7 +512,8 @@ def enemy_attack_damage_dist(attackers: Sequence[Sequence[int]], faces: Sequence
     0.4444444444444444
     """
     joint = enemy_attack_dist(attackers, faces, barricades, survivors, protection, dice_cap,
-                              barricade_heads, barricade_bodies, exact=True)
+                              barricade_heads, barricade_bodies, bodies_per_damage,
+                              exact=True)
     probs: dict[int, Fraction] = {}
     for key, pr in joint.items():
         probs[key[0]] = probs.get(key[0], Fraction(0)) + pr
@@ -610,6 +621,18 @@ def prob_clear(dice: int, enemies: Sequence[str], ruleset=None, focus: int = 0):
     return float(dist.iloc[-1])
 
 
+def _attack_rules(params) -> dict:
+    """Keyword arguments of :func:`enemy_attack_dist` read from a packed ``params``."""
+    rules = dict(dice_cap=int(params[P_DICE_CAP]),
+                 barricade_heads=int(params[P_BARRICADE_HEADS]),
+                 barricade_bodies=int(params[P_BARRICADE_BODIES]))
+    # P_BODIES_PER_DAMAGE is a newer slot: older packs stop at N_PARAMS and mean 2
+    slot = getattr(_codes, "P_BODIES_PER_DAMAGE", None)
+    if slot is not None and len(params) > slot and int(params[slot]) > 0:
+        rules["bodies_per_damage"] = int(params[slot])
+    return rules
+
+
 def _area(rs, packed, enemies):
     tab = packed.enemy_tab
     attackers, survivors = [], 0
@@ -636,12 +659,9 @@ def enemy_attack_outcome(enemies: Sequence[str], barricades: int = 0, protection
     """
     rs, packed = _packed(ruleset)
     attackers, survivors = _area(rs, packed, enemies)
-    params = packed.params
     return enemy_attack_dist(attackers, packed.die_faces, barricades=barricades,
-                             survivors=survivors, protection=protection,
-                             dice_cap=int(params[P_DICE_CAP]),
-                             barricade_heads=int(params[P_BARRICADE_HEADS]),
-                             barricade_bodies=int(params[P_BARRICADE_BODIES]), exact=exact)
+                             survivors=survivors, protection=protection, exact=exact,
+                             **_attack_rules(packed.params))
 
 
 def enemy_attack_damage(enemies: Sequence[str], barricades: int = 0, protection: int = 0,
@@ -657,13 +677,9 @@ def enemy_attack_damage(enemies: Sequence[str], barricades: int = 0, protection:
     """
     rs, packed = _packed(ruleset)
     attackers, survivors = _area(rs, packed, enemies)
-    params = packed.params
     return enemy_attack_damage_dist(attackers, packed.die_faces, barricades=barricades,
-                                    survivors=survivors, protection=protection,
-                                    dice_cap=int(params[P_DICE_CAP]),
-                                    barricade_heads=int(params[P_BARRICADE_HEADS]),
-                                    barricade_bodies=int(params[P_BARRICADE_BODIES]),
-                                    exact=exact)
+                                    survivors=survivors, protection=protection, exact=exact,
+                                    **_attack_rules(packed.params))
 
 
 def trap_kills(enemies: Sequence[str], traps: int, ruleset=None) -> tuple[int, int]:
