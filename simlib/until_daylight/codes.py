@@ -195,3 +195,178 @@ P_RUBBLE_TOTAL = 26  # rubble cards in the game (deck + every basic weapon)
 N_PARAMS = 27
 
 MAX_PLAYERS = 6  # array capacity, not a rule: the ruleset's P_MAX_PLAYERS must not exceed it
+
+P_BODIES_PER_DAMAGE = 27  # body results that make one damage to a character or protection card
+N_PARAMS_FULL = 28  # packers fill N_PARAMS_FULL entries (P_BODIES_PER_DAMAGE defaults to 2)
+
+# =========================================================================== game state
+# g : (N_G,) scalars of one game
+G_ROUND = 0
+G_N_PLAYERS = 1
+G_LEADER = 2  # seat of the leader, -1 none yet
+G_FIRST = 3  # seat that starts this round's search phase
+G_CAUGHT = 4  # seat caught by the timer: receives the wave
+G_HDECK_N = 5  # undrawn horde cards (hdeck[:n])
+G_RDECK_N = 6  # undrawn rubble cards (rdeck[:n])
+G_TRAP_SUPPLY = 7
+G_BARR_SUPPLY = 8
+G_EV_N = 9  # events written to the trace buffer
+G_OVER = 10  # 1 once the game has ended
+G_OUTCOME = 11  # OUT_*
+G_CAUSE = 12  # CAUSE_*
+G_DEAD_SEAT = 13
+G_DEAD_ROUND = 14
+G_RUBBLE_DRAWN = 15
+G_HORDE_DRAWN = 16
+G_EXCHANGES = 17  # final-fight exchanges played
+G_SEARCH_ACTIONS = 18
+G_POLICY = 19  # policy id
+G_HORDE_RESHUFFLES = 20
+G_RUBBLE_RESHUFFLES = 21
+G_TURN_SEAT = 22  # seat whose turn it is (for policies)
+G_PHASE = 23  # PHASE_*
+G_ATTACKS = 24
+G_CUR_AREA = 25  # the attack being resolved (read by policies for after-roll cards)
+G_CUR_WEAPON = 26
+G_CUR_H = 27
+G_CUR_B = 28
+G_CUR_X = 29
+G_CUR_DICE = 30
+G_LUCKY_USED = 31
+N_G = 32
+
+PHASE_SETUP = 0
+PHASE_SEARCH = 1
+PHASE_COMBAT = 2
+PHASE_ENEMIES = 3
+PHASE_FINAL = 4
+
+OUT_LOSS = 0
+OUT_WIN = 1
+CAUSE_NONE = 0
+CAUSE_CHARACTER_DIED = 1
+CAUSE_NO_SURVIVOR = 2
+CAUSE_STALEMATE = 3
+CAUSE_NAMES = {CAUSE_NONE: "none", CAUSE_CHARACTER_DIED: "character_died",
+               CAUSE_NO_SURVIVOR: "no_survivor_saved", CAUSE_STALEMATE: "stalemate"}
+
+# pl : (MAX_PLAYERS, N_PL) per seat
+PL_CHAR = 0
+PL_HEALTH = 1
+PL_MAX_HEALTH = 2
+PL_XP_BONUS = 3  # permanent XP (pickpocket, non-kept kills)
+PL_TRAPS = 4
+PL_BARRICADES = 5
+PL_AREA_N = 6  # horde cards in this seat's area (area[seat, :n])
+PL_IGNORED = 7  # damage ignored this round (ignore_damage)
+PL_ABSORBED = 8  # damage absorbed for neighbours this round (absorb_adjacent)
+PL_DAMAGE_TAKEN = 9  # health lost over the game
+PL_KILLS = 10  # enemies eliminated by this seat
+PL_SAVED_TOTAL = 11  # survivors ever saved by this seat
+PL_FREE_TRADES = 12  # free give/take used this turn
+PL_COLLATERAL = 13  # collateral damage dealt to others
+PL_SACRIFICED = 14
+PL_MAX_XP = 15
+N_PL = 16
+
+# kept : (MAX_PLAYERS, n_enemy_types) horde cards kept by each seat (killed Monsters, saved survivors)
+
+# =========================================================================== decisions
+D_SEARCH_ACTION = 0
+D_COMBAT_ACTION = 1
+D_AMMO = 2  # candidates: (A_AMMO, n_cards)
+D_PRE_ROLL = 3  # candidates: A_NOTHING or (A_PLAY, card)
+D_POST_ROLL = 4  # candidates: A_NOTHING or (A_PLAY, card)
+D_DISCARD = 5  # candidates: (A_DISCARD, card)
+D_KEEP = 6  # candidates: (A_KEEP, card)
+D_SACRIFICE = 7  # candidates: A_NOTHING, (A_SACRIFICE,)
+D_PICKPOCKET = 8  # candidates: (A_TAKE, card, from_seat)
+D_EXTRA_ATTACK = 9  # adrenaline: A_NOTHING or (A_ATTACK, area, weapon)
+N_DECISIONS = 10
+DECISION_NAMES = ["search_action", "combat_action", "ammo", "pre_roll", "post_roll",
+                  "discard", "keep", "sacrifice", "pickpocket", "extra_attack"]
+
+A_NOTHING = 0
+A_DRAW = 1
+A_CRAFT = 2  # a = recipe
+A_GIVE = 3  # a = card, b = to seat
+A_TAKE = 4  # a = card, b = from seat
+A_USE = 5  # a = card (heal, pickpocket)
+A_ATTACK = 6  # a = target seat's area, b = weapon card
+A_AMMO = 7  # a = ammo cards
+A_PLAY = 8  # a = card
+A_DISCARD = 9  # a = card
+A_KEEP = 10  # a = card
+A_SACRIFICE = 11
+ACTION_NAMES = ["nothing", "draw", "craft", "give", "take", "use", "attack", "ammo",
+                "play", "discard", "keep", "sacrifice"]
+MAX_CANDS = 512
+N_CAND_COLS = 4  # action, a, b, c
+
+# =========================================================================== trace events
+# ev : (cap, N_EV_COLS) rows (kind, round, seat, a, b, c, d, e); cap 0 disables tracing
+N_EV_COLS = 8
+EV_ROUND = 0  # a = first seat, b = search actions K
+EV_DRAW = 1  # a = card
+EV_EVENT = 2  # a = card (red event resolved)
+EV_CRAFT = 3  # a = token kind
+EV_GIVE = 4  # a = card, b = to seat, c = cards
+EV_TAKE = 5  # a = card, b = from seat, c = cards
+EV_USE = 6  # a = card, b = effect amount
+EV_NOTHING = 7
+EV_CAUGHT = 8
+EV_FATE = 9  # a = fate face, b = wave size
+EV_HORDE = 10  # a = enemy type, b = area seat
+EV_ATTACK = 11  # a = target area, b = weapon, c = dice, d = ammo spent
+EV_ROLL = 12  # a = heads, b = bodies, c = misses, d = faces in base 3 (first die lowest)
+EV_CARD_PLAYED = 13  # a = card
+EV_KILL = 14  # a = enemy type, b = area, c = by trap (1)
+EV_COLLATERAL = 15  # a = victim seat, b = damage
+EV_TAME = 16  # a = from area, b = infected moved
+EV_TRAP = 17  # a = traps fired, b = kills
+EV_ENEMY_ROLL = 18  # a = kind (ENEMY_*), b = heads, c = bodies, d = misses, e = area
+EV_SURVIVOR_KILLED = 19  # a = area
+EV_BARRICADE_DOWN = 20
+EV_PROTECTION = 21  # a = card
+EV_DAMAGE = 22  # a = amount, b = health after
+EV_IGNORED = 23  # a = absorbing seat (-1 own ability)
+EV_SAVED = 24  # a = survivors saved
+EV_LEADER = 25  # a = new leader seat, b = xp
+EV_DISCARD = 26  # a = card
+EV_DEATH = 27
+EV_END = 28  # a = outcome, b = cause
+EV_HEAL = 29  # a = amount, b = health after
+EV_SACRIFICE = 30
+EV_EXCHANGE = 31  # a = final-fight exchange number
+EV_RESHUFFLE = 32  # a = 0 horde, 1 rubble
+EV_NO_CARD = 33  # a rubble draw found both piles empty
+
+# =========================================================================== records
+MAX_ENEMY_TYPES = 8  # record capacity for per-type kill counts
+REC_SCALARS = [
+    "game", "players", "outcome", "cause", "round_reached", "dead_seat", "dead_character",
+    "dead_round", "survivors_saved", "survivors_saved_total", "leader", "rubble_drawn",
+    "horde_drawn", "exchanges", "search_actions", "attacks", "horde_reshuffles",
+]
+REC_PER_SEAT = ["character", "damage", "xp", "kills", "health"]
+REC_FIELDS = (REC_SCALARS
+              + [f"{f}_{s}" for f in REC_PER_SEAT for s in range(MAX_PLAYERS)]
+              + [f"killed_{t}" for t in range(MAX_ENEMY_TYPES)])
+REC_INDEX = {name: i for i, name in enumerate(REC_FIELDS)}
+N_REC = len(REC_FIELDS)
+
+
+def record_dtype():
+    """Structured dtype of one game record: every field int64 (so a record array views as (n, N_REC))."""
+    import numpy as np
+
+    return np.dtype([(name, np.int64) for name in REC_FIELDS])
+
+# record column of each scalar field (REC_GAME, REC_OUTCOME, ...) and the first column of
+# each per-seat / per-type block (REC_CHARACTER + seat, REC_KILLED + enemy type)
+for _i, _name in enumerate(REC_SCALARS):
+    globals()["REC_" + _name.upper()] = _i
+for _name in REC_PER_SEAT:
+    globals()["REC_" + _name.upper()] = REC_INDEX[_name + "_0"]
+REC_KILLED = REC_INDEX["killed_0"]
+del _i, _name

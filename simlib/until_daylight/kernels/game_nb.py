@@ -1,0 +1,1224 @@
+"""The whole-game kernel: one jitted function plays a night of Until Daylight.
+
+Follows ``shared/rules/until-daylight.md`` sections 2-7.  State layout: see ``state_nb``.
+Every decision goes through ``policies_nb.choose_nb``; every random draw comes from the
+game's own streams (cards, dice, timer, policy), so a game is a pure function of
+``(seed, game index, players, characters, policy, parameters, ruleset)``.
+
+Batch entry point: ``play_batch_nb`` (``prange`` over games, one record row per game).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from simlib.core.jit import njit_nb, njit_parallel_nb
+from simlib.core.rng import (
+    N_STREAMS,
+    STREAM_CARDS,
+    STREAM_DICE,
+    STREAM_TIMER,
+    game_key_nb,
+    init_streams_nb,
+    randint_nb,
+)
+from simlib.until_daylight.codes import *  # noqa: F401,F403  (layout constants only)
+from simlib.until_daylight.codes import (
+    A_ATTACK, A_CRAFT, A_DRAW, A_GIVE, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, A_AMMO,
+    A_DISCARD, A_KEEP,
+)
+from simlib.until_daylight.kernels.combat_nb import (
+    enemy_batch_nb,
+    player_attack_area_nb,
+    roll_faces_nb,
+    trap_step_nb,
+)
+from simlib.until_daylight.kernels.policies_nb import choose_nb
+from simlib.until_daylight.kernels.state_nb import (
+    char_mod_nb,
+    emit_nb,
+    enemies_in_area_nb,
+    free_dice_nb,
+    slots_nb,
+    slots_used_nb,
+    survivors_in_area_nb,
+    targets_in_area_nb,
+    tokens_nb,
+    update_leader_nb,
+    useful_ammo_nb,
+    weapon_usable_nb,
+    xp_nb,
+)
+
+MAX_FREE_ACTIONS = 16  # bound on no-action plays per turn (each consumes a card or a trade)
+
+
+# =========================================================================== decks
+@njit_nb
+def draw_horde_nb(st, rs):
+    """Draw one horde card (lazy Fisher-Yates step); -1 when deck and discard are empty."""
+    g = st[0]
+    hdeck = st[5]
+    hdisc = st[6]
+    if g[G_HDECK_N] == 0:
+        if rs[0][P_V_HORDE_RESHUFFLE] == 0:
+            return -1
+        m = 0
+        for t in range(hdisc.shape[0]):
+            for _ in range(hdisc[t]):
+                hdeck[m] = t
+                m += 1
+            hdisc[t] = 0
+        g[G_HDECK_N] = m
+        if m == 0:
+            return -1
+        g[G_HORDE_RESHUFFLES] += 1
+        emit_nb(st, EV_RESHUFFLE, -1, 0, m, 0, 0, 0)
+    n = g[G_HDECK_N]
+    j = randint_nb(st[9], STREAM_CARDS, n)
+    card = hdeck[j]
+    hdeck[j] = hdeck[n - 1]
+    hdeck[n - 1] = card
+    g[G_HDECK_N] = n - 1
+    g[G_HORDE_DRAWN] += 1
+    return card
+
+
+@njit_nb
+def draw_rubble_nb(st, rs):
+    """Draw one rubble card; reshuffles the discard pile when the deck is empty; -1 if none."""
+    g = st[0]
+    rdeck = st[7]
+    rdisc = st[8]
+    if g[G_RDECK_N] == 0:
+        m = 0
+        for c in range(rdisc.shape[0]):
+            for _ in range(rdisc[c]):
+                rdeck[m] = c
+                m += 1
+            rdisc[c] = 0
+        g[G_RDECK_N] = m
+        if m == 0:
+            emit_nb(st, EV_NO_CARD, -1, 0, 0, 0, 0, 0)
+            return -1
+        g[G_RUBBLE_RESHUFFLES] += 1
+        emit_nb(st, EV_RESHUFFLE, -1, 1, m, 0, 0, 0)
+    n = g[G_RDECK_N]
+    j = randint_nb(st[9], STREAM_CARDS, n)
+    card = rdeck[j]
+    rdeck[j] = rdeck[n - 1]
+    rdeck[n - 1] = card
+    g[G_RDECK_N] = n - 1
+    g[G_RUBBLE_DRAWN] += 1
+    return card
+
+
+@njit_nb
+def add_to_area_nb(st, seat, t):
+    pl = st[1]
+    st[3][seat, pl[seat, PL_AREA_N]] = t
+    pl[seat, PL_AREA_N] += 1
+
+
+# =========================================================================== damage
+@njit_nb
+def end_game_nb(st, outcome, cause, seat):
+    g = st[0]
+    if g[G_OVER] != 0:
+        return
+    g[G_OVER] = 1
+    g[G_OUTCOME] = outcome
+    g[G_CAUSE] = cause
+    if cause == CAUSE_CHARACTER_DIED:
+        g[G_DEAD_SEAT] = seat
+        g[G_DEAD_ROUND] = g[G_ROUND]
+        emit_nb(st, EV_DEATH, seat, 0, 0, 0, 0, 0)
+    emit_nb(st, EV_END, -1, outcome, cause, 0, 0, 0)
+
+
+@njit_nb
+def survivor_type_kept_nb(st, rs, seat):
+    """A survivor type the seat keeps (-1 if none)."""
+    kept = st[4]
+    enemy_tab = rs[2]
+    for t in range(kept.shape[1]):
+        if kept[seat, t] > 0 and enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
+            return t
+    return -1
+
+
+@njit_nb
+def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
+    """Send ``amount`` damage units to ``seat``'s character, one unit at a time.
+
+    Order per unit (rulebook: special capacities before rubble cards): the character's own
+    ignore-damage ability, an adjacent player's absorb ability, a protection card (only in
+    the enemies' attack, ``protection``), a saved survivor sacrificed (policy), health.
+    Each unit of a raider's damage that reaches health also discards a card (policy).
+    """
+    g = st[0]
+    pl = st[1]
+    inv = st[2]
+    card_tab = rs[1]
+    n = g[G_N_PLAYERS]
+    prot_left = 0
+    for _ in range(amount):
+        if g[G_OVER] != 0:
+            return
+        if pl[seat, PL_IGNORED] < char_mod_nb(st, rs, seat, MOD_IGNORE_DAMAGE):
+            pl[seat, PL_IGNORED] += 1
+            emit_nb(st, EV_IGNORED, seat, -1, 0, 0, 0, 0)
+            continue
+        absorbed = False
+        for k in range(2):
+            q = (seat + n - 1) % n if k == 0 else (seat + 1) % n
+            if q != seat and pl[q, PL_ABSORBED] < char_mod_nb(st, rs, q, MOD_ABSORB_ADJACENT):
+                pl[q, PL_ABSORBED] += 1
+                emit_nb(st, EV_IGNORED, seat, q, 0, 0, 0, 0)
+                absorbed = True
+                break
+        if absorbed:
+            continue
+        if protection:
+            if prot_left > 0:
+                prot_left -= 1
+                continue
+            used = -1
+            for c in range(inv.shape[1]):
+                if inv[seat, c] > 0 and card_tab[c, C_KIND] == CK_PROTECTION:
+                    used = c
+                    break
+            if used >= 0:
+                inv[seat, used] -= 1
+                st[8][used] += 1
+                prot_left = card_tab[used, C_AMOUNT] - 1
+                emit_nb(st, EV_PROTECTION, seat, used, 0, 0, 0, 0)
+                continue
+        ts = survivor_type_kept_nb(st, rs, seat)
+        if ts >= 0:
+            cands = st[11]
+            cands[0, 0] = A_NOTHING
+            cands[1, 0] = A_SACRIFICE
+            cands[1, 1] = ts
+            if choose_nb(st, rs, pid, pp, D_SACRIFICE, seat, 2) == 1:
+                st[4][seat, ts] -= 1
+                st[6][ts] += 1
+                pl[seat, PL_SACRIFICED] += 1
+                emit_nb(st, EV_SACRIFICE, seat, ts, 0, 0, 0, 0)
+                update_leader_nb(st, rs)
+                continue
+        pl[seat, PL_HEALTH] -= 1
+        pl[seat, PL_DAMAGE_TAKEN] += 1
+        emit_nb(st, EV_DAMAGE, seat, 1, pl[seat, PL_HEALTH], from_raider, 0, 0)
+        if pl[seat, PL_HEALTH] <= 0:
+            end_game_nb(st, OUT_LOSS, CAUSE_CHARACTER_DIED, seat)
+            return
+        if from_raider:
+            discard_choice_nb(st, rs, pid, pp, seat)
+
+
+@njit_nb
+def heal_nb(st, seat, amount):
+    pl = st[1]
+    pl[seat, PL_HEALTH] = min(pl[seat, PL_MAX_HEALTH], pl[seat, PL_HEALTH] + amount)
+    emit_nb(st, EV_HEAL, seat, amount, pl[seat, PL_HEALTH], 0, 0, 0)
+
+
+# =========================================================================== cards
+@njit_nb
+def discard_card_nb(st, rs, seat, c):
+    st[2][seat, c] -= 1
+    st[8][c] += 1
+    emit_nb(st, EV_DISCARD, seat, c, 0, 0, 0, 0)
+    if rs[1][c, C_KIND] == CK_SYMBOL:
+        update_leader_nb(st, rs)
+
+
+@njit_nb
+def discard_choice_nb(st, rs, pid, pp, seat):
+    """The seat discards one card of its choice (policy); nothing if it holds none."""
+    inv = st[2]
+    cands = st[11]
+    m = 0
+    for c in range(inv.shape[1]):
+        if inv[seat, c] > 0:
+            cands[m, 0] = A_DISCARD
+            cands[m, 1] = c
+            m += 1
+    if m == 0:
+        return
+    i = choose_nb(st, rs, pid, pp, D_DISCARD, seat, m)
+    discard_card_nb(st, rs, seat, cands[i, 1])
+
+
+@njit_nb
+def enforce_limit_nb(st, rs, pid, pp, seat):
+    """Over the inventory limit, discard at once (not an action) until within it."""
+    while slots_used_nb(st, rs, seat) > slots_nb(st, rs, seat):
+        discard_choice_nb(st, rs, pid, pp, seat)
+
+
+@njit_nb
+def resolve_event_nb(st, rs, pid, pp, seat, c):
+    """A red card resolves at once, then goes to the discard pile."""
+    card_tab = rs[1]
+    k = card_tab[c, C_KIND]
+    amt = card_tab[c, C_AMOUNT]
+    emit_nb(st, EV_EVENT, seat, c, amt, 0, 0, 0)
+    st[8][c] += 1
+    if k == CK_EVENT_NOISE:
+        for _ in range(amt):
+            t = draw_horde_nb(st, rs)
+            if t >= 0:
+                add_to_area_nb(st, seat, t)
+                emit_nb(st, EV_HORDE, seat, t, seat, 0, 0, 0)
+    elif k == CK_EVENT_INJURY:
+        hurt_nb(st, rs, pid, pp, seat, amt, False, False)
+    elif k == CK_EVENT_LOST_ITEM:
+        for _ in range(amt):
+            discard_choice_nb(st, rs, pid, pp, seat)
+
+
+@njit_nb
+def is_event_nb(rs, c):
+    k = rs[1][c, C_KIND]
+    return k == CK_EVENT_NOISE or k == CK_EVENT_INJURY or k == CK_EVENT_LOST_ITEM
+
+
+@njit_nb
+def gain_card_nb(st, rs, pid, pp, seat, c):
+    """A card arrives in ``seat``'s hands: events resolve, others join the inventory."""
+    if c < 0:
+        return
+    if is_event_nb(rs, c):
+        resolve_event_nb(st, rs, pid, pp, seat, c)
+        return
+    st[2][seat, c] += 1
+    if rs[1][c, C_KIND] == CK_SYMBOL:
+        update_leader_nb(st, rs)
+    enforce_limit_nb(st, rs, pid, pp, seat)
+
+
+@njit_nb
+def draw_action_nb(st, rs, pid, pp, seat):
+    """A draw action: look at 1 + draw_extra cards (events resolve), keep one."""
+    extra = char_mod_nb(st, rs, seat, MOD_DRAW_EXTRA)
+    g = st[0]
+    keep_buf = st[12][3]
+    m = 0
+    for _ in range(1 + max(0, extra)):
+        c = draw_rubble_nb(st, rs)
+        if c < 0:
+            break
+        emit_nb(st, EV_DRAW, seat, c, 0, 0, 0, 0)
+        if is_event_nb(rs, c):
+            resolve_event_nb(st, rs, pid, pp, seat, c)
+            if g[G_OVER] != 0:
+                return
+        else:
+            keep_buf[m] = c
+            m += 1
+    if m == 0:
+        return
+    keep = 0
+    if m > 1:
+        cands = st[11]
+        for i in range(m):
+            cands[i, 0] = A_KEEP
+            cands[i, 1] = keep_buf[i]
+        keep = choose_nb(st, rs, pid, pp, D_KEEP, seat, m)
+        # the candidates' copy survives the choice; discard the others
+        for i in range(m):
+            if i != keep:
+                st[8][cands[i, 1]] += 1
+        gain_card_nb(st, rs, pid, pp, seat, cands[keep, 1])
+        return
+    gain_card_nb(st, rs, pid, pp, seat, keep_buf[0])
+
+
+# =========================================================================== actions
+@njit_nb
+def can_craft_nb(st, rs, seat, r):
+    recipes = rs[6]
+    params = rs[0]
+    g = st[0]
+    inv = st[2]
+    if tokens_nb(st, seat) >= params[P_TOKEN_LIMIT]:
+        return False
+    prod = recipes[r, R_PRODUCT]
+    if prod == TOKEN_TRAP and g[G_TRAP_SUPPLY] <= 0:
+        return False
+    if prod == TOKEN_BARRICADE:
+        if g[G_BARR_SUPPLY] <= 0 or char_mod_nb(st, rs, seat, MOD_NO_BARRICADES) != 0:
+            return False
+    for j in range(recipes[r, R_N]):
+        c = recipes[r, R_ING0 + j]
+        need = 0
+        for j2 in range(recipes[r, R_N]):
+            if recipes[r, R_ING0 + j2] == c:
+                need += 1
+        if inv[seat, c] < need:
+            return False
+    return True
+
+
+@njit_nb
+def craft_nb(st, rs, seat, r):
+    recipes = rs[6]
+    g = st[0]
+    pl = st[1]
+    for j in range(recipes[r, R_N]):
+        c = recipes[r, R_ING0 + j]
+        st[2][seat, c] -= 1
+        st[8][c] += 1
+    if recipes[r, R_PRODUCT] == TOKEN_TRAP:
+        g[G_TRAP_SUPPLY] -= 1
+        pl[seat, PL_TRAPS] += 1
+    else:
+        g[G_BARR_SUPPLY] -= 1
+        pl[seat, PL_BARRICADES] += 1
+    emit_nb(st, EV_CRAFT, seat, recipes[r, R_PRODUCT], 0, 0, 0, 0)
+
+
+@njit_nb
+def transfer_nb(st, rs, pid, pp, src, dst, c):
+    """Move one card (a whole stack for stacking cards) from ``src`` to ``dst``."""
+    inv = st[2]
+    k = 1
+    if rs[1][c, C_STACKS] != 0:
+        k = inv[src, c]
+    inv[src, c] -= k
+    inv[dst, c] += k
+    if rs[1][c, C_KIND] == CK_SYMBOL:
+        update_leader_nb(st, rs)
+    enforce_limit_nb(st, rs, pid, pp, dst)
+    return k
+
+
+@njit_nb
+def attack_candidates_nb(st, rs, seat, m):
+    """Append every legal attack (target area, weapon) of ``seat`` to the candidates."""
+    g = st[0]
+    inv = st[2]
+    card_tab = rs[1]
+    cands = st[11]
+    n = g[G_N_PLAYERS]
+    own_busy = enemies_in_area_nb(st, rs, seat) > 0
+    for w in range(inv.shape[1]):
+        if not weapon_usable_nb(st, rs, seat, w):
+            continue
+        melee = card_tab[w, C_MELEE] != 0
+        if melee and free_dice_nb(st, rs, seat, w) <= 0:
+            continue
+        for a in range(n):
+            if targets_in_area_nb(st, rs, a) == 0:
+                continue
+            if melee and a != seat and own_busy:
+                continue
+            cands[m, 0] = A_ATTACK
+            cands[m, 1] = a
+            cands[m, 2] = w
+            m += 1
+    return m
+
+
+@njit_nb
+def turn_candidates_nb(st, rs, seat, combat, free_only):
+    """Legal actions of ``seat``'s turn; ``free_only`` keeps those that use no action."""
+    g = st[0]
+    pl = st[1]
+    inv = st[2]
+    card_tab = rs[1]
+    cands = st[11]
+    n = g[G_N_PLAYERS]
+    nc = inv.shape[1]
+    free_trade = pl[seat, PL_FREE_TRADES] < char_mod_nb(st, rs, seat, MOD_FREE_TRADES)
+    cands[0, 0] = A_NOTHING
+    m = 1
+    if not free_only:
+        if combat:
+            m = attack_candidates_nb(st, rs, seat, m)
+        elif g[G_RDECK_N] > 0 or slots_used_nb(st, rs, seat) >= 0 and _rubble_left_nb(st):
+            cands[m, 0] = A_DRAW
+            m += 1
+        for r in range(rs[6].shape[0]):
+            if can_craft_nb(st, rs, seat, r):
+                cands[m, 0] = A_CRAFT
+                cands[m, 1] = r
+                m += 1
+    for c in range(nc):
+        if inv[seat, c] <= 0:
+            continue
+        k = card_tab[c, C_KIND]
+        needs = card_tab[c, C_NEEDS_ACTION] != 0
+        if free_only and needs:
+            continue
+        if k == CK_HEAL and pl[seat, PL_HEALTH] < pl[seat, PL_MAX_HEALTH]:
+            cands[m, 0] = A_USE
+            cands[m, 1] = c
+            m += 1
+        elif k == CK_PICKPOCKET and _others_hold_cards_nb(st, seat):
+            cands[m, 0] = A_USE
+            cands[m, 1] = c
+            m += 1
+    if (not free_only) or free_trade:
+        can_give = char_mod_nb(st, rs, seat, MOD_NO_GIVE) == 0
+        for q in range(n):
+            if q == seat:
+                continue
+            for c in range(nc):
+                if can_give and inv[seat, c] > 0:
+                    cands[m, 0] = A_GIVE
+                    cands[m, 1] = c
+                    cands[m, 2] = q
+                    m += 1
+                if inv[q, c] > 0:
+                    cands[m, 0] = A_TAKE
+                    cands[m, 1] = c
+                    cands[m, 2] = q
+                    m += 1
+    return m
+
+
+@njit_nb
+def _rubble_left_nb(st):
+    rdisc = st[8]
+    for c in range(rdisc.shape[0]):
+        if rdisc[c] > 0:
+            return True
+    return False
+
+
+@njit_nb
+def _others_hold_cards_nb(st, seat):
+    inv = st[2]
+    for q in range(st[0][G_N_PLAYERS]):
+        if q != seat:
+            for c in range(inv.shape[1]):
+                if inv[q, c] > 0:
+                    return True
+    return False
+
+
+@njit_nb
+def is_free_nb(st, rs, seat, act, a):
+    """Whether an action uses no action: a no-action card, or a free trade (Haggler)."""
+    if act == A_USE:
+        return rs[1][a, C_NEEDS_ACTION] == 0
+    if act == A_GIVE or act == A_TAKE:
+        return st[1][seat, PL_FREE_TRADES] < char_mod_nb(st, rs, seat, MOD_FREE_TRADES)
+    return False
+
+
+@njit_nb
+def use_card_nb(st, rs, pid, pp, seat, c):
+    card_tab = rs[1]
+    inv = st[2]
+    pl = st[1]
+    k = card_tab[c, C_KIND]
+    inv[seat, c] -= 1
+    st[8][c] += 1
+    if k == CK_HEAL:
+        emit_nb(st, EV_USE, seat, c, card_tab[c, C_AMOUNT], 0, 0, 0)
+        heal_nb(st, seat, card_tab[c, C_AMOUNT])
+    elif k == CK_PICKPOCKET:
+        cands = st[11]
+        m = 0
+        for q in range(st[0][G_N_PLAYERS]):
+            if q != seat:
+                for c2 in range(inv.shape[1]):
+                    if inv[q, c2] > 0:
+                        cands[m, 0] = A_TAKE
+                        cands[m, 1] = c2
+                        cands[m, 2] = q
+                        m += 1
+        emit_nb(st, EV_USE, seat, c, card_tab[c, C_AMOUNT], 0, 0, 0)
+        pl[seat, PL_XP_BONUS] += card_tab[c, C_AMOUNT]
+        if m > 0:
+            i = choose_nb(st, rs, pid, pp, D_PICKPOCKET, seat, m)
+            c2 = cands[i, 1]
+            q = cands[i, 2]
+            k2 = transfer_nb(st, rs, pid, pp, q, seat, c2)
+            emit_nb(st, EV_TAKE, seat, c2, q, k2, 1, 0)
+        update_leader_nb(st, rs)
+
+
+@njit_nb
+def do_action_nb(st, rs, pid, pp, seat, act, a, b):
+    """Carry out one chosen turn action."""
+    if act == A_DRAW:
+        draw_action_nb(st, rs, pid, pp, seat)
+    elif act == A_CRAFT:
+        craft_nb(st, rs, seat, a)
+    elif act == A_GIVE:
+        k = transfer_nb(st, rs, pid, pp, seat, b, a)
+        emit_nb(st, EV_GIVE, seat, a, b, k, 0, 0)
+    elif act == A_TAKE:
+        k = transfer_nb(st, rs, pid, pp, b, seat, a)
+        emit_nb(st, EV_TAKE, seat, a, b, k, 0, 0)
+    elif act == A_USE:
+        use_card_nb(st, rs, pid, pp, seat, a)
+    elif act == A_ATTACK:
+        attack_nb(st, rs, pid, pp, seat, a, b)
+    else:
+        emit_nb(st, EV_NOTHING, seat, 0, 0, 0, 0, 0)
+
+
+@njit_nb
+def take_turn_nb(st, rs, pid, pp, seat, combat):
+    """One player's turn: free plays (no-action cards, free trades), then one action."""
+    g = st[0]
+    pl = st[1]
+    g[G_TURN_SEAT] = seat
+    pl[seat, PL_FREE_TRADES] = 0
+    decision = D_COMBAT_ACTION if combat else D_SEARCH_ACTION
+    for _ in range(MAX_FREE_ACTIONS + 1):
+        if g[G_OVER] != 0:
+            return
+        m = turn_candidates_nb(st, rs, seat, combat, False)
+        i = choose_nb(st, rs, pid, pp, decision, seat, m)
+        cands = st[11]
+        act = cands[i, 0]
+        a = cands[i, 1]
+        b = cands[i, 2]
+        free = is_free_nb(st, rs, seat, act, a)
+        if free and (act == A_GIVE or act == A_TAKE):
+            pl[seat, PL_FREE_TRADES] += 1
+        do_action_nb(st, rs, pid, pp, seat, act, a, b)
+        if not free:
+            return
+    # bound reached: the turn's action is spent doing nothing
+
+
+# =========================================================================== attacks
+@njit_nb
+def kill_rewards_nb(st, rs, pid, pp, seat, area_seat, killed, k, by_trap):
+    """Kills' consequences: kept cards or discard, XP, rubble draws, counts, trace."""
+    enemy_tab = rs[2]
+    pl = st[1]
+    for i in range(k):
+        t = killed[i]
+        st[13][t] += 1
+        pl[seat, PL_KILLS] += 1
+        emit_nb(st, EV_KILL, seat, t, area_seat, by_trap, 0, 0)
+        if enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
+            st[6][t] += 1
+            continue
+        if enemy_tab[t, E_KEPT] != 0:
+            st[4][seat, t] += 1
+        else:
+            st[6][t] += 1
+            pl[seat, PL_XP_BONUS] += enemy_tab[t, E_REWARD_XP]
+    update_leader_nb(st, rs)
+    for i in range(k):
+        t = killed[i]
+        if enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
+            continue
+        for _ in range(enemy_tab[t, E_REWARD_CARDS]):
+            if st[0][G_OVER] != 0:
+                return
+            gain_card_nb(st, rs, pid, pp, seat, draw_rubble_nb(st, rs))
+
+
+@njit_nb
+def tame_nb(st, rs, seat, area_seat, moved):
+    """Move ``moved`` infected from the front of ``area_seat``'s area to the end of ``seat``'s."""
+    area = st[3]
+    pl = st[1]
+    enemy_tab = rs[2]
+    n = pl[area_seat, PL_AREA_N]
+    w = 0
+    done = 0
+    for i in range(n):
+        t = area[area_seat, i]
+        if done < moved and enemy_tab[t, E_KIND] == ENEMY_INFECTED:
+            add_to_area_nb(st, seat, t)
+            done += 1
+        else:
+            area[area_seat, w] = t
+            w += 1
+    pl[area_seat, PL_AREA_N] = w
+    if done > 0:
+        emit_nb(st, EV_TAME, seat, area_seat, done, 0, 0, 0)
+
+
+@njit_nb
+def attack_nb(st, rs, pid, pp, seat, area_seat, w):
+    """One attack of ``seat`` on ``area_seat``'s area with weapon ``w``, then adrenaline."""
+    g = st[0]
+    pl = st[1]
+    inv = st[2]
+    params = rs[0]
+    card_tab = rs[1]
+    enemy_tab = rs[2]
+    cands = st[11]
+    cap = params[P_DICE_CAP]
+    while True:
+        melee = card_tab[w, C_MELEE] != 0
+        dice = free_dice_nb(st, rs, seat, w)
+        spent = 0
+        if not melee:
+            a = card_tab[w, C_AMMO]
+            most = useful_ammo_nb(st, rs, seat, w)
+            for i in range(most):
+                cands[i, 0] = A_AMMO
+                cands[i, 1] = i + 1
+            spent = cands[choose_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
+            inv[seat, a] -= spent
+            st[8][a] += spent
+            dice += spent * card_tab[a, C_DICE]
+        # cards before the roll, while they add dice under the cap
+        while dice < cap:
+            cands[0, 0] = A_NOTHING
+            m = 1
+            for c in range(inv.shape[1]):
+                if inv[seat, c] > 0 and card_tab[c, C_KIND] == CK_DICE_BONUS \
+                        and (card_tab[c, C_MELEE] == 0 or melee):
+                    cands[m, 0] = A_PLAY
+                    cands[m, 1] = c
+                    m += 1
+            if m == 1:
+                break
+            i = choose_nb(st, rs, pid, pp, D_PRE_ROLL, seat, m)
+            if cands[i, 0] != A_PLAY:
+                break
+            c = cands[i, 1]
+            inv[seat, c] -= 1
+            st[8][c] += 1
+            dice += card_tab[c, C_DICE]
+            emit_nb(st, EV_CARD_PLAYED, seat, c, 0, 0, 0, 0)
+        dice = max(0, min(cap, dice))
+        faces = st[12][2]
+        h, b, x = roll_faces_nb(st[9], STREAM_DICE, dice, rs[4], faces)
+        g[G_ATTACKS] += 1
+        emit_nb(st, EV_ATTACK, seat, area_seat, w, dice, spent, 0)
+        emit_nb(st, EV_ROLL, seat, h, b, x, _faces_code_nb(faces, dice), 0)
+        # cards after the roll
+        g[G_LUCKY_USED] = 0
+        while True:
+            g[G_CUR_AREA] = area_seat
+            g[G_CUR_WEAPON] = w
+            g[G_CUR_H] = h
+            g[G_CUR_B] = b
+            g[G_CUR_X] = x
+            g[G_CUR_DICE] = dice
+            cands[0, 0] = A_NOTHING
+            m = 1
+            for c in range(inv.shape[1]):
+                if inv[seat, c] <= 0:
+                    continue
+                k = card_tab[c, C_KIND]
+                if (k == CK_FOCUS and b > 0) or (k == CK_ENERGY_SHOT and x > 0) \
+                        or (k == CK_LUCKY and x > 0 and g[G_LUCKY_USED] == 0):
+                    cands[m, 0] = A_PLAY
+                    cands[m, 1] = c
+                    m += 1
+            if m == 1:
+                break
+            i = choose_nb(st, rs, pid, pp, D_POST_ROLL, seat, m)
+            if cands[i, 0] != A_PLAY:
+                break
+            c = cands[i, 1]
+            inv[seat, c] -= 1
+            st[8][c] += 1
+            k = card_tab[c, C_KIND]
+            if k == CK_FOCUS:
+                b -= 1
+                h += 1
+            elif k == CK_ENERGY_SHOT:
+                x -= 1
+                b += 1
+            else:
+                g[G_LUCKY_USED] = 1
+                h2, b2, x2 = roll_faces_nb(st[9], STREAM_DICE, x, rs[4], faces)
+                h += h2
+                b += b2
+                x = x2
+            emit_nb(st, EV_CARD_PLAYED, seat, c, h, b, x, 0)
+        # damage
+        killed = st[12][1]
+        k, new_n = player_attack_area_nb(st[3][area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
+                                         h, b, params[P_V_SURVIVORS_BLOCK], st[12][0], killed)
+        pl[area_seat, PL_AREA_N] = new_n
+        infected = 0
+        for i in range(k):
+            if enemy_tab[killed[i], E_KIND] == ENEMY_INFECTED:
+                infected += 1
+        # collateral before rewards: the rewards' draws reuse the scratch rows
+        if not melee and area_seat != seat and x > 0:
+            dmg = x * (params[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+            pl[seat, PL_COLLATERAL] += dmg
+            emit_nb(st, EV_COLLATERAL, seat, area_seat, dmg, 0, 0, 0)
+        kbuf = st[12][3]
+        for i in range(k):
+            kbuf[i] = killed[i]
+        kill_rewards_nb(st, rs, pid, pp, seat, area_seat, kbuf, k, 0)
+        if g[G_OVER] != 0:
+            return
+        if not melee and area_seat != seat and x > 0:
+            dmg = x * (params[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+            hurt_nb(st, rs, pid, pp, area_seat, dmg, False, False)
+            if g[G_OVER] != 0:
+                return
+        if area_seat != seat and infected > 0 and (melee or card_tab[w, C_FIREARM] != 0) \
+                and card_tab[w, C_SILENT] == 0:
+            tame_nb(st, rs, seat, area_seat, infected)
+        # adrenaline: one more attack with new cards
+        adr = -1
+        for c in range(inv.shape[1]):
+            if inv[seat, c] > 0 and card_tab[c, C_KIND] == CK_ADRENALINE:
+                adr = c
+                break
+        if adr < 0:
+            return
+        cands[0, 0] = A_NOTHING
+        m = attack_candidates_nb(st, rs, seat, 1)
+        if m == 1:
+            return
+        i = choose_nb(st, rs, pid, pp, D_EXTRA_ATTACK, seat, m)
+        if cands[i, 0] != A_ATTACK:
+            return
+        area_seat = cands[i, 1]
+        w = cands[i, 2]
+        inv[seat, adr] -= 1
+        st[8][adr] += 1
+        emit_nb(st, EV_CARD_PLAYED, seat, adr, 0, 0, 0, 0)
+
+
+@njit_nb
+def _faces_code_nb(faces, k):
+    code = 0
+    mult = 1
+    for i in range(k):
+        code += faces[i] * mult
+        mult *= 3
+    return code
+
+
+# =========================================================================== phases
+@njit_nb
+def search_phase_nb(st, rs, pid, pp):
+    g = st[0]
+    params = rs[0]
+    n = g[G_N_PLAYERS]
+    spread = params[P_TIMER_SPREAD]
+    k = params[P_TIMER_PER_PLAYER] * n + params[P_TIMER_OFFSET]
+    if spread > 0:
+        k += randint_nb(st[9], STREAM_TIMER, 2 * spread + 1) - spread
+    k = max(params[P_TIMER_MIN], k)
+    g[G_PHASE] = PHASE_SEARCH
+    emit_nb(st, EV_ROUND, g[G_FIRST], g[G_FIRST], k, 0, 0, 0)
+    seat = g[G_FIRST]
+    for _ in range(k):
+        take_turn_nb(st, rs, pid, pp, seat, False)
+        g[G_SEARCH_ACTIONS] += 1
+        if g[G_OVER] != 0:
+            return
+        seat = (seat + 1) % n
+    g[G_CAUGHT] = seat
+    emit_nb(st, EV_CAUGHT, seat, 0, 0, 0, 0, 0)
+
+
+@njit_nb
+def horde_release_nb(st, rs, pid, pp):
+    g = st[0]
+    params = rs[0]
+    seat = g[G_CAUGHT]
+    wave = params[P_WAVE_PER_PLAYER] * g[G_N_PLAYERS] + g[G_ROUND]
+    fate = rs[5][randint_nb(st[9], STREAM_DICE, rs[5].shape[0])]
+    if fate == FATE_REMOVE_ENEMY:
+        wave = max(0, wave - 1)
+    elif fate == FATE_ADD_ENEMY:
+        wave += 1
+    emit_nb(st, EV_FATE, seat, fate, wave, 0, 0, 0)
+    if fate == FATE_DISCARD:
+        discard_choice_nb(st, rs, pid, pp, seat)
+    elif fate == FATE_DRAW:
+        c = draw_rubble_nb(st, rs)
+        if c >= 0:
+            emit_nb(st, EV_DRAW, seat, c, 0, 0, 0, 0)
+        gain_card_nb(st, rs, pid, pp, seat, c)
+    elif fate == FATE_HEAL:
+        heal_nb(st, seat, 1)
+    elif fate == FATE_DAMAGE:
+        hurt_nb(st, rs, pid, pp, seat, 1, False, False)
+    if g[G_OVER] != 0:
+        return
+    for _ in range(wave):
+        t = draw_horde_nb(st, rs)
+        if t < 0:
+            break
+        add_to_area_nb(st, seat, t)
+        emit_nb(st, EV_HORDE, seat, t, seat, 0, 0, 0)
+
+
+@njit_nb
+def characters_attack_nb(st, rs, pid, pp):
+    g = st[0]
+    n = g[G_N_PLAYERS]
+    g[G_PHASE] = PHASE_COMBAT
+    for i in range(n):
+        take_turn_nb(st, rs, pid, pp, (g[G_CAUGHT] + i) % n, True)
+        if g[G_OVER] != 0:
+            return
+
+
+@njit_nb
+def traps_nb(st, rs, pid, pp):
+    g = st[0]
+    pl = st[1]
+    n = g[G_N_PLAYERS]
+    for i in range(n):
+        s = (g[G_CAUGHT] + i) % n
+        if pl[s, PL_TRAPS] <= 0 or pl[s, PL_AREA_N] == 0:
+            continue
+        killed = st[12][1]
+        k, fired, new_n = trap_step_nb(st[3][s], pl[s, PL_AREA_N], rs[2], pl[s, PL_TRAPS],
+                                       rs[0][P_TRAP_HEADS], killed)
+        if fired == 0:
+            continue
+        pl[s, PL_AREA_N] = new_n
+        pl[s, PL_TRAPS] -= fired
+        g[G_TRAP_SUPPLY] += fired
+        emit_nb(st, EV_TRAP, s, fired, k, 0, 0, 0)
+        if k > 0:
+            kbuf = st[12][3]
+            for j in range(k):
+                kbuf[j] = killed[j]
+            if rs[0][P_V_TRAP_REWARDS] != 0:
+                kill_rewards_nb(st, rs, pid, pp, s, s, kbuf, k, 1)
+            else:
+                for j in range(k):
+                    st[13][kbuf[j]] += 1
+                    st[6][kbuf[j]] += 1
+                    emit_nb(st, EV_KILL, s, kbuf[j], s, 1, 0, 0)
+            if g[G_OVER] != 0:
+                return
+
+
+@njit_nb
+def remove_survivors_nb(st, rs, seat, count):
+    """The first ``count`` survivors of an area die (to the horde discard pile)."""
+    area = st[3]
+    pl = st[1]
+    enemy_tab = rs[2]
+    w = 0
+    done = 0
+    for i in range(pl[seat, PL_AREA_N]):
+        t = area[seat, i]
+        if done < count and enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
+            st[6][t] += 1
+            done += 1
+            emit_nb(st, EV_SURVIVOR_KILLED, seat, seat, 0, 0, 0, 0)
+        else:
+            area[seat, w] = t
+            w += 1
+    pl[seat, PL_AREA_N] = w
+
+
+@njit_nb
+def area_attack_nb(st, rs, pid, pp, seat, kind):
+    """Enemies of ``kind`` in ``seat``'s area attack: dice pooled in card order, batches."""
+    g = st[0]
+    pl = st[1]
+    params = rs[0]
+    enemy_tab = rs[2]
+    area = st[3]
+    total = 0
+    for i in range(pl[seat, PL_AREA_N]):
+        t = area[seat, i]
+        if enemy_tab[t, E_KIND] == kind:
+            total += enemy_tab[t, E_ATTACK_DICE]
+    cap = params[P_DICE_CAP]
+    faces = st[12][2]
+    while total > 0:
+        k = min(cap, total)
+        total -= k
+        h, b, x = roll_faces_nb(st[9], STREAM_DICE, k, rs[4], faces)
+        emit_nb(st, EV_ENEMY_ROLL, seat, kind, h, b, x, seat)
+        sk, bd, dmg = enemy_batch_nb(h, b, x, kind, survivors_in_area_nb(st, rs, seat),
+                                     pl[seat, PL_BARRICADES], params[P_BARRICADE_HEADS],
+                                     params[P_BARRICADE_BODIES], params[P_BODIES_PER_DAMAGE])
+        if sk > 0:
+            remove_survivors_nb(st, rs, seat, sk)
+        if bd > 0:
+            pl[seat, PL_BARRICADES] -= bd
+            g[G_BARR_SUPPLY] += bd
+            for _ in range(bd):
+                emit_nb(st, EV_BARRICADE_DOWN, seat, 0, 0, 0, 0, 0)
+        if dmg > 0:
+            hurt_nb(st, rs, pid, pp, seat, dmg, True, kind == ENEMY_RAIDER)
+        if g[G_OVER] != 0:
+            return
+
+
+@njit_nb
+def enemies_attack_nb(st, rs, pid, pp):
+    g = st[0]
+    n = g[G_N_PLAYERS]
+    g[G_PHASE] = PHASE_ENEMIES
+    if rs[0][P_V_ALL_RAIDERS_FIRST] != 0:
+        for kind in (ENEMY_RAIDER, ENEMY_INFECTED):
+            for i in range(n):
+                area_attack_nb(st, rs, pid, pp, (g[G_CAUGHT] + i) % n, kind)
+                if g[G_OVER] != 0:
+                    return
+    else:
+        for i in range(n):
+            s = (g[G_CAUGHT] + i) % n
+            area_attack_nb(st, rs, pid, pp, s, ENEMY_RAIDER)
+            if g[G_OVER] != 0:
+                return
+            area_attack_nb(st, rs, pid, pp, s, ENEMY_INFECTED)
+            if g[G_OVER] != 0:
+                return
+
+
+@njit_nb
+def save_survivors_nb(st, rs):
+    """End of round: survivors alone in an area with no enemy are saved by its player."""
+    g = st[0]
+    pl = st[1]
+    area = st[3]
+    changed = False
+    for s in range(g[G_N_PLAYERS]):
+        n = pl[s, PL_AREA_N]
+        if n == 0 or enemies_in_area_nb(st, rs, s) > 0:
+            continue
+        for i in range(n):
+            st[4][s, area[s, i]] += 1
+        pl[s, PL_SAVED_TOTAL] += n
+        pl[s, PL_AREA_N] = 0
+        emit_nb(st, EV_SAVED, s, n, 0, 0, 0, 0)
+        changed = True
+    if changed:
+        update_leader_nb(st, rs)
+
+
+@njit_nb
+def enemies_on_table_nb(st, rs):
+    n = 0
+    for s in range(st[0][G_N_PLAYERS]):
+        n += enemies_in_area_nb(st, rs, s)
+    return n
+
+
+@njit_nb
+def kept_survivors_nb(st, rs):
+    kept = st[4]
+    n = 0
+    for s in range(st[0][G_N_PLAYERS]):
+        for t in range(kept.shape[1]):
+            if rs[2][t, E_KIND] == ENEMY_SURVIVOR:
+                n += kept[s, t]
+    return n
+
+
+@njit_nb
+def combat_exchange_nb(st, rs, pid, pp):
+    """Characters' attack, traps, enemies' attack, end-of-round saving."""
+    characters_attack_nb(st, rs, pid, pp)
+    if st[0][G_OVER] != 0:
+        return
+    traps_nb(st, rs, pid, pp)
+    if st[0][G_OVER] != 0:
+        return
+    enemies_attack_nb(st, rs, pid, pp)
+    if st[0][G_OVER] != 0:
+        return
+    save_survivors_nb(st, rs)
+
+
+@njit_nb
+def final_fight_nb(st, rs, pid, pp):
+    """Round 10: exchanges until no enemy is left or a character dies (capped: stalemate)."""
+    g = st[0]
+    g[G_PHASE] = PHASE_FINAL
+    for e in range(rs[0][P_STALEMATE_CAP]):
+        if enemies_on_table_nb(st, rs) == 0:
+            break
+        g[G_EXCHANGES] = e + 1
+        emit_nb(st, EV_EXCHANGE, -1, e + 1, 0, 0, 0, 0)
+        combat_exchange_nb(st, rs, pid, pp)
+        if g[G_OVER] != 0:
+            return
+    if enemies_on_table_nb(st, rs) > 0:
+        end_game_nb(st, OUT_LOSS, CAUSE_STALEMATE, -1)
+        return
+    save_survivors_nb(st, rs)
+    if kept_survivors_nb(st, rs) > 0:
+        end_game_nb(st, OUT_WIN, CAUSE_NONE, -1)
+    else:
+        end_game_nb(st, OUT_LOSS, CAUSE_NO_SURVIVOR, -1)
+
+
+# =========================================================================== a game
+@njit_nb
+def new_state_nb(rs, ev):
+    params = rs[0]
+    nc = rs[1].shape[0]
+    ne = rs[2].shape[0]
+    cap = max(params[P_HORDE_TOTAL], params[P_RUBBLE_TOTAL], MAX_CANDS) + 8
+    g = np.zeros(N_G, dtype=np.int64)
+    pl = np.zeros((MAX_PLAYERS, N_PL), dtype=np.int64)
+    inv = np.zeros((MAX_PLAYERS, nc), dtype=np.int64)
+    area = np.zeros((MAX_PLAYERS, params[P_HORDE_TOTAL] + 1), dtype=np.int64)
+    kept = np.zeros((MAX_PLAYERS, ne), dtype=np.int64)
+    hdeck = np.zeros(params[P_HORDE_TOTAL] + 1, dtype=np.int64)
+    hdisc = np.zeros(ne, dtype=np.int64)
+    rdeck = np.zeros(params[P_RUBBLE_TOTAL] + 1, dtype=np.int64)
+    rdisc = np.zeros(nc, dtype=np.int64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
+    cands = np.zeros((MAX_CANDS, N_CAND_COLS), dtype=np.int64)
+    buf = np.zeros((4, cap), dtype=np.int64)
+    killed = np.zeros(ne, dtype=np.int64)
+    return (g, pl, inv, area, kept, hdeck, hdisc, rdeck, rdisc, rng, ev, cands, buf, killed)
+
+
+@njit_nb
+def setup_nb(st, rs, seed, game, n_players, chars):
+    """Seats, characters (given, or drawn without duplicates when ``chars[0] < 0``), basic
+    weapons, decks with the unpicked basic weapons shuffled into the rubble deck."""
+    g = st[0]
+    pl = st[1]
+    inv = st[2]
+    params = rs[0]
+    card_tab = rs[1]
+    enemy_tab = rs[2]
+    char_tab = rs[3]
+    init_streams_nb(st[9], game_key_nb(seed, game))
+    g[G_N_PLAYERS] = n_players
+    g[G_LEADER] = -1
+    g[G_DEAD_SEAT] = -1
+    g[G_DEAD_ROUND] = -1
+    g[G_TRAP_SUPPLY] = params[P_TRAP_SUPPLY]
+    g[G_BARR_SUPPLY] = params[P_BARRICADE_SUPPLY]
+    nch = char_tab.shape[0]
+    pool = st[12][0]
+    for c in range(nch):
+        pool[c] = c
+    for s in range(n_players):
+        if chars[0] < 0:
+            j = s + randint_nb(st[9], STREAM_CARDS, nch - s)
+            tmp = pool[s]
+            pool[s] = pool[j]
+            pool[j] = tmp
+            c = pool[s]
+        else:
+            c = chars[s]
+        pl[s, PL_CHAR] = c
+        pl[s, PL_HEALTH] = char_tab[c, CH_HEALTH]
+        pl[s, PL_MAX_HEALTH] = char_tab[c, CH_HEALTH]
+        inv[s, char_tab[c, CH_WEAPON]] += 1
+    for s in range(n_players, MAX_PLAYERS):
+        pl[s, PL_CHAR] = -1
+    m = 0
+    rdeck = st[7]
+    for c in range(card_tab.shape[0]):
+        k = card_tab[c, C_COUNT]
+        owner = card_tab[c, C_BASIC_OF]
+        if owner >= 0:
+            picked = False
+            for s in range(n_players):
+                if pl[s, PL_CHAR] == owner:
+                    picked = True
+            k = 0 if picked else 1
+        for _ in range(k):
+            rdeck[m] = c
+            m += 1
+    g[G_RDECK_N] = m
+    m = 0
+    hdeck = st[5]
+    for t in range(enemy_tab.shape[0]):
+        for _ in range(enemy_tab[t, E_COUNT]):
+            hdeck[m] = t
+            m += 1
+    g[G_HDECK_N] = m
+
+
+@njit_nb
+def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev, rec):
+    """Play one whole game; write its record into ``rec`` (int64, N_REC); return ``st``."""
+    st = new_state_nb(rs, ev)
+    g = st[0]
+    pl = st[1]
+    params = rs[0]
+    setup_nb(st, rs, seed, game, n_players, chars)
+    rounds = params[P_ROUNDS]
+    for r in range(1, rounds + 1):
+        g[G_ROUND] = r
+        for s in range(n_players):
+            pl[s, PL_IGNORED] = 0
+            pl[s, PL_ABSORBED] = 0
+        search_phase_nb(st, rs, pid, pp)
+        if g[G_OVER] != 0:
+            break
+        horde_release_nb(st, rs, pid, pp)
+        if g[G_OVER] != 0:
+            break
+        if r < rounds:
+            combat_exchange_nb(st, rs, pid, pp)
+        else:
+            final_fight_nb(st, rs, pid, pp)
+        if g[G_OVER] != 0:
+            break
+        g[G_FIRST] = (g[G_CAUGHT] + 1) % n_players
+    write_record_nb(st, rs, game, rec)
+    return st
+
+
+@njit_nb
+def write_record_nb(st, rs, game, rec):
+    g = st[0]
+    pl = st[1]
+    n = g[G_N_PLAYERS]
+    rec[:] = 0
+    rec[REC_GAME] = game
+    rec[REC_PLAYERS] = n
+    rec[REC_OUTCOME] = g[G_OUTCOME]
+    rec[REC_CAUSE] = g[G_CAUSE]
+    rec[REC_ROUND_REACHED] = g[G_ROUND]
+    rec[REC_DEAD_SEAT] = g[G_DEAD_SEAT]
+    rec[REC_DEAD_CHARACTER] = pl[g[G_DEAD_SEAT], PL_CHAR] if g[G_DEAD_SEAT] >= 0 else -1
+    rec[REC_DEAD_ROUND] = g[G_DEAD_ROUND]
+    rec[REC_SURVIVORS_SAVED] = kept_survivors_nb(st, rs)
+    tot = 0
+    for s in range(n):
+        tot += pl[s, PL_SAVED_TOTAL]
+    rec[REC_SURVIVORS_SAVED_TOTAL] = tot
+    rec[REC_LEADER] = g[G_LEADER]
+    rec[REC_RUBBLE_DRAWN] = g[G_RUBBLE_DRAWN]
+    rec[REC_HORDE_DRAWN] = g[G_HORDE_DRAWN]
+    rec[REC_EXCHANGES] = g[G_EXCHANGES]
+    rec[REC_SEARCH_ACTIONS] = g[G_SEARCH_ACTIONS]
+    rec[REC_ATTACKS] = g[G_ATTACKS]
+    rec[REC_HORDE_RESHUFFLES] = g[G_HORDE_RESHUFFLES]
+    for s in range(MAX_PLAYERS):
+        if s < n:
+            rec[REC_CHARACTER + s] = pl[s, PL_CHAR]
+            rec[REC_DAMAGE + s] = pl[s, PL_DAMAGE_TAKEN]
+            rec[REC_XP + s] = xp_nb(st, rs, s)
+            rec[REC_KILLS + s] = pl[s, PL_KILLS]
+            rec[REC_HEALTH + s] = pl[s, PL_HEALTH]
+        else:
+            rec[REC_CHARACTER + s] = -1
+            rec[REC_DAMAGE + s] = -1
+            rec[REC_XP + s] = -1
+            rec[REC_KILLS + s] = -1
+            rec[REC_HEALTH + s] = -1
+    killed = st[13]
+    for t in range(min(killed.shape[0], MAX_ENEMY_TYPES)):
+        rec[REC_KILLED + t] = killed[t]
+
+
+@njit_parallel_nb
+def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, out):
+    """Play games ``start .. start + len(out) - 1``; game ``i`` writes ``out[i]``.
+
+    ``n_players`` (int64, (n,)) and ``chars`` (int64, (n, MAX_PLAYERS); row ``[-1, ...]``
+    draws a random team) give each game's table.  Each game's randomness depends only on
+    ``(seed, start + i)``, so results do not depend on threads or chunking.
+    """
+    ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
+    for i in prange(out.shape[0]):
+        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, ev, out[i])

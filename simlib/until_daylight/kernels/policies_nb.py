@@ -1,0 +1,291 @@
+"""Policies: every decision a player takes goes through ``choose_nb``.
+
+The game kernel writes the legal candidates of a decision into ``st[11]`` (``cands``,
+rows ``(action, a, b, c)``, codes ``A_*``) and asks ``choose_nb`` for the index of one.
+A policy is a jitted scoring function with a float64 parameter vector ``pp``; adding a
+policy means adding a function here and a branch in ``choose_nb`` (and its name in
+``simlib.until_daylight.policies``) — the game kernel does not change.
+
+Policies
+--------
+0 ``random``   uniformly random legal choice at every decision (the floor).
+1 ``baseline`` a sensible cooperative heuristic (see ``baseline_score_nb``).
+"""
+from __future__ import annotations
+
+from simlib.core.jit import njit_nb
+from simlib.core.rng import STREAM_POLICY, randint_nb
+from simlib.until_daylight.codes import (
+    A_ATTACK,
+    A_CRAFT,
+    A_DRAW,
+    A_GIVE,
+    A_NOTHING,
+    A_PLAY,
+    A_SACRIFICE,
+    A_TAKE,
+    A_USE,
+    C_AMMO,
+    C_AMOUNT,
+    C_DICE,
+    C_FIREARM,
+    C_KIND,
+    C_MELEE,
+    CK_AMMO,
+    CK_DICE_BONUS,
+    CK_ENERGY_SHOT,
+    CK_FOCUS,
+    CK_HEAL,
+    CK_LUCKY,
+    CK_MATERIAL,
+    CK_PICKPOCKET,
+    CK_PROTECTION,
+    CK_SYMBOL,
+    CK_WEAPON,
+    D_AMMO,
+    D_COMBAT_ACTION,
+    D_DISCARD,
+    D_EXTRA_ATTACK,
+    D_KEEP,
+    D_PICKPOCKET,
+    D_POST_ROLL,
+    D_PRE_ROLL,
+    D_SACRIFICE,
+    D_SEARCH_ACTION,
+    E_ATTACK_DICE,
+    FACE_B,
+    FACE_H,
+    G_CUR_AREA,
+    G_CUR_B,
+    G_CUR_H,
+    G_CUR_X,
+    MOD_EXTRA_COLLATERAL,
+    MOD_NO_FIREARMS,
+    P_COLLATERAL_PER_X,
+    P_TOKEN_LIMIT,
+    P_V_SURVIVORS_BLOCK,
+    PL_AREA_N,
+    PL_HEALTH,
+    PL_MAX_HEALTH,
+    R_PRODUCT,
+    TOKEN_BARRICADE,
+)
+from simlib.until_daylight.kernels.combat_nb import is_target_nb, kills_for_counts_nb
+from simlib.until_daylight.kernels.state_nb import (
+    area_threat_nb,
+    char_mod_nb,
+    has_weapon_for_ammo_nb,
+    max_attack_dice_nb,
+    slots_nb,
+    slots_used_nb,
+    tokens_nb,
+    weapon_usable_nb,
+)
+
+POLICY_RANDOM = 0
+POLICY_BASELINE = 1
+
+# baseline parameter vector (float64); defaults and names in simlib.until_daylight.policies
+BP_DRAW = 0  # score of a draw action in the search phase
+BP_CRAFT = 1  # score of crafting a barricade (a trap scores a little less)
+BP_HEAL_MISSING = 2  # heal when at least this much health is missing
+BP_COLLATERAL = 3  # penalty per expected collateral damage to a teammate
+BP_SACRIFICE_AT = 4  # sacrifice a saved survivor when health is at most this
+N_BASELINE_PARAMS = 5
+
+
+@njit_nb
+def choose_nb(st, rs, pid, pp, decision, seat, n):
+    """Index in ``st[11][:n]`` of the candidate chosen by policy ``pid`` (n >= 1)."""
+    if n <= 1:
+        return 0
+    if pid == POLICY_RANDOM:
+        return randint_nb(st[9], STREAM_POLICY, n)
+    best = 0
+    best_s = -1e300
+    for i in range(n):
+        s = baseline_score_nb(st, rs, pp, decision, seat, i)
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit_nb
+def card_value_nb(st, rs, seat, c):
+    """How much ``seat`` wants to keep one card of type ``c`` (higher = keep)."""
+    card_tab = rs[1]
+    inv = st[2]
+    k = card_tab[c, C_KIND]
+    if k == CK_WEAPON:
+        if inv[seat, c] > 1:
+            return 2.0
+        if card_tab[c, C_FIREARM] != 0 and char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) != 0:
+            return 1.0
+        if card_tab[c, C_MELEE] != 0:
+            return 16.0 + card_tab[c, C_DICE]
+        if inv[seat, card_tab[c, C_AMMO]] > 0:
+            return 18.0
+        return 7.0
+    if k == CK_AMMO:
+        if has_weapon_for_ammo_nb(st, rs, seat, c):
+            return 14.0
+        return 5.0
+    if k == CK_SYMBOL:
+        return 15.0
+    if k == CK_PROTECTION:
+        return 12.0
+    if k == CK_HEAL:
+        return 10.0
+    if k == CK_MATERIAL:
+        if tokens_nb(st, seat) >= rs[0][P_TOKEN_LIMIT]:
+            return 3.0
+        return 9.0
+    if k == CK_DICE_BONUS or k == CK_FOCUS or k == CK_LUCKY or k == CK_ENERGY_SHOT:
+        return 8.0
+    if k == CK_PICKPOCKET:
+        return 4.0
+    return 6.0
+
+
+@njit_nb
+def attack_score_nb(st, rs, pp, seat, area_seat, w):
+    """Baseline value of attacking ``area_seat`` with weapon ``w`` (estimated kills, danger)."""
+    pl = st[1]
+    area = st[3]
+    card_tab = rs[1]
+    enemy_tab = rs[2]
+    die = rs[4]
+    d = max_attack_dice_nb(st, rs, seat, w)
+    ph = 0.0
+    pb = 0.0
+    px = 0.0
+    for f in range(die.shape[0]):
+        if die[f] == FACE_H:
+            ph += 1.0
+        elif die[f] == FACE_B:
+            pb += 1.0
+        else:
+            px += 1.0
+    ph /= die.shape[0]
+    pb /= die.shape[0]
+    px /= die.shape[0]
+    eh = int(d * ph + 0.5)
+    eb = int(d * pb + 0.5)
+    line = st[12][3]
+    m = 0
+    for i in range(pl[area_seat, PL_AREA_N]):
+        t = area[area_seat, i]
+        if is_target_nb(enemy_tab, t, rs[0][P_V_SURVIVORS_BLOCK]):
+            line[m] = t
+            m += 1
+    k = kills_for_counts_nb(line, m, enemy_tab, eh, eb)
+    value = 0.0
+    for i in range(k):
+        value += 1.0 + enemy_tab[line[i], E_ATTACK_DICE]
+    score = 100.0 + 10.0 * value + d + 0.1 * area_threat_nb(st, rs, area_seat)
+    if area_seat == seat:
+        score += 3.0
+    if card_tab[w, C_MELEE] == 0:
+        score -= 0.5 * d  # ammo is scarce: prefer melee at equal value
+        if area_seat != seat:
+            coll = d * px * (rs[0][P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+            score -= pp[BP_COLLATERAL] * coll
+            if pl[area_seat, PL_HEALTH] <= coll + 1.0:
+                score -= 1000.0
+    if k == 0:
+        score -= 80.0
+    return score
+
+
+@njit_nb
+def baseline_score_nb(st, rs, pp, decision, seat, i):
+    """Score of candidate ``i`` of ``decision`` for ``seat`` under the baseline heuristic."""
+    cands = st[11]
+    pl = st[1]
+    inv = st[2]
+    card_tab = rs[1]
+    act = cands[i, 0]
+    a = cands[i, 1]
+    b = cands[i, 2]
+    missing = pl[seat, PL_MAX_HEALTH] - pl[seat, PL_HEALTH]
+    if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION or decision == D_EXTRA_ATTACK:
+        if act == A_NOTHING:
+            return 0.0
+        if act == A_ATTACK:
+            return attack_score_nb(st, rs, pp, seat, a, b)
+        if act == A_CRAFT:
+            s = pp[BP_CRAFT]
+            if rs[6][a, R_PRODUCT] != TOKEN_BARRICADE:
+                s -= 5.0
+            if decision == D_COMBAT_ACTION:
+                s -= 20.0
+            return s
+        if act == A_USE:
+            k = card_tab[a, C_KIND]
+            if k == CK_HEAL:
+                if pl[seat, PL_HEALTH] <= 2:
+                    return 300.0
+                if missing >= pp[BP_HEAL_MISSING] and missing >= card_tab[a, C_AMOUNT]:
+                    return 90.0
+                return -1.0
+            return -5.0  # pickpocket: never rob a teammate
+        if act == A_GIVE:
+            k = card_tab[a, C_KIND]
+            if k == CK_AMMO and not has_weapon_for_ammo_nb(st, rs, seat, a) \
+                    and has_weapon_for_ammo_nb(st, rs, b, a):
+                return 80.0
+            if k == CK_WEAPON and (not weapon_usable_nb(st, rs, seat, a) or inv[seat, a] > 1) \
+                    and card_value_nb(st, rs, b, a) > 6.0 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
+                return 60.0
+            return -2.0
+        if act == A_TAKE:
+            k = card_tab[a, C_KIND]
+            if k == CK_AMMO and has_weapon_for_ammo_nb(st, rs, seat, a) \
+                    and not has_weapon_for_ammo_nb(st, rs, b, a):
+                return 75.0
+            return -2.0
+        if act == A_DRAW:
+            if slots_used_nb(st, rs, seat) >= slots_nb(st, rs, seat):
+                return pp[BP_DRAW] - 30.0
+            return pp[BP_DRAW]
+        return 0.0
+    if decision == D_AMMO:
+        return float(a)  # spend what reaches the cap
+    if decision == D_PRE_ROLL:
+        if act == A_PLAY:
+            return 1.0
+        return 0.0
+    if decision == D_POST_ROLL:
+        if act != A_PLAY:
+            return 0.0
+        k = card_tab[a, C_KIND]
+        g = st[0]
+        if k == CK_LUCKY or k == CK_ENERGY_SHOT:
+            return 2.0 if g[G_CUR_X] > 0 else -1.0
+        if k == CK_FOCUS:
+            line = st[12][3]
+            area = st[3]
+            enemy_tab = rs[2]
+            s2 = g[G_CUR_AREA]
+            m = 0
+            for j in range(pl[s2, PL_AREA_N]):
+                t = area[s2, j]
+                if is_target_nb(enemy_tab, t, rs[0][P_V_SURVIVORS_BLOCK]):
+                    line[m] = t
+                    m += 1
+            k0 = kills_for_counts_nb(line, m, enemy_tab, g[G_CUR_H], g[G_CUR_B])
+            k1 = kills_for_counts_nb(line, m, enemy_tab, g[G_CUR_H] + 1, g[G_CUR_B] - 1)
+            return 1.0 if k1 > k0 else -1.0
+        return -1.0
+    if decision == D_DISCARD:
+        return -card_value_nb(st, rs, seat, a)
+    if decision == D_KEEP:
+        return card_value_nb(st, rs, seat, a)
+    if decision == D_SACRIFICE:
+        if act == A_SACRIFICE:
+            return 1.0 if pl[seat, PL_HEALTH] <= pp[BP_SACRIFICE_AT] else -1.0
+        return 0.0
+    if decision == D_PICKPOCKET:
+        return card_value_nb(st, rs, seat, a) - 0.01 * b
+    return 0.0
