@@ -1,0 +1,1 @@
+"""Until Daylight reference ruleset (TOML files; see constants.toml for the format)."""
