@@ -331,6 +331,7 @@ def draw_action_nb(st, rs, pid, pp, seat):
         for i in range(m):
             if i != keep:
                 st[8][cands[i, 1]] += 1
+                emit_nb(st, EV_DISCARD, seat, cands[i, 1], 1, 0, 0, 0)
         gain_card_nb(st, rs, pid, pp, seat, cands[keep, 1])
         return
     gain_card_nb(st, rs, pid, pp, seat, keep_buf[0])
@@ -617,7 +618,10 @@ def kill_rewards_nb(st, rs, pid, pp, seat, area_seat, killed, k, by_trap):
         for _ in range(enemy_tab[t, E_REWARD_CARDS]):
             if st[0][G_OVER] != 0:
                 return
-            gain_card_nb(st, rs, pid, pp, seat, draw_rubble_nb(st, rs))
+            c = draw_rubble_nb(st, rs)
+            if c >= 0:
+                emit_nb(st, EV_DRAW, seat, c, 1, 0, 0, 0)
+            gain_card_nb(st, rs, pid, pp, seat, c)
 
 
 @njit_nb
@@ -836,7 +840,7 @@ def horde_release_nb(st, rs, pid, pp):
     elif fate == FATE_DRAW:
         c = draw_rubble_nb(st, rs)
         if c >= 0:
-            emit_nb(st, EV_DRAW, seat, c, 0, 0, 0, 0)
+            emit_nb(st, EV_DRAW, seat, c, 2, 0, 0, 0)
         gain_card_nb(st, rs, pid, pp, seat, c)
     elif fate == FATE_HEAL:
         heal_nb(st, seat, 1)
@@ -1070,7 +1074,7 @@ def new_state_nb(rs, ev):
     rdisc = np.zeros(nc, dtype=np.int64)
     rng = np.zeros(N_STREAMS, dtype=np.uint64)
     cands = np.zeros((MAX_CANDS, N_CAND_COLS), dtype=np.int64)
-    buf = np.zeros((4, cap), dtype=np.int64)
+    buf = np.zeros((5, cap), dtype=np.int64)
     killed = np.zeros(ne, dtype=np.int64)
     return (g, pl, inv, area, kept, hdeck, hdisc, rdeck, rdisc, rng, ev, cands, buf, killed)
 

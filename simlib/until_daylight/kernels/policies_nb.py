@@ -61,6 +61,7 @@ from simlib.until_daylight.codes import (
     G_CUR_X,
     MOD_EXTRA_COLLATERAL,
     MOD_NO_FIREARMS,
+    P_BODIES_PER_DAMAGE,
     P_COLLATERAL_PER_X,
     P_TOKEN_LIMIT,
     P_V_SURVIVORS_BLOCK,
@@ -172,7 +173,7 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     px /= die.shape[0]
     eh = int(d * ph + 0.5)
     eb = int(d * pb + 0.5)
-    line = st[12][3]
+    line = st[12][4]
     m = 0
     for i in range(pl[area_seat, PL_AREA_N]):
         t = area[area_seat, i]
@@ -180,21 +181,25 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
             line[m] = t
             m += 1
     k = kills_for_counts_nb(line, m, enemy_tab, eh, eb)
-    value = 0.0
+    per_die = ph + pb / rs[0][P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
+    prevented = 0.0
     for i in range(k):
-        value += 1.0 + enemy_tab[line[i], E_ATTACK_DICE]
-    score = 100.0 + 10.0 * value + d + 0.1 * area_threat_nb(st, rs, area_seat)
+        prevented += 0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE]
+    coll = 0.0
+    if card_tab[w, C_MELEE] == 0 and area_seat != seat:
+        coll = d * px * (rs[0][P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+    score = 100.0 + 10.0 * (prevented - pp[BP_COLLATERAL] * coll) + 0.1 * d \
+        + 0.01 * area_threat_nb(st, rs, area_seat)
     if area_seat == seat:
-        score += 3.0
+        score += 1.0
     if card_tab[w, C_MELEE] == 0:
-        score -= 0.5 * d  # ammo is scarce: prefer melee at equal value
-        if area_seat != seat:
-            coll = d * px * (rs[0][P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
-            score -= pp[BP_COLLATERAL] * coll
-            if pl[area_seat, PL_HEALTH] <= coll + 1.0:
-                score -= 1000.0
+        score -= 0.2 * d  # ammo is scarce: prefer melee at equal value
+        if coll > 0.0 and pl[area_seat, PL_HEALTH] <= coll + 1.0:
+            score -= 1000.0
     if k == 0:
         score -= 80.0
+        if card_tab[w, C_MELEE] == 0:
+            score -= 30.0
     return score
 
 
@@ -264,7 +269,7 @@ def baseline_score_nb(st, rs, pp, decision, seat, i):
         if k == CK_LUCKY or k == CK_ENERGY_SHOT:
             return 2.0 if g[G_CUR_X] > 0 else -1.0
         if k == CK_FOCUS:
-            line = st[12][3]
+            line = st[12][4]
             area = st[3]
             enemy_tab = rs[2]
             s2 = g[G_CUR_AREA]

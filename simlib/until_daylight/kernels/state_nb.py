@@ -16,7 +16,7 @@ both are passed to every kernel so that a policy sees exactly what the game kern
     9 rng     uint64 (N_STREAMS,)             per-game random streams
     10 ev     int64  (ev_cap, N_EV_COLS)      trace events (capacity 0: tracing off)
     11 cands  int64  (MAX_CANDS, N_CAND_COLS) candidates of the decision being taken
-    12 buf    int64  (4, cap)                 scratch rows: target line, killed, faces, misc
+    12 buf    int64  (5, cap)                 scratch rows: target line, killed, faces, misc, policy
     13 killed int64  (n_enemies,)             enemies eliminated this game, per type
 
 ``rs`` = ``(params, card_tab, enemy_tab, char_tab, die_faces, fate_faces, recipes)`` as

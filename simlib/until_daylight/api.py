@@ -1,0 +1,167 @@
+"""Python face of the Until Daylight game kernel: play games, get records, trace one game.
+
+>>> from simlib.until_daylight import play_games, records_frame
+>>> rec = play_games(1000, players=4, seed=7, policy="baseline")   # structured array
+>>> df = records_frame(rec)                                         # names, not codes
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numba
+import numpy as np
+import pandas as pd
+
+from . import codes as K
+from .kernels.game_nb import play_batch_nb, play_game_nb
+from .policies import resolve_policy
+from .ruleset import Ruleset, load_ruleset
+
+
+def _rules(ruleset: Ruleset | None) -> Ruleset:
+    return load_ruleset() if ruleset is None else ruleset
+
+
+def check_players(players: int, ruleset: Ruleset) -> int:
+    lo, hi = int(ruleset.pack().params[K.P_MIN_PLAYERS]), int(ruleset.pack().params[K.P_MAX_PLAYERS])
+    p = int(players)
+    if p != players or not lo <= p <= hi:
+        raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
+    return p
+
+
+def team_codes(characters: Sequence[str] | None, players: int, ruleset: Ruleset) -> np.ndarray:
+    """Character ids of a team (row of MAX_PLAYERS, -1 padded); ``None``: a random team."""
+    row = np.full(K.MAX_PLAYERS, -1, dtype=np.int64)
+    if characters is None:
+        return row
+    names = list(characters)
+    if len(names) != players:
+        raise ValueError(f"a team of {players} players needs {players} characters; got "
+                         f"{len(names)} ({', '.join(names)})")
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate characters in team {', '.join(names)}; each character "
+                         "plays at most once")
+    for i, n in enumerate(names):
+        if n not in ruleset.character_names:
+            raise ValueError(f"unknown character {n!r}; allowed: {', '.join(ruleset.character_names)}")
+        row[i] = ruleset.character_id(n)
+    return row
+
+
+def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None = None,
+               seed: int = 0, policy: str = "baseline",
+               policy_params: Mapping[str, float] | Sequence[float] | None = None,
+               ruleset: Ruleset | None = None, start: int = 0,
+               threads: int | None = None) -> np.ndarray:
+    """Play ``n_games`` whole games and return their records.
+
+    Parameters
+    ----------
+    n_games : int
+        Games to play: game indices ``start .. start + n_games - 1``.
+    players : int
+        Players at the table (3-6 in the reference ruleset).
+    characters : sequence of str, optional
+        The team (one name per seat); ``None`` draws a random team per game.
+    seed : int
+        Root seed; game ``i``'s randomness is a pure function of ``(seed, i)``.
+    policy, policy_params :
+        Policy name (``random``, ``baseline``) and parameters (names or full vector).
+    ruleset : Ruleset, optional
+        Default: the reference ruleset.
+    threads : int, optional
+        numba threads for this call (default: numba's current setting).
+
+    Returns
+    -------
+    numpy.ndarray, structured, shape (n_games,)
+        Record dtype ``codes.record_dtype()``; see ``records_frame`` for names.
+    """
+    rules = _rules(ruleset)
+    if int(n_games) <= 0:
+        raise ValueError(f"n_games must be positive; got {n_games}")
+    if int(seed) < 0:
+        raise ValueError(f"seed must be >= 0; got {seed}")
+    p = check_players(players, rules)
+    row = team_codes(characters, p, rules)
+    pid, pp = resolve_policy(policy, policy_params)
+    n = int(n_games)
+    out = np.zeros(n, dtype=K.record_dtype())
+    flat = out.view(np.int64).reshape(n, K.N_REC)
+    npl = np.full(n, p, dtype=np.int64)
+    chars = np.ascontiguousarray(np.broadcast_to(row, (n, K.MAX_PLAYERS)))
+    run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads)
+    return out
+
+
+def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
+               pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None) -> None:
+    """Low-level call of the batch kernel (arrays already validated and allocated)."""
+    packed = tuple(rules.pack())
+    if threads is None:
+        play_batch_nb(packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp, flat)
+        return
+    old = numba.get_num_threads()
+    numba.set_num_threads(int(threads))
+    try:
+        play_batch_nb(packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp, flat)
+    finally:
+        numba.set_num_threads(old)
+
+
+def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.DataFrame:
+    """Per-game records as a DataFrame with codes mapped to names.
+
+    Columns: game, players, win (bool), loss_cause, round_reached, dead_character,
+    dead_round, survivors_saved, ..., ``character_<seat>``, ``damage_<seat>``, ``xp_<seat>``,
+    ``kills_<seat>``, ``health_<seat>``, ``team`` (sorted names joined by ``+``),
+    ``killed_<enemy>``.
+    """
+    rules = _rules(ruleset)
+    df = pd.DataFrame(records)
+    chars = np.array(list(rules.character_names) + [None], dtype=object)
+    out = pd.DataFrame({"game": df["game"], "players": df["players"],
+                        "win": df["outcome"] == K.OUT_WIN})
+    out["loss_cause"] = df["cause"].map(K.CAUSE_NAMES)
+    for col in ["round_reached", "dead_seat"]:
+        out[col] = df[col]
+    out["dead_character"] = chars[df["dead_character"].to_numpy()]
+    for col in ["dead_round", "survivors_saved", "survivors_saved_total", "leader",
+                "rubble_drawn", "horde_drawn", "exchanges", "search_actions", "attacks",
+                "horde_reshuffles"]:
+        out[col] = df[col]
+    for s in range(K.MAX_PLAYERS):
+        out[f"character_{s}"] = chars[df[f"character_{s}"].to_numpy()]
+        for f in ("damage", "xp", "kills", "health"):
+            out[f"{f}_{s}"] = df[f"{f}_{s}"]
+    lead = df["leader"].to_numpy()
+    seat_chars = np.stack([df[f"character_{s}"].to_numpy() for s in range(K.MAX_PLAYERS)], axis=1)
+    lead_char = np.where(lead >= 0, seat_chars[np.arange(len(df)), np.maximum(lead, 0)], -1)
+    out["leader_character"] = chars[lead_char]
+    out["team"] = ["+".join(sorted(c for c in row if c is not None))
+                   for row in out[[f"character_{s}" for s in range(K.MAX_PLAYERS)]].itertuples(index=False)]
+    for t, name in enumerate(rules.enemy_names[:K.MAX_ENEMY_TYPES]):
+        out[f"killed_{name}"] = df[f"killed_{t}"]
+    return out
+
+
+def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None = None,
+               policy: str = "baseline", policy_params=None, ruleset: Ruleset | None = None,
+               game: int = 0, capacity: int = 200_000):
+    """Play one game with the event buffer on; return ``(record, events)``.
+
+    The game is the very game ``play_games(..., seed=seed, start=game)`` plays (same
+    kernel, same streams): the trace shows what the simulator does.
+    """
+    rules = _rules(ruleset)
+    p = check_players(players, rules)
+    row = team_codes(characters, p, rules)
+    pid, pp = resolve_policy(policy, policy_params)
+    ev = np.zeros((capacity, K.N_EV_COLS), dtype=np.int64)
+    rec = np.zeros(1, dtype=K.record_dtype())
+    flat = rec.view(np.int64).reshape(1, K.N_REC)
+    st = play_game_nb(tuple(rules.pack()), np.int64(seed), np.int64(game), np.int64(p), row,
+                      np.int64(pid), pp, ev, flat[0])
+    n_ev = int(st[0][K.G_EV_N])
+    return rec[0], ev[:n_ev].copy()
