@@ -1,0 +1,365 @@
+"""Win-rate tables from per-game records or from additive counts (game-agnostic).
+
+A game package describes its records frame once with a :class:`TableSpec`: the boolean
+outcome column (``win``), the columns naming a game's participants (``character_0`` ..
+``character_5``, empty seats null), the groupings to tabulate (``players``,
+``character``, ``character`` x ``players``, ``team``) and the categorical columns to break
+games down by (``loss_cause``, ``dead_character``).
+
+The pipeline has two steps so that runs of any size give the same tables:
+
+1. :func:`count_records` turns a records frame into :class:`Counts`: per grouping, a
+   frame indexed by the grouping's keys with int64 columns ``games``, ``wins`` and one
+   ``<column>=<value>`` per category value.  Counts of disjoint sets of games **add**
+   (``a + b``), so chunks are counted as they come and the rows can be dropped.
+2. :func:`make_tables` turns counts into :class:`Tables` with rates and 95 % Wilson
+   intervals (:mod:`simlib.core.stats`).
+
+A game counts once in every group it belongs to; in a grouping keyed by the participant
+(``character``) a game counts once for each of its participants.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping
+
+import numpy as np
+import pandas as pd
+
+from .stats import rate_columns
+
+__all__ = ["TableSpec", "Counts", "Tables", "count_records", "make_tables", "format_tables"]
+
+GAMES = "games"
+WINS = "wins"
+_SEP = "="
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How to tabulate a game's records frame.
+
+    Parameters
+    ----------
+    groupings : tuple of (str, tuple of str)
+        Ordered ``(name, keys)``; ``keys == ()`` is the whole run.  A key is a column of
+        the records frame, or ``member`` (a participant, read from ``members``).
+    outcome : str
+        Boolean column: the game was won.
+    members : tuple of str
+        Columns naming each game's participants (null: empty seat).
+    member : str
+        Key name of a participant in ``groupings`` (e.g. ``"character"``).
+    categories : tuple of (str, str)
+        ``(column, table prefix)``: categorical columns broken down per group.
+    member_valued : tuple of str
+        Category columns whose values are participants (``dead_character``): in groupings
+        keyed by ``member`` their table gives, per participant, how often *that*
+        participant was the value (e.g. "this character died").
+    none_value : str
+        Category value meaning "nothing happened" (also used for nulls); counted in
+        ``games`` but not shown as a row.
+    """
+
+    groupings: tuple[tuple[str, tuple[str, ...]], ...]
+    outcome: str = "win"
+    members: tuple[str, ...] = ()
+    member: str = "member"
+    categories: tuple[tuple[str, str], ...] = ()
+    member_valued: tuple[str, ...] = ()
+    none_value: str = "none"
+
+    def keys_of(self, grouping: str) -> tuple[str, ...]:
+        for name, keys in self.groupings:
+            if name == grouping:
+                return keys
+        raise KeyError(f"unknown grouping {grouping!r}; known: {', '.join(n for n, _ in self.groupings)}")
+
+    def measure_columns(self) -> set[str]:
+        return {c for c, _ in self.categories}
+
+
+# =========================================================================== counts
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """Additive game counts per grouping (see the module docstring).
+
+    ``frames[name]`` is indexed by the grouping's keys (a one-row RangeIndex for the
+    whole run) with int64 columns ``games``, ``wins`` and ``<column>=<value>``.
+    """
+
+    spec: TableSpec
+    frames: Mapping[str, pd.DataFrame] = field(repr=False)
+
+    @classmethod
+    def empty(cls, spec: TableSpec) -> "Counts":
+        frames = {}
+        for name, keys in spec.groupings:
+            if keys:
+                idx = pd.MultiIndex.from_arrays([[] for _ in keys], names=list(keys)) \
+                    if len(keys) > 1 else pd.Index([], name=keys[0])
+            else:
+                idx = pd.RangeIndex(0)
+            frames[name] = pd.DataFrame({GAMES: np.zeros(0, np.int64), WINS: np.zeros(0, np.int64)},
+                                        index=idx)
+        return cls(spec, frames)
+
+    @property
+    def games(self) -> int:
+        """Games counted (from the whole-run grouping, or the first one without members)."""
+        for name, keys in self.spec.groupings:
+            if self.spec.member not in keys:
+                return int(self.frames[name][GAMES].sum())
+        return 0
+
+    def __add__(self, other: "Counts") -> "Counts":
+        if not isinstance(other, Counts):
+            return NotImplemented
+        if other.spec != self.spec:
+            raise ValueError("cannot add counts of different table specs")
+        out = {}
+        for name, keys in self.spec.groupings:
+            a, b = self.frames[name], other.frames[name]
+            if len(a) == 0:
+                out[name] = b
+                continue
+            if len(b) == 0:
+                out[name] = a
+                continue
+            if not keys:  # the whole run: one row each
+                s = a.reset_index(drop=True).add(b.reset_index(drop=True), fill_value=0)
+            else:
+                s = a.add(b, fill_value=0).sort_index()
+            out[name] = _tidy(s.fillna(0))
+        return Counts(self.spec, out)
+
+    def equals(self, other: "Counts") -> bool:
+        try:
+            for name, _ in self.spec.groupings:
+                pd.testing.assert_frame_equal(self.frames[name], other.frames[name])
+        except AssertionError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ storage
+    def to_frame(self) -> pd.DataFrame:
+        """One flat frame (column ``grouping``, key columns, counts) for parquet."""
+        parts = []
+        for name, keys in self.spec.groupings:
+            f = self.frames[name]
+            f = f.reset_index(drop=not keys)
+            for k in keys:
+                if pd.api.types.is_integer_dtype(f[k]):
+                    f[k] = f[k].astype("Int64")  # stays integer next to other groupings' nulls
+            f.insert(0, "grouping", name)
+            parts.append(f)
+        out = pd.concat(parts, ignore_index=True, sort=False)
+        for c in out.columns:
+            if c == GAMES or c == WINS or _SEP in c:
+                out[c] = out[c].fillna(0).astype(np.int64)
+        return out
+
+    @classmethod
+    def from_frame(cls, spec: TableSpec, df: pd.DataFrame) -> "Counts":
+        """Inverse of :meth:`to_frame`."""
+        frames = {}
+        measures = [c for c in df.columns if c == GAMES or c == WINS or _SEP in c]
+        for name, keys in spec.groupings:
+            sub = df[df["grouping"] == name]
+            cols = [GAMES, WINS] + sorted(c for c in measures
+                                          if c not in (GAMES, WINS) and (sub[c] != 0).any())
+            f = sub[list(keys) + cols].copy()
+            for k in keys:
+                if isinstance(f[k].dtype, pd.Int64Dtype) or pd.api.types.is_integer_dtype(f[k]):
+                    f[k] = f[k].astype(np.int64)
+            f = f.set_index(list(keys)) if keys else f.reset_index(drop=True)
+            frames[name] = _tidy(f.sort_index() if keys else f)
+        return cls(spec, frames)
+
+
+def _tidy(f: pd.DataFrame) -> pd.DataFrame:
+    """int64 counts, columns ``games``, ``wins`` then the categories in sorted order."""
+    cols = [GAMES, WINS] + sorted(c for c in f.columns if c not in (GAMES, WINS))
+    return f[cols].astype(np.int64)
+
+
+def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
+    """Count a records frame (one row per game) into additive :class:`Counts`.
+
+    Parameters
+    ----------
+    records : pandas.DataFrame, shape (n_games, ...)
+        Must hold ``spec.outcome`` (bool), the member columns, every grouping key and
+        every category column.
+    spec : TableSpec
+
+    Returns
+    -------
+    Counts
+    """
+    n = len(records)
+    values = {GAMES: np.ones(n, dtype=np.int64),
+              WINS: records[spec.outcome].to_numpy().astype(bool).astype(np.int64)}
+    for col, _ in spec.categories:
+        cat = records[col].astype(object).where(records[col].notna(), spec.none_value).astype(str)
+        for v in sorted(pd.unique(cat.to_numpy())):
+            values[f"{col}{_SEP}{v}"] = (cat.to_numpy() == v).astype(np.int64)
+    measures = pd.DataFrame(values, index=pd.RangeIndex(n))
+    frames = {}
+    for name, keys in spec.groupings:
+        if not keys:
+            frames[name] = _tidy(measures.sum().to_frame().T.reset_index(drop=True))
+            continue
+        game_keys = [k for k in keys if k != spec.member]
+        if spec.member in keys:
+            parts = []
+            for m in spec.members:
+                present = records[m].notna().to_numpy()
+                part = measures[present].copy()
+                part[spec.member] = records[m].to_numpy()[present]
+                for k in game_keys:
+                    part[k] = records[k].to_numpy()[present]
+                parts.append(part)
+            long = pd.concat(parts, ignore_index=True)
+        else:
+            long = measures.copy()
+            for k in game_keys:
+                long[k] = records[k].to_numpy()
+        g = long.groupby(list(keys), sort=True).sum()
+        frames[name] = _tidy(g)
+    return Counts(spec, frames)
+
+
+# =========================================================================== tables
+class Tables(Mapping[str, pd.DataFrame]):
+    """Immutable mapping of table name to DataFrame; names also work as attributes.
+
+    Win-rate tables (``overall``, ``by_<grouping>``) have columns ``games``, ``wins``,
+    ``win_rate``, ``ci_low``, ``ci_high``.  Category tables (``<prefix>`` and
+    ``<prefix>_by_<grouping>``) are indexed by the grouping's keys and the category value
+    and have columns ``games``, ``count``, ``rate``, ``ci_low``, ``ci_high``; for a
+    member-valued category in a grouping keyed by the member, the row of a member counts
+    the games in which the value was that member.
+    """
+
+    def __init__(self, tables: Mapping[str, pd.DataFrame], confidence: float):
+        self._tables = dict(tables)
+        self.confidence = confidence
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self._tables[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise AttributeError(f"no table {name!r}; tables: {', '.join(self._tables)}") from None
+
+    def __repr__(self) -> str:
+        return f"<Tables {', '.join(f'{k} ({len(v)} rows)' for k, v in self._tables.items())}>"
+
+    def equals(self, other: "Tables") -> bool:
+        """Same table names and identical contents (exact, NaN equal to NaN)."""
+        if list(self) != list(other):
+            return False
+        try:
+            for name in self:
+                pd.testing.assert_frame_equal(self[name], other[name], check_exact=True)
+        except AssertionError:
+            return False
+        return True
+
+    def to_text(self, names=None, max_rows: int = 60) -> str:
+        return format_tables(self, names, max_rows)
+
+
+def _win_table(f: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    out = pd.DataFrame({GAMES: f[GAMES].to_numpy(), WINS: f[WINS].to_numpy()}, index=f.index)
+    r = rate_columns(out[WINS], out[GAMES], confidence)
+    out["win_rate"], out["ci_low"], out["ci_high"] = r["rate"], r["ci_low"], r["ci_high"]
+    return out
+
+
+def _category_table(f: pd.DataFrame, col: str, spec: TableSpec, keys: tuple[str, ...],
+                    confidence: float) -> pd.DataFrame:
+    prefix = f"{col}{_SEP}"
+    value_cols = [c for c in f.columns if c.startswith(prefix)
+                  and c[len(prefix):] != spec.none_value]
+    if col in spec.member_valued and spec.member in keys:
+        members = f.index.get_level_values(spec.member).astype(str)
+        count = np.zeros(len(f), dtype=np.int64)
+        for c in value_cols:
+            hit = members == c[len(prefix):]
+            count[hit] = f[c].to_numpy()[hit]
+        out = pd.DataFrame({GAMES: f[GAMES].to_numpy(), "count": count}, index=f.index)
+    else:
+        values = [c[len(prefix):] for c in value_cols]
+        n_v = len(values)
+        base = f.index if keys else pd.RangeIndex(len(f))
+        rows = np.repeat(np.arange(len(f)), n_v)
+        counts = f[value_cols].to_numpy().reshape(-1) if n_v else np.zeros(0, np.int64)
+        vals = np.tile(np.array(values, dtype=object), len(f))
+        if keys:
+            key_arrays = [base.get_level_values(i)[rows] for i in range(base.nlevels)]
+            idx = pd.MultiIndex.from_arrays(key_arrays + [vals], names=list(keys) + [col])
+        else:
+            idx = pd.Index(vals, name=col)
+        out = pd.DataFrame({GAMES: f[GAMES].to_numpy()[rows], "count": counts.astype(np.int64)},
+                           index=idx)
+    r = rate_columns(out["count"], out[GAMES], confidence)
+    out["rate"], out["ci_low"], out["ci_high"] = r["rate"], r["ci_low"], r["ci_high"]
+    return out
+
+
+def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
+    """Rates and Wilson intervals for every grouping and category of ``counts``."""
+    spec = counts.spec
+    tables: dict[str, pd.DataFrame] = {}
+    for name, keys in spec.groupings:
+        tables["overall" if not keys else f"by_{name}"] = _win_table(counts.frames[name], confidence)
+    for col, prefix in spec.categories:
+        for name, keys in spec.groupings:
+            tables[prefix if not keys else f"{prefix}_by_{name}"] = _category_table(
+                counts.frames[name], col, spec, keys, confidence)
+    return Tables(tables, confidence)
+
+
+# =========================================================================== text
+def _pct(x: float) -> str:
+    return "   -" if not np.isfinite(x) else f"{100 * x:5.1f}"
+
+
+def _display(df: pd.DataFrame, kind: str) -> pd.DataFrame:
+    num = WINS if kind == "win" else "count"
+    rate = "win_rate" if kind == "win" else "rate"
+    head = "win %" if kind == "win" else "rate %"
+    out = pd.DataFrame({GAMES: df[GAMES], num: df[num]}, index=df.index)
+    out[head] = [_pct(x) for x in df[rate]]
+    out["95% CI"] = [f"[{_pct(a).strip()}, {_pct(b).strip()}]" for a, b in zip(df["ci_low"], df["ci_high"])]
+    return out
+
+
+def format_tables(tables: Tables, names=None, max_rows: int = 60) -> str:
+    """Plain-text rendering (rates in percent with their intervals)."""
+    blocks = []
+    for name in names or list(tables):
+        df = tables[name]
+        kind = "win" if "win_rate" in df.columns else "cat"
+        shown = _display(df, kind)
+        title = name.replace("_", " ")
+        note = ""
+        if len(shown) > max_rows:
+            note = f"\n  ... {len(shown) - max_rows} more rows (see the saved tables)"
+            shown = shown.head(max_rows)
+        if isinstance(shown.index, pd.RangeIndex):
+            shown.index = ["all"] * len(shown)
+        blocks.append(f"== {title} ==\n{shown.to_string()}{note}")
+    return "\n\n".join(blocks)
