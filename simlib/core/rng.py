@@ -72,5 +72,5 @@ def uniform_nb(state, stream):
 def make_streams(seed: int, game_index: int) -> np.ndarray:
     """Python helper: the stream state of one game (for tests and traces)."""
     st = np.zeros(N_STREAMS, dtype=np.uint64)
-    init_streams_nb(st, game_key_nb(np.int64(seed), np.int64(game_index)))
+    init_streams_nb(st, np.uint64(game_key_nb(np.int64(seed), np.int64(game_index))))
     return st

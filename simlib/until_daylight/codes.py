@@ -195,6 +195,7 @@ P_RUBBLE_TOTAL = 26  # rubble cards in the game (deck + every basic weapon)
 N_PARAMS = 27
 
 MAX_PLAYERS = 6  # array capacity, not a rule: the ruleset's P_MAX_PLAYERS must not exceed it
+MAX_DICE_CAP = 14  # capacity of the kill-assignment kernel's 64-bit state set
 
 P_BODIES_PER_DAMAGE = 27  # body results that make one damage to a character or protection card
 N_PARAMS_FULL = 28  # packers fill N_PARAMS_FULL entries (P_BODIES_PER_DAMAGE defaults to 2)

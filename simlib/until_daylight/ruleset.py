@@ -442,6 +442,11 @@ def _validate(flat: _Flat) -> dict:
                    f"min_players {v['constants.min_players']} > max_players {v['constants.max_players']}",
                    [f"1..max_players"])
 
+    if v["constants.dice_cap"] > K.MAX_DICE_CAP:
+        raise _err(fc, "constants.dice_cap",
+                   f"{v['constants.dice_cap']} exceeds the engine's capacity",
+                   [f"1..{K.MAX_DICE_CAP} (codes.MAX_DICE_CAP)"])
+
     # ---- dice
     fd = fname("dice")
     for die in DIE_FIELDS:

@@ -56,31 +56,30 @@ def kills_for_counts_nb(line, n, enemy_tab, h, b):
     of type ``t`` dies to ``E_KILL_HEADS`` heads, or to ``E_KILL_BODIES`` bodies when that is
     positive; body pairs never make heads.  The split is chosen optimally by tracking every
     reachable (heads left, bodies left) pair, so it stays optimal for any kill needs a
-    designer writes in the data (body-first greed is not, in general).
+    designer writes in the data (body-first greed is not, in general).  The set of pairs is
+    a 64-bit mask, so ``(h + 1) * (b + 1) <= 64`` (any roll of at most 14 dice; the ruleset
+    caps the dice rule at 14).
     """
     if n == 0 or (h == 0 and b == 0):
         return 0
-    reach = np.zeros((h + 1, b + 1), dtype=np.bool_)
-    nxt = np.zeros((h + 1, b + 1), dtype=np.bool_)
-    reach[h, b] = True
+    w = b + 1
+    one = np.uint64(1)
+    reach = one << np.uint64(h * w + b)
     for i in range(n):
         t = line[i]
         kh = enemy_tab[t, E_KILL_HEADS]
         kb = enemy_tab[t, E_KILL_BODIES]
-        nxt[:, :] = False
-        alive = False
+        nxt = np.uint64(0)
         for hh in range(h + 1):
             for bb in range(b + 1):
-                if reach[hh, bb]:
+                if (reach >> np.uint64(hh * w + bb)) & one:
                     if hh >= kh:
-                        nxt[hh - kh, bb] = True
-                        alive = True
+                        nxt |= one << np.uint64((hh - kh) * w + bb)
                     if kb > 0 and bb >= kb:
-                        nxt[hh, bb - kb] = True
-                        alive = True
-        if not alive:
+                        nxt |= one << np.uint64(hh * w + bb - kb)
+        if nxt == 0:
             return i
-        reach, nxt = nxt, reach
+        reach = nxt
     return n
 
 

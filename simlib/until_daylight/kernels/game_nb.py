@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from simlib.core.jit import njit_nb, njit_parallel_nb
+from simlib.core.jit import njit_alloc_nb, njit_nb, njit_parallel_nb
 from simlib.core.rng import (
     N_STREAMS,
     STREAM_CARDS,
@@ -1057,7 +1057,7 @@ def final_fight_nb(st, rs, pid, pp):
 
 
 # =========================================================================== a game
-@njit_nb
+@njit_alloc_nb
 def new_state_nb(rs, ev):
     params = rs[0]
     nc = rs[1].shape[0]
@@ -1140,7 +1140,7 @@ def setup_nb(st, rs, seed, game, n_players, chars):
     g[G_HDECK_N] = m
 
 
-@njit_nb
+@njit_alloc_nb
 def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev, rec):
     """Play one whole game; write its record into ``rec`` (int64, N_REC); return ``st``."""
     st = new_state_nb(rs, ev)
