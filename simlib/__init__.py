@@ -1,2 +1,18 @@
-"""simlib: how hard is this cooperative survival game, for whom, and what changes if I tweak it?"""
+"""simlib: how hard is this cooperative survival game, for whom, and what changes if I tweak it?
+
+>>> import simlib
+>>> res = simlib.simulate(games=8000, players=[3, 4, 5, 6], seed=7)   # Until Daylight
+>>> res.tables.by_character
+"""
 __version__ = "0.1.0"
+
+__all__ = ["simulate", "__version__"]
+
+
+def __getattr__(name):
+    # lazy: importing simlib must not import numba and compile-load the kernels
+    if name == "simulate":
+        from .until_daylight.simulate import simulate
+
+        return simulate
+    raise AttributeError(f"module 'simlib' has no attribute {name!r}")

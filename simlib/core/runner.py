@@ -1,0 +1,581 @@
+"""Reproducible batch runner: chunk plan, local and Dask backends, progress, resumable store.
+
+The runner knows nothing about any game.  A game plugs in through a :class:`GameAdapter`
+that plays a *chunk* (a range of consecutive game indices) and counts its records.
+Because each game's configuration and randomness are pure functions of the root seed and
+the game index, the run's tables do not depend on the chunk size, the number of numba
+threads, the backend or the number of workers: only *which* games are played matters.
+
+Execution
+---------
+* ``backend="local"``: Python loops over chunks; the adapter's kernel spreads the games
+  of a chunk over numba threads.
+* ``backend="dask"``: chunks are tasks on a ``dask.distributed`` cluster, either the
+  scheduler address given or a :class:`~distributed.LocalCluster` started on 127.0.0.1.
+  The driver sums the counts and writes chunk files as results arrive.
+
+Memory
+------
+With ``keep_records=False`` (automatic above ``record_limit`` games) only the counts of
+:mod:`simlib.core.tables` are kept; they add across chunks, so any number of games runs
+in bounded memory and gives the tables the rows would have given.
+
+Store and resume
+----------------
+With ``out="results.parquet"``, every finished chunk is written at once to
+``results.parquet.parts/chunk-000123.parquet`` (records or counts) next to a
+``manifest.json`` holding the run's identity (game parameters, games, chunk size, records
+or counts).  Running the same call again skips the chunks on disk; a different call on
+the same output is refused.  When all chunks are done the final file is written
+atomically (parquet, with the provenance in its key-value metadata under ``simlib``) and
+the parts directory is removed.  An existing final file is only replaced with
+``overwrite=True``.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
+
+import pandas as pd
+
+from .tables import Counts, TableSpec, Tables, count_records, make_tables
+
+__all__ = [
+    "GameAdapter", "ChunkPlan", "RunResult", "RunError", "BackendError", "OutputExistsError",
+    "run", "read_output", "DEFAULT_CHUNK_SIZE", "RECORD_LIMIT", "FORMAT",
+]
+
+DEFAULT_CHUNK_SIZE = 10_000
+RECORD_LIMIT = 1_000_000  # above this many games, keep counts only (unless told otherwise)
+FORMAT = 1  # version of the stored layout (manifest, chunk files, final file metadata)
+META_KEY = b"simlib"
+
+
+class RunError(ValueError):
+    """A run cannot start as asked (bad plan, output conflict...); nothing was written."""
+
+
+class BackendError(RunError):
+    """The execution backend is unusable (unknown name, unreachable scheduler...)."""
+
+
+class OutputExistsError(RunError):
+    """The output exists, or holds parts of a different run, and overwriting was not allowed."""
+
+
+@runtime_checkable
+class GameAdapter(Protocol):
+    """What a game provides to the runner (must be picklable for the Dask backend)."""
+
+    game: str
+    spec: TableSpec
+
+    def identity(self) -> dict:
+        """JSON-able parameters that fix every game's result (seed, ruleset, policy, tables)."""
+
+    def provenance(self) -> dict:
+        """JSON-able description of the run for readers (identity plus names, versions)."""
+
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        """Play games ``start .. start + count - 1``; one records row per game, in order."""
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        """Additive counts of a records frame (usually ``count_records(records, spec)``)."""
+
+
+# =========================================================================== plan
+@dataclass(frozen=True)
+class ChunkPlan:
+    """Games ``0 .. n_games - 1`` cut into chunks of ``chunk_size`` (the last may be shorter)."""
+
+    n_games: int
+    chunk_size: int
+
+    def __post_init__(self) -> None:
+        if int(self.n_games) != self.n_games or self.n_games <= 0:
+            raise RunError(f"games must be a positive integer; got {self.n_games!r}")
+        if int(self.chunk_size) != self.chunk_size or self.chunk_size <= 0:
+            raise RunError(f"chunk size must be a positive integer; got {self.chunk_size!r}")
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n_games // self.chunk_size)
+
+    def chunk(self, i: int) -> tuple[int, int]:
+        """``(start, count)`` of chunk ``i``."""
+        start = i * self.chunk_size
+        return start, min(self.chunk_size, self.n_games - start)
+
+    def __iter__(self):
+        return (self.chunk(i) for i in range(self.n_chunks))
+
+
+# =========================================================================== result
+@dataclass(frozen=True, eq=False)
+class RunResult:
+    """Outcome of a run.
+
+    Attributes
+    ----------
+    counts : Counts
+        Additive counts of every game played (all chunks, resumed ones included).
+    records : pandas.DataFrame or None
+        One row per game in game order (``None`` when only counts were kept).
+    provenance : dict
+        Seed, games, game parameters, versions, backend, chunk size, times.
+    complete : bool
+        False when the run stopped early (``max_chunks``); resume it with the same call.
+    """
+
+    counts: Counts
+    records: pd.DataFrame | None
+    provenance: Mapping[str, Any] = field(repr=False)
+    complete: bool = True
+
+    @cached_property
+    def tables(self) -> Tables:
+        """Win rates, loss causes and deaths with 95 % Wilson intervals."""
+        return make_tables(self.counts)
+
+    @property
+    def games(self) -> int:
+        return self.counts.games
+
+    def __repr__(self) -> str:
+        p = self.provenance
+        return (f"<RunResult {p.get('game', '?')}: {self.games} games"
+                f"{'' if self.complete else ' (incomplete)'}, seed {p.get('seed')}, "
+                f"records {'kept' if self.records is not None else 'not kept'}>")
+
+
+# =========================================================================== store
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _write_parquet(path: Path, df: pd.DataFrame, meta: Mapping | None = None) -> None:
+    """Write ``df`` to ``path`` atomically (temporary file, then rename)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    if meta is not None:
+        md = dict(table.schema.metadata or {})
+        md[META_KEY] = json.dumps(meta, sort_keys=True, default=str).encode()
+        table = table.replace_schema_metadata(md)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_output(path: str | Path) -> tuple[str, pd.DataFrame, dict]:
+    """Read a final output file: ``(kind, frame, meta)``, kind ``"records"`` or ``"counts"``.
+
+    Raises
+    ------
+    RunError
+        The file is missing, unreadable or not a simlib output.
+    """
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    if not path.is_file():
+        raise RunError(f"{path}: no such file")
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises several types for broken files
+        raise RunError(f"{path}: cannot read parquet: {exc}") from None
+    md = table.schema.metadata or {}
+    if META_KEY not in md:
+        raise RunError(f"{path}: not a simlib output (no 'simlib' metadata)")
+    meta = json.loads(md[META_KEY])
+    kind = meta.get("kind")
+    if kind not in ("records", "counts"):
+        raise RunError(f"{path}: unknown simlib output kind {kind!r}")
+    return kind, table.to_pandas(), meta
+
+
+class _ChunkStore:
+    """``<out>.parts/``: manifest plus one parquet file per finished chunk."""
+
+    def __init__(self, out: str | Path):
+        self.out = Path(out)
+        self.parts = self.out.with_name(self.out.name + ".parts")
+        self.manifest = self.parts / "manifest.json"
+
+    def check(self, identity: dict, overwrite: bool) -> None:
+        """Refuse conflicts before anything is written."""
+        if self.out.exists() and not overwrite:
+            raise OutputExistsError(f"{self.out} exists; refusing to overwrite it "
+                                    "(pass overwrite=True / --force)")
+        if self.out.is_dir():
+            raise OutputExistsError(f"{self.out} is a directory")
+        if self.parts.exists():
+            stored = self._read_manifest()
+            if stored is None or stored.get("identity") != identity:
+                if not overwrite:
+                    diff = _describe_diff(None if stored is None else stored.get("identity"), identity)
+                    raise OutputExistsError(
+                        f"{self.parts} holds parts of a different run ({diff}); refusing to mix "
+                        "them (run the original command to resume, or pass overwrite=True / --force "
+                        "to discard them)")
+        if not self.out.parent.exists():
+            raise RunError(f"{self.out}: directory {self.out.parent} does not exist")
+
+    def _read_manifest(self) -> dict | None:
+        try:
+            return json.loads(self.manifest.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def open(self, identity: dict) -> None:
+        stored = self._read_manifest() if self.parts.exists() else None
+        if stored is not None and stored.get("identity") == identity:
+            return
+        if self.parts.exists():  # stale parts, overwrite was allowed by check()
+            shutil.rmtree(self.parts)
+        self.parts.mkdir()
+        _atomic_write_bytes(self.manifest, json.dumps(
+            {"format": FORMAT, "identity": identity,
+             "created": _now()}, indent=1, sort_keys=True, default=str).encode())
+
+    def path(self, i: int) -> Path:
+        return self.parts / f"chunk-{i:06d}.parquet"
+
+    def done(self, n_chunks: int) -> set[int]:
+        for stale in self.parts.glob(".*.tmp-*"):
+            stale.unlink()
+        return {i for i in range(n_chunks) if self.path(i).is_file()}
+
+    def write(self, i: int, df: pd.DataFrame) -> None:
+        _write_parquet(self.path(i), df)
+
+    def read(self, i: int) -> pd.DataFrame:
+        return pd.read_parquet(self.path(i))
+
+    def finish(self, df: pd.DataFrame, meta: dict) -> None:
+        _write_parquet(self.out, df, meta)
+        shutil.rmtree(self.parts)
+
+
+def _describe_diff(old: dict | None, new: dict) -> str:
+    if old is None:
+        return "no readable manifest"
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return "differs in " + ", ".join(f"{k}: {old.get(k)!r} != {new.get(k)!r}" for k in keys[:3])
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+# =========================================================================== progress
+def _in_notebook() -> bool:
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    try:
+        ip = shell.get_ipython()
+    except Exception:  # pragma: no cover - odd IPython states
+        return False
+    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
+
+
+def _show_progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return bool(progress)
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return tty or _in_notebook()
+
+
+def _progress_bar(total: int, initial: int, show: bool, desc: str):
+    if not show:
+        return None
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tqdm.auto warns when ipywidgets is missing
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, initial=initial, unit="game", unit_scale=True, desc=desc,
+                    smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+
+
+# =========================================================================== backends
+def _chunk_task(adapter: GameAdapter, start: int, count: int, threads: int | None,
+                keep_records: bool):
+    """Play one chunk; return ``(records or None, counts)``."""
+    records = adapter.run_chunk(start, count, threads)
+    counts = adapter.aggregate(records)
+    return (records if keep_records else None), counts
+
+
+class _LocalBackend:
+    name = "local"
+
+    def __init__(self, threads: int | None):
+        self.threads = threads
+        self.description = "local"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, adapter, plan: ChunkPlan, chunks: list[int], keep_records: bool):
+        for i in chunks:
+            start, count = plan.chunk(i)
+            yield i, _chunk_task(adapter, start, count, self.threads, keep_records)
+
+
+class _DaskBackend:
+    name = "dask"
+
+    def __init__(self, scheduler: str | None, workers: int | None, threads: int | None,
+                 connect_timeout: float):
+        try:
+            import distributed  # noqa: F401
+        except ImportError:  # pragma: no cover - dask is an optional extra
+            raise BackendError("the dask backend needs dask[distributed]: "
+                               "pip install 'simlib[dask]'") from None
+        self.scheduler = scheduler
+        self.workers = workers
+        self.threads = 1 if threads is None else threads  # parallelism comes from the workers
+        self.connect_timeout = connect_timeout
+        self.cluster = None
+        self.client = None
+        self.description = ""
+
+    def __enter__(self):
+        from distributed import Client, LocalCluster
+
+        if self.scheduler:
+            try:
+                self.client = Client(self.scheduler, timeout=f"{self.connect_timeout}s",
+                                     set_as_default=False)
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:
+                raise BackendError(f"cannot reach the Dask scheduler at {self.scheduler} "
+                                   f"within {self.connect_timeout:g} s: {exc}") from None
+            self.description = f"dask scheduler {self.scheduler}"
+        else:
+            n = self.workers or os.cpu_count() or 1
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None)
+            self.client = Client(self.cluster, set_as_default=False)
+            self.description = f"dask LocalCluster ({n} workers on 127.0.0.1)"
+        return self
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        return False
+
+    def map(self, adapter, plan: ChunkPlan, chunks: list[int], keep_records: bool):
+        from distributed import as_completed
+
+        client = self.client
+        info = client.scheduler_info()
+        slots = max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+        window = 2 * slots + 2  # bounded in-flight results: bounded driver memory
+        [adapter_f] = client.scatter([adapter], broadcast=True)
+        todo = list(chunks)
+        futures = {}
+
+        def submit(i):
+            start, count = plan.chunk(i)
+            fut = client.submit(_chunk_task, adapter_f, start, count, self.threads, keep_records,
+                                pure=False)
+            futures[fut] = i
+            return fut
+
+        for i in todo[:window]:
+            submit(i)
+        nxt = window
+        ac = as_completed(list(futures), loop=client.loop)
+        try:
+            for fut in ac:
+                i = futures.pop(fut)
+                out = fut.result()
+                fut.release()
+                if nxt < len(todo):
+                    ac.add(submit(todo[nxt]))
+                    nxt += 1
+                yield i, out
+        finally:
+            for fut in list(futures):
+                fut.cancel()
+
+
+# =========================================================================== run
+def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_SIZE,
+        backend: str = "local", scheduler: str | None = None, workers: int | None = None,
+        threads: int | None = None, keep_records: bool | None = None,
+        out: str | Path | None = None, overwrite: bool = False, progress: bool | None = None,
+        max_chunks: int | None = None, connect_timeout: float = 5.0,
+        record_limit: int = RECORD_LIMIT) -> RunResult:
+    """Play games ``0 .. n_games - 1`` of ``adapter`` chunk by chunk.
+
+    Parameters
+    ----------
+    adapter : GameAdapter
+        The game, its parameters and its table spec.
+    n_games : int
+        Games to play.
+    chunk_size : int
+        Games per chunk (a unit of work, progress and storage; never changes results).
+    backend : {"local", "dask"}
+        Where chunks run.
+    scheduler : str, optional
+        Dask scheduler address (``tcp://host:8786``); default: start a LocalCluster.
+    workers : int, optional
+        Workers of the LocalCluster started when no scheduler is given (default: CPUs).
+    threads : int, optional
+        numba threads per chunk (local default: numba's setting; Dask default: 1).
+    keep_records : bool, optional
+        Keep one row per game; default: only when ``n_games <= record_limit``.
+    out : path, optional
+        Final parquet file; chunks are stored in ``<out>.parts/`` as they finish and an
+        interrupted run resumes from them.
+    overwrite : bool
+        Replace an existing ``out`` and discard parts of a different run.
+    progress : bool, optional
+        Show a progress bar; default: when stderr is a terminal or in a notebook.
+    max_chunks : int, optional
+        Stop after computing this many chunks (the result is incomplete; the same call
+        resumes it when ``out`` is given).
+    connect_timeout : float
+        Seconds to wait for a Dask scheduler before giving up.
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    RunError, BackendError, OutputExistsError
+        Before anything is written.
+    """
+    plan = ChunkPlan(n_games, chunk_size)
+    if backend not in ("local", "dask"):
+        raise BackendError(f"unknown backend {backend!r}; allowed: local, dask")
+    if scheduler and backend != "dask":
+        raise BackendError("a scheduler address needs backend='dask'")
+    if threads is not None and (int(threads) != threads or threads < 1):
+        raise RunError(f"threads must be a positive integer; got {threads!r}")
+    if max_chunks is not None and max_chunks < 0:
+        raise RunError(f"max_chunks must be >= 0; got {max_chunks}")
+    keep = (n_games <= record_limit) if keep_records is None else bool(keep_records)
+    identity = {"format": FORMAT, "game": adapter.game, **adapter.identity(),
+                "games": int(n_games), "chunk_size": int(chunk_size),
+                "stored": "records" if keep else "counts"}
+    store = _ChunkStore(out) if out is not None else None
+    if store is not None:
+        store.check(identity, overwrite)
+
+    if backend == "local":
+        be = _LocalBackend(threads)
+    else:
+        be = _DaskBackend(scheduler, workers, threads, connect_timeout)
+    t0 = time.perf_counter()
+    started = _now()
+    with be:  # connecting may fail: still nothing written
+        done: set[int] = set()
+        if store is not None:
+            store.open(identity)
+            done = store.done(plan.n_chunks)
+        pending = [i for i in range(plan.n_chunks) if i not in done]
+        if max_chunks is not None:
+            pending = pending[:max_chunks]
+        bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
+                            _show_progress(progress), adapter.game.replace("_", " "))
+        new_counts: dict[int, Counts] = {}
+        new_records: dict[int, pd.DataFrame] = {}
+        total = Counts.empty(adapter.spec)
+        try:
+            for i, (records, counts) in be.map(adapter, plan, pending, keep):
+                if store is not None:
+                    store.write(i, records if keep else counts.to_frame())
+                total = total + counts
+                new_counts[i] = counts
+                if keep:
+                    new_records[i] = records
+                if bar is not None:
+                    bar.update(plan.chunk(i)[1])
+        finally:
+            if bar is not None:
+                bar.close()
+        backend_desc = be.description
+
+    # chunks from an earlier, interrupted run
+    old_records: dict[int, pd.DataFrame] = {}
+    for i in sorted(done):
+        df = store.read(i)
+        if keep:
+            old_records[i] = df
+            total = total + adapter.aggregate(df)
+        else:
+            total = total + Counts.from_frame(adapter.spec, df)
+    finished = set(done) | set(new_counts)
+    complete = len(finished) == plan.n_chunks
+    records = None
+    if keep:
+        parts = [new_records.get(i, old_records.get(i)) for i in sorted(finished)]
+        records = (pd.concat(parts, ignore_index=True) if parts
+                   else None)
+    import numba
+
+    from .. import __version__
+
+    provenance = {
+        **adapter.provenance(),
+        "games": int(n_games),
+        "games_done": int(total.games),
+        "complete": complete,
+        "simlib_version": __version__,
+        "numba_version": numba.__version__,
+        "python_version": sys.version.split()[0],
+        "backend": backend,
+        "backend_detail": backend_desc,
+        "threads": be.threads,
+        "chunk_size": int(chunk_size),
+        "chunks": plan.n_chunks,
+        "chunks_resumed": len(done),
+        "stored": identity["stored"],
+        "started": started,
+        "finished": _now(),
+        "elapsed_s": round(time.perf_counter() - t0, 3),
+        "out": None if out is None else str(out),
+    }
+    if store is not None and complete:
+        meta = {"format": FORMAT, "kind": identity["stored"], "identity": identity,
+                "provenance": provenance}
+        store.finish(records if keep else total.to_frame(), meta)
+    return RunResult(total, records, provenance, complete)
+
+
+def result_from_output(path: str | Path, spec: TableSpec) -> RunResult:
+    """Load a final output file written by :func:`run` back into a :class:`RunResult`."""
+    kind, df, meta = read_output(path)
+    if kind == "records":
+        return RunResult(count_records(df, spec), df, meta.get("provenance", {}), True)
+    return RunResult(Counts.from_frame(spec, df), None, meta.get("provenance", {}), True)

@@ -1,0 +1,321 @@
+"""Until Daylight studies: the batch runner's adapter for this game, and ``simulate()``.
+
+>>> from simlib import simulate
+>>> res = simulate(games=8000, players=[3, 4, 5, 6], seed=7)     # random teams
+>>> res.tables.by_character          # games, wins, win_rate, ci_low, ci_high
+>>> res.records                      # one row per game (names, not codes)
+>>> res.provenance["ruleset_fingerprint"]
+
+Game ``i`` of a study is fully fixed by ``i`` and the study's parameters:
+
+* players ``= players[i % len(players)]``;
+* random teams (default): drawn inside the kernel from game ``i``'s own stream, uniformly
+  without duplicates, in random seat order;
+* enumerated (``"all"``) or fixed teams: with ``T_p`` the teams of ``p`` players (in the
+  order given; ``"all"``: every combination in ruleset order) and ``j = i // len(players)``,
+  the team is ``T_p[j % len(T_p)]``; for ``"all"`` the seats rotate by one from one cycle
+  of ``T_p`` to the next (``(j // len(T_p)) % p``) so that no character keeps seat 0.
+
+So every backend, thread count and chunk size plays the very same games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ..core.tables import Counts, TableSpec, count_records
+from . import api
+from . import codes as K
+from .policies import POLICIES, resolve_policy
+from .ruleset import Ruleset, load_ruleset
+
+__all__ = ["simulate", "load_result", "UntilDaylightAdapter", "TABLE_SPEC",
+           "GAMES_PER_PLAYER_COUNT", "default_games", "make_adapter"]
+
+GAMES_PER_PLAYER_COUNT = 40_000  # 95 % intervals within about +-1 point per character x players
+GAME = "until_daylight"
+
+TABLE_SPEC = TableSpec(
+    groupings=(("overall", ()), ("players", ("players",)), ("character", ("character",)),
+               ("character_players", ("character", "players")), ("team", ("team",))),
+    outcome="win",
+    members=tuple(f"character_{s}" for s in range(K.MAX_PLAYERS)),
+    member="character",
+    categories=(("loss_cause", "loss_causes"), ("dead_character", "deaths")),
+    member_valued=("dead_character",),
+    none_value="none",
+)
+
+_STR_DTYPE = pd.Series(["a"]).dtype  # pandas >= 3: "str"; pandas 2: object
+
+
+def default_games(players: Sequence[int]) -> int:
+    """Games of the default study: ``GAMES_PER_PLAYER_COUNT`` per player count."""
+    return GAMES_PER_PLAYER_COUNT * len(players)
+
+
+@dataclass(frozen=True, eq=False)
+class UntilDaylightAdapter:
+    """Everything that fixes the games of a study; picklable (sent to Dask workers).
+
+    ``teams[k]`` (int64, (n_teams, MAX_PLAYERS), -1 padded) lists the teams of
+    ``players[k]`` players, or ``teams is None`` for random teams.
+    """
+
+    rules: Ruleset
+    seed: int
+    players: tuple[int, ...]
+    teams: tuple[np.ndarray, ...] | None
+    teams_spec: Any  # "random", "all" or a list of teams (lists of names)
+    policy: str
+    policy_id: int
+    policy_params: np.ndarray
+    rotate_seats: bool = False
+    game: str = GAME
+    spec: TableSpec = field(default=TABLE_SPEC)
+
+    # ------------------------------------------------------------------ game configs
+    def configs(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """Player counts (int64, (count,)) and seat characters (int64, (count, MAX_PLAYERS))
+        of games ``start .. start + count - 1`` (row of -1: random team)."""
+        idx = np.arange(start, start + count, dtype=np.int64)
+        counts = np.asarray(self.players, dtype=np.int64)
+        nc = len(counts)
+        which = idx % nc
+        npl = counts[which]
+        chars = np.full((count, K.MAX_PLAYERS), -1, dtype=np.int64)
+        if self.teams is not None:
+            j = idx // nc
+            for k, p in enumerate(self.players):
+                sel = which == k
+                tp = self.teams[k]
+                rows = tp[j[sel] % len(tp)].copy()
+                if self.rotate_seats:
+                    r = (j[sel] // len(tp)) % p
+                    seat = (np.arange(p)[None, :] + r[:, None]) % p
+                    rows[:, :p] = np.take_along_axis(rows[:, :p], seat, axis=1)
+                chars[sel] = rows
+        return npl, chars
+
+    def game_setup(self, game: int) -> tuple[int, list[str] | None]:
+        """``(players, team names in seat order or None for a random team)`` of one game."""
+        npl, chars = self.configs(int(game), 1)
+        p = int(npl[0])
+        if chars[0, 0] < 0:
+            return p, None
+        return p, [self.rules.character_names[int(c)] for c in chars[0, :p]]
+
+    # ------------------------------------------------------------------ adapter protocol
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        npl, chars = self.configs(start, count)
+        out = np.zeros(count, dtype=K.record_dtype())
+        flat = out.view(np.int64).reshape(count, K.N_REC)
+        api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
+                       self.policy_params, flat, threads)
+        if len(self.players) == 1:
+            return _normalize(api.records_frame(out, self.rules))
+        # api.records_frame builds `team` with `c is not None`, which breaks under pandas 3
+        # when a frame mixes player counts (the seat columns become str with NaN); frame
+        # each player count on its own and put the games back in order.
+        parts = [_normalize(api.records_frame(out[npl == p], self.rules))
+                 for p in self.players if np.any(npl == p)]
+        df = pd.concat(parts, ignore_index=True)
+        return df.sort_values("game", kind="stable").reset_index(drop=True)
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        return count_records(records, self.spec)
+
+    def identity(self) -> dict:
+        spec = POLICIES[self.policy]
+        return {
+            "seed": int(self.seed),
+            "ruleset_fingerprint": self.rules.fingerprint(),
+            "policy": self.policy,
+            "policy_params": {n: float(v) for n, v in zip(spec.param_names, self.policy_params)},
+            "players": [int(p) for p in self.players],
+            "teams": self.teams_spec,
+        }
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "characters": list(self.rules.character_names)}
+
+
+def _normalize(df: pd.DataFrame) -> pd.DataFrame:
+    """One string dtype for every text column, whatever the chunk held (all-empty seats
+    come out as object columns), so chunks concatenate to the same frame."""
+    if _STR_DTYPE != object:
+        for c in df.columns:
+            if df[c].dtype == object:
+                df[c] = df[c].astype(_STR_DTYPE)
+    return df
+
+
+# =========================================================================== parameters
+def _ruleset(ruleset: Ruleset | str | Path | None) -> Ruleset:
+    if ruleset is None:
+        return load_ruleset()
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if isinstance(ruleset, (str, Path)):
+        return load_ruleset(ruleset)
+    raise TypeError(f"ruleset must be a Ruleset, a path or None; got {type(ruleset).__name__}")
+
+
+def _players(players, rules: Ruleset) -> tuple[int, ...] | None:
+    if players is None:
+        return None
+    seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+    if not seq:
+        raise ValueError("players must name at least one player count")
+    out = []
+    for p in seq:
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
+            raise ValueError(f"player counts must be integers; got {p!r}")
+        out.append(api.check_players(int(p), rules))
+    if len(set(out)) != len(out):
+        raise ValueError(f"duplicate player count in {out}")
+    return tuple(out)
+
+
+def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "baseline",
+                 policy_params=None, ruleset=None) -> UntilDaylightAdapter:
+    """Validate a study's parameters and build its adapter (raises ``ValueError``)."""
+    rules = _ruleset(ruleset)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    counts = _players(players, rules)
+    pid, pp = resolve_policy(policy, policy_params)
+    lo = int(rules.pack().params[K.P_MIN_PLAYERS])
+    hi = int(rules.pack().params[K.P_MAX_PLAYERS])
+    rotate = False
+    if characters is None or (isinstance(characters, str) and characters == "random"):
+        counts = counts or tuple(range(lo, hi + 1))
+        teams, spec = None, "random"
+    elif isinstance(characters, str) and characters == "all":
+        counts = counts or tuple(range(lo, hi + 1))
+        names = rules.character_names
+        teams = []
+        for p in counts:
+            combos = list(combinations(range(len(names)), p))
+            if not combos:
+                raise ValueError(f"no team of {p} players: the ruleset has {len(names)} characters")
+            arr = np.full((len(combos), K.MAX_PLAYERS), -1, dtype=np.int64)
+            arr[:, :p] = np.array(combos, dtype=np.int64)
+            teams.append(arr)
+        teams, spec, rotate = tuple(teams), "all", True
+    else:
+        if isinstance(characters, str):
+            raise ValueError(f"characters must be 'random', 'all', a team (list of names) or a "
+                             f"list of teams; got {characters!r}")
+        given = list(characters)
+        if given and all(isinstance(c, str) for c in given):
+            given = [given]
+        if not given:
+            raise ValueError("characters: no team given")
+        team_lists = []
+        for t in given:
+            if isinstance(t, str) or not all(isinstance(c, str) for c in t):
+                raise ValueError(f"a team is a list of character names; got {t!r}")
+            team_lists.append(list(t))
+        sizes = sorted({len(t) for t in team_lists})
+        for s in sizes:
+            api.check_players(s, rules)
+        if counts is None:
+            counts = tuple(sizes)
+        for t in team_lists:
+            if len(t) not in counts:
+                raise ValueError(f"team {'+'.join(t)} has {len(t)} players, not one of the player "
+                                 f"counts {list(counts)}")
+        for p in counts:
+            if p not in sizes:
+                raise ValueError(f"no team of {p} players given (teams have "
+                                 f"{', '.join(map(str, sizes))} players)")
+        teams = tuple(np.stack([api.team_codes(t, p, rules) for t in team_lists if len(t) == p])
+                      for p in counts)
+        spec = team_lists
+    return UntilDaylightAdapter(rules=rules, seed=int(seed), players=tuple(counts), teams=teams,
+                                teams_spec=spec, policy=policy, policy_id=int(pid),
+                                policy_params=pp, rotate_seats=rotate)
+
+
+def simulate(games: int | None = None, players: int | Sequence[int] | None = None,
+             characters: str | Sequence[str] | Sequence[Sequence[str]] | None = None, *,
+             seed: int = 0, policy: str = "baseline",
+             policy_params: Mapping[str, float] | Sequence[float] | None = None,
+             ruleset: Ruleset | str | Path | None = None, backend: str = "local",
+             scheduler: str | None = None, workers: int | None = None,
+             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+             keep_records: bool | None = None, out: str | Path | None = None,
+             overwrite: bool = False, progress: bool | None = None,
+             max_chunks: int | None = None, connect_timeout: float = 5.0) -> RunResult:
+    """Play a study of Until Daylight games and tabulate who wins, how and who dies.
+
+    Parameters
+    ----------
+    games : int, optional
+        Games to play (default: 40 000 per player count, 95 % intervals of about
+        +-1 point for every character at every player count).
+    players : int or sequence of int, optional
+        Player counts (3-6); games cycle through them.  Default: all (random or ``"all"``
+        teams) or the sizes of the teams given.
+    characters : None, "random", "all", a team, or a list of teams
+        ``None``/``"random"``: a random team per game (uniform, no duplicates);
+        ``"all"``: every team of each player count in turn; a list of names: that team;
+        a list of lists: those teams in turn.
+    seed : int
+        Root seed: game ``i``'s randomness depends only on ``(seed, i)``.
+    policy, policy_params :
+        Policy name (``baseline``, ``random``) and parameters (mapping or full vector).
+    ruleset : Ruleset, path or None
+        The rules (default: the reference ruleset; a path is given to ``load_ruleset``).
+    backend : {"local", "dask"}
+        Local numba threads, or tasks on a ``dask.distributed`` cluster.
+    scheduler : str, optional
+        Address of a running Dask scheduler; default: start a LocalCluster on 127.0.0.1.
+    workers : int, optional
+        Workers of that LocalCluster (default: CPUs).
+    threads : int, optional
+        numba threads per chunk (local default: numba's setting; Dask: 1).
+    chunk_size : int
+        Games per chunk (never changes the results).
+    keep_records : bool, optional
+        Keep one row per game (default: up to 1 000 000 games; above, counts only).
+    out : path, optional
+        Parquet file for the records (or counts); chunks are saved as they finish and
+        an interrupted run resumes when called again with the same arguments.
+    overwrite : bool
+        Replace an existing ``out``.
+    progress : bool, optional
+        Progress bar (default: on a terminal or in a notebook).
+    max_chunks : int, optional
+        Stop after this many chunks (incomplete result; resume with the same call).
+    connect_timeout : float
+        Seconds to wait for the Dask scheduler.
+
+    Returns
+    -------
+    simlib.core.runner.RunResult
+        ``.tables`` (win rates, loss causes, deaths with 95 % Wilson intervals),
+        ``.records`` (DataFrame or None), ``.counts``, ``.provenance``.
+    """
+    adapter = make_adapter(players, characters, seed=seed, policy=policy,
+                           policy_params=policy_params, ruleset=ruleset)
+    n = default_games(adapter.players) if games is None else games
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise ValueError(f"games must be a positive integer; got {n!r}")
+    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+               workers=workers, threads=threads, keep_records=keep_records, out=out,
+               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
+               connect_timeout=connect_timeout)
+
+
+def load_result(path: str | Path) -> RunResult:
+    """A saved study (the parquet file written by ``simulate(..., out=path)``)."""
+    return result_from_output(path, TABLE_SPEC)
