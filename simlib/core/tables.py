@@ -28,7 +28,8 @@ import pandas as pd
 
 from .stats import rate_columns
 
-__all__ = ["TableSpec", "Counts", "Tables", "count_records", "make_tables", "format_tables"]
+__all__ = ["TableSpec", "Counts", "Tables", "count_records", "make_tables", "format_tables",
+           "rate_matrix"]
 
 GAMES = "games"
 WINS = "wins"
@@ -363,3 +364,18 @@ def format_tables(tables: Tables, names=None, max_rows: int = 60) -> str:
             shown.index = ["all"] * len(shown)
         blocks.append(f"== {title} ==\n{shown.to_string()}{note}")
     return "\n\n".join(blocks)
+
+
+def rate_matrix(table: pd.DataFrame, rows: str, cols: str) -> pd.DataFrame:
+    """A two-key rate table as text cells ``"rate [low, high]"`` (percent), ``rows`` x ``cols``.
+
+    Works on win-rate tables (``win_rate``) and category tables (``rate``).
+    """
+    rate = "win_rate" if "win_rate" in table.columns else "rate"
+    cells = [f"{_pct(r).strip()} [{_pct(a).strip()}, {_pct(b).strip()}]"
+             for r, a, b in zip(table[rate], table["ci_low"], table["ci_high"])]
+    flat = pd.Series(cells, index=table.index)
+    other = [n for n in table.index.names if n not in (rows, cols)]
+    if other:
+        raise ValueError(f"rate_matrix needs a table keyed by exactly {rows!r} and {cols!r}")
+    return flat.unstack(cols).reindex(columns=sorted(flat.index.get_level_values(cols).unique())).fillna("")

@@ -14,12 +14,29 @@ import pandas as pd
 
 from . import codes as K
 from .kernels.game_nb import play_batch_nb, play_game_nb
+from .kernels.state_nb import flatten_rules
 from .policies import resolve_policy
 from .ruleset import Ruleset, load_ruleset
 
 
 def _rules(ruleset: Ruleset | None) -> Ruleset:
     return load_ruleset() if ruleset is None else ruleset
+
+
+_FLAT_CACHE: dict[str, np.ndarray] = {}
+
+
+def flat_rules(rules: Ruleset) -> np.ndarray:
+    """The ruleset as the one int64 array the kernels read (cached by fingerprint)."""
+    key = rules.fingerprint()
+    arr = _FLAT_CACHE.get(key)
+    if arr is None:
+        arr = flatten_rules(rules.pack())
+        arr.setflags(write=False)
+        if len(_FLAT_CACHE) > 64:
+            _FLAT_CACHE.clear()
+        _FLAT_CACHE[key] = arr
+    return arr
 
 
 def check_players(players: int, ruleset: Ruleset) -> int:
@@ -98,7 +115,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
 def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
                pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None) -> None:
     """Low-level call of the batch kernel (arrays already validated and allocated)."""
-    packed = tuple(rules.pack())
+    packed = flat_rules(rules)
     if threads is None:
         play_batch_nb(packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp, flat)
         return
@@ -158,10 +175,10 @@ def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None
     p = check_players(players, rules)
     row = team_codes(characters, p, rules)
     pid, pp = resolve_policy(policy, policy_params)
-    ev = np.zeros((capacity, K.N_EV_COLS), dtype=np.int64)
     rec = np.zeros(1, dtype=K.record_dtype())
     flat = rec.view(np.int64).reshape(1, K.N_REC)
-    st = play_game_nb(tuple(rules.pack()), np.int64(seed), np.int64(game), np.int64(p), row,
-                      np.int64(pid), pp, ev, flat[0])
-    n_ev = int(st[0][K.G_EV_N])
-    return rec[0], ev[:n_ev].copy()
+    st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
+                      np.int64(pid), pp, np.int64(capacity), flat[0])
+    o = int(st[K.G_O_EV])
+    n_ev = int(st[K.G_EV_N])
+    return rec[0], st[o:o + n_ev * K.N_EV_COLS].reshape(n_ev, K.N_EV_COLS).copy()

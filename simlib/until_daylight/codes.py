@@ -201,6 +201,10 @@ P_BODIES_PER_DAMAGE = 27  # body results that make one damage to a character or 
 N_PARAMS_FULL = 28  # packers fill N_PARAMS_FULL entries (P_BODIES_PER_DAMAGE defaults to 2)
 
 # =========================================================================== game state
+# A game's whole state is ONE int64 array (see kernels/state_nb.py): its first N_G
+# entries are the scalars ``g`` below, the rest holds the per-seat tables, decks, streams,
+# trace buffer and scratch rows at the offsets G_O_*.  One array per call keeps numba's
+# calls cheap (a tuple of 14 arrays cost ~100 scalars per call).
 # g : (N_G,) scalars of one game
 G_ROUND = 0
 G_N_PLAYERS = 1
@@ -234,7 +238,43 @@ G_CUR_B = 28
 G_CUR_X = 29
 G_CUR_DICE = 30
 G_LUCKY_USED = 31
-N_G = 32
+# where the parts of the state live in the one state array (filled by new_state_nb)
+G_O_PL = 32
+G_O_INV = 33
+G_O_AREA = 34
+G_O_KEPT = 35
+G_O_HDECK = 36
+G_O_HDISC = 37
+G_O_RDECK = 38
+G_O_RDISC = 39
+G_O_RNG = 40
+G_O_EV = 41
+G_O_CANDS = 42
+G_O_BUF = 43
+G_O_KILLED = 44
+G_N_CARDS = 45
+G_N_ENEMIES = 46
+G_AREA_CAP = 47
+G_EV_CAP = 48
+G_BUF_CAP = 49
+G_SIZE = 50  # length of the whole state array
+N_G = 51
+
+# the packed ruleset as one int64 array: params first (so R[P_*] is a param), then a
+# header of offsets and sizes, then the tables row by row
+RH_O_CARD = N_PARAMS_FULL + 0
+RH_O_ENEMY = N_PARAMS_FULL + 1
+RH_O_CHAR = N_PARAMS_FULL + 2
+RH_O_DIE = N_PARAMS_FULL + 3
+RH_O_FATE = N_PARAMS_FULL + 4
+RH_O_RECIPES = N_PARAMS_FULL + 5
+RH_N_CARDS = N_PARAMS_FULL + 6
+RH_N_ENEMIES = N_PARAMS_FULL + 7
+RH_N_CHARS = N_PARAMS_FULL + 8
+RH_DIE_SIZE = N_PARAMS_FULL + 9
+RH_FATE_SIZE = N_PARAMS_FULL + 10
+RH_N_RECIPES = N_PARAMS_FULL + 11
+N_RH = N_PARAMS_FULL + 12
 
 PHASE_SETUP = 0
 PHASE_SEARCH = 1

@@ -20,6 +20,7 @@ So every backend, thread count and chunk size plays the very same games.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -55,9 +56,12 @@ TABLE_SPEC = TableSpec(
 _STR_DTYPE = pd.Series(["a"]).dtype  # pandas >= 3: "str"; pandas 2: object
 
 
-def default_games(players: Sequence[int]) -> int:
-    """Games of the default study: ``GAMES_PER_PLAYER_COUNT`` per player count."""
-    return GAMES_PER_PLAYER_COUNT * len(players)
+def default_games(adapter: "UntilDaylightAdapter") -> int:
+    """Games of the default study: ``GAMES_PER_PLAYER_COUNT`` per player count, rounded up
+    to whole cycles of the teams (and seat rotations) when teams are enumerated or given."""
+    n = GAMES_PER_PLAYER_COUNT * len(adapter.players)
+    cycle = adapter.cycle()
+    return -(-n // cycle) * cycle
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +106,15 @@ class UntilDaylightAdapter:
                     rows[:, :p] = np.take_along_axis(rows[:, :p], seat, axis=1)
                 chars[sel] = rows
         return npl, chars
+
+    def cycle(self) -> int:
+        """Games after which every team (and seat rotation) has been played equally often."""
+        if self.teams is None:
+            return len(self.players)
+        per = 1
+        for p, tp in zip(self.players, self.teams):
+            per = math.lcm(per, len(tp) * (p if self.rotate_seats else 1))
+        return len(self.players) * per
 
     def game_setup(self, game: int) -> tuple[int, list[str] | None]:
         """``(players, team names in seat order or None for a random team)`` of one game."""
@@ -261,7 +274,8 @@ def simulate(games: int | None = None, players: int | Sequence[int] | None = Non
     ----------
     games : int, optional
         Games to play (default: 40 000 per player count, 95 % intervals of about
-        +-1 point for every character at every player count).
+        +-1 point for every character at every player count; rounded up to whole cycles
+        of the teams when they are enumerated or given).
     players : int or sequence of int, optional
         Player counts (3-6); games cycle through them.  Default: all (random or ``"all"``
         teams) or the sizes of the teams given.
@@ -307,7 +321,7 @@ def simulate(games: int | None = None, players: int | Sequence[int] | None = Non
     """
     adapter = make_adapter(players, characters, seed=seed, policy=policy,
                            policy_params=policy_params, ruleset=ruleset)
-    n = default_games(adapter.players) if games is None else games
+    n = default_games(adapter) if games is None else games
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
         raise ValueError(f"games must be a positive integer; got {n!r}")
     return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,

@@ -34,7 +34,8 @@ from simlib.until_daylight.kernels.combat_nb import (
     trap_step_nb,
 )
 from simlib.until_daylight.kernels.policies_nb import choose_nb
-from simlib.until_daylight.kernels.state_nb import (
+from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
+    pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
     char_mod_nb,
     emit_nb,
     enemies_in_area_nb,
@@ -57,11 +58,11 @@ MAX_FREE_ACTIONS = 16  # bound on no-action plays per turn (each consumes a card
 @njit_nb
 def draw_horde_nb(st, rs):
     """Draw one horde card (lazy Fisher-Yates step); -1 when deck and discard are empty."""
-    g = st[0]
-    hdeck = st[5]
-    hdisc = st[6]
+    g = st
+    hdeck = hdeck_of(st)
+    hdisc = hdisc_of(st)
     if g[G_HDECK_N] == 0:
-        if rs[0][P_V_HORDE_RESHUFFLE] == 0:
+        if rs[P_V_HORDE_RESHUFFLE] == 0:
             return -1
         m = 0
         for t in range(hdisc.shape[0]):
@@ -75,7 +76,7 @@ def draw_horde_nb(st, rs):
         g[G_HORDE_RESHUFFLES] += 1
         emit_nb(st, EV_RESHUFFLE, -1, 0, m, 0, 0, 0)
     n = g[G_HDECK_N]
-    j = randint_nb(st[9], STREAM_CARDS, n)
+    j = randint_nb(rng_of(st), STREAM_CARDS, n)
     card = hdeck[j]
     hdeck[j] = hdeck[n - 1]
     hdeck[n - 1] = card
@@ -87,9 +88,9 @@ def draw_horde_nb(st, rs):
 @njit_nb
 def draw_rubble_nb(st, rs):
     """Draw one rubble card; reshuffles the discard pile when the deck is empty; -1 if none."""
-    g = st[0]
-    rdeck = st[7]
-    rdisc = st[8]
+    g = st
+    rdeck = rdeck_of(st)
+    rdisc = rdisc_of(st)
     if g[G_RDECK_N] == 0:
         m = 0
         for c in range(rdisc.shape[0]):
@@ -104,7 +105,7 @@ def draw_rubble_nb(st, rs):
         g[G_RUBBLE_RESHUFFLES] += 1
         emit_nb(st, EV_RESHUFFLE, -1, 1, m, 0, 0, 0)
     n = g[G_RDECK_N]
-    j = randint_nb(st[9], STREAM_CARDS, n)
+    j = randint_nb(rng_of(st), STREAM_CARDS, n)
     card = rdeck[j]
     rdeck[j] = rdeck[n - 1]
     rdeck[n - 1] = card
@@ -115,15 +116,15 @@ def draw_rubble_nb(st, rs):
 
 @njit_nb
 def add_to_area_nb(st, seat, t):
-    pl = st[1]
-    st[3][seat, pl[seat, PL_AREA_N]] = t
+    pl = pl_of(st)
+    area_of(st)[seat, pl[seat, PL_AREA_N]] = t
     pl[seat, PL_AREA_N] += 1
 
 
 # =========================================================================== damage
 @njit_nb
 def end_game_nb(st, outcome, cause, seat):
-    g = st[0]
+    g = st
     if g[G_OVER] != 0:
         return
     g[G_OVER] = 1
@@ -139,8 +140,8 @@ def end_game_nb(st, outcome, cause, seat):
 @njit_nb
 def survivor_type_kept_nb(st, rs, seat):
     """A survivor type the seat keeps (-1 if none)."""
-    kept = st[4]
-    enemy_tab = rs[2]
+    kept = kept_of(st)
+    enemy_tab = enemy_tab_of(rs)
     for t in range(kept.shape[1]):
         if kept[seat, t] > 0 and enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
             return t
@@ -156,10 +157,10 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
     the enemies' attack, ``protection``), a saved survivor sacrificed (policy), health.
     Each unit of a raider's damage that reaches health also discards a card (policy).
     """
-    g = st[0]
-    pl = st[1]
-    inv = st[2]
-    card_tab = rs[1]
+    g = st
+    pl = pl_of(st)
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
     n = g[G_N_PLAYERS]
     prot_left = 0
     for _ in range(amount):
@@ -190,19 +191,19 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
                     break
             if used >= 0:
                 inv[seat, used] -= 1
-                st[8][used] += 1
+                rdisc_of(st)[used] += 1
                 prot_left = card_tab[used, C_AMOUNT] - 1
                 emit_nb(st, EV_PROTECTION, seat, used, 0, 0, 0, 0)
                 continue
         ts = survivor_type_kept_nb(st, rs, seat)
         if ts >= 0:
-            cands = st[11]
+            cands = cands_of(st)
             cands[0, 0] = A_NOTHING
             cands[1, 0] = A_SACRIFICE
             cands[1, 1] = ts
             if choose_nb(st, rs, pid, pp, D_SACRIFICE, seat, 2) == 1:
-                st[4][seat, ts] -= 1
-                st[6][ts] += 1
+                kept_of(st)[seat, ts] -= 1
+                hdisc_of(st)[ts] += 1
                 pl[seat, PL_SACRIFICED] += 1
                 emit_nb(st, EV_SACRIFICE, seat, ts, 0, 0, 0, 0)
                 update_leader_nb(st, rs)
@@ -219,7 +220,7 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
 
 @njit_nb
 def heal_nb(st, seat, amount):
-    pl = st[1]
+    pl = pl_of(st)
     pl[seat, PL_HEALTH] = min(pl[seat, PL_MAX_HEALTH], pl[seat, PL_HEALTH] + amount)
     emit_nb(st, EV_HEAL, seat, amount, pl[seat, PL_HEALTH], 0, 0, 0)
 
@@ -227,18 +228,18 @@ def heal_nb(st, seat, amount):
 # =========================================================================== cards
 @njit_nb
 def discard_card_nb(st, rs, seat, c):
-    st[2][seat, c] -= 1
-    st[8][c] += 1
+    inv_of(st)[seat, c] -= 1
+    rdisc_of(st)[c] += 1
     emit_nb(st, EV_DISCARD, seat, c, 0, 0, 0, 0)
-    if rs[1][c, C_KIND] == CK_SYMBOL:
+    if card_tab_of(rs)[c, C_KIND] == CK_SYMBOL:
         update_leader_nb(st, rs)
 
 
 @njit_nb
 def discard_choice_nb(st, rs, pid, pp, seat):
     """The seat discards one card of its choice (policy); nothing if it holds none."""
-    inv = st[2]
-    cands = st[11]
+    inv = inv_of(st)
+    cands = cands_of(st)
     m = 0
     for c in range(inv.shape[1]):
         if inv[seat, c] > 0:
@@ -261,11 +262,11 @@ def enforce_limit_nb(st, rs, pid, pp, seat):
 @njit_nb
 def resolve_event_nb(st, rs, pid, pp, seat, c):
     """A red card resolves at once, then goes to the discard pile."""
-    card_tab = rs[1]
+    card_tab = card_tab_of(rs)
     k = card_tab[c, C_KIND]
     amt = card_tab[c, C_AMOUNT]
     emit_nb(st, EV_EVENT, seat, c, amt, 0, 0, 0)
-    st[8][c] += 1
+    rdisc_of(st)[c] += 1
     if k == CK_EVENT_NOISE:
         for _ in range(amt):
             t = draw_horde_nb(st, rs)
@@ -281,7 +282,7 @@ def resolve_event_nb(st, rs, pid, pp, seat, c):
 
 @njit_nb
 def is_event_nb(rs, c):
-    k = rs[1][c, C_KIND]
+    k = card_tab_of(rs)[c, C_KIND]
     return k == CK_EVENT_NOISE or k == CK_EVENT_INJURY or k == CK_EVENT_LOST_ITEM
 
 
@@ -293,8 +294,8 @@ def gain_card_nb(st, rs, pid, pp, seat, c):
     if is_event_nb(rs, c):
         resolve_event_nb(st, rs, pid, pp, seat, c)
         return
-    st[2][seat, c] += 1
-    if rs[1][c, C_KIND] == CK_SYMBOL:
+    inv_of(st)[seat, c] += 1
+    if card_tab_of(rs)[c, C_KIND] == CK_SYMBOL:
         update_leader_nb(st, rs)
     enforce_limit_nb(st, rs, pid, pp, seat)
 
@@ -303,8 +304,8 @@ def gain_card_nb(st, rs, pid, pp, seat, c):
 def draw_action_nb(st, rs, pid, pp, seat):
     """A draw action: look at 1 + draw_extra cards (events resolve), keep one."""
     extra = char_mod_nb(st, rs, seat, MOD_DRAW_EXTRA)
-    g = st[0]
-    keep_buf = st[12][3]
+    g = st
+    keep_buf = buf_of(st)[3]
     m = 0
     for _ in range(1 + max(0, extra)):
         c = draw_rubble_nb(st, rs)
@@ -322,7 +323,7 @@ def draw_action_nb(st, rs, pid, pp, seat):
         return
     keep = 0
     if m > 1:
-        cands = st[11]
+        cands = cands_of(st)
         for i in range(m):
             cands[i, 0] = A_KEEP
             cands[i, 1] = keep_buf[i]
@@ -330,7 +331,7 @@ def draw_action_nb(st, rs, pid, pp, seat):
         # the candidates' copy survives the choice; discard the others
         for i in range(m):
             if i != keep:
-                st[8][cands[i, 1]] += 1
+                rdisc_of(st)[cands[i, 1]] += 1
                 emit_nb(st, EV_DISCARD, seat, cands[i, 1], 1, 0, 0, 0)
         gain_card_nb(st, rs, pid, pp, seat, cands[keep, 1])
         return
@@ -340,10 +341,10 @@ def draw_action_nb(st, rs, pid, pp, seat):
 # =========================================================================== actions
 @njit_nb
 def can_craft_nb(st, rs, seat, r):
-    recipes = rs[6]
-    params = rs[0]
-    g = st[0]
-    inv = st[2]
+    recipes = recipes_of(rs)
+    params = rs
+    g = st
+    inv = inv_of(st)
     if tokens_nb(st, seat) >= params[P_TOKEN_LIMIT]:
         return False
     prod = recipes[r, R_PRODUCT]
@@ -365,13 +366,13 @@ def can_craft_nb(st, rs, seat, r):
 
 @njit_nb
 def craft_nb(st, rs, seat, r):
-    recipes = rs[6]
-    g = st[0]
-    pl = st[1]
+    recipes = recipes_of(rs)
+    g = st
+    pl = pl_of(st)
     for j in range(recipes[r, R_N]):
         c = recipes[r, R_ING0 + j]
-        st[2][seat, c] -= 1
-        st[8][c] += 1
+        inv_of(st)[seat, c] -= 1
+        rdisc_of(st)[c] += 1
     if recipes[r, R_PRODUCT] == TOKEN_TRAP:
         g[G_TRAP_SUPPLY] -= 1
         pl[seat, PL_TRAPS] += 1
@@ -384,13 +385,13 @@ def craft_nb(st, rs, seat, r):
 @njit_nb
 def transfer_nb(st, rs, pid, pp, src, dst, c):
     """Move one card (a whole stack for stacking cards) from ``src`` to ``dst``."""
-    inv = st[2]
+    inv = inv_of(st)
     k = 1
-    if rs[1][c, C_STACKS] != 0:
+    if card_tab_of(rs)[c, C_STACKS] != 0:
         k = inv[src, c]
     inv[src, c] -= k
     inv[dst, c] += k
-    if rs[1][c, C_KIND] == CK_SYMBOL:
+    if card_tab_of(rs)[c, C_KIND] == CK_SYMBOL:
         update_leader_nb(st, rs)
     enforce_limit_nb(st, rs, pid, pp, dst)
     return k
@@ -399,10 +400,10 @@ def transfer_nb(st, rs, pid, pp, src, dst, c):
 @njit_nb
 def attack_candidates_nb(st, rs, seat, m):
     """Append every legal attack (target area, weapon) of ``seat`` to the candidates."""
-    g = st[0]
-    inv = st[2]
-    card_tab = rs[1]
-    cands = st[11]
+    g = st
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    cands = cands_of(st)
     n = g[G_N_PLAYERS]
     own_busy = enemies_in_area_nb(st, rs, seat) > 0
     for w in range(inv.shape[1]):
@@ -426,11 +427,11 @@ def attack_candidates_nb(st, rs, seat, m):
 @njit_nb
 def turn_candidates_nb(st, rs, seat, combat, free_only):
     """Legal actions of ``seat``'s turn; ``free_only`` keeps those that use no action."""
-    g = st[0]
-    pl = st[1]
-    inv = st[2]
-    card_tab = rs[1]
-    cands = st[11]
+    g = st
+    pl = pl_of(st)
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    cands = cands_of(st)
     n = g[G_N_PLAYERS]
     nc = inv.shape[1]
     free_trade = pl[seat, PL_FREE_TRADES] < char_mod_nb(st, rs, seat, MOD_FREE_TRADES)
@@ -442,7 +443,7 @@ def turn_candidates_nb(st, rs, seat, combat, free_only):
         elif g[G_RDECK_N] > 0 or slots_used_nb(st, rs, seat) >= 0 and _rubble_left_nb(st):
             cands[m, 0] = A_DRAW
             m += 1
-        for r in range(rs[6].shape[0]):
+        for r in range(recipes_of(rs).shape[0]):
             if can_craft_nb(st, rs, seat, r):
                 cands[m, 0] = A_CRAFT
                 cands[m, 1] = r
@@ -483,7 +484,7 @@ def turn_candidates_nb(st, rs, seat, combat, free_only):
 
 @njit_nb
 def _rubble_left_nb(st):
-    rdisc = st[8]
+    rdisc = rdisc_of(st)
     for c in range(rdisc.shape[0]):
         if rdisc[c] > 0:
             return True
@@ -492,8 +493,8 @@ def _rubble_left_nb(st):
 
 @njit_nb
 def _others_hold_cards_nb(st, seat):
-    inv = st[2]
-    for q in range(st[0][G_N_PLAYERS]):
+    inv = inv_of(st)
+    for q in range(st[G_N_PLAYERS]):
         if q != seat:
             for c in range(inv.shape[1]):
                 if inv[q, c] > 0:
@@ -505,27 +506,27 @@ def _others_hold_cards_nb(st, seat):
 def is_free_nb(st, rs, seat, act, a):
     """Whether an action uses no action: a no-action card, or a free trade (Haggler)."""
     if act == A_USE:
-        return rs[1][a, C_NEEDS_ACTION] == 0
+        return card_tab_of(rs)[a, C_NEEDS_ACTION] == 0
     if act == A_GIVE or act == A_TAKE:
-        return st[1][seat, PL_FREE_TRADES] < char_mod_nb(st, rs, seat, MOD_FREE_TRADES)
+        return pl_of(st)[seat, PL_FREE_TRADES] < char_mod_nb(st, rs, seat, MOD_FREE_TRADES)
     return False
 
 
 @njit_nb
 def use_card_nb(st, rs, pid, pp, seat, c):
-    card_tab = rs[1]
-    inv = st[2]
-    pl = st[1]
+    card_tab = card_tab_of(rs)
+    inv = inv_of(st)
+    pl = pl_of(st)
     k = card_tab[c, C_KIND]
     inv[seat, c] -= 1
-    st[8][c] += 1
+    rdisc_of(st)[c] += 1
     if k == CK_HEAL:
         emit_nb(st, EV_USE, seat, c, card_tab[c, C_AMOUNT], 0, 0, 0)
         heal_nb(st, seat, card_tab[c, C_AMOUNT])
     elif k == CK_PICKPOCKET:
-        cands = st[11]
+        cands = cands_of(st)
         m = 0
-        for q in range(st[0][G_N_PLAYERS]):
+        for q in range(st[G_N_PLAYERS]):
             if q != seat:
                 for c2 in range(inv.shape[1]):
                     if inv[q, c2] > 0:
@@ -568,8 +569,8 @@ def do_action_nb(st, rs, pid, pp, seat, act, a, b):
 @njit_nb
 def take_turn_nb(st, rs, pid, pp, seat, combat):
     """One player's turn: free plays (no-action cards, free trades), then one action."""
-    g = st[0]
-    pl = st[1]
+    g = st
+    pl = pl_of(st)
     g[G_TURN_SEAT] = seat
     pl[seat, PL_FREE_TRADES] = 0
     decision = D_COMBAT_ACTION if combat else D_SEARCH_ACTION
@@ -578,7 +579,7 @@ def take_turn_nb(st, rs, pid, pp, seat, combat):
             return
         m = turn_candidates_nb(st, rs, seat, combat, False)
         i = choose_nb(st, rs, pid, pp, decision, seat, m)
-        cands = st[11]
+        cands = cands_of(st)
         act = cands[i, 0]
         a = cands[i, 1]
         b = cands[i, 2]
@@ -595,20 +596,20 @@ def take_turn_nb(st, rs, pid, pp, seat, combat):
 @njit_nb
 def kill_rewards_nb(st, rs, pid, pp, seat, area_seat, killed, k, by_trap):
     """Kills' consequences: kept cards or discard, XP, rubble draws, counts, trace."""
-    enemy_tab = rs[2]
-    pl = st[1]
+    enemy_tab = enemy_tab_of(rs)
+    pl = pl_of(st)
     for i in range(k):
         t = killed[i]
-        st[13][t] += 1
+        killed_of(st)[t] += 1
         pl[seat, PL_KILLS] += 1
         emit_nb(st, EV_KILL, seat, t, area_seat, by_trap, 0, 0)
         if enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
-            st[6][t] += 1
+            hdisc_of(st)[t] += 1
             continue
         if enemy_tab[t, E_KEPT] != 0:
-            st[4][seat, t] += 1
+            kept_of(st)[seat, t] += 1
         else:
-            st[6][t] += 1
+            hdisc_of(st)[t] += 1
             pl[seat, PL_XP_BONUS] += enemy_tab[t, E_REWARD_XP]
     update_leader_nb(st, rs)
     for i in range(k):
@@ -616,7 +617,7 @@ def kill_rewards_nb(st, rs, pid, pp, seat, area_seat, killed, k, by_trap):
         if enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
             continue
         for _ in range(enemy_tab[t, E_REWARD_CARDS]):
-            if st[0][G_OVER] != 0:
+            if st[G_OVER] != 0:
                 return
             c = draw_rubble_nb(st, rs)
             if c >= 0:
@@ -627,9 +628,9 @@ def kill_rewards_nb(st, rs, pid, pp, seat, area_seat, killed, k, by_trap):
 @njit_nb
 def tame_nb(st, rs, seat, area_seat, moved):
     """Move ``moved`` infected from the front of ``area_seat``'s area to the end of ``seat``'s."""
-    area = st[3]
-    pl = st[1]
-    enemy_tab = rs[2]
+    area = area_of(st)
+    pl = pl_of(st)
+    enemy_tab = enemy_tab_of(rs)
     n = pl[area_seat, PL_AREA_N]
     w = 0
     done = 0
@@ -649,13 +650,13 @@ def tame_nb(st, rs, seat, area_seat, moved):
 @njit_nb
 def attack_nb(st, rs, pid, pp, seat, area_seat, w):
     """One attack of ``seat`` on ``area_seat``'s area with weapon ``w``, then adrenaline."""
-    g = st[0]
-    pl = st[1]
-    inv = st[2]
-    params = rs[0]
-    card_tab = rs[1]
-    enemy_tab = rs[2]
-    cands = st[11]
+    g = st
+    pl = pl_of(st)
+    inv = inv_of(st)
+    params = rs
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
+    cands = cands_of(st)
     cap = params[P_DICE_CAP]
     while True:
         melee = card_tab[w, C_MELEE] != 0
@@ -669,7 +670,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                 cands[i, 1] = i + 1
             spent = cands[choose_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
             inv[seat, a] -= spent
-            st[8][a] += spent
+            rdisc_of(st)[a] += spent
             dice += spent * card_tab[a, C_DICE]
         # cards before the roll, while they add dice under the cap
         while dice < cap:
@@ -688,12 +689,12 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                 break
             c = cands[i, 1]
             inv[seat, c] -= 1
-            st[8][c] += 1
+            rdisc_of(st)[c] += 1
             dice += card_tab[c, C_DICE]
             emit_nb(st, EV_CARD_PLAYED, seat, c, 0, 0, 0, 0)
         dice = max(0, min(cap, dice))
-        faces = st[12][2]
-        h, b, x = roll_faces_nb(st[9], STREAM_DICE, dice, rs[4], faces)
+        faces = buf_of(st)[2]
+        h, b, x = roll_faces_nb(rng_of(st), STREAM_DICE, dice, die_of(rs), faces)
         g[G_ATTACKS] += 1
         emit_nb(st, EV_ATTACK, seat, area_seat, w, dice, spent, 0)
         emit_nb(st, EV_ROLL, seat, h, b, x, _faces_code_nb(faces, dice), 0)
@@ -724,7 +725,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                 break
             c = cands[i, 1]
             inv[seat, c] -= 1
-            st[8][c] += 1
+            rdisc_of(st)[c] += 1
             k = card_tab[c, C_KIND]
             if k == CK_FOCUS:
                 b -= 1
@@ -734,15 +735,15 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                 b += 1
             else:
                 g[G_LUCKY_USED] = 1
-                h2, b2, x2 = roll_faces_nb(st[9], STREAM_DICE, x, rs[4], faces)
+                h2, b2, x2 = roll_faces_nb(rng_of(st), STREAM_DICE, x, die_of(rs), faces)
                 h += h2
                 b += b2
                 x = x2
             emit_nb(st, EV_CARD_PLAYED, seat, c, h, b, x, 0)
         # damage
-        killed = st[12][1]
-        k, new_n = player_attack_area_nb(st[3][area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
-                                         h, b, params[P_V_SURVIVORS_BLOCK], st[12][0], killed)
+        killed = buf_of(st)[1]
+        k, new_n = player_attack_area_nb(area_of(st)[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
+                                         h, b, params[P_V_SURVIVORS_BLOCK], buf_of(st)[0], killed)
         pl[area_seat, PL_AREA_N] = new_n
         infected = 0
         for i in range(k):
@@ -753,7 +754,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             dmg = x * (params[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
             pl[seat, PL_COLLATERAL] += dmg
             emit_nb(st, EV_COLLATERAL, seat, area_seat, dmg, 0, 0, 0)
-        kbuf = st[12][3]
+        kbuf = buf_of(st)[3]
         for i in range(k):
             kbuf[i] = killed[i]
         kill_rewards_nb(st, rs, pid, pp, seat, area_seat, kbuf, k, 0)
@@ -785,7 +786,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
         area_seat = cands[i, 1]
         w = cands[i, 2]
         inv[seat, adr] -= 1
-        st[8][adr] += 1
+        rdisc_of(st)[adr] += 1
         emit_nb(st, EV_CARD_PLAYED, seat, adr, 0, 0, 0, 0)
 
 
@@ -802,13 +803,13 @@ def _faces_code_nb(faces, k):
 # =========================================================================== phases
 @njit_nb
 def search_phase_nb(st, rs, pid, pp):
-    g = st[0]
-    params = rs[0]
+    g = st
+    params = rs
     n = g[G_N_PLAYERS]
     spread = params[P_TIMER_SPREAD]
     k = params[P_TIMER_PER_PLAYER] * n + params[P_TIMER_OFFSET]
     if spread > 0:
-        k += randint_nb(st[9], STREAM_TIMER, 2 * spread + 1) - spread
+        k += randint_nb(rng_of(st), STREAM_TIMER, 2 * spread + 1) - spread
     k = max(params[P_TIMER_MIN], k)
     g[G_PHASE] = PHASE_SEARCH
     emit_nb(st, EV_ROUND, g[G_FIRST], g[G_FIRST], k, 0, 0, 0)
@@ -825,11 +826,11 @@ def search_phase_nb(st, rs, pid, pp):
 
 @njit_nb
 def horde_release_nb(st, rs, pid, pp):
-    g = st[0]
-    params = rs[0]
+    g = st
+    params = rs
     seat = g[G_CAUGHT]
     wave = params[P_WAVE_PER_PLAYER] * g[G_N_PLAYERS] + g[G_ROUND]
-    fate = rs[5][randint_nb(st[9], STREAM_DICE, rs[5].shape[0])]
+    fate = fate_of(rs)[randint_nb(rng_of(st), STREAM_DICE, fate_of(rs).shape[0])]
     if fate == FATE_REMOVE_ENEMY:
         wave = max(0, wave - 1)
     elif fate == FATE_ADD_ENEMY:
@@ -858,7 +859,7 @@ def horde_release_nb(st, rs, pid, pp):
 
 @njit_nb
 def characters_attack_nb(st, rs, pid, pp):
-    g = st[0]
+    g = st
     n = g[G_N_PLAYERS]
     g[G_PHASE] = PHASE_COMBAT
     for i in range(n):
@@ -869,16 +870,16 @@ def characters_attack_nb(st, rs, pid, pp):
 
 @njit_nb
 def traps_nb(st, rs, pid, pp):
-    g = st[0]
-    pl = st[1]
+    g = st
+    pl = pl_of(st)
     n = g[G_N_PLAYERS]
     for i in range(n):
         s = (g[G_CAUGHT] + i) % n
         if pl[s, PL_TRAPS] <= 0 or pl[s, PL_AREA_N] == 0:
             continue
-        killed = st[12][1]
-        k, fired, new_n = trap_step_nb(st[3][s], pl[s, PL_AREA_N], rs[2], pl[s, PL_TRAPS],
-                                       rs[0][P_TRAP_HEADS], killed)
+        killed = buf_of(st)[1]
+        k, fired, new_n = trap_step_nb(area_of(st)[s], pl[s, PL_AREA_N], enemy_tab_of(rs), pl[s, PL_TRAPS],
+                                       rs[P_TRAP_HEADS], killed)
         if fired == 0:
             continue
         pl[s, PL_AREA_N] = new_n
@@ -886,15 +887,15 @@ def traps_nb(st, rs, pid, pp):
         g[G_TRAP_SUPPLY] += fired
         emit_nb(st, EV_TRAP, s, fired, k, 0, 0, 0)
         if k > 0:
-            kbuf = st[12][3]
+            kbuf = buf_of(st)[3]
             for j in range(k):
                 kbuf[j] = killed[j]
-            if rs[0][P_V_TRAP_REWARDS] != 0:
+            if rs[P_V_TRAP_REWARDS] != 0:
                 kill_rewards_nb(st, rs, pid, pp, s, s, kbuf, k, 1)
             else:
                 for j in range(k):
-                    st[13][kbuf[j]] += 1
-                    st[6][kbuf[j]] += 1
+                    killed_of(st)[kbuf[j]] += 1
+                    hdisc_of(st)[kbuf[j]] += 1
                     emit_nb(st, EV_KILL, s, kbuf[j], s, 1, 0, 0)
             if g[G_OVER] != 0:
                 return
@@ -903,15 +904,15 @@ def traps_nb(st, rs, pid, pp):
 @njit_nb
 def remove_survivors_nb(st, rs, seat, count):
     """The first ``count`` survivors of an area die (to the horde discard pile)."""
-    area = st[3]
-    pl = st[1]
-    enemy_tab = rs[2]
+    area = area_of(st)
+    pl = pl_of(st)
+    enemy_tab = enemy_tab_of(rs)
     w = 0
     done = 0
     for i in range(pl[seat, PL_AREA_N]):
         t = area[seat, i]
         if done < count and enemy_tab[t, E_KIND] == ENEMY_SURVIVOR:
-            st[6][t] += 1
+            hdisc_of(st)[t] += 1
             done += 1
             emit_nb(st, EV_SURVIVOR_KILLED, seat, seat, 0, 0, 0, 0)
         else:
@@ -923,22 +924,22 @@ def remove_survivors_nb(st, rs, seat, count):
 @njit_nb
 def area_attack_nb(st, rs, pid, pp, seat, kind):
     """Enemies of ``kind`` in ``seat``'s area attack: dice pooled in card order, batches."""
-    g = st[0]
-    pl = st[1]
-    params = rs[0]
-    enemy_tab = rs[2]
-    area = st[3]
+    g = st
+    pl = pl_of(st)
+    params = rs
+    enemy_tab = enemy_tab_of(rs)
+    area = area_of(st)
     total = 0
     for i in range(pl[seat, PL_AREA_N]):
         t = area[seat, i]
         if enemy_tab[t, E_KIND] == kind:
             total += enemy_tab[t, E_ATTACK_DICE]
     cap = params[P_DICE_CAP]
-    faces = st[12][2]
+    faces = buf_of(st)[2]
     while total > 0:
         k = min(cap, total)
         total -= k
-        h, b, x = roll_faces_nb(st[9], STREAM_DICE, k, rs[4], faces)
+        h, b, x = roll_faces_nb(rng_of(st), STREAM_DICE, k, die_of(rs), faces)
         emit_nb(st, EV_ENEMY_ROLL, seat, kind, h, b, x, seat)
         sk, bd, dmg = enemy_batch_nb(h, b, x, kind, survivors_in_area_nb(st, rs, seat),
                                      pl[seat, PL_BARRICADES], params[P_BARRICADE_HEADS],
@@ -958,10 +959,10 @@ def area_attack_nb(st, rs, pid, pp, seat, kind):
 
 @njit_nb
 def enemies_attack_nb(st, rs, pid, pp):
-    g = st[0]
+    g = st
     n = g[G_N_PLAYERS]
     g[G_PHASE] = PHASE_ENEMIES
-    if rs[0][P_V_ALL_RAIDERS_FIRST] != 0:
+    if rs[P_V_ALL_RAIDERS_FIRST] != 0:
         for kind in (ENEMY_RAIDER, ENEMY_INFECTED):
             for i in range(n):
                 area_attack_nb(st, rs, pid, pp, (g[G_CAUGHT] + i) % n, kind)
@@ -981,16 +982,16 @@ def enemies_attack_nb(st, rs, pid, pp):
 @njit_nb
 def save_survivors_nb(st, rs):
     """End of round: survivors alone in an area with no enemy are saved by its player."""
-    g = st[0]
-    pl = st[1]
-    area = st[3]
+    g = st
+    pl = pl_of(st)
+    area = area_of(st)
     changed = False
     for s in range(g[G_N_PLAYERS]):
         n = pl[s, PL_AREA_N]
         if n == 0 or enemies_in_area_nb(st, rs, s) > 0:
             continue
         for i in range(n):
-            st[4][s, area[s, i]] += 1
+            kept_of(st)[s, area[s, i]] += 1
         pl[s, PL_SAVED_TOTAL] += n
         pl[s, PL_AREA_N] = 0
         emit_nb(st, EV_SAVED, s, n, 0, 0, 0, 0)
@@ -1002,18 +1003,18 @@ def save_survivors_nb(st, rs):
 @njit_nb
 def enemies_on_table_nb(st, rs):
     n = 0
-    for s in range(st[0][G_N_PLAYERS]):
+    for s in range(st[G_N_PLAYERS]):
         n += enemies_in_area_nb(st, rs, s)
     return n
 
 
 @njit_nb
 def kept_survivors_nb(st, rs):
-    kept = st[4]
+    kept = kept_of(st)
     n = 0
-    for s in range(st[0][G_N_PLAYERS]):
+    for s in range(st[G_N_PLAYERS]):
         for t in range(kept.shape[1]):
-            if rs[2][t, E_KIND] == ENEMY_SURVIVOR:
+            if enemy_tab_of(rs)[t, E_KIND] == ENEMY_SURVIVOR:
                 n += kept[s, t]
     return n
 
@@ -1022,13 +1023,13 @@ def kept_survivors_nb(st, rs):
 def combat_exchange_nb(st, rs, pid, pp):
     """Characters' attack, traps, enemies' attack, end-of-round saving."""
     characters_attack_nb(st, rs, pid, pp)
-    if st[0][G_OVER] != 0:
+    if st[G_OVER] != 0:
         return
     traps_nb(st, rs, pid, pp)
-    if st[0][G_OVER] != 0:
+    if st[G_OVER] != 0:
         return
     enemies_attack_nb(st, rs, pid, pp)
-    if st[0][G_OVER] != 0:
+    if st[G_OVER] != 0:
         return
     save_survivors_nb(st, rs)
 
@@ -1036,9 +1037,9 @@ def combat_exchange_nb(st, rs, pid, pp):
 @njit_nb
 def final_fight_nb(st, rs, pid, pp):
     """Round 10: exchanges until no enemy is left or a character dies (capped: stalemate)."""
-    g = st[0]
+    g = st
     g[G_PHASE] = PHASE_FINAL
-    for e in range(rs[0][P_STALEMATE_CAP]):
+    for e in range(rs[P_STALEMATE_CAP]):
         if enemies_on_table_nb(st, rs) == 0:
             break
         g[G_EXCHANGES] = e + 1
@@ -1058,39 +1059,46 @@ def final_fight_nb(st, rs, pid, pp):
 
 # =========================================================================== a game
 @njit_alloc_nb
-def new_state_nb(rs, ev):
-    params = rs[0]
-    nc = rs[1].shape[0]
-    ne = rs[2].shape[0]
-    cap = max(params[P_HORDE_TOTAL], params[P_RUBBLE_TOTAL], MAX_CANDS) + 8
-    g = np.zeros(N_G, dtype=np.int64)
-    pl = np.zeros((MAX_PLAYERS, N_PL), dtype=np.int64)
-    inv = np.zeros((MAX_PLAYERS, nc), dtype=np.int64)
-    area = np.zeros((MAX_PLAYERS, params[P_HORDE_TOTAL] + 1), dtype=np.int64)
-    kept = np.zeros((MAX_PLAYERS, ne), dtype=np.int64)
-    hdeck = np.zeros(params[P_HORDE_TOTAL] + 1, dtype=np.int64)
-    hdisc = np.zeros(ne, dtype=np.int64)
-    rdeck = np.zeros(params[P_RUBBLE_TOTAL] + 1, dtype=np.int64)
-    rdisc = np.zeros(nc, dtype=np.int64)
-    rng = np.zeros(N_STREAMS, dtype=np.uint64)
-    cands = np.zeros((MAX_CANDS, N_CAND_COLS), dtype=np.int64)
-    buf = np.zeros((5, cap), dtype=np.int64)
-    killed = np.zeros(ne, dtype=np.int64)
-    return (g, pl, inv, area, kept, hdeck, hdisc, rdeck, rdisc, rng, ev, cands, buf, killed)
+def new_state_nb(rs, ev_cap):
+    """A zeroed game state (one int64 array, layout in ``state_nb``) with ``ev_cap`` trace rows."""
+    nc = rs[RH_N_CARDS]
+    ne = rs[RH_N_ENEMIES]
+    area_cap = rs[P_HORDE_TOTAL] + 1
+    buf_cap = max(rs[P_HORDE_TOTAL], rs[P_RUBBLE_TOTAL], MAX_CANDS) + 8
+    sizes = (MAX_PLAYERS * N_PL, MAX_PLAYERS * nc, MAX_PLAYERS * area_cap, MAX_PLAYERS * ne,
+             area_cap, ne, rs[P_RUBBLE_TOTAL] + 1, nc, N_STREAMS, ev_cap * N_EV_COLS,
+             MAX_CANDS * N_CAND_COLS, 5 * buf_cap, ne)
+    keys = (G_O_PL, G_O_INV, G_O_AREA, G_O_KEPT, G_O_HDECK, G_O_HDISC, G_O_RDECK, G_O_RDISC,
+            G_O_RNG, G_O_EV, G_O_CANDS, G_O_BUF, G_O_KILLED)
+    total = N_G
+    for k in range(len(sizes)):
+        total += sizes[k]
+    st = np.zeros(total, dtype=np.int64)
+    o = N_G
+    for k in range(len(sizes)):
+        st[keys[k]] = o
+        o += sizes[k]
+    st[G_N_CARDS] = nc
+    st[G_N_ENEMIES] = ne
+    st[G_AREA_CAP] = area_cap
+    st[G_EV_CAP] = ev_cap
+    st[G_BUF_CAP] = buf_cap
+    st[G_SIZE] = total
+    return st
 
 
 @njit_nb
 def setup_nb(st, rs, seed, game, n_players, chars):
     """Seats, characters (given, or drawn without duplicates when ``chars[0] < 0``), basic
     weapons, decks with the unpicked basic weapons shuffled into the rubble deck."""
-    g = st[0]
-    pl = st[1]
-    inv = st[2]
-    params = rs[0]
-    card_tab = rs[1]
-    enemy_tab = rs[2]
-    char_tab = rs[3]
-    init_streams_nb(st[9], game_key_nb(seed, game))
+    g = st
+    pl = pl_of(st)
+    inv = inv_of(st)
+    params = rs
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
+    char_tab = char_tab_of(rs)
+    init_streams_nb(rng_of(st), game_key_nb(seed, game))
     g[G_N_PLAYERS] = n_players
     g[G_LEADER] = -1
     g[G_DEAD_SEAT] = -1
@@ -1098,12 +1106,12 @@ def setup_nb(st, rs, seed, game, n_players, chars):
     g[G_TRAP_SUPPLY] = params[P_TRAP_SUPPLY]
     g[G_BARR_SUPPLY] = params[P_BARRICADE_SUPPLY]
     nch = char_tab.shape[0]
-    pool = st[12][0]
+    pool = buf_of(st)[0]
     for c in range(nch):
         pool[c] = c
     for s in range(n_players):
         if chars[0] < 0:
-            j = s + randint_nb(st[9], STREAM_CARDS, nch - s)
+            j = s + randint_nb(rng_of(st), STREAM_CARDS, nch - s)
             tmp = pool[s]
             pool[s] = pool[j]
             pool[j] = tmp
@@ -1117,7 +1125,7 @@ def setup_nb(st, rs, seed, game, n_players, chars):
     for s in range(n_players, MAX_PLAYERS):
         pl[s, PL_CHAR] = -1
     m = 0
-    rdeck = st[7]
+    rdeck = rdeck_of(st)
     for c in range(card_tab.shape[0]):
         k = card_tab[c, C_COUNT]
         owner = card_tab[c, C_BASIC_OF]
@@ -1132,7 +1140,7 @@ def setup_nb(st, rs, seed, game, n_players, chars):
             m += 1
     g[G_RDECK_N] = m
     m = 0
-    hdeck = st[5]
+    hdeck = hdeck_of(st)
     for t in range(enemy_tab.shape[0]):
         for _ in range(enemy_tab[t, E_COUNT]):
             hdeck[m] = t
@@ -1141,12 +1149,13 @@ def setup_nb(st, rs, seed, game, n_players, chars):
 
 
 @njit_alloc_nb
-def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev, rec):
-    """Play one whole game; write its record into ``rec`` (int64, N_REC); return ``st``."""
-    st = new_state_nb(rs, ev)
-    g = st[0]
-    pl = st[1]
-    params = rs[0]
+def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, rec):
+    """Play one whole game; write its record into ``rec`` (int64, N_REC); return its state
+    (``ev_of(state)[:state[G_EV_N]]`` are the trace events when ``ev_cap > 0``)."""
+    st = new_state_nb(rs, ev_cap)
+    g = st
+    pl = pl_of(st)
+    params = rs
     setup_nb(st, rs, seed, game, n_players, chars)
     rounds = params[P_ROUNDS]
     for r in range(1, rounds + 1):
@@ -1173,8 +1182,8 @@ def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev, rec):
 
 @njit_nb
 def write_record_nb(st, rs, game, rec):
-    g = st[0]
-    pl = st[1]
+    g = st
+    pl = pl_of(st)
     n = g[G_N_PLAYERS]
     rec[:] = 0
     rec[REC_GAME] = game
@@ -1210,7 +1219,7 @@ def write_record_nb(st, rs, game, rec):
             rec[REC_XP + s] = -1
             rec[REC_KILLS + s] = -1
             rec[REC_HEALTH + s] = -1
-    killed = st[13]
+    killed = killed_of(st)
     for t in range(min(killed.shape[0], MAX_ENEMY_TYPES)):
         rec[REC_KILLED + t] = killed[t]
 
@@ -1223,6 +1232,5 @@ def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, out):
     draws a random team) give each game's table.  Each game's randomness depends only on
     ``(seed, start + i)``, so results do not depend on threads or chunking.
     """
-    ev = np.zeros((0, N_EV_COLS), dtype=np.int64)
     for i in prange(out.shape[0]):
-        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, ev, out[i])
+        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, 0, out[i])

@@ -1,6 +1,6 @@
 """Policies: every decision a player takes goes through ``choose_nb``.
 
-The game kernel writes the legal candidates of a decision into ``st[11]`` (``cands``,
+The game kernel writes the legal candidates of a decision into ``cands_of(st)`` (``cands``,
 rows ``(action, a, b, c)``, codes ``A_*``) and asks ``choose_nb`` for the index of one.
 A policy is a jitted scoring function with a float64 parameter vector ``pp``; adding a
 policy means adding a function here and a branch in ``choose_nb`` (and its name in
@@ -72,7 +72,8 @@ from simlib.until_daylight.codes import (
     TOKEN_BARRICADE,
 )
 from simlib.until_daylight.kernels.combat_nb import is_target_nb, kills_for_counts_nb
-from simlib.until_daylight.kernels.state_nb import (
+from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
+    pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
     area_threat_nb,
     char_mod_nb,
     has_weapon_for_ammo_nb,
@@ -97,11 +98,11 @@ N_BASELINE_PARAMS = 5
 
 @njit_nb
 def choose_nb(st, rs, pid, pp, decision, seat, n):
-    """Index in ``st[11][:n]`` of the candidate chosen by policy ``pid`` (n >= 1)."""
+    """Index in ``cands_of(st)[:n]`` of the candidate chosen by policy ``pid`` (n >= 1)."""
     if n <= 1:
         return 0
     if pid == POLICY_RANDOM:
-        return randint_nb(st[9], STREAM_POLICY, n)
+        return randint_nb(rng_of(st), STREAM_POLICY, n)
     best = 0
     best_s = -1e300
     for i in range(n):
@@ -115,8 +116,8 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
 @njit_nb
 def card_value_nb(st, rs, seat, c):
     """How much ``seat`` wants to keep one card of type ``c`` (higher = keep)."""
-    card_tab = rs[1]
-    inv = st[2]
+    card_tab = card_tab_of(rs)
+    inv = inv_of(st)
     k = card_tab[c, C_KIND]
     if k == CK_WEAPON:
         if inv[seat, c] > 1:
@@ -139,7 +140,7 @@ def card_value_nb(st, rs, seat, c):
     if k == CK_HEAL:
         return 10.0
     if k == CK_MATERIAL:
-        if tokens_nb(st, seat) >= rs[0][P_TOKEN_LIMIT]:
+        if tokens_nb(st, seat) >= rs[P_TOKEN_LIMIT]:
             return 3.0
         return 9.0
     if k == CK_DICE_BONUS or k == CK_FOCUS or k == CK_LUCKY or k == CK_ENERGY_SHOT:
@@ -152,11 +153,11 @@ def card_value_nb(st, rs, seat, c):
 @njit_nb
 def attack_score_nb(st, rs, pp, seat, area_seat, w):
     """Baseline value of attacking ``area_seat`` with weapon ``w`` (estimated kills, danger)."""
-    pl = st[1]
-    area = st[3]
-    card_tab = rs[1]
-    enemy_tab = rs[2]
-    die = rs[4]
+    pl = pl_of(st)
+    area = area_of(st)
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
+    die = die_of(rs)
     d = max_attack_dice_nb(st, rs, seat, w)
     ph = 0.0
     pb = 0.0
@@ -173,21 +174,21 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     px /= die.shape[0]
     eh = int(d * ph + 0.5)
     eb = int(d * pb + 0.5)
-    line = st[12][4]
+    line = buf_of(st)[4]
     m = 0
     for i in range(pl[area_seat, PL_AREA_N]):
         t = area[area_seat, i]
-        if is_target_nb(enemy_tab, t, rs[0][P_V_SURVIVORS_BLOCK]):
+        if is_target_nb(enemy_tab, t, rs[P_V_SURVIVORS_BLOCK]):
             line[m] = t
             m += 1
     k = kills_for_counts_nb(line, m, enemy_tab, eh, eb)
-    per_die = ph + pb / rs[0][P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
+    per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
     prevented = 0.0
     for i in range(k):
         prevented += 0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE]
     coll = 0.0
     if card_tab[w, C_MELEE] == 0 and area_seat != seat:
-        coll = d * px * (rs[0][P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+        coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
     score = 100.0 + 10.0 * (prevented - pp[BP_COLLATERAL] * coll) + 0.1 * d \
         + 0.01 * area_threat_nb(st, rs, area_seat)
     if area_seat == seat:
@@ -206,10 +207,10 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
 @njit_nb
 def baseline_score_nb(st, rs, pp, decision, seat, i):
     """Score of candidate ``i`` of ``decision`` for ``seat`` under the baseline heuristic."""
-    cands = st[11]
-    pl = st[1]
-    inv = st[2]
-    card_tab = rs[1]
+    cands = cands_of(st)
+    pl = pl_of(st)
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
     act = cands[i, 0]
     a = cands[i, 1]
     b = cands[i, 2]
@@ -221,7 +222,7 @@ def baseline_score_nb(st, rs, pp, decision, seat, i):
             return attack_score_nb(st, rs, pp, seat, a, b)
         if act == A_CRAFT:
             s = pp[BP_CRAFT]
-            if rs[6][a, R_PRODUCT] != TOKEN_BARRICADE:
+            if recipes_of(rs)[a, R_PRODUCT] != TOKEN_BARRICADE:
                 s -= 5.0
             if decision == D_COMBAT_ACTION:
                 s -= 20.0
@@ -265,18 +266,18 @@ def baseline_score_nb(st, rs, pp, decision, seat, i):
         if act != A_PLAY:
             return 0.0
         k = card_tab[a, C_KIND]
-        g = st[0]
+        g = st
         if k == CK_LUCKY or k == CK_ENERGY_SHOT:
             return 2.0 if g[G_CUR_X] > 0 else -1.0
         if k == CK_FOCUS:
-            line = st[12][4]
-            area = st[3]
-            enemy_tab = rs[2]
+            line = buf_of(st)[4]
+            area = area_of(st)
+            enemy_tab = enemy_tab_of(rs)
             s2 = g[G_CUR_AREA]
             m = 0
             for j in range(pl[s2, PL_AREA_N]):
                 t = area[s2, j]
-                if is_target_nb(enemy_tab, t, rs[0][P_V_SURVIVORS_BLOCK]):
+                if is_target_nb(enemy_tab, t, rs[P_V_SURVIVORS_BLOCK]):
                     line[m] = t
                     m += 1
             k0 = kills_for_counts_nb(line, m, enemy_tab, g[G_CUR_H], g[G_CUR_B])

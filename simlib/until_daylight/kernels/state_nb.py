@@ -1,30 +1,39 @@
 """Game-state layout and read-only helpers shared by the game kernel and the policies.
 
-A game's whole state is the tuple ``st`` and the packed ruleset is the tuple ``rs``;
-both are passed to every kernel so that a policy sees exactly what the game kernel sees.
+A game's whole state is ONE int64 array ``st`` and the packed ruleset is ONE int64 array
+``rs``; both are passed to every kernel, so a policy sees exactly what the game kernel
+sees, and a call costs two array arguments (numba passes arrays as structs by value: a
+tuple of 14 arrays made every call move ~100 scalars).  The accessors below return views
+(no copies, no reference counting: the kernels run without NRT).
 
-``st`` (index: array, dtype, shape)
-    0 g       int64  (N_G,)                   scalars, ``G_*``
-    1 pl      int64  (MAX_PLAYERS, N_PL)      per seat, ``PL_*``
-    2 inv     int64  (MAX_PLAYERS, n_cards)   cards held per seat and card type
-    3 area    int64  (MAX_PLAYERS, cap)       horde cards in each seat's area, left to right
-    4 kept    int64  (MAX_PLAYERS, n_enemies) horde cards kept (Monsters killed, survivors saved)
-    5 hdeck   int64  (cap,)                   horde deck; ``hdeck[:g[G_HDECK_N]]`` undrawn
-    6 hdisc   int64  (n_enemies,)             horde discard pile, counts per type
-    7 rdeck   int64  (rubble_total,)          rubble deck; ``rdeck[:g[G_RDECK_N]]`` undrawn
-    8 rdisc   int64  (n_cards,)               rubble discard pile, counts per type
-    9 rng     uint64 (N_STREAMS,)             per-game random streams
-    10 ev     int64  (ev_cap, N_EV_COLS)      trace events (capacity 0: tracing off)
-    11 cands  int64  (MAX_CANDS, N_CAND_COLS) candidates of the decision being taken
-    12 buf    int64  (5, cap)                 scratch rows: target line, killed, faces, misc, policy
-    13 killed int64  (n_enemies,)             enemies eliminated this game, per type
+``st`` parts (accessor: dtype, shape)
+    ``st`` itself          int64  (N_G,) head: scalars ``G_*`` (``st[G_ROUND]``), offsets
+    ``pl_of(st)``          int64  (MAX_PLAYERS, N_PL)      per seat, ``PL_*``
+    ``inv_of(st)``         int64  (MAX_PLAYERS, n_cards)   cards held per seat and card type
+    ``area_of(st)``        int64  (MAX_PLAYERS, cap)       horde cards in each area, left to right
+    ``kept_of(st)``        int64  (MAX_PLAYERS, n_enemies) horde cards kept (Monsters, survivors)
+    ``hdeck_of(st)``       int64  (cap,)                   horde deck; ``[:st[G_HDECK_N]]`` undrawn
+    ``hdisc_of(st)``       int64  (n_enemies,)             horde discard pile, counts per type
+    ``rdeck_of(st)``       int64  (rubble_total + 1,)      rubble deck; ``[:st[G_RDECK_N]]`` undrawn
+    ``rdisc_of(st)``       int64  (n_cards,)               rubble discard pile, counts per type
+    ``rng_of(st)``         uint64 (N_STREAMS,)             per-game random streams
+    ``ev_of(st)``          int64  (ev_cap, N_EV_COLS)      trace events (capacity 0: off)
+    ``cands_of(st)``       int64  (MAX_CANDS, N_CAND_COLS) candidates of the current decision
+    ``buf_of(st)``         int64  (5, cap)                 scratch rows: line, killed, faces, misc, policy
+    ``killed_of(st)``      int64  (n_enemies,)             enemies eliminated this game, per type
 
-``rs`` = ``(params, card_tab, enemy_tab, char_tab, die_faces, fate_faces, recipes)`` as
-packed by ``simlib.until_daylight.ruleset`` (layouts in ``codes``).
+``rs`` parts: ``rs[P_*]`` are the params; ``card_tab_of(rs)``, ``enemy_tab_of(rs)``,
+``char_tab_of(rs)``, ``die_of(rs)``, ``fate_of(rs)``, ``recipes_of(rs)`` are the packed
+tables of ``simlib.until_daylight.ruleset`` (layouts in ``codes``); ``flatten_rules``
+builds ``rs`` from a ``PackedRules``.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from simlib.core.jit import njit_nb
+from simlib.core.rng import N_STREAMS
+from simlib.until_daylight import codes as K
 from simlib.until_daylight.codes import (
     C_AMMO,
     C_AMOUNT,
@@ -66,13 +75,155 @@ from simlib.until_daylight.codes import (
 )
 
 
+# =========================================================================== accessors
+# Inlined at numba-IR level: a kernel without NRT may not return a view it did not receive.
+@njit_nb(inline="always")
+def pl_of(st):
+    o = st[K.G_O_PL]
+    return st[o:o + K.MAX_PLAYERS * K.N_PL].reshape((K.MAX_PLAYERS, K.N_PL))
+
+
+@njit_nb(inline="always")
+def inv_of(st):
+    o = st[K.G_O_INV]
+    n = st[K.G_N_CARDS]
+    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+
+
+@njit_nb(inline="always")
+def area_of(st):
+    o = st[K.G_O_AREA]
+    n = st[K.G_AREA_CAP]
+    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+
+
+@njit_nb(inline="always")
+def kept_of(st):
+    o = st[K.G_O_KEPT]
+    n = st[K.G_N_ENEMIES]
+    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+
+
+@njit_nb(inline="always")
+def hdeck_of(st):
+    o = st[K.G_O_HDECK]
+    return st[o:o + st[K.G_AREA_CAP]]
+
+
+@njit_nb(inline="always")
+def hdisc_of(st):
+    o = st[K.G_O_HDISC]
+    return st[o:o + st[K.G_N_ENEMIES]]
+
+
+@njit_nb(inline="always")
+def rdeck_of(st):
+    o = st[K.G_O_RDECK]
+    return st[o:st[K.G_O_RDISC]]
+
+
+@njit_nb(inline="always")
+def rdisc_of(st):
+    o = st[K.G_O_RDISC]
+    return st[o:o + st[K.G_N_CARDS]]
+
+
+@njit_nb(inline="always")
+def rng_of(st):
+    o = st[K.G_O_RNG]
+    return st[o:o + N_STREAMS].view(np.uint64)
+
+
+@njit_nb(inline="always")
+def ev_of(st):
+    o = st[K.G_O_EV]
+    n = st[K.G_EV_CAP]
+    return st[o:o + n * K.N_EV_COLS].reshape((n, K.N_EV_COLS))
+
+
+@njit_nb(inline="always")
+def cands_of(st):
+    o = st[K.G_O_CANDS]
+    return st[o:o + K.MAX_CANDS * K.N_CAND_COLS].reshape((K.MAX_CANDS, K.N_CAND_COLS))
+
+
+@njit_nb(inline="always")
+def buf_of(st):
+    o = st[K.G_O_BUF]
+    n = st[K.G_BUF_CAP]
+    return st[o:o + 5 * n].reshape((5, n))
+
+
+@njit_nb(inline="always")
+def killed_of(st):
+    o = st[K.G_O_KILLED]
+    return st[o:o + st[K.G_N_ENEMIES]]
+
+
+@njit_nb(inline="always")
+def card_tab_of(rs):
+    o = rs[K.RH_O_CARD]
+    return rs[o:o + rs[K.RH_N_CARDS] * K.N_CARD_COLS].reshape((rs[K.RH_N_CARDS], K.N_CARD_COLS))
+
+
+@njit_nb(inline="always")
+def enemy_tab_of(rs):
+    o = rs[K.RH_O_ENEMY]
+    return rs[o:o + rs[K.RH_N_ENEMIES] * K.N_ENEMY_COLS].reshape((rs[K.RH_N_ENEMIES], K.N_ENEMY_COLS))
+
+
+@njit_nb(inline="always")
+def char_tab_of(rs):
+    o = rs[K.RH_O_CHAR]
+    return rs[o:o + rs[K.RH_N_CHARS] * K.N_CHAR_COLS].reshape((rs[K.RH_N_CHARS], K.N_CHAR_COLS))
+
+
+@njit_nb(inline="always")
+def die_of(rs):
+    o = rs[K.RH_O_DIE]
+    return rs[o:o + rs[K.RH_DIE_SIZE]]
+
+
+@njit_nb(inline="always")
+def fate_of(rs):
+    o = rs[K.RH_O_FATE]
+    return rs[o:o + rs[K.RH_FATE_SIZE]]
+
+
+@njit_nb(inline="always")
+def recipes_of(rs):
+    o = rs[K.RH_O_RECIPES]
+    return rs[o:o + rs[K.RH_N_RECIPES] * K.N_RECIPE_COLS].reshape((rs[K.RH_N_RECIPES], K.N_RECIPE_COLS))
+
+
+def flatten_rules(packed) -> np.ndarray:
+    """One C-contiguous int64 array holding a ``PackedRules`` (params first, see ``codes.RH_*``)."""
+    parts = [packed.card_tab, packed.enemy_tab, packed.char_tab, packed.die_faces,
+             packed.fate_faces, packed.recipes]
+    head = np.zeros(K.N_RH, dtype=np.int64)
+    head[:len(packed.params)] = packed.params
+    o = K.N_RH
+    for key, part in zip((K.RH_O_CARD, K.RH_O_ENEMY, K.RH_O_CHAR, K.RH_O_DIE, K.RH_O_FATE,
+                          K.RH_O_RECIPES), parts):
+        head[key] = o
+        o += part.size
+    head[K.RH_N_CARDS] = packed.card_tab.shape[0]
+    head[K.RH_N_ENEMIES] = packed.enemy_tab.shape[0]
+    head[K.RH_N_CHARS] = packed.char_tab.shape[0]
+    head[K.RH_DIE_SIZE] = packed.die_faces.shape[0]
+    head[K.RH_FATE_SIZE] = packed.fate_faces.shape[0]
+    head[K.RH_N_RECIPES] = packed.recipes.shape[0]
+    return np.ascontiguousarray(np.concatenate([head] + [np.asarray(p, dtype=np.int64).ravel()
+                                                         for p in parts]))
+
+
 @njit_nb
 def emit_nb(st, kind, seat, a, b, c, d, e):
     """Append one trace event (no-op when the trace buffer has capacity 0 or is full)."""
-    ev = st[10]
+    ev = ev_of(st)
     if ev.shape[0] == 0:
         return
-    g = st[0]
+    g = st
     i = g[G_EV_N]
     if i >= ev.shape[0]:
         return
@@ -91,9 +242,9 @@ def emit_nb(st, kind, seat, a, b, c, d, e):
 def char_mod_nb(st, rs, seat, mod):
     """Value of modifier ``mod`` for the character in ``seat``: advantage (doubled while
     leader) plus drawback."""
-    g = st[0]
-    pl = st[1]
-    char_tab = rs[3]
+    g = st
+    pl = pl_of(st)
+    char_tab = char_tab_of(rs)
     c = pl[seat, PL_CHAR]
     v = 0
     if char_tab[c, CH_ADV_KIND] == mod:
@@ -109,8 +260,8 @@ def char_mod_nb(st, rs, seat, mod):
 @njit_nb
 def slots_used_nb(st, rs, seat):
     """Inventory slots used: one per card, one per stack for stacking cards (ammo)."""
-    inv = st[2]
-    card_tab = rs[1]
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
     n = 0
     for c in range(inv.shape[1]):
         k = inv[seat, c]
@@ -124,12 +275,12 @@ def slots_used_nb(st, rs, seat):
 
 @njit_nb
 def slots_nb(st, rs, seat):
-    return rs[3][st[1][seat, PL_CHAR], CH_SLOTS]
+    return char_tab_of(rs)[pl_of(st)[seat, PL_CHAR], CH_SLOTS]
 
 
 @njit_nb
 def cards_held_nb(st, seat):
-    inv = st[2]
+    inv = inv_of(st)
     n = 0
     for c in range(inv.shape[1]):
         n += inv[seat, c]
@@ -139,12 +290,12 @@ def cards_held_nb(st, seat):
 @njit_nb
 def xp_nb(st, rs, seat):
     """XP of a seat: symbols held, kept horde cards (Monsters, survivors), permanent bonus."""
-    pl = st[1]
-    inv = st[2]
-    kept = st[4]
-    params = rs[0]
-    card_tab = rs[1]
-    enemy_tab = rs[2]
+    pl = pl_of(st)
+    inv = inv_of(st)
+    kept = kept_of(st)
+    params = rs
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
     x = pl[seat, PL_XP_BONUS]
     for c in range(inv.shape[1]):
         if card_tab[c, C_KIND] == CK_SYMBOL:
@@ -160,8 +311,8 @@ def xp_nb(st, rs, seat):
 @njit_nb
 def update_leader_nb(st, rs):
     """The leader changes only to a seat with strictly more XP than the current leader."""
-    g = st[0]
-    pl = st[1]
+    g = st
+    pl = pl_of(st)
     n = g[G_N_PLAYERS]
     cur = g[G_LEADER]
     best = 0
@@ -182,9 +333,9 @@ def update_leader_nb(st, rs):
 
 @njit_nb
 def survivors_in_area_nb(st, rs, seat):
-    area = st[3]
-    pl = st[1]
-    enemy_tab = rs[2]
+    area = area_of(st)
+    pl = pl_of(st)
+    enemy_tab = enemy_tab_of(rs)
     n = 0
     for i in range(pl[seat, PL_AREA_N]):
         if enemy_tab[area[seat, i], E_KIND] == ENEMY_SURVIVOR:
@@ -195,24 +346,24 @@ def survivors_in_area_nb(st, rs, seat):
 @njit_nb
 def enemies_in_area_nb(st, rs, seat):
     """Horde cards in the area that are enemies (not survivors)."""
-    return st[1][seat, PL_AREA_N] - survivors_in_area_nb(st, rs, seat)
+    return pl_of(st)[seat, PL_AREA_N] - survivors_in_area_nb(st, rs, seat)
 
 
 @njit_nb
 def targets_in_area_nb(st, rs, seat):
     """Cards a player attack can hit: enemies, plus survivors in the blocking variant."""
-    if rs[0][P_V_SURVIVORS_BLOCK] != 0:
-        return st[1][seat, PL_AREA_N]
+    if rs[P_V_SURVIVORS_BLOCK] != 0:
+        return pl_of(st)[seat, PL_AREA_N]
     return enemies_in_area_nb(st, rs, seat)
 
 
 @njit_nb
 def area_threat_nb(st, rs, seat):
     """Attack dice of the enemies in an area (a policy's measure of danger)."""
-    area = st[3]
-    enemy_tab = rs[2]
+    area = area_of(st)
+    enemy_tab = enemy_tab_of(rs)
     d = 0
-    for i in range(st[1][seat, PL_AREA_N]):
+    for i in range(pl_of(st)[seat, PL_AREA_N]):
         d += enemy_tab[area[seat, i], E_ATTACK_DICE]
     return d
 
@@ -220,12 +371,12 @@ def area_threat_nb(st, rs, seat):
 @njit_nb
 def weapon_usable_nb(st, rs, seat, w):
     """Whether ``seat`` may attack with card type ``w`` (held, a weapon, not refused)."""
-    card_tab = rs[1]
-    if st[2][seat, w] <= 0 or card_tab[w, C_KIND] != CK_WEAPON:
+    card_tab = card_tab_of(rs)
+    if inv_of(st)[seat, w] <= 0 or card_tab[w, C_KIND] != CK_WEAPON:
         return False
     if card_tab[w, C_FIREARM] != 0 and char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) != 0:
         return False
-    if card_tab[w, C_MELEE] == 0 and st[2][seat, card_tab[w, C_AMMO]] <= 0:
+    if card_tab[w, C_MELEE] == 0 and inv_of(st)[seat, card_tab[w, C_AMMO]] <= 0:
         return False
     return True
 
@@ -234,7 +385,7 @@ def weapon_usable_nb(st, rs, seat, w):
 def free_dice_nb(st, rs, seat, w):
     """Dice of weapon ``w`` before ammo and cards: melee dice or distance bonus, plus the
     character's modifier for that class of weapon."""
-    card_tab = rs[1]
+    card_tab = card_tab_of(rs)
     if card_tab[w, C_MELEE] != 0:
         return card_tab[w, C_DICE] + char_mod_nb(st, rs, seat, MOD_MELEE_DICE)
     return card_tab[w, C_WEAPON_BONUS] + char_mod_nb(st, rs, seat, MOD_DISTANCE_DICE)
@@ -243,11 +394,11 @@ def free_dice_nb(st, rs, seat, w):
 @njit_nb
 def useful_ammo_nb(st, rs, seat, w):
     """Most ammo cards worth spending with distance weapon ``w``: those that reach the cap."""
-    card_tab = rs[1]
-    cap = rs[0][P_DICE_CAP]
+    card_tab = card_tab_of(rs)
+    cap = rs[P_DICE_CAP]
     a = card_tab[w, C_AMMO]
     per = card_tab[a, C_DICE]
-    held = st[2][seat, a]
+    held = inv_of(st)[seat, a]
     d = free_dice_nb(st, rs, seat, w)
     n = 0
     while n < held and d < cap:
@@ -259,8 +410,8 @@ def useful_ammo_nb(st, rs, seat, w):
 @njit_nb
 def max_attack_dice_nb(st, rs, seat, w):
     """Dice of the strongest attack with ``w`` from what is held (ammo, not cards), capped."""
-    card_tab = rs[1]
-    cap = rs[0][P_DICE_CAP]
+    card_tab = card_tab_of(rs)
+    cap = rs[P_DICE_CAP]
     d = free_dice_nb(st, rs, seat, w)
     if card_tab[w, C_MELEE] == 0:
         d += useful_ammo_nb(st, rs, seat, w) * card_tab[card_tab[w, C_AMMO], C_DICE]
@@ -269,8 +420,8 @@ def max_attack_dice_nb(st, rs, seat, w):
 
 @njit_nb
 def has_weapon_for_ammo_nb(st, rs, seat, ammo):
-    card_tab = rs[1]
-    inv = st[2]
+    card_tab = card_tab_of(rs)
+    inv = inv_of(st)
     for w in range(inv.shape[1]):
         if inv[seat, w] > 0 and card_tab[w, C_KIND] == CK_WEAPON and card_tab[w, C_MELEE] == 0 \
                 and card_tab[w, C_AMMO] == ammo:
@@ -281,9 +432,9 @@ def has_weapon_for_ammo_nb(st, rs, seat, ammo):
 
 @njit_nb
 def tokens_nb(st, seat):
-    return st[1][seat, PL_TRAPS] + st[1][seat, PL_BARRICADES]
+    return pl_of(st)[seat, PL_TRAPS] + pl_of(st)[seat, PL_BARRICADES]
 
 
 @njit_nb
 def is_basic_weapon_nb(rs, c):
-    return rs[1][c, C_BASIC_OF] >= 0
+    return card_tab_of(rs)[c, C_BASIC_OF] >= 0
