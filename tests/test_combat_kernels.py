@@ -77,16 +77,8 @@ FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None
 
 # --------------------------------------------------------------------------- helpers
 def make_streams_u64(seed: int, game: int) -> np.ndarray:
-    """The stream state of one game as the game kernel builds it (key kept ``uint64``).
-
-    Stand-in for ``simlib.core.rng.make_streams``, which passes the key back through a
-    Python int: keys below 2**63 are then retyped ``int64`` (different streams from the
-    kernel's) and keys above raise OverflowError once that ``int64`` specialisation
-    exists; see ``test_make_streams_matches_kernel_streams`` (xfail).
-    """
-    st = np.zeros(N_STREAMS, dtype=np.uint64)
-    init_streams_nb(st, np.uint64(game_key_nb(np.int64(seed), np.int64(game))))
-    return st
+    """The stream state of one game as the game kernel builds it (``make_streams``)."""
+    return make_streams(seed, game)
 
 
 def counts(faces) -> tuple[int, int, int]:
@@ -493,12 +485,6 @@ def test_stream_helper_matches_kernel_streams():
                                       _kernel_streams(np.int64(seed), np.int64(game)))
 
 
-@pytest.mark.xfail(strict=True, raises=(AssertionError, OverflowError), reason=(
-    "simlib.core.rng.make_streams passes game_key_nb's uint64 key through a Python int: "
-    "keys < 2**63 are retyped int64 (int64 ^ uint64 -> int64, arithmetic shifts) giving "
-    "streams that differ from the game kernel's, e.g. make_streams(2, 0); keys >= 2**63 "
-    "raise OverflowError once the int64 specialisation of init_streams_nb exists, e.g. "
-    "make_streams(3, 0) after make_streams(2, 0). Fix: wrap the key in np.uint64."))
 def test_make_streams_matches_kernel_streams():
     for seed, game in STREAM_CASES:
         np.testing.assert_array_equal(make_streams(seed, game),
