@@ -378,7 +378,7 @@ class _DaskBackend:
         else:
             n = self.workers or os.cpu_count() or 1
             self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None)
+                                        host="127.0.0.1", dashboard_address="127.0.0.1:0")
             self.client = Client(self.cluster, set_as_default=False)
             self.description = f"dask LocalCluster ({n} workers on 127.0.0.1)"
         return self

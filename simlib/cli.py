@@ -1,0 +1,286 @@
+"""Command line: ``simlib simulate``, ``simlib report``, ``simlib trace``.
+
+``simlib simulate`` with no arguments runs the default study (every player count, random
+teams, 40 000 games per player count) and prints the win-rate tables.  Bad arguments
+give a one-line error on stderr and exit status 2, before anything is written.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+USAGE_EXAMPLES = """\
+examples:
+  simlib simulate                                   # default study, prints the tables
+  simlib simulate --players 4 --games 20000 --seed 7 --out d4.parquet
+  simlib simulate --characters pillar,trigger,psycho --games 5000
+  simlib simulate --characters all --players 3,4
+  simlib simulate --backend dask --scheduler tcp://10.0.0.5:8786 --games 10000000 --out big.parquet
+  simlib report big.parquet
+  simlib trace --seed 7 --players 4 --game 12
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) and exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing (message is the one line shown)."""
+
+
+# =========================================================================== parsing
+def _int_list(text: str, what: str) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise UsageError(f"{what}: {part!r} is not an integer (expected e.g. 3,4,5,6)") from None
+    return out
+
+
+def _characters(values: list[str] | None):
+    if not values:
+        return None
+    if len(values) == 1 and values[0].strip() in ("all", "random"):
+        return values[0].strip()
+    teams = []
+    for v in values:
+        if v.strip() in ("all", "random"):
+            raise UsageError(f"--characters {v.strip()} cannot be combined with teams")
+        names = [n.strip() for n in v.split(",") if n.strip()]
+        if not names:
+            raise UsageError(f"--characters: empty team {v!r}")
+        teams.append(names)
+    return teams[0] if len(teams) == 1 else teams
+
+
+def _policy_params(values: list[str] | None):
+    if not values:
+        return None
+    out = {}
+    for v in values:
+        name, sep, val = v.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--policy-param {v!r}: expected name=value")
+        try:
+            out[name.strip()] = float(val)
+        except ValueError:
+            raise UsageError(f"--policy-param {v!r}: {val!r} is not a number") from None
+    return out
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {n}")
+    return n
+
+
+def _game_args(p: argparse.ArgumentParser, players_default: str | None) -> None:
+    p.add_argument("--players", default=players_default, metavar="N[,N...]",
+                   help="player counts, e.g. 3,4,5,6 (default: every count the rules allow, "
+                        "or the sizes of the teams given)")
+    p.add_argument("--characters", action="append", metavar="TEAM|all|random",
+                   help="a team (comma-separated names; repeat for several teams), 'all' "
+                        "(every team in turn) or 'random' (default)")
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--policy", default="baseline", help="bot policy (default baseline)")
+    p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
+                   help="a policy parameter (repeatable)")
+    p.add_argument("--rules", metavar="PATH",
+                   help="ruleset directory or override .toml file (default: reference rules)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="simlib", description="Monte-Carlo studies of Until Daylight.",
+                     epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace}",
+                                parser_class=_Parser)
+
+    s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
+                       description="Play many games and print the win-rate tables (95 %% "
+                                   "Wilson intervals).", epilog=USAGE_EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _game_args(s, None)
+    s.add_argument("--games", type=_positive, default=None,
+                   help="games to play (default: 40000 per player count)")
+    s.add_argument("--backend", choices=("local", "dask"), default=None,
+                   help="local numba threads (default) or a Dask cluster")
+    s.add_argument("--scheduler", metavar="ADDR",
+                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask; "
+                        "default: start a local cluster on 127.0.0.1)")
+    s.add_argument("--workers", type=_positive, help="workers of the local Dask cluster")
+    s.add_argument("--threads", type=_positive, help="numba threads per chunk")
+    s.add_argument("--chunk-size", type=_positive, default=None,
+                   help="games per chunk (default 10000; never changes the results)")
+    s.add_argument("--connect-timeout", type=float, default=5.0,
+                   help="seconds to wait for the Dask scheduler (default 5)")
+    s.add_argument("--out", metavar="FILE.parquet",
+                   help="write the per-game records (or the counts) here; chunks are saved "
+                        "as they finish in FILE.parquet.parts/ and the same command resumes")
+    rec = s.add_mutually_exclusive_group()
+    rec.add_argument("--records", dest="keep_records", action="store_true", default=None,
+                     help="keep one row per game (default up to 1000000 games)")
+    rec.add_argument("--no-records", dest="keep_records", action="store_false",
+                     help="keep only the counts (bounded memory)")
+    s.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--all-tables", action="store_true", help="print every table")
+
+    r = sub.add_parser("report", help="print the tables of a saved run")
+    r.add_argument("path", help="parquet file written by simlib simulate --out")
+    r.add_argument("--all-tables", action="store_true", help="print every table")
+
+    t = sub.add_parser("trace", help="print one game, action by action")
+    _game_args(t, "4")
+    t.add_argument("--game", type=int, default=0,
+                   help="game index (the same game as in 'simlib simulate' with these arguments)")
+    return parser
+
+
+# =========================================================================== output
+def _header(result) -> str:
+    p = result.provenance
+    teams = p.get("teams")
+    teams_txt = teams if isinstance(teams, str) else "; ".join("+".join(t) for t in teams)
+    rate = ""
+    if p.get("elapsed_s"):
+        rate = f", {p['elapsed_s']:.1f} s"
+    lines = [
+        f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
+        f"{','.join(map(str, p.get('players', [])))}, teams {teams_txt}, policy {p.get('policy')}, "
+        f"ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}{rate}",
+        f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
+        "intervals are 95 % Wilson intervals.",
+    ]
+    return "\n".join(lines)
+
+
+def render(result, all_tables: bool = False) -> str:
+    """The text ``simlib simulate`` and ``simlib report`` print."""
+    from .core.tables import format_tables, rate_matrix
+
+    t = result.tables
+    parts = [_header(result)]
+    if all_tables:
+        parts.append(format_tables(t, max_rows=10_000))
+        return "\n\n".join(parts) + "\n"
+    parts.append(format_tables(t, ["overall", "by_players", "by_character"]))
+    if len(t.by_players) > 1:
+        m = rate_matrix(t.by_character_players, "character", "players")
+        parts.append("== win % by character and players [95% CI] ==\n" + m.to_string())
+    parts.append(format_tables(t, ["by_team"], max_rows=50))
+    parts.append(format_tables(t, ["loss_causes_by_players", "deaths_by_character"]))
+    return "\n\n".join(parts) + "\n"
+
+
+# =========================================================================== commands
+def _cmd_simulate(a) -> int:
+    from .until_daylight.simulate import make_adapter, simulate
+
+    players = _int_list(a.players, "--players") if a.players else None
+    characters = _characters(a.characters)
+    params = _policy_params(a.policy_param)
+    backend = a.backend or ("dask" if a.scheduler else "local")
+    if a.scheduler and backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    if a.workers and (backend != "dask" or a.scheduler):
+        raise UsageError("--workers sets the size of a local Dask cluster (--backend dask "
+                         "without --scheduler)")
+    if a.out and Path(a.out).suffix != ".parquet":
+        raise UsageError(f"--out {a.out}: expected a .parquet file name")
+    if a.connect_timeout <= 0:
+        raise UsageError("--connect-timeout must be positive")
+    from .core.runner import DEFAULT_CHUNK_SIZE
+
+    make_adapter(players, characters, seed=a.seed, policy=a.policy, policy_params=params,
+                 ruleset=a.rules)  # validate before any banner
+    result = simulate(a.games, players, characters, seed=a.seed, policy=a.policy,
+                      policy_params=params, ruleset=a.rules, backend=backend,
+                      scheduler=a.scheduler, workers=a.workers, threads=a.threads,
+                      chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
+                      keep_records=a.keep_records, out=a.out, overwrite=a.force,
+                      progress=False if a.no_progress else None,
+                      connect_timeout=a.connect_timeout)
+    sys.stdout.write(render(result, a.all_tables))
+    if a.out:
+        what = "records" if result.records is not None else "counts"
+        sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
+    return 0
+
+
+def _cmd_report(a) -> int:
+    from .core.runner import read_output
+    from .until_daylight.simulate import GAME, load_result
+
+    _, _, meta = read_output(a.path)
+    game = meta.get("identity", {}).get("game")
+    if game != GAME:
+        raise UsageError(f"{a.path}: a run of game {game!r}; this simlib reports {GAME!r}")
+    sys.stdout.write(render(load_result(a.path), a.all_tables))
+    return 0
+
+
+def _cmd_trace(a) -> int:
+    from .until_daylight import api
+    from .until_daylight.simulate import make_adapter
+    from .until_daylight.trace import format_trace
+
+    if a.game < 0:
+        raise UsageError(f"--game must be >= 0; got {a.game}")
+    players = _int_list(a.players, "--players") if a.players else None
+    characters = _characters(a.characters)
+    params = _policy_params(a.policy_param)
+    ad = make_adapter(players, characters, seed=a.seed, policy=a.policy, policy_params=params,
+                      ruleset=a.rules)
+    p, names = ad.game_setup(a.game)
+    record, events = api.trace_game(seed=a.seed, players=p, characters=names, policy=a.policy,
+                                    policy_params=params, ruleset=ad.rules, game=a.game)
+    sys.stdout.write(format_trace(record, events, ad.rules) + "\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``simlib`` command; returns the exit status."""
+    parser = build_parser()
+    try:
+        a = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return int(exc.code or 0)
+    if a.command is None:
+        parser.print_help()
+        return 0
+    prog = f"simlib {a.command}"
+    from .core.runner import RunError
+
+    try:
+        if a.command == "simulate":
+            return _cmd_simulate(a)
+        if a.command == "report":
+            return _cmd_report(a)
+        return _cmd_trace(a)
+    except (UsageError, RunError, ValueError, OSError) as exc:
+        msg = " ".join(str(exc).split())  # one line
+        sys.stderr.write(f"{prog}: error: {msg}\n")
+        return 2
+    except KeyboardInterrupt:
+        out = getattr(a, "out", None)
+        hint = (f"; finished chunks are saved in {out}.parts/ - run the same command to resume"
+                if out else "")
+        sys.stderr.write(f"{prog}: interrupted{hint}\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

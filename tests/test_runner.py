@@ -1,0 +1,429 @@
+"""Batch runner, tables and statistics: arithmetic, determinism, resume, Dask backend.
+
+Every simulation here goes through ``api.run_kernel`` with the same argument types, so
+the whole suite compiles the game kernel at most once (then loads it from the cache).
+Runs are small (a few hundred games): they test bookkeeping, not the game.
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy.stats import binomtest
+
+from simlib.core.runner import (BackendError, ChunkPlan, OutputExistsError, RunError, read_output,
+                                run)
+from simlib.core.stats import rate_columns, wilson_interval
+from simlib.core.tables import Counts, TableSpec, count_records, make_tables, rate_matrix
+from simlib.until_daylight import api, simulate
+from simlib.until_daylight.simulate import (TABLE_SPEC, default_games, load_result, make_adapter)
+
+STUDY = dict(games=600, players=[3, 4, 5, 6], seed=11, progress=False)
+
+
+def scipy_ci(k, n, confidence=0.95):
+    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+    return ci.low, ci.high
+
+
+def assert_same_run(a, b):
+    assert a.tables.equals(b.tables)
+    assert a.counts.equals(b.counts)
+    if a.records is not None and b.records is not None:
+        pd.testing.assert_frame_equal(a.records, b.records, check_exact=True)
+
+
+# =========================================================================== statistics
+@pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
+def test_wilson_equals_scipy(confidence):
+    ks, ns, expect_lo, expect_hi = [], [], [], []
+    for n in [1, 2, 3, 7, 10, 50, 333, 10_000]:
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            lo, hi = scipy_ci(k, n, confidence)
+            ks.append(k), ns.append(n), expect_lo.append(lo), expect_hi.append(hi)
+    lo, hi = wilson_interval(np.array(ks), np.array(ns), confidence)
+    np.testing.assert_allclose(lo, expect_lo, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(hi, expect_hi, rtol=1e-12, atol=1e-15)
+
+
+def test_wilson_edges():
+    lo, hi = wilson_interval([0, 5], [0, 5])
+    assert np.isnan(lo[0]) and np.isnan(hi[0])
+    assert hi[1] == 1.0
+    r = rate_columns([0], [0])
+    assert np.isnan(r["rate"][0])
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+    with pytest.raises(ValueError):
+        wilson_interval(1, 2, confidence=1.0)
+
+
+# =========================================================================== tables by hand
+SEATS = [f"character_{s}" for s in range(6)]
+
+
+def hand_frame() -> pd.DataFrame:
+    """Six games of four characters a..d (wins: games 0 and 3)."""
+    games = [  # players, win, loss cause, dead character, team in seat order
+        (3, True, "none", None, ["a", "b", "c"]),
+        (3, False, "character_died", "b", ["a", "b", "d"]),
+        (4, False, "stalemate", None, ["a", "b", "c", "d"]),
+        (4, True, "none", None, ["b", "c", "d", "a"]),
+        (3, False, "character_died", "a", ["c", "d", "a"]),
+        (4, False, "no_survivor_saved", None, ["a", "b", "c", "d"]),
+    ]
+    rows = []
+    for i, (p, w, cause, dead, team) in enumerate(games):
+        row = {"game": i, "players": p, "win": w, "loss_cause": cause, "dead_character": dead}
+        for s in range(6):
+            row[SEATS[s]] = team[s] if s < len(team) else None
+        row["team"] = "+".join(sorted(team))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def check_rates(table, num):
+    """Every row's rate and interval against scipy."""
+    for (_, row) in table.iterrows():
+        k, n = int(row[num]), int(row["games"])
+        lo, hi = scipy_ci(k, n)
+        rate = row["win_rate" if num == "wins" else "rate"]
+        assert rate == pytest.approx(k / n, abs=1e-15)
+        assert row["ci_low"] == pytest.approx(lo, abs=1e-12)
+        assert row["ci_high"] == pytest.approx(hi, abs=1e-12)
+
+
+def as_dict(table, num):
+    return {k: (int(r["games"]), int(r[num])) for k, r in table.iterrows()}
+
+
+def test_tables_by_hand():
+    t = make_tables(count_records(hand_frame(), TABLE_SPEC))
+    assert as_dict(t.overall, "wins") == {0: (6, 2)}
+    assert as_dict(t.by_players, "wins") == {3: (3, 1), 4: (3, 1)}
+    assert as_dict(t.by_character, "wins") == {"a": (6, 2), "b": (5, 2), "c": (5, 2), "d": (5, 1)}
+    assert as_dict(t.by_character_players, "wins") == {
+        ("a", 3): (3, 1), ("a", 4): (3, 1), ("b", 3): (2, 1), ("b", 4): (3, 1),
+        ("c", 3): (2, 1), ("c", 4): (3, 1), ("d", 3): (2, 0), ("d", 4): (3, 1)}
+    assert as_dict(t.by_team, "wins") == {"a+b+c": (1, 1), "a+b+d": (1, 0),
+                                          "a+b+c+d": (3, 1), "a+c+d": (1, 0)}
+    assert as_dict(t.loss_causes, "count") == {
+        "character_died": (6, 2), "no_survivor_saved": (6, 1), "stalemate": (6, 1)}
+    assert as_dict(t.loss_causes_by_players, "count") == {
+        (3, "character_died"): (3, 2), (3, "no_survivor_saved"): (3, 0), (3, "stalemate"): (3, 0),
+        (4, "character_died"): (3, 0), (4, "no_survivor_saved"): (3, 1), (4, "stalemate"): (3, 1)}
+    assert as_dict(t.loss_causes_by_character, "count")[("d", "character_died")] == (5, 2)
+    assert as_dict(t.loss_causes_by_team, "count")[("a+b+c+d", "stalemate")] == (3, 1)
+    assert as_dict(t.deaths, "count") == {"a": (6, 1), "b": (6, 1)}
+    assert as_dict(t.deaths_by_players, "count") == {
+        (3, "a"): (3, 1), (3, "b"): (3, 1), (4, "a"): (3, 0), (4, "b"): (3, 0)}
+    # "which character died": per character, how often *that* character died
+    assert as_dict(t.deaths_by_character, "count") == {"a": (6, 1), "b": (5, 1), "c": (5, 0),
+                                                       "d": (5, 0)}
+    assert as_dict(t.deaths_by_character_players, "count") == {
+        ("a", 3): (3, 1), ("a", 4): (3, 0), ("b", 3): (2, 1), ("b", 4): (3, 0),
+        ("c", 3): (2, 0), ("c", 4): (3, 0), ("d", 3): (2, 0), ("d", 4): (3, 0)}
+    for name, table in t.items():
+        check_rates(table, "wins" if "win_rate" in table.columns else "count")
+    m = rate_matrix(t.by_character_players, "character", "players")
+    assert m.loc["d", 3] == "0.0 [0.0, 65.8]"
+    assert "by_character" in repr(t) and "deaths by character" in t.to_text()
+
+
+def test_counts_add_and_store():
+    df = hand_frame()
+    whole = count_records(df, TABLE_SPEC)
+    parts = Counts.empty(TABLE_SPEC)
+    for i in range(len(df)):  # one game at a time, in an odd order
+        parts = count_records(df.iloc[[(i * 5) % 6]], TABLE_SPEC) + parts
+    assert whole.equals(parts)
+    buf = io.BytesIO()
+    whole.to_frame().to_parquet(buf)
+    buf.seek(0)
+    assert Counts.from_frame(TABLE_SPEC, pd.read_parquet(buf)).equals(whole)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(3, 4), st.booleans(), st.sampled_from(["x", "y", "z"]),
+                          st.permutations(["a", "b", "c", "d"])), min_size=1, max_size=30),
+       st.integers(1, 29))
+def test_counts_are_additive(games, cut):
+    rows = []
+    for i, (p, w, cause, perm) in enumerate(games):
+        row = {"players": p, "win": w, "loss_cause": "none" if w else cause,
+               "dead_character": None if w or cause != "x" else perm[0]}
+        for s in range(6):
+            row[SEATS[s]] = perm[s] if s < p else None
+        row["team"] = "+".join(sorted(perm[:p]))
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    cut = min(cut, len(df))
+    whole = count_records(df, TABLE_SPEC)
+    split = count_records(df.iloc[:cut], TABLE_SPEC) + count_records(df.iloc[cut:], TABLE_SPEC)
+    assert make_tables(whole).equals(make_tables(split))
+
+
+def test_spec_errors():
+    spec = TableSpec(groupings=(("all", ()),))
+    with pytest.raises(KeyError):
+        spec.keys_of("nope")
+    with pytest.raises(ValueError):
+        Counts.empty(spec) + Counts.empty(TABLE_SPEC)
+
+
+# =========================================================================== plan and configs
+def test_chunk_plan():
+    plan = ChunkPlan(1003, 100)
+    assert plan.n_chunks == 11
+    spans = list(plan)
+    assert spans[0] == (0, 100) and spans[-1] == (1000, 3)
+    assert sum(c for _, c in spans) == 1003
+    for bad in [(0, 10), (10, 0), (-1, 10)]:
+        with pytest.raises(RunError):
+            ChunkPlan(*bad)
+
+
+@pytest.mark.parametrize("characters", [None, "all", [["pillar", "trigger", "psycho"],
+                                                      ["hipster", "haggler", "drifter", "pillar"]]])
+def test_configs_are_a_function_of_the_game_index(characters):
+    ad = make_adapter(None, characters, seed=1)
+    npl, chars = ad.configs(0, 500)
+    for start, count in [(0, 7), (13, 100), (250, 250), (499, 1)]:
+        p2, c2 = ad.configs(start, count)
+        np.testing.assert_array_equal(p2, npl[start:start + count])
+        np.testing.assert_array_equal(c2, chars[start:start + count])
+    nc = len(ad.players)
+    np.testing.assert_array_equal(npl, np.asarray(ad.players)[np.arange(500) % nc])
+    if characters is None:
+        assert (chars == -1).all()
+
+
+def test_all_teams_cycle_evenly():
+    ad = make_adapter([3, 4], "all")
+    cycle = ad.cycle()
+    assert cycle == 2 * math.lcm(20 * 3, 15 * 4)
+    npl, chars = ad.configs(0, cycle)
+    teams = pd.DataFrame({"players": npl,
+                          "team": ["+".join(sorted(map(str, r[:p]))) for p, r in zip(npl, chars)]})
+    counts = teams.value_counts()
+    assert len(counts) == 20 + 15
+    assert counts.groupby(level="players").nunique().eq(1).all()  # every team equally often
+    seat0 = pd.Series(chars[npl == 3, 0]).value_counts()  # seats rotate: no fixed seat 0
+    assert seat0.nunique() == 1 and len(seat0) == 6
+    assert default_games(ad) % cycle == 0 and default_games(ad) >= 80_000
+
+
+def test_fixed_teams_and_errors():
+    ad = make_adapter(None, ["pillar", "trigger", "psycho"])
+    assert ad.players == (3,) and ad.game_setup(5) == (3, ["pillar", "trigger", "psycho"])
+    for bad in [dict(players=[2]), dict(players=[3, 3]), dict(players=[3, 7]),
+                dict(characters=["pillar", "bob", "psycho"]),
+                dict(characters=["pillar", "pillar", "psycho"]),
+                dict(characters=["pillar", "trigger", "psycho"], players=[4]),
+                dict(characters=[["pillar", "trigger", "psycho"]], players=[3, 4]),
+                dict(characters="some"), dict(seed=-1), dict(policy="nope"),
+                dict(policy_params={"nope": 1})]:
+        kw = dict(players=None, characters=None)
+        kw.update(bad)
+        with pytest.raises(ValueError):
+            make_adapter(kw.pop("players"), kw.pop("characters"), **kw)
+    with pytest.raises(ValueError):
+        simulate(games=0, progress=False)
+
+
+# =========================================================================== determinism
+@pytest.fixture(scope="module")
+def reference():
+    """The study with 2 numba threads, one chunk, records kept."""
+    return simulate(**STUDY, chunk_size=600, threads=2)
+
+
+def test_reference_study(reference):
+    rec = reference.records
+    assert reference.complete and reference.games == 600 and len(rec) == 600
+    assert (rec["game"].to_numpy() == np.arange(600)).all()
+    assert (rec["players"].to_numpy() == np.tile([3, 4, 5, 6], 150)).all()
+    t = reference.tables
+    assert t.by_players["games"].tolist() == [150] * 4
+    assert t.by_character["games"].sum() == 150 * (3 + 4 + 5 + 6)
+    assert t.loss_causes["games"].eq(600).all()
+    p = reference.provenance
+    for key in ["seed", "games", "ruleset_fingerprint", "policy", "policy_params", "players",
+                "teams", "simlib_version", "numba_version", "backend", "chunk_size", "started",
+                "elapsed_s"]:
+        assert key in p
+    assert p["ruleset_fingerprint"] == api.load_ruleset().fingerprint()
+    assert p["teams"] == "random" and p["players"] == [3, 4, 5, 6]
+
+
+def test_records_match_the_kernel_directly(reference):
+    # game i of the study is play_games' game i with the same table
+    # (2 games a call: with 1, play_games hands the kernel a read-only team array, a new
+    # signature and a second compile)
+    rec = api.records_frame(np.concatenate([api.play_games(2, players=4, seed=11, start=g)[:1]
+                                            for g in (5, 9, 13, 17)]))
+    rows = reference.records[reference.records["game"].isin([5, 9, 13, 17])]
+    assert rows["players"].eq(4).all()
+    for col in ["game", "win", "loss_cause", "round_reached", "team", "dead_character"]:
+        assert rec[col].tolist() == rows[col].tolist()
+
+
+@pytest.mark.parametrize("kw", [dict(chunk_size=600, threads=1), dict(chunk_size=97, threads=2),
+                                dict(chunk_size=250, threads=1), dict(chunk_size=1000)])
+def test_same_tables_any_threads_and_chunks(reference, kw):
+    assert_same_run(reference, simulate(**STUDY, **kw))
+
+
+def test_counts_only_run_gives_the_same_tables(reference):
+    res = simulate(**STUDY, chunk_size=128, keep_records=False)
+    assert res.records is None
+    assert_same_run(reference, res)
+
+
+def test_automatic_counts_only_above_the_record_limit(reference):
+    ad = make_adapter([3, 4, 5, 6], seed=11)
+    res = run(ad, 600, chunk_size=200, record_limit=599, progress=False)
+    assert res.records is None and res.provenance["stored"] == "counts"
+    assert res.tables.equals(reference.tables)
+
+
+def test_another_seed_gives_other_games(reference):
+    other = simulate(**{**STUDY, "seed": 12}, chunk_size=600)
+    assert not other.records["round_reached"].equals(reference.records["round_reached"])
+    assert not other.tables.equals(reference.tables)
+
+
+def test_trace_is_a_game_of_the_study(reference):
+    ad = make_adapter([3, 4, 5, 6], seed=11)
+    p, names = ad.game_setup(6)
+    rec, events = api.trace_game(seed=11, players=p, characters=names, game=6)
+    row = reference.records.iloc[6]
+    assert int(rec["players"]) == row["players"] == 5 and len(events) > 0
+    assert int(rec["round_reached"]) == row["round_reached"]
+    assert int(rec["rubble_drawn"]) == row["rubble_drawn"]
+
+
+# =========================================================================== store and resume
+def test_resume_after_stop_equals_a_clean_run(reference, tmp_path):
+    out = tmp_path / "study.parquet"
+    part = simulate(**STUDY, chunk_size=100, out=out, max_chunks=2)
+    assert not part.complete and not out.exists()
+    parts = sorted(p.name for p in (tmp_path / "study.parquet.parts").iterdir())
+    assert parts == ["chunk-000000.parquet", "chunk-000001.parquet", "manifest.json"]
+    done = simulate(**STUDY, chunk_size=100, out=out)
+    assert done.complete and done.provenance["chunks_resumed"] == 2
+    assert_same_run(reference, done)
+    assert out.exists() and not (tmp_path / "study.parquet.parts").exists()
+    assert_same_run(reference, load_result(out))
+    kind, _, meta = read_output(out)
+    assert kind == "records" and meta["provenance"]["seed"] == 11
+
+
+def test_resume_after_lost_chunks_counts_only(reference, tmp_path):
+    out = tmp_path / "agg.parquet"
+    simulate(**STUDY, chunk_size=100, out=out, keep_records=False, max_chunks=5)
+    parts = tmp_path / "agg.parquet.parts"
+    (parts / "chunk-000001.parquet").unlink()
+    (parts / "chunk-000003.parquet").unlink()
+    done = simulate(**STUDY, chunk_size=100, out=out, keep_records=False)
+    assert done.provenance["chunks_resumed"] == 3
+    assert done.tables.equals(reference.tables)
+    saved = load_result(out)
+    assert saved.records is None and saved.tables.equals(reference.tables)
+
+
+def test_output_conflicts_are_refused(tmp_path):
+    out = tmp_path / "r.parquet"
+    simulate(**STUDY, chunk_size=300, out=out, max_chunks=1)
+    with pytest.raises(OutputExistsError, match="different run"):
+        simulate(**{**STUDY, "seed": 99}, chunk_size=300, out=out)
+    with pytest.raises(OutputExistsError, match="different run"):
+        simulate(**STUDY, chunk_size=200, out=out)  # chunk files would not line up
+    first = simulate(**STUDY, chunk_size=300, out=out)
+    stamp = out.stat().st_mtime_ns
+    with pytest.raises(OutputExistsError, match="exists"):
+        simulate(**STUDY, chunk_size=300, out=out)
+    assert out.stat().st_mtime_ns == stamp
+    again = simulate(**{**STUDY, "seed": 99}, chunk_size=300, out=out, overwrite=True)
+    assert load_result(out).provenance["seed"] == 99
+    assert not again.tables.equals(first.tables)
+    with pytest.raises(RunError, match="does not exist"):
+        simulate(**STUDY, out=tmp_path / "no" / "x.parquet")
+    assert not (tmp_path / "no").exists()
+
+
+def test_read_output_errors(tmp_path):
+    with pytest.raises(RunError, match="no such file"):
+        read_output(tmp_path / "none.parquet")
+    bad = tmp_path / "bad.parquet"
+    bad.write_text("not parquet")
+    with pytest.raises(RunError, match="cannot read"):
+        read_output(bad)
+    plain = tmp_path / "plain.parquet"
+    pd.DataFrame({"a": [1]}).to_parquet(plain)
+    with pytest.raises(RunError, match="not a simlib output"):
+        read_output(plain)
+
+
+# =========================================================================== progress
+def test_progress_silent_unless_asked(capfd):
+    simulate(games=8, players=[4], seed=1)  # stderr is not a terminal under pytest
+    assert capfd.readouterr().err == ""
+    simulate(games=8, players=[4], seed=1, progress=False)
+    assert capfd.readouterr().err == ""
+    simulate(games=8, players=[4], seed=1, progress=True, chunk_size=4)
+    err = capfd.readouterr().err
+    assert "100%" in err and "8.00/8.00" in err and "game/s" in err
+
+
+# =========================================================================== dask
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address="127.0.0.1:0")
+    yield cluster
+    cluster.close()
+
+
+def test_dask_backend_on_a_given_scheduler(reference, dask_cluster, tmp_path):
+    addr = dask_cluster.scheduler_address
+    assert addr.startswith("tcp://127.0.0.1:")
+    res = simulate(**STUDY, chunk_size=70, backend="dask", scheduler=addr, out=tmp_path / "d.parquet")
+    assert res.provenance["backend"] == "dask"
+    assert_same_run(reference, res)
+    assert_same_run(reference, load_result(tmp_path / "d.parquet"))
+    part = simulate(**STUDY, chunk_size=70, backend="dask", scheduler=addr, keep_records=False,
+                    out=tmp_path / "e.parquet", max_chunks=3)
+    assert not part.complete
+    done = simulate(**STUDY, chunk_size=70, keep_records=False, out=tmp_path / "e.parquet")
+    assert done.tables.equals(reference.tables)
+
+
+def test_dask_backend_starts_a_local_cluster(reference):
+    res = simulate(**STUDY, chunk_size=150, backend="dask", workers=1)
+    assert "LocalCluster" in res.provenance["backend_detail"]
+    assert_same_run(reference, res)
+
+
+def test_unreachable_scheduler_fails_fast_and_writes_nothing(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.perf_counter()
+    with pytest.raises(BackendError, match="cannot reach the Dask scheduler"):
+        simulate(**STUDY, backend="dask", scheduler=f"tcp://127.0.0.1:{port}",
+                 connect_timeout=1.0, out=tmp_path / "x.parquet")
+    assert time.perf_counter() - t0 < 15
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(BackendError, match="unknown backend"):
+        simulate(**STUDY, backend="spark")
