@@ -87,8 +87,8 @@ def _positive(text: str) -> int:
     return n
 
 
-def _game_args(p: argparse.ArgumentParser, players_default: str | None) -> None:
-    p.add_argument("--players", default=players_default, metavar="N[,N...]",
+def _game_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", default=None, metavar="N[,N...]",
                    help="player counts, e.g. 3,4,5,6 (default: every count the rules allow, "
                         "or the sizes of the teams given)")
     p.add_argument("--characters", action="append", metavar="TEAM|all|random",
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play many games and print the win-rate tables (95 %% "
                                    "Wilson intervals).", epilog=USAGE_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _game_args(s, None)
+    _game_args(s)
     s.add_argument("--games", type=_positive, default=None,
                    help="games to play (default: 40000 per player count)")
     s.add_argument("--backend", choices=("local", "dask"), default=None,
@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--all-tables", action="store_true", help="print every table")
 
     t = sub.add_parser("trace", help="print one game, action by action")
-    _game_args(t, "4")
+    _game_args(t)  # the defaults of simulate: game I is game I of that study
     t.add_argument("--game", type=int, default=0,
                    help="game index (the same game as in 'simlib simulate' with these arguments)")
     return parser

@@ -1,0 +1,158 @@
+"""The ``simlib`` command, called in-process: ``main(argv)`` returns the exit status."""
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from simlib.cli import main
+from simlib.until_daylight import load_result, simulate
+
+SMALL = ["--games", "120", "--seed", "3", "--no-progress"]
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+BAD = [
+    (["--players", "2"], "players must be an integer from 3 to 6; got 2"),
+    (["--players", "3,7"], "got 7"),
+    (["--players", "four"], "'four' is not an integer"),
+    (["--players", "4,4"], "duplicate player count"),
+    (["--characters", "pillar,bob,trigger"], "unknown character 'bob'"),
+    (["--characters", "pillar,pillar,trigger"], "duplicate characters"),
+    (["--characters", "pillar,trigger,psycho", "--players", "4"], "has 3 players, not one of"),
+    (["--characters", "all", "--characters", "pillar,trigger,psycho"], "cannot be combined"),
+    (["--games", "0"], "argument --games: must be positive, got 0"),
+    (["--games", "-5"], "must be positive"),
+    (["--games", "many"], "argument --games"),
+    (["--seed", "-1"], "seed must be an integer"),
+    (["--policy", "genius"], "unknown policy 'genius'"),
+    (["--policy-param", "draw_score"], "expected name=value"),
+    (["--policy-param", "nope=1"], "has no parameter 'nope'"),
+    (["--policy-param", "draw_score=high"], "is not a number"),
+    (["--rules", "{tmp}/missing.toml"], "no such ruleset directory or .toml file"),
+    (["--rules", "{tmp}/broken.toml"], "malformed TOML"),
+    (["--rules", "{tmp}/invalid.toml"], "characters.pillar.health"),
+    (["--scheduler", "tcp://127.0.0.1:{port}", "--connect-timeout", "1"],
+     "cannot reach the Dask scheduler"),
+    (["--backend", "spark"], "invalid choice: 'spark'"),
+    (["--backend", "local", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+    (["--chunk-size", "0"], "argument --chunk-size"),
+    (["--threads", "0"], "argument --threads"),
+    (["--out", "{tmp}/results.csv"], "expected a .parquet file name"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_arguments_exit_2_with_one_line_and_write_nothing(capsys, tmp_path, argv, message):
+    (tmp_path / "broken.toml").write_text("[characters.pillar\nhealth = ")
+    (tmp_path / "invalid.toml").write_text("[characters.pillar]\nhealth = -3\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    argv = [a.format(tmp=tmp_path, port=free_port()) for a in argv]
+    out_args = [] if "--out" in argv else ["--out", str(tmp_path / "r.parquet")]
+    code, out, err = run_cli(capsys, "simulate", *SMALL, *out_args, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("simlib")
+    assert message in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_report_and_trace_errors(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "report", str(tmp_path / "none.parquet"))
+    assert code == 2 and "no such file" in err and err.count("\n") == 1
+    code, _, err = run_cli(capsys, "trace", "--game", "-1")
+    assert code == 2 and "--game must be >= 0" in err
+    code, _, err = run_cli(capsys, "trace", "--players", "7")
+    assert code == 2 and "got 7" in err
+
+
+def test_simulate_prints_tables_writes_and_reports(capsys, tmp_path):
+    out = tmp_path / "r.parquet"
+    code, text, err = run_cli(capsys, "simulate", *SMALL, "--players", "3,4", "--out", str(out),
+                              "--chunk-size", "50")
+    assert code == 0 and err == ""
+    for title in ["== overall ==", "== by players ==", "== by character ==",
+                  "win % by character and players", "== by team ==", "loss causes by players",
+                  "deaths by character", "not of human players", "wrote"]:
+        assert title in text
+    saved = load_result(out)
+    same = simulate(120, [3, 4], seed=3, progress=False)
+    assert saved.tables.equals(same.tables)
+    code, report, _ = run_cli(capsys, "report", str(out))
+    assert code == 0
+    # the report prints the very tables (the header's timing line aside)
+    assert report.split("\n", 1)[1].strip() == text.split("\nwrote")[0].split("\n", 1)[1].strip()
+    code, full, _ = run_cli(capsys, "report", str(out), "--all-tables")
+    assert code == 0 and "deaths by team" in full
+
+    stamp = out.stat().st_mtime_ns
+    code, _, err = run_cli(capsys, "simulate", *SMALL, "--players", "3,4", "--out", str(out))
+    assert code == 2 and "exists" in err and "--force" in err
+    assert out.stat().st_mtime_ns == stamp
+    code, _, _ = run_cli(capsys, "simulate", *SMALL, "--players", "5", "--out", str(out), "--force")
+    assert code == 0 and load_result(out).provenance["players"] == [5]
+
+
+def test_simulate_counts_only_and_teams(capsys, tmp_path):
+    out = tmp_path / "c.parquet"
+    code, text, _ = run_cli(capsys, "simulate", *SMALL, "--characters", "pillar,trigger,psycho",
+                            "--characters", "hipster,haggler,drifter,pillar", "--no-records",
+                            "--out", str(out), "--policy", "random")
+    assert code == 0 and "counts of 120 games" in text
+    res = load_result(out)
+    assert res.records is None
+    assert sorted(res.tables.by_team.index) == ["drifter+haggler+hipster+pillar",
+                                                "pillar+psycho+trigger"]
+    assert res.provenance["players"] == [3, 4] and res.provenance["policy"] == "random"
+
+
+def test_default_study(capsys, monkeypatch):
+    # the real default is 40 000 games per player count; shrink it, keep every other default
+    # (the package attribute `simulate` is the function; the module is in sys.modules)
+    sim = sys.modules["simlib.until_daylight.simulate"]
+    monkeypatch.setattr(sim, "GAMES_PER_PLAYER_COUNT", 25)
+    code, text, _ = run_cli(capsys, "simulate", "--no-progress")
+    assert code == 0
+    assert text.startswith("Until Daylight: 100 games, seed 0, players 3,4,5,6, teams random, "
+                           "policy baseline")
+
+
+def test_trace_prints_a_game_of_the_study(capsys):
+    code, text, err = run_cli(capsys, "trace", "--seed", "3", "--players", "3,4,5,6", "--game", "6")
+    assert code == 0 and err == ""
+    assert text.startswith("Until Daylight, game 6: 5 players")
+    team = text.split("\n", 1)[0].split("— ", 1)[1]
+    row = simulate(8, [3, 4, 5, 6], seed=3, progress=False).records.iloc[6]
+    for s in range(5):
+        assert f"{row[f'character_{s}'].capitalize()} (seat {s})" in team
+    code, text, _ = run_cli(capsys, "trace", "--characters", "pillar,trigger,psycho")
+    assert code == 0 and "Pillar (seat 0), Trigger (seat 1), Psycho (seat 2)" in text
+
+
+def test_help_and_no_command(capsys):
+    assert main([]) == 0
+    assert "simulate" in capsys.readouterr().out
+    assert main(["simulate", "--help"]) == 0
+    assert "--scheduler" in capsys.readouterr().out
+
+
+def test_console_script_entry_point():
+    if sys.version_info >= (3, 10):
+        from importlib.metadata import entry_points
+
+        eps = [e for e in entry_points(group="console_scripts") if e.name == "simlib"]
+        if eps:  # installed (pip install -e .): the script runs simlib.cli:main
+            assert eps[0].value == "simlib.cli:main"
