@@ -287,6 +287,14 @@ def test_counts_only_run_gives_the_same_tables(reference):
     assert_same_run(reference, res)
 
 
+def test_counts_only_path_equals_counting_the_records():
+    ad = make_adapter([3, 4, 5, 6], seed=5)
+    assert ad.run_chunk_counts(17, 300).equals(ad.aggregate(ad.run_chunk(17, 300)))
+    fixed = make_adapter(None, [["pillar", "trigger", "psycho"], ["hipster", "haggler", "drifter"]],
+                         seed=5)
+    assert fixed.run_chunk_counts(0, 50).equals(fixed.aggregate(fixed.run_chunk(0, 50)))
+
+
 def test_automatic_counts_only_above_the_record_limit(reference):
     ad = make_adapter([3, 4, 5, 6], seed=11)
     res = run(ad, 600, chunk_size=200, record_limit=599, progress=False)

@@ -90,6 +90,9 @@ class GameAdapter(Protocol):
     def aggregate(self, records: pd.DataFrame) -> Counts:
         """Additive counts of a records frame (usually ``count_records(records, spec)``)."""
 
+    # Optional: ``run_chunk_counts(start, count, threads) -> Counts``, equal to
+    # ``aggregate(run_chunk(start, count, threads))`` but cheaper; used when rows are not kept.
+
 
 # =========================================================================== plan
 @dataclass(frozen=True)
@@ -322,6 +325,9 @@ def _progress_bar(total: int, initial: int, show: bool, desc: str):
 def _chunk_task(adapter: GameAdapter, start: int, count: int, threads: int | None,
                 keep_records: bool):
     """Play one chunk; return ``(records or None, counts)``."""
+    fast = getattr(adapter, "run_chunk_counts", None)
+    if not keep_records and fast is not None:
+        return None, fast(start, count, threads)
     records = adapter.run_chunk(start, count, threads)
     counts = adapter.aggregate(records)
     return (records if keep_records else None), counts

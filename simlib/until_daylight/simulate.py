@@ -144,6 +144,34 @@ class UntilDaylightAdapter:
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
 
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
+        """``aggregate(run_chunk(start, count))`` without building the full records frame:
+        only the columns the tables read, mapped to names with array lookups."""
+        npl, chars = self.configs(start, count)
+        out = np.zeros(count, dtype=K.record_dtype())
+        flat = out.view(np.int64).reshape(count, K.N_REC)
+        api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
+                       self.policy_params, flat, threads)
+        return count_records(self._lean_frame(out), self.spec)
+
+    def _lean_frame(self, out: np.ndarray) -> pd.DataFrame:
+        names = self.rules.character_names
+        lookup = np.array(list(names) + [None], dtype=object)  # code -1 (nobody) -> None
+        causes = np.array([K.CAUSE_NAMES.get(i, str(i)) for i in range(max(K.CAUSE_NAMES) + 1)],
+                          dtype=object)
+        seats = np.stack([out[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
+        cols = {"players": out["players"], "win": out["outcome"] == K.OUT_WIN,
+                "loss_cause": causes[out["cause"]],
+                "dead_character": lookup[out["dead_character"]]}
+        for s in range(K.MAX_PLAYERS):
+            cols[f"character_{s}"] = lookup[seats[:, s]]
+        bits = np.where(seats >= 0, np.left_shift(np.int64(1), np.maximum(seats, 0)), 0).sum(axis=1)
+        masks, inverse = np.unique(bits, return_inverse=True)
+        teams = np.array(["+".join(sorted(n for c, n in enumerate(names) if (m >> c) & 1))
+                          for m in masks], dtype=object)
+        cols["team"] = teams[inverse.reshape(-1)]
+        return pd.DataFrame(cols)
+
     def identity(self) -> dict:
         spec = POLICIES[self.policy]
         return {
