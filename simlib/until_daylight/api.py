@@ -70,7 +70,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
                seed: int = 0, policy: str = "baseline",
                policy_params: Mapping[str, float] | Sequence[float] | None = None,
                ruleset: Ruleset | None = None, start: int = 0,
-               threads: int | None = None) -> np.ndarray:
+               threads: int | None = None, check: bool = False) -> np.ndarray:
     """Play ``n_games`` whole games and return their records.
 
     Parameters
@@ -89,6 +89,8 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
         Default: the reference ruleset.
     threads : int, optional
         numba threads for this call (default: numba's current setting).
+    check : bool
+        Check the game's invariants after every step (slower; record field ``violation``).
 
     Returns
     -------
@@ -108,21 +110,24 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     flat = out.view(np.int64).reshape(n, K.N_REC)
     npl = np.full(n, p, dtype=np.int64)
     chars = np.ascontiguousarray(np.broadcast_to(row, (n, K.MAX_PLAYERS)))
-    run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads)
+    run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads, check)
     return out
 
 
 def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
-               pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None) -> None:
+               pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None,
+               check: bool = False) -> None:
     """Low-level call of the batch kernel (arrays already validated and allocated)."""
     packed = flat_rules(rules)
+    args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp,
+            np.int64(1 if check else 0), flat)
     if threads is None:
-        play_batch_nb(packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp, flat)
+        play_batch_nb(*args)
         return
     old = numba.get_num_threads()
     numba.set_num_threads(int(threads))
     try:
-        play_batch_nb(packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp, flat)
+        play_batch_nb(*args)
     finally:
         numba.set_num_threads(old)
 
@@ -146,7 +151,7 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
     out["dead_character"] = chars[df["dead_character"].to_numpy()]
     for col in ["dead_round", "survivors_saved", "survivors_saved_total", "leader",
                 "rubble_drawn", "horde_drawn", "exchanges", "search_actions", "attacks",
-                "horde_reshuffles"]:
+                "horde_reshuffles", "violation"]:
         out[col] = df[col]
     for s in range(K.MAX_PLAYERS):
         out[f"character_{s}"] = chars[df[f"character_{s}"].to_numpy()]
@@ -165,7 +170,7 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
 
 def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None = None,
                policy: str = "baseline", policy_params=None, ruleset: Ruleset | None = None,
-               game: int = 0, capacity: int = 200_000):
+               game: int = 0, capacity: int = 200_000, check: bool = False):
     """Play one game with the event buffer on; return ``(record, events)``.
 
     The game is the very game ``play_games(..., seed=seed, start=game)`` plays (same
@@ -178,7 +183,7 @@ def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None
     rec = np.zeros(1, dtype=K.record_dtype())
     flat = rec.view(np.int64).reshape(1, K.N_REC)
     st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
-                      np.int64(pid), pp, np.int64(capacity), flat[0])
+                      np.int64(pid), pp, np.int64(capacity), np.int64(1 if check else 0), flat[0])
     o = int(st[K.G_O_EV])
     n_ev = int(st[K.G_EV_N])
     return rec[0], st[o:o + n_ev * K.N_EV_COLS].reshape(n_ev, K.N_EV_COLS).copy()

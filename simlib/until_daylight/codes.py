@@ -258,7 +258,25 @@ G_AREA_CAP = 47
 G_EV_CAP = 48
 G_BUF_CAP = 49
 G_SIZE = 50  # length of the whole state array
-N_G = 51
+G_CHECK = 51  # 1: check the invariants after every step (tests)
+G_VIOLATION = 52  # first invariant violated (VIOL_*), 0 none
+N_G = 53
+
+VIOL_NONE = 0
+VIOL_RUBBLE_CONSERVATION = 1
+VIOL_HORDE_CONSERVATION = 2
+VIOL_TOKEN_LIMIT = 3
+VIOL_TOKEN_SUPPLY = 4
+VIOL_INVENTORY = 5
+VIOL_HEALTH = 6
+VIOL_AREA = 7
+VIOL_NAMES = {VIOL_NONE: "none", VIOL_RUBBLE_CONSERVATION: "rubble cards not conserved",
+              VIOL_HORDE_CONSERVATION: "horde cards not conserved",
+              VIOL_TOKEN_LIMIT: "a player holds more tokens than the limit",
+              VIOL_TOKEN_SUPPLY: "tokens in play and in the supply do not add up",
+              VIOL_INVENTORY: "an inventory over its slots",
+              VIOL_HEALTH: "health outside [0, max] (or 0 while the game goes on)",
+              VIOL_AREA: "an area over its capacity"}
 
 # the packed ruleset as one int64 array: params first (so R[P_*] is a param), then a
 # header of offsets and sizes, then the tables row by row
@@ -381,13 +399,14 @@ EV_SACRIFICE = 30
 EV_EXCHANGE = 31  # a = final-fight exchange number
 EV_RESHUFFLE = 32  # a = 0 horde, 1 rubble
 EV_NO_CARD = 33  # a rubble draw found both piles empty
+EV_VIOLATION = 34  # a = VIOL_* (invariant checks on)
 
 # =========================================================================== records
 MAX_ENEMY_TYPES = 8  # record capacity for per-type kill counts
 REC_SCALARS = [
     "game", "players", "outcome", "cause", "round_reached", "dead_seat", "dead_character",
     "dead_round", "survivors_saved", "survivors_saved_total", "leader", "rubble_drawn",
-    "horde_drawn", "exchanges", "search_actions", "attacks", "horde_reshuffles",
+    "horde_drawn", "exchanges", "search_actions", "attacks", "horde_reshuffles", "violation",
 ]
 REC_PER_SEAT = ["character", "damage", "xp", "kills", "health"]
 REC_FIELDS = (REC_SCALARS

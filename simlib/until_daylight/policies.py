@@ -28,7 +28,7 @@ POLICIES: dict[str, PolicySpec] = {
     "baseline": PolicySpec(
         "baseline", P.POLICY_BASELINE,
         ("draw_score", "craft_score", "heal_missing", "collateral_penalty", "sacrifice_at_health"),
-        (50.0, 100.0, 2.0, 1.5, 1.0),
+        (50.0, 100.0, 1.0, 1.5, 1.0),
         "cooperative heuristic: craft barricades/traps, search, heal when hurt, share ammo "
         "with the matching weapon, attack the most valuable line, avoid collateral, "
         "sacrifice a saved survivor only to avoid dying",

@@ -315,6 +315,8 @@ def draw_action_nb(st, rs, pid, pp, seat):
         if is_event_nb(rs, c):
             resolve_event_nb(st, rs, pid, pp, seat, c)
             if g[G_OVER] != 0:
+                for i in range(m):  # the game ended while holding looked-at cards
+                    rdisc_of(st)[keep_buf[i]] += 1
                 return
         else:
             keep_buf[m] = c
@@ -440,7 +442,7 @@ def turn_candidates_nb(st, rs, seat, combat, free_only):
     if not free_only:
         if combat:
             m = attack_candidates_nb(st, rs, seat, m)
-        elif g[G_RDECK_N] > 0 or slots_used_nb(st, rs, seat) >= 0 and _rubble_left_nb(st):
+        elif g[G_RDECK_N] > 0 or _rubble_left_nb(st):
             cands[m, 0] = A_DRAW
             m += 1
         for r in range(recipes_of(rs).shape[0]):
@@ -587,6 +589,7 @@ def take_turn_nb(st, rs, pid, pp, seat, combat):
         if free and (act == A_GIVE or act == A_TAKE):
             pl[seat, PL_FREE_TRADES] += 1
         do_action_nb(st, rs, pid, pp, seat, act, a, b)
+        checkpoint_nb(st, rs)
         if not free:
             return
     # bound reached: the turn's action is spent doing nothing
@@ -1026,12 +1029,15 @@ def combat_exchange_nb(st, rs, pid, pp):
     if st[G_OVER] != 0:
         return
     traps_nb(st, rs, pid, pp)
+    checkpoint_nb(st, rs)
     if st[G_OVER] != 0:
         return
     enemies_attack_nb(st, rs, pid, pp)
+    checkpoint_nb(st, rs)
     if st[G_OVER] != 0:
         return
     save_survivors_nb(st, rs)
+    checkpoint_nb(st, rs)
 
 
 @njit_nb
@@ -1044,6 +1050,8 @@ def final_fight_nb(st, rs, pid, pp):
             break
         g[G_EXCHANGES] = e + 1
         emit_nb(st, EV_EXCHANGE, -1, e + 1, 0, 0, 0, 0)
+        if e > 0:
+            reset_round_abilities_nb(st)  # each exchange is a round for per-round abilities
         combat_exchange_nb(st, rs, pid, pp)
         if g[G_OVER] != 0:
             return
@@ -1057,7 +1065,72 @@ def final_fight_nb(st, rs, pid, pp):
         end_game_nb(st, OUT_LOSS, CAUSE_NO_SURVIVOR, -1)
 
 
+# =========================================================================== invariants
+@njit_nb
+def invariant_violation_nb(st, rs):
+    """First invariant the state breaks (``VIOL_*``), or ``VIOL_NONE``."""
+    pl = pl_of(st)
+    inv = inv_of(st)
+    n = st[G_N_PLAYERS]
+    rub = st[G_RDECK_N]
+    rdisc = rdisc_of(st)
+    for c in range(rdisc.shape[0]):
+        rub += rdisc[c]
+    hor = st[G_HDECK_N]
+    hdisc = hdisc_of(st)
+    kept = kept_of(st)
+    for t in range(hdisc.shape[0]):
+        hor += hdisc[t]
+    traps = 0
+    barrs = 0
+    for s in range(n):
+        for c in range(inv.shape[1]):
+            rub += inv[s, c]
+        hor += pl[s, PL_AREA_N]
+        for t in range(kept.shape[1]):
+            hor += kept[s, t]
+        traps += pl[s, PL_TRAPS]
+        barrs += pl[s, PL_BARRICADES]
+        if pl[s, PL_TRAPS] < 0 or pl[s, PL_BARRICADES] < 0 or tokens_nb(st, s) > rs[P_TOKEN_LIMIT]:
+            return VIOL_TOKEN_LIMIT
+        if slots_used_nb(st, rs, s) > slots_nb(st, rs, s):
+            return VIOL_INVENTORY
+        h = pl[s, PL_HEALTH]
+        if h < 0 or h > pl[s, PL_MAX_HEALTH] or (h == 0 and st[G_OVER] == 0):
+            return VIOL_HEALTH
+        if pl[s, PL_AREA_N] > st[G_AREA_CAP]:
+            return VIOL_AREA
+    if rub != rs[P_RUBBLE_TOTAL]:
+        return VIOL_RUBBLE_CONSERVATION
+    if hor != rs[P_HORDE_TOTAL]:
+        return VIOL_HORDE_CONSERVATION
+    if traps + st[G_TRAP_SUPPLY] != rs[P_TRAP_SUPPLY] or st[G_TRAP_SUPPLY] < 0 \
+            or barrs + st[G_BARR_SUPPLY] != rs[P_BARRICADE_SUPPLY] or st[G_BARR_SUPPLY] < 0:
+        return VIOL_TOKEN_SUPPLY
+    return VIOL_NONE
+
+
+@njit_nb
+def checkpoint_nb(st, rs):
+    """With checks on, record the first invariant violation (tests run games this way)."""
+    if st[G_CHECK] == 0 or st[G_VIOLATION] != 0:
+        return
+    v = invariant_violation_nb(st, rs)
+    if v != VIOL_NONE:
+        st[G_VIOLATION] = v
+        emit_nb(st, EV_VIOLATION, -1, v, 0, 0, 0, 0)
+
+
 # =========================================================================== a game
+@njit_nb
+def reset_round_abilities_nb(st):
+    """Per-round abilities (ignore the first damage, absorb for a neighbour) are fresh."""
+    pl = pl_of(st)
+    for s in range(st[G_N_PLAYERS]):
+        pl[s, PL_IGNORED] = 0
+        pl[s, PL_ABSORBED] = 0
+
+
 @njit_alloc_nb
 def new_state_nb(rs, ev_cap):
     """A zeroed game state (one int64 array, layout in ``state_nb``) with ``ev_cap`` trace rows."""
@@ -1149,24 +1222,26 @@ def setup_nb(st, rs, seed, game, n_players, chars):
 
 
 @njit_alloc_nb
-def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, rec):
+def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, check, rec):
     """Play one whole game; write its record into ``rec`` (int64, N_REC); return its state
-    (``ev_of(state)[:state[G_EV_N]]`` are the trace events when ``ev_cap > 0``)."""
+    (``ev_of(state)[:state[G_EV_N]]`` are the trace events when ``ev_cap > 0``).  With
+    ``check`` the invariants are checked after every step (record field ``violation``)."""
     st = new_state_nb(rs, ev_cap)
+    st[G_CHECK] = check
     g = st
     pl = pl_of(st)
     params = rs
     setup_nb(st, rs, seed, game, n_players, chars)
+    checkpoint_nb(st, rs)
     rounds = params[P_ROUNDS]
     for r in range(1, rounds + 1):
         g[G_ROUND] = r
-        for s in range(n_players):
-            pl[s, PL_IGNORED] = 0
-            pl[s, PL_ABSORBED] = 0
+        reset_round_abilities_nb(st)
         search_phase_nb(st, rs, pid, pp)
         if g[G_OVER] != 0:
             break
         horde_release_nb(st, rs, pid, pp)
+        checkpoint_nb(st, rs)
         if g[G_OVER] != 0:
             break
         if r < rounds:
@@ -1206,6 +1281,8 @@ def write_record_nb(st, rs, game, rec):
     rec[REC_SEARCH_ACTIONS] = g[G_SEARCH_ACTIONS]
     rec[REC_ATTACKS] = g[G_ATTACKS]
     rec[REC_HORDE_RESHUFFLES] = g[G_HORDE_RESHUFFLES]
+    checkpoint_nb(st, rs)
+    rec[REC_VIOLATION] = g[G_VIOLATION]
     for s in range(MAX_PLAYERS):
         if s < n:
             rec[REC_CHARACTER + s] = pl[s, PL_CHAR]
@@ -1225,12 +1302,13 @@ def write_record_nb(st, rs, game, rec):
 
 
 @njit_parallel_nb
-def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, out):
+def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, check, out):
     """Play games ``start .. start + len(out) - 1``; game ``i`` writes ``out[i]``.
 
     ``n_players`` (int64, (n,)) and ``chars`` (int64, (n, MAX_PLAYERS); row ``[-1, ...]``
     draws a random team) give each game's table.  Each game's randomness depends only on
-    ``(seed, start + i)``, so results do not depend on threads or chunking.
+    ``(seed, start + i)``, so results do not depend on threads or chunking.  ``check``
+    turns the invariant checks on (tests).
     """
     for i in prange(out.shape[0]):
-        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, 0, out[i])
+        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, 0, check, out[i])

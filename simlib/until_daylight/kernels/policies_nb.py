@@ -195,8 +195,10 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
         score += 1.0
     if card_tab[w, C_MELEE] == 0:
         score -= 0.2 * d  # ammo is scarce: prefer melee at equal value
-        if coll > 0.0 and pl[area_seat, PL_HEALTH] <= coll + 1.0:
-            score -= 1000.0
+        if coll > 0.0:
+            worst = d * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+            if pl[area_seat, PL_HEALTH] <= worst:
+                score -= 1000.0  # never risk a teammate's life on a bad roll
     if k == 0:
         score -= 80.0
         if card_tab[w, C_MELEE] == 0:
