@@ -383,9 +383,13 @@ class _DaskBackend:
             self.description = f"dask scheduler {self.scheduler}"
         else:
             n = self.workers or os.cpu_count() or 1
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address="127.0.0.1:0")
-            self.client = Client(self.cluster, set_as_default=False)
+            try:
+                self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address="127.0.0.1:0")
+                self.client = Client(self.cluster, set_as_default=False)
+            except (OSError, RuntimeError, TimeoutError) as exc:
+                self.__exit__()
+                raise BackendError(f"cannot start a local Dask cluster: {exc}") from None
             self.description = f"dask LocalCluster ({n} workers on 127.0.0.1)"
         return self
 
@@ -491,7 +495,11 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     if max_chunks is not None and max_chunks < 0:
         raise RunError(f"max_chunks must be >= 0; got {max_chunks}")
     keep = (n_games <= record_limit) if keep_records is None else bool(keep_records)
-    identity = {"format": FORMAT, "game": adapter.game, **adapter.identity(),
+    from .. import __version__
+
+    # what fixes the stored chunks: resuming with any of it changed would mix two runs
+    identity = {"format": FORMAT, "game": adapter.game, "simlib_version": __version__,
+                **adapter.identity(),
                 "games": int(n_games), "chunk_size": int(chunk_size),
                 "stored": "records" if keep else "counts"}
     store = _ChunkStore(out) if out is not None else None
@@ -514,7 +522,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
             pending = pending[:max_chunks]
         bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
                             _show_progress(progress), adapter.game.replace("_", " "))
-        new_counts: dict[int, Counts] = {}
+        new_chunks: set[int] = set()  # indices only: the counts are summed as they come
         new_records: dict[int, pd.DataFrame] = {}
         total = Counts.empty(adapter.spec)
         try:
@@ -522,7 +530,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
                 if store is not None:
                     store.write(i, records if keep else counts.to_frame())
                 total = total + counts
-                new_counts[i] = counts
+                new_chunks.add(i)
                 if keep:
                     new_records[i] = records
                 if bar is not None:
@@ -541,16 +549,13 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
             total = total + adapter.aggregate(df)
         else:
             total = total + Counts.from_frame(adapter.spec, df)
-    finished = set(done) | set(new_counts)
+    finished = done | new_chunks
     complete = len(finished) == plan.n_chunks
     records = None
     if keep:
         parts = [new_records.get(i, old_records.get(i)) for i in sorted(finished)]
-        records = (pd.concat(parts, ignore_index=True) if parts
-                   else None)
+        records = pd.concat(parts, ignore_index=True) if parts else None
     import numba
-
-    from .. import __version__
 
     provenance = {
         **adapter.provenance(),
