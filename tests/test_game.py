@@ -1,0 +1,285 @@
+"""Whole-game kernel: scenarios the rulebook decides, invariants, determinism, policies."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simlib.until_daylight import codes as K
+from simlib.until_daylight.api import play_games, records_frame, trace_game
+from simlib.until_daylight.kernels.game_nb import (
+    enemies_attack_nb,
+    final_fight_nb,
+    horde_release_nb,
+    save_survivors_nb,
+    search_phase_nb,
+)
+from simlib.until_daylight.kernels.state_nb import char_mod_nb, free_dice_nb, update_leader_nb
+from simlib.until_daylight.ruleset import load_ruleset
+from simlib.until_daylight.state import GameState
+from simlib.until_daylight.trace import format_trace
+
+TEAM = ["pillar", "hipster", "haggler", "psycho"]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset()
+
+
+def new_game(rules, team=TEAM, **kw):
+    return GameState.new(rules, players=len(team), characters=team, **kw)
+
+
+# =========================================================================== scenarios
+def test_caught_player_receives_the_wave_and_next_round_starts_after_them(rules):
+    """The timer allows K actions; the (K+1)-th actor is caught and gets the whole wave."""
+    fixed = rules.override({"constants.search_timer.spread": 0,
+                            "dice.fate.faces": {"add_enemy": 6}})
+    gs = new_game(fixed)
+    gs.g[K.G_ROUND] = 3
+    gs.g[K.G_FIRST] = 1
+    search_phase_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    k = 2 * 4  # per_player * players + offset, spread 0
+    assert gs.g[K.G_SEARCH_ACTIONS] == k
+    caught = (1 + k) % 4
+    assert gs.g[K.G_CAUGHT] == caught
+    before = gs.horde_total()
+    areas_before = gs.pl[:4, K.PL_AREA_N].copy()
+    horde_release_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    wave = 4 + 3 + 1  # players + round, Die of Fate adds one enemy
+    grown = gs.pl[:4, K.PL_AREA_N] - areas_before
+    assert grown[caught] == wave
+    assert grown.sum() == wave  # only the caught player's area received cards
+    assert gs.horde_total() == before
+
+
+def test_wave_size_follows_die_of_fate_remove(rules):
+    fixed = rules.override({"dice.fate.faces": {"remove_enemy": 6}})
+    gs = new_game(fixed)
+    gs.g[K.G_ROUND] = 5
+    gs.g[K.G_CAUGHT] = 2
+    horde_release_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.pl[2, K.PL_AREA_N] == 4 + 5 - 1
+
+
+def test_character_dying_ends_the_game_at_once(rules):
+    gs = new_game(rules)
+    gs.g[K.G_ROUND] = 4
+    gs.g[K.G_CAUGHT] = 2  # the haggler's area attacks first
+    gs.pl[2, K.PL_HEALTH] = 1
+    gs.set_area(2, ["raider"] * 6)  # 12 dice: certain to kill a 1-health character
+    gs.set_area(3, ["wanderer"] * 6)  # attacks after the haggler's area
+    psycho_health = int(gs.pl[3, K.PL_HEALTH])
+    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.g[K.G_OVER] == 1
+    assert gs.g[K.G_OUTCOME] == K.OUT_LOSS
+    assert gs.g[K.G_CAUSE] == K.CAUSE_CHARACTER_DIED
+    assert gs.g[K.G_DEAD_SEAT] == 2 and gs.g[K.G_DEAD_ROUND] == 4
+    assert gs.pl[2, K.PL_HEALTH] == 0
+    assert gs.pl[3, K.PL_HEALTH] == psycho_health  # later areas never attacked
+
+
+def test_survivor_alone_is_saved_at_end_of_round_and_gives_xp(rules):
+    gs = new_game(rules)
+    gs.set_area(1, ["survivor", "survivor"])
+    gs.set_area(2, ["survivor", "wanderer"])  # not alone: stays
+    save_survivors_nb(gs.array, gs.rs)
+    surv = rules.enemy_id("survivor")
+    assert gs.kept[1, surv] == 2 and gs.pl[1, K.PL_AREA_N] == 0
+    assert gs.area_cards(2) == ["survivor", "wanderer"]
+    assert gs.g[K.G_LEADER] == 1  # 2 XP: strictly more than anyone
+    assert gs.pl[1, K.PL_SAVED_TOTAL] == 2
+
+
+def test_final_round_ends_in_a_win_when_no_enemy_is_left(rules):
+    gs = new_game(rules)
+    gs.g[K.G_ROUND] = 10
+    gs.set_area(0, ["survivor"])
+    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.g[K.G_OVER] == 1 and gs.g[K.G_OUTCOME] == K.OUT_WIN
+    assert gs.g[K.G_CAUSE] == K.CAUSE_NONE
+
+
+def test_final_round_without_survivor_is_lost(rules):
+    gs = new_game(rules)
+    gs.g[K.G_ROUND] = 10
+    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.g[K.G_OUTCOME] == K.OUT_LOSS and gs.g[K.G_CAUSE] == K.CAUSE_NO_SURVIVOR
+
+
+def test_final_fight_is_capped_by_a_stalemate(rules):
+    """Nobody can hurt a Monster without weapons; harmless monsters never end the fight."""
+    harmless = rules.override({"horde.monster.attack_dice": 0, "constants.stalemate_cap": 3})
+    gs = new_game(harmless)
+    for s in range(4):
+        gs.inv[s, :] = 0  # no weapon at all
+    gs.rdisc[:] = 0
+    gs.g[K.G_ROUND] = 10
+    gs.set_area(0, ["monster"])
+    gs.g[K.G_CHECK] = 0
+    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.g[K.G_CAUSE] == K.CAUSE_STALEMATE and gs.g[K.G_EXCHANGES] == 3
+
+
+def test_leader_changes_only_on_strictly_more_xp(rules):
+    gs = new_game(rules)
+    monster = rules.enemy_id("monster")
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == -1  # nobody has XP: no leader yet
+    gs.kept[1, monster] = 1
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == 1
+    gs.kept[3, monster] = 1  # equal XP does not take the token
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == 1
+    gs.kept[3, monster] = 2
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == 3
+
+
+def test_leader_advantage_is_doubled(rules):
+    gs = new_game(rules)
+    bat = rules.card_id("baseball_bat")
+    bat_dice = rules.get("rubble.basic_weapons.baseball_bat.dice")
+    bonus = rules.get("characters.psycho.advantage.amount")
+    assert free_dice_nb(gs.array, gs.rs, 3, bat) == bat_dice + bonus
+    gs.g[K.G_LEADER] = 3
+    assert free_dice_nb(gs.array, gs.rs, 3, bat) == bat_dice + 2 * bonus
+    absorb = rules.get("characters.pillar.advantage.amount")
+    assert char_mod_nb(gs.array, gs.rs, 0, K.MOD_ABSORB_ADJACENT) == absorb
+    gs.g[K.G_LEADER] = 0
+    assert char_mod_nb(gs.array, gs.rs, 0, K.MOD_ABSORB_ADJACENT) == 2 * absorb
+    # drawbacks are not doubled
+    assert char_mod_nb(gs.array, gs.rs, 0, K.MOD_DISTANCE_DICE) == \
+        2 * 0 + rules.get("characters.pillar.drawback.amount")
+
+
+def test_barricades_and_protection_take_damage_before_the_character(rules):
+    """Damage order: barricades, then a protection card, then health (4 wanderers, 4 heads).
+    Seat 2 (the Haggler) has no Pillar beside it to absorb a damage."""
+    always_head = rules.override({"dice.combat.faces": {"H": 6}})
+    gs = new_game(always_head)
+    gs.g[K.G_CAUGHT] = 2
+    gs.pl[2, K.PL_BARRICADES] = 2
+    gs.g[K.G_BARR_SUPPLY] -= 2
+    gs.give(2, "helmet")
+    gs.set_area(2, ["wanderer", "wanderer", "wanderer", "wanderer"])
+    health = int(gs.pl[2, K.PL_HEALTH])
+    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.pl[2, K.PL_BARRICADES] == 0  # 2 heads on 2 barricades
+    assert gs.inv[2, rules.card_id("helmet")] == 0  # 1 head on the helmet
+    assert gs.pl[2, K.PL_HEALTH] == health - 1  # the last head on the character
+    assert gs.g[K.G_BARR_SUPPLY] == rules.get("constants.barricade_supply")
+
+
+def test_pillar_absorbs_a_damage_for_a_neighbour(rules):
+    always_head = rules.override({"dice.combat.faces": {"H": 6}})
+    gs = new_game(always_head)
+    gs.g[K.G_CAUGHT] = 1  # the Hipster sits next to the Pillar (seat 0)
+    gs.set_area(1, ["wanderer", "wanderer"])
+    health = int(gs.pl[1, K.PL_HEALTH])
+    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.pl[1, K.PL_HEALTH] == health - 2 + rules.get("characters.pillar.advantage.amount")
+    assert gs.pl[0, K.PL_ABSORBED] == 1
+
+
+# =========================================================================== invariants
+@pytest.mark.parametrize("policy", ["random", "baseline"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_invariants_hold_over_many_games(rules, policy, players):
+    """Cards conserved, tokens within limit and supply, inventories within slots, health in
+    range: checked after every step of 1500 games per table; every game ends, every loss
+    has a cause."""
+    rec = play_games(1500, players=players, seed=11, policy=policy, check=True)
+    assert (rec["violation"] == 0).all(), np.unique(rec["violation"])
+    assert set(np.unique(rec["outcome"])) <= {K.OUT_LOSS, K.OUT_WIN}
+    losses = rec["outcome"] == K.OUT_LOSS
+    assert (rec["cause"][losses] != K.CAUSE_NONE).all()
+    assert (rec["cause"][~losses] == K.CAUSE_NONE).all()
+    assert (rec["round_reached"] >= 1).all() and (rec["round_reached"] <= 10).all()
+    assert (rec["exchanges"] <= rules.get("constants.stalemate_cap")).all()
+    died = rec["cause"] == K.CAUSE_CHARACTER_DIED
+    assert (rec["dead_seat"][died] >= 0).all() and (rec["dead_seat"][~died] == -1).all()
+    for s in range(players):
+        assert (rec[f"health_{s}"] >= 0).all()
+        assert (rec[f"character_{s}"] >= 0).all()
+    for s in range(players, K.MAX_PLAYERS):
+        assert (rec[f"character_{s}"] == -1).all()
+    # random teams never repeat a character
+    chars = np.stack([rec[f"character_{s}"] for s in range(players)], axis=1)
+    assert all(len(set(row)) == players for row in chars)
+
+
+def test_a_fixed_team_is_seated_in_order(rules):
+    rec = play_games(50, players=4, characters=TEAM, seed=3)
+    for s, name in enumerate(TEAM):
+        assert (rec[f"character_{s}"] == rules.character_id(name)).all()
+
+
+# =========================================================================== determinism
+def test_same_seed_same_records_different_seed_different_games():
+    a = play_games(400, players=5, seed=21)
+    b = play_games(400, players=5, seed=21)
+    c = play_games(400, players=5, seed=22)
+    np.testing.assert_array_equal(a, b)
+    assert (a != c).any()
+    # within one run, games differ from each other
+    assert len(np.unique(a[["round_reached", "rubble_drawn", "horde_drawn", "attacks"]])) > 20
+
+
+def test_records_do_not_depend_on_threads_or_chunking():
+    whole = play_games(600, players=4, seed=5, threads=2)
+    one = play_games(600, players=4, seed=5, threads=1)
+    parts = np.concatenate([play_games(250, players=4, seed=5, start=0, threads=1),
+                            play_games(350, players=4, seed=5, start=250, threads=2)])
+    np.testing.assert_array_equal(whole, one)
+    np.testing.assert_array_equal(whole, parts)
+
+
+# =========================================================================== policies
+def test_baseline_survives_longer_than_random_on_the_reference_ruleset():
+    base = play_games(4000, players=4, seed=31, policy="baseline")["round_reached"]
+    rand = play_games(4000, players=4, seed=31, policy="random")["round_reached"]
+    t = stats.ttest_ind(base, rand, equal_var=False)
+    assert base.mean() > rand.mean() + 0.3 and t.pvalue < 1e-12
+
+
+def test_baseline_wins_clearly_more_often_than_random(rules):
+    """On a short, lighter night (3 rounds, waves of `round` cards) both policies can win;
+    the baseline's 95% Wilson interval lies well above random's."""
+    light = rules.override({"constants.rounds": 3, "constants.wave_per_player": 0})
+    n = 4000
+    wins = {}
+    for pol in ("baseline", "random"):
+        rec = play_games(n, players=4, seed=41, policy=pol, ruleset=light)
+        wins[pol] = int((rec["outcome"] == K.OUT_WIN).sum())
+    lo_base = stats.binomtest(wins["baseline"], n).proportion_ci(method="wilson").low
+    hi_rand = stats.binomtest(wins["random"], n).proportion_ci(method="wilson").high
+    assert lo_base > 2 * hi_rand, wins
+
+
+# =========================================================================== trace
+def test_trace_is_the_simulated_game_in_words(rules):
+    rec, ev = trace_game(seed=9, players=4, game=17)
+    batch = play_games(1, players=4, seed=9, start=17)
+    assert rec.tobytes() == batch[0].tobytes()  # same kernel, same game
+    text = format_trace(rec, ev, rules)
+    assert "=== Round 1 ===" in text and "RESULT:" in text
+    assert "is caught and receives the horde" in text
+    assert "Die of Fate" in text and "roll:" in text
+    last = int(rec["round_reached"])
+    assert f"=== Round {last} ===" in text and f"=== Round {last + 1} ===" not in text
+    cause = K.CAUSE_NAMES[int(rec["cause"])]
+    assert ("WINS" in text) if rec["outcome"] == K.OUT_WIN else (cause in text)
+
+
+def test_records_frame_maps_codes_to_names(rules):
+    rec = play_games(200, players=3, seed=2, characters=["drifter", "trigger", "pillar"])
+    df = records_frame(rec, rules)
+    assert set(df["character_0"]) == {"drifter"} and df["character_5"].isna().all()
+    assert set(df["team"]) == {"drifter+pillar+trigger"}
+    assert set(df["loss_cause"]) <= {"none", "character_died", "no_survivor_saved", "stalemate"}
+    assert (df.loc[df.loss_cause == "character_died", "dead_character"].isin(
+        ["drifter", "trigger", "pillar"])).all()
+    assert "killed_monster" in df.columns
