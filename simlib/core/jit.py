@@ -13,10 +13,45 @@
     state, a batch's buffers).
 ``njit_parallel_nb``
     ``njit_alloc_nb`` with ``parallel=True`` for batch kernels that use ``prange``.
+
+Compiled kernels are cached on disk in ``~/.cache/simlib/numba/<hash of the kernel
+sources>`` (or ``$NUMBA_CACHE_DIR`` when set); see ``_set_cache_dir``.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def kernel_source_hash() -> str:
+    """Hash of every source file kernels are compiled from (``*_nb.py``, jit, rng, codes)."""
+    files = sorted(_PACKAGE.rglob("*_nb.py")) + [_PACKAGE / "core" / "jit.py",
+                                                  _PACKAGE / "core" / "rng.py"]
+    files += sorted(_PACKAGE.glob("*/codes.py"))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(_PACKAGE).as_posix().encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _set_cache_dir() -> None:
+    """numba's on-disk cache checks only the file a kernel is defined in, not the kernels
+    it calls in other files: an edited policy would run with a stale game kernel.  Unless
+    the user chose NUMBA_CACHE_DIR, keep the cache in a folder named by the hash of all
+    kernel sources, so any edit compiles afresh."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simlib" / "numba"
+    numba.config.CACHE_DIR = str(base / kernel_source_hash())
+
+
+_set_cache_dir()
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 

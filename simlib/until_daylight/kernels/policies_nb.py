@@ -189,6 +189,8 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     coll = 0.0
     if card_tab[w, C_MELEE] == 0 and area_seat != seat:
         coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+    # damage kept off a badly hurt teammate is worth more
+    prevented *= 1.0 + 2.0 / max(1, pl[area_seat, PL_HEALTH])
     score = 100.0 + 10.0 * (prevented - pp[BP_COLLATERAL] * coll) + 0.1 * d \
         + 0.01 * area_threat_nb(st, rs, area_seat)
     if area_seat == seat:
@@ -243,6 +245,9 @@ def baseline_score_nb(st, rs, pp, decision, seat, i):
             if k == CK_AMMO and not has_weapon_for_ammo_nb(st, rs, seat, a) \
                     and has_weapon_for_ammo_nb(st, rs, b, a):
                 return 80.0
+            if k == CK_HEAL and pl[b, PL_HEALTH] <= 2 and pl[b, PL_HEALTH] < pl[b, PL_MAX_HEALTH] \
+                    and pl[seat, PL_HEALTH] > 3 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
+                return 85.0  # a dying teammate needs it more
             if k == CK_WEAPON and (not weapon_usable_nb(st, rs, seat, a) or inv[seat, a] > 1) \
                     and card_value_nb(st, rs, b, a) > 6.0 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
                 return 60.0
