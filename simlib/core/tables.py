@@ -335,7 +335,15 @@ def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
 
 # =========================================================================== text
 def _pct(x: float) -> str:
-    return "   -" if not np.isfinite(x) else f"{100 * x:5.1f}"
+    """Percent with one decimal; more within 1 point of 0 % or 100 %, so that a bound
+    like 0.002 % or 99.99 % does not print as a flat 0.0 or 100.0."""
+    if not np.isfinite(x):
+        return "   -"
+    v = 100 * x
+    edge = min(v, 100 - v)
+    if edge <= 0 or edge >= 1:
+        return f"{v:5.1f}"
+    return f"{v:.2f}" if edge >= 0.1 else f"{v:.3f}"
 
 
 def _display(df: pd.DataFrame, kind: str) -> pd.DataFrame:
