@@ -1,4 +1,5 @@
-"""Command line: ``simlib simulate``, ``simlib report``, ``simlib trace``.
+"""Command line: ``simlib simulate``, ``simlib report``, ``simlib trace`` (and ``simlib
+bench``, handed to :mod:`simlib.bench`).
 
 ``simlib simulate`` with no arguments runs the default study (every player count, random
 teams, 40 000 games per player count) and prints the win-rate tables.  Bad arguments
@@ -105,7 +106,7 @@ def _game_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="simlib", description="Monte-Carlo studies of Until Daylight.",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace}",
+    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace,bench}",
                                 parser_class=_Parser)
 
     s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
@@ -146,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     _game_args(t)  # the defaults of simulate: game I is game I of that study
     t.add_argument("--game", type=int, default=0,
                    help="game index (the same game as in 'simlib simulate' with these arguments)")
+
+    sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
     return parser
 
 
@@ -251,8 +254,23 @@ def _cmd_trace(a) -> int:
     return 0
 
 
+def _cmd_bench(argv: list[str]) -> int:
+    try:
+        from .bench import main as bench_main
+    except ImportError as exc:
+        sys.stderr.write(f"simlib bench: error: the benchmarks are not available ({exc})\n")
+        return 2
+    try:
+        return int(bench_main(argv) or 0)
+    except SystemExit as exc:  # its argparse: --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``simlib`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"]:  # the speed benchmarks parse their own flags
+        return _cmd_bench(argv[1:])
     parser = build_parser()
     try:
         a = parser.parse_args(argv)

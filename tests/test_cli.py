@@ -149,6 +149,12 @@ def test_help_and_no_command(capsys):
     assert "--scheduler" in capsys.readouterr().out
 
 
+def test_bench_is_handed_its_own_flags(capsys):
+    pytest.importorskip("simlib.bench")
+    assert main(["bench", "--help"]) == 0
+    assert "simlib bench" in capsys.readouterr().out
+
+
 def test_console_script_entry_point():
     if sys.version_info >= (3, 10):
         from importlib.metadata import entry_points
