@@ -8,6 +8,7 @@ give a one-line error on stderr and exit status 2, before anything is written.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -288,6 +289,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if a.command == "report":
             return _cmd_report(a)
         return _cmd_trace(a)
+    except BrokenPipeError:  # `simlib simulate | head`: the reader left, not an error of ours
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
     except (UsageError, RunError, ValueError, OSError) as exc:
         msg = " ".join(str(exc).split())  # one line
         sys.stderr.write(f"{prog}: error: {msg}\n")
