@@ -109,7 +109,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     out = np.zeros(n, dtype=K.record_dtype())
     flat = out.view(np.int64).reshape(n, K.N_REC)
     npl = np.full(n, p, dtype=np.int64)
-    chars = np.ascontiguousarray(np.broadcast_to(row, (n, K.MAX_PLAYERS)))
+    chars = np.tile(row, (n, 1))  # writable C array: the one signature the kernel has
     run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads, check)
     return out
 
@@ -161,7 +161,7 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
     seat_chars = np.stack([df[f"character_{s}"].to_numpy() for s in range(K.MAX_PLAYERS)], axis=1)
     lead_char = np.where(lead >= 0, seat_chars[np.arange(len(df)), np.maximum(lead, 0)], -1)
     out["leader_character"] = chars[lead_char]
-    out["team"] = ["+".join(sorted(c for c in row if c is not None))
+    out["team"] = ["+".join(sorted(c for c in row if isinstance(c, str)))
                    for row in out[[f"character_{s}" for s in range(K.MAX_PLAYERS)]].itertuples(index=False)]
     for t, name in enumerate(rules.enemy_names[:K.MAX_ENEMY_TYPES]):
         out[f"killed_{name}"] = df[f"killed_{t}"]

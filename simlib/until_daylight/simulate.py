@@ -131,15 +131,7 @@ class UntilDaylightAdapter:
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
                        self.policy_params, flat, threads)
-        if len(self.players) == 1:
-            return _normalize(api.records_frame(out, self.rules))
-        # api.records_frame builds `team` with `c is not None`, which breaks under pandas 3
-        # when a frame mixes player counts (the seat columns become str with NaN); frame
-        # each player count on its own and put the games back in order.
-        parts = [_normalize(api.records_frame(out[npl == p], self.rules))
-                 for p in self.players if np.any(npl == p)]
-        df = pd.concat(parts, ignore_index=True)
-        return df.sort_values("game", kind="stable").reset_index(drop=True)
+        return _normalize(api.records_frame(out, self.rules))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)

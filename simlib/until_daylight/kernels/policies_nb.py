@@ -73,6 +73,7 @@ from simlib.until_daylight.codes import (
 )
 from simlib.until_daylight.kernels.combat_nb import is_target_nb, kills_for_counts_nb
 from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
+    card_get,
     pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
     area_threat_nb,
     char_mod_nb,
@@ -105,8 +106,9 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
         return randint_nb(rng_of(st), STREAM_POLICY, n)
     best = 0
     best_s = -1e300
+    cands = cands_of(st)
     for i in range(n):
-        s = baseline_score_nb(st, rs, pp, decision, seat, i)
+        s = baseline_score_nb(st, rs, pp, decision, seat, cands[i, 0], cands[i, 1], cands[i, 2])
         if s > best_s:
             best_s = s
             best = i
@@ -209,15 +211,17 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
 
 
 @njit_nb
-def baseline_score_nb(st, rs, pp, decision, seat, i):
-    """Score of candidate ``i`` of ``decision`` for ``seat`` under the baseline heuristic."""
-    cands = cands_of(st)
+def baseline_score_nb(st, rs, pp, decision, seat, act, a, b):
+    """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic)."""
+    if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION:
+        # quick answers for the many trades that the heuristic never wants
+        if act == A_GIVE or act == A_TAKE:
+            k0 = card_get(rs, a, C_KIND)
+            if k0 != CK_AMMO and k0 != CK_WEAPON and (k0 != CK_HEAL or act == A_TAKE):
+                return -2.0
     pl = pl_of(st)
     inv = inv_of(st)
     card_tab = card_tab_of(rs)
-    act = cands[i, 0]
-    a = cands[i, 1]
-    b = cands[i, 2]
     missing = pl[seat, PL_MAX_HEALTH] - pl[seat, PL_HEALTH]
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION or decision == D_EXTRA_ATTACK:
         if act == A_NOTHING:
