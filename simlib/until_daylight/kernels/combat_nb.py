@@ -90,6 +90,18 @@ def is_target_nb(enemy_tab, t, survivors_block):
 
 
 @njit_nb
+def target_line_nb(area_row, n, enemy_tab, survivors_block, line_buf):
+    """Copy the targets of ``area_row[:n]`` (in order) to ``line_buf``; return how many."""
+    m = 0
+    for i in range(n):
+        t = area_row[i]
+        if is_target_nb(enemy_tab, t, survivors_block):
+            line_buf[m] = t
+            m += 1
+    return m
+
+
+@njit_nb
 def remove_first_targets_nb(area_row, n, enemy_tab, count, survivors_block, killed_out):
     """Remove the first ``count`` targets of ``area_row[:n]`` keeping the order of the rest.
 
@@ -116,12 +128,7 @@ def player_attack_area_nb(area_row, n, enemy_tab, h, b, survivors_block, line_bu
     damage, as their kill needs in the data say).  Returns ``(kills, new_n)``; the killed
     cards' types are in ``killed_out[:kills]``, in line order.
     """
-    m = 0
-    for i in range(n):
-        t = area_row[i]
-        if is_target_nb(enemy_tab, t, survivors_block):
-            line_buf[m] = t
-            m += 1
+    m = target_line_nb(area_row, n, enemy_tab, survivors_block, line_buf)
     kills = kills_for_counts_nb(line_buf, m, enemy_tab, h, b)
     new_n = remove_first_targets_nb(area_row, n, enemy_tab, kills, survivors_block, killed_out)
     return kills, new_n

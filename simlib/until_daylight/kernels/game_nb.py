@@ -56,61 +56,62 @@ MAX_FREE_ACTIONS = 16  # bound on no-action plays per turn (each consumes a card
 
 # =========================================================================== decks
 @njit_nb
+def refill_deck_nb(deck, disc):
+    """Shuffle a discard pile (counts per type) back into an empty deck; return its size.
+
+    The deck array is filled in type order: draws pick uniformly from it, so this is a
+    shuffle."""
+    m = 0
+    for t in range(disc.shape[0]):
+        for _ in range(disc[t]):
+            deck[m] = t
+            m += 1
+        disc[t] = 0
+    return m
+
+
+@njit_nb
+def deck_draw_nb(st, deck, n):
+    """One lazy Fisher-Yates step: a uniform card of ``deck[:n]``, moved to ``deck[n-1]``."""
+    j = randint_nb(rng_of(st), STREAM_CARDS, n)
+    card = deck[j]
+    deck[j] = deck[n - 1]
+    deck[n - 1] = card
+    return card
+
+
+@njit_nb
 def draw_horde_nb(st, rs):
-    """Draw one horde card (lazy Fisher-Yates step); -1 when deck and discard are empty."""
-    g = st
-    hdeck = hdeck_of(st)
-    hdisc = hdisc_of(st)
-    if g[G_HDECK_N] == 0:
+    """Draw one horde card; -1 when deck and discard are empty (or reshuffling is off)."""
+    if st[G_HDECK_N] == 0:
         if rs[P_V_HORDE_RESHUFFLE] == 0:
             return -1
-        m = 0
-        for t in range(hdisc.shape[0]):
-            for _ in range(hdisc[t]):
-                hdeck[m] = t
-                m += 1
-            hdisc[t] = 0
-        g[G_HDECK_N] = m
+        m = refill_deck_nb(hdeck_of(st), hdisc_of(st))
+        st[G_HDECK_N] = m
         if m == 0:
             return -1
-        g[G_HORDE_RESHUFFLES] += 1
+        st[G_HORDE_RESHUFFLES] += 1
         emit_nb(st, EV_RESHUFFLE, -1, 0, m, 0, 0, 0)
-    n = g[G_HDECK_N]
-    j = randint_nb(rng_of(st), STREAM_CARDS, n)
-    card = hdeck[j]
-    hdeck[j] = hdeck[n - 1]
-    hdeck[n - 1] = card
-    g[G_HDECK_N] = n - 1
-    g[G_HORDE_DRAWN] += 1
+    card = deck_draw_nb(st, hdeck_of(st), st[G_HDECK_N])
+    st[G_HDECK_N] -= 1
+    st[G_HORDE_DRAWN] += 1
     return card
 
 
 @njit_nb
 def draw_rubble_nb(st, rs):
     """Draw one rubble card; reshuffles the discard pile when the deck is empty; -1 if none."""
-    g = st
-    rdeck = rdeck_of(st)
-    rdisc = rdisc_of(st)
-    if g[G_RDECK_N] == 0:
-        m = 0
-        for c in range(rdisc.shape[0]):
-            for _ in range(rdisc[c]):
-                rdeck[m] = c
-                m += 1
-            rdisc[c] = 0
-        g[G_RDECK_N] = m
+    if st[G_RDECK_N] == 0:
+        m = refill_deck_nb(rdeck_of(st), rdisc_of(st))
+        st[G_RDECK_N] = m
         if m == 0:
             emit_nb(st, EV_NO_CARD, -1, 0, 0, 0, 0, 0)
             return -1
-        g[G_RUBBLE_RESHUFFLES] += 1
+        st[G_RUBBLE_RESHUFFLES] += 1
         emit_nb(st, EV_RESHUFFLE, -1, 1, m, 0, 0, 0)
-    n = g[G_RDECK_N]
-    j = randint_nb(rng_of(st), STREAM_CARDS, n)
-    card = rdeck[j]
-    rdeck[j] = rdeck[n - 1]
-    rdeck[n - 1] = card
-    g[G_RDECK_N] = n - 1
-    g[G_RUBBLE_DRAWN] += 1
+    card = deck_draw_nb(st, rdeck_of(st), st[G_RDECK_N])
+    st[G_RDECK_N] -= 1
+    st[G_RUBBLE_DRAWN] += 1
     return card
 
 

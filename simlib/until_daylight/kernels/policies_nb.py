@@ -71,7 +71,7 @@ from simlib.until_daylight.codes import (
     R_PRODUCT,
     TOKEN_BARRICADE,
 )
-from simlib.until_daylight.kernels.combat_nb import is_target_nb, kills_for_counts_nb
+from simlib.until_daylight.kernels.combat_nb import kills_for_counts_nb, target_line_nb
 from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
     card_get,
     pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
@@ -177,12 +177,8 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     eh = int(d * ph + 0.5)
     eb = int(d * pb + 0.5)
     line = buf_of(st)[4]
-    m = 0
-    for i in range(pl[area_seat, PL_AREA_N]):
-        t = area[area_seat, i]
-        if is_target_nb(enemy_tab, t, rs[P_V_SURVIVORS_BLOCK]):
-            line[m] = t
-            m += 1
+    m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
+                       rs[P_V_SURVIVORS_BLOCK], line)
     k = kills_for_counts_nb(line, m, enemy_tab, eh, eb)
     per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
     prevented = 0.0
@@ -285,12 +281,7 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b):
             area = area_of(st)
             enemy_tab = enemy_tab_of(rs)
             s2 = g[G_CUR_AREA]
-            m = 0
-            for j in range(pl[s2, PL_AREA_N]):
-                t = area[s2, j]
-                if is_target_nb(enemy_tab, t, rs[P_V_SURVIVORS_BLOCK]):
-                    line[m] = t
-                    m += 1
+            m = target_line_nb(area[s2], pl[s2, PL_AREA_N], enemy_tab, rs[P_V_SURVIVORS_BLOCK], line)
             k0 = kills_for_counts_nb(line, m, enemy_tab, g[G_CUR_H], g[G_CUR_B])
             k1 = kills_for_counts_nb(line, m, enemy_tab, g[G_CUR_H] + 1, g[G_CUR_B] - 1)
             return 1.0 if k1 > k0 else -1.0
