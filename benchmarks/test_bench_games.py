@@ -1,0 +1,60 @@
+"""Benchmarks of whole games: one game (``play_game_nb``), games through the runner
+(``api.play_games``, 1 and 2 threads), the JIT speed-up, cached load and cold compile."""
+from __future__ import annotations
+
+import numba
+import pytest
+
+from simlib import bench
+
+
+def test_game(run_bench):
+    """One full game (4 players, baseline policy, random team) called from Python."""
+    run_bench(bench.game_bench(), target=0.1, rounds=10, group="games")
+
+
+def test_runner_1_thread(run_bench, benchmark):
+    """The headline: full games per second per core through ``api.play_games``."""
+    m = run_bench(bench.runner_bench(1), target=0.2, rounds=10, group="games")
+    benchmark.extra_info["games_per_s_per_core"] = benchmark.extra_info["ops_per_s"]
+    benchmark.extra_info["guard_games_per_s"] = m.ops_per_s
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread")
+def test_runner_2_threads(run_bench, benchmark, calibrator):
+    """``api.play_games`` with 2 threads; ``extra_info`` has the speed-up over 1 thread
+    (measured interleaved; a shared machine makes it noisy)."""
+    b2 = bench.runner_bench(2)
+    run_bench(b2, target=0.2, rounds=10, group="games")
+    n = benchmark.extra_info["ops_per_round"]
+    m1, m2 = bench.measure_all([bench.runner_bench(1), b2], 0.1, cal=calibrator, sizes=[n, n])
+    benchmark.extra_info["speedup_vs_1_thread"] = m2.ops_per_s / m1.ops_per_s
+
+
+def test_jit_speedup(benchmark, calibrator):
+    """Every benchmark with ``NUMBA_DISABLE_JIT=1`` (plain Python, a subprocess, small
+    counts); ``extra_info`` has each kernel's speed-up of the JIT over plain Python."""
+    benchmark.group = "jit disabled"
+    pure = benchmark.pedantic(bench.pure_python_rates, rounds=1, iterations=1)
+    ms = bench.measure_all(bench.make_benches(), cal=calibrator)
+    for m in ms:
+        benchmark.extra_info[f"{m.name}_python_ops_per_s"] = pure[m.name]
+        benchmark.extra_info[f"{m.name}_jit_speedup"] = m.ops_per_s / pure[m.name]
+
+
+def test_cached_load(benchmark):
+    """First call of every kernel in a fresh process reading numba's disk cache
+    (``extra_info``: seconds per kernel, cache hits and misses of the game kernels)."""
+    benchmark.group = "compile"
+    res = benchmark.pedantic(bench.cached_load_times, rounds=1, iterations=1)
+    benchmark.extra_info.update(res)
+
+
+def test_cold_compile(benchmark, full_mode):
+    """First call of every kernel in a fresh process with an empty numba cache: the game
+    kernel's full compile (minutes).  Only with ``--bench-full`` / ``SIMLIB_BENCH_FULL=1``."""
+    if not full_mode:
+        pytest.skip("cold compile: run with --bench-full (several minutes)")
+    benchmark.group = "compile"
+    res = benchmark.pedantic(bench.cold_compile_times, rounds=1, iterations=1)
+    benchmark.extra_info.update(res)

@@ -1,0 +1,843 @@
+"""Speed benchmarks of the Until Daylight kernels, and the speed guard that CI runs.
+
+Usage (``simlib bench`` calls :func:`main` with the same flags)::
+
+    python -m simlib.bench                  # the table: ops/s, JIT speed-up, compile times
+    python -m simlib.bench --quick          # the same in a few seconds of measuring
+    python -m simlib.bench --full           # more repeats + cold compile (~5 min: compiles
+                                            # the game kernel from scratch in a subprocess)
+    python -m simlib.bench --guard          # quick ratios vs benchmarks/floors.toml; exit 1
+    python -m simlib.bench --update-floors  # re-measure and rewrite benchmarks/floors.toml
+
+What is measured
+----------------
+Five benchmarks, each a function ``run(n)`` that performs ``n`` operations:
+
+``roll_dice``      a roll of 6 combat dice (``roll_faces_nb``), driven by a jitted loop
+``player_attack``  one player attack on an area (``player_attack_area_nb``): refill the
+                   area from one of 256 fixed cases, resolve the attack
+``enemy_batch``    one enemy attack batch (``enemy_batch_nb``) on one of 256 fixed cases
+``game``           one full game (``play_game_nb``, 4 players, baseline policy, random
+                   teams), called from a Python loop as ``trace_game`` calls it
+``runner``         games through the runner (``api.play_games``, 1 thread): the headline,
+                   full games per second per core
+
+Each is timed on a block of ~``target`` seconds after a warm-up call outside the timed
+region; the figure is the best of several blocks (noise on a shared machine only ever
+slows a block down).
+
+The speed guard
+---------------
+Absolute times mean nothing across machines or even across minutes on a shared one, so
+the guard compares **ratios measured in one process**: a kernel's operations per second
+divided by the operations per second of a fixed calibration loop (:func:`calibration`,
+a chain of splitmix64 hashes and a float accumulation, independent of simlib's code),
+both best-of timings taken interleaved.  ``benchmarks/floors.toml`` holds, per kernel,
+the median ratio of several sessions and its floor = ratio / ``MARGIN`` (1.6): noise does
+not reach 1.6x on best-of timings, a 2x slowdown does.  A kernel below its floor is
+measured once more with three times the repeats before the guard fails, naming the
+kernel, its ratio and the floor.
+
+Compile times
+-------------
+* small kernels: the first call of a fresh, non-cached copy of the kernel
+  (``numba.njit(cache=False)(kernel.py_func)``) in this process (its callees, e.g. the
+  random streams, are already compiled);
+* game kernels: the cached load (a subprocess times the first call, which reads numba's
+  on-disk cache) always; the cold compile (a subprocess with ``NUMBA_CACHE_DIR`` set to an
+  empty temporary folder) with ``--full`` only.
+
+The JIT speed-up is the same benchmark run with ``NUMBA_DISABLE_JIT=1`` in a subprocess
+(every kernel is then plain Python) on a small count; it is reported, never guarded.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numba
+import numpy as np
+
+MARGIN = 1.6  # floor = measured ratio / MARGIN
+CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation
+SEED = 20240611  # fixed games: every block of a benchmark does the same work
+
+
+def _default_floors() -> Path:
+    """``$SIMLIB_FLOORS``, else ``benchmarks/floors.toml`` of the source tree simlib is
+    imported from, else of the current directory (an installed simlib)."""
+    env = os.environ.get("SIMLIB_FLOORS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parents[1] / "benchmarks" / "floors.toml"
+    return here if here.exists() else Path.cwd() / "benchmarks" / "floors.toml"
+
+
+DEFAULT_FLOORS = _default_floors()
+GUARDED = ("roll_dice", "player_attack", "enemy_batch", "game", "runner")
+
+# Same options as simlib.core.jit.njit_nb but never cached: numba's cache does not notice
+# when a *callee* in another module changes, so a cached driver could time stale code.
+_DRIVER_OPTS = dict(cache=False, nogil=True, error_model="numpy", _nrt=False)
+
+
+def _jit(fn):
+    return numba.njit(**_DRIVER_OPTS)(fn)
+
+
+# --------------------------------------------------------------------------- calibration
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _calib_py(n, seed):
+    """``n`` dependent splitmix64 steps and a float accumulation (latency bound, no SIMD)."""
+    z = np.uint64(seed)
+    acc = 0.0
+    for _ in range(n):
+        z = z + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _MIX1
+        z = (z ^ (z >> np.uint64(27))) * _MIX2
+        z = z ^ (z >> np.uint64(31))
+        acc = acc * 0.5 + np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return acc + np.float64(z & np.uint64(1))
+
+
+_calib_nb = None
+
+
+def calibration() -> "Bench":
+    """The calibration loop as a benchmark: one operation = ``CAL_BLOCK`` hash steps."""
+    global _calib_nb
+    if _calib_nb is None:
+        _calib_nb = _jit(_calib_py)
+    fn = _calib_nb
+
+    def run(n):
+        return fn(np.int64(n * CAL_BLOCK), np.int64(12345))
+
+    return Bench("calibration", f"{CAL_BLOCK} splitmix64 steps", run, guarded=False)
+
+
+# --------------------------------------------------------------------------- benchmarks
+@dataclasses.dataclass
+class Bench:
+    """A benchmark: ``run(n)`` performs ``n`` operations of ``title``."""
+
+    name: str
+    title: str
+    run: Callable[[int], object]
+    guarded: bool = True
+    min_n: int = 1
+    compile_case: tuple | None = None  # (kernel dispatcher, call args) for compile_seconds
+
+
+_RULES = None
+
+
+def _rules():
+    global _RULES
+    if _RULES is None:
+        from simlib.until_daylight.ruleset import load_ruleset
+
+        r = load_ruleset()
+        _RULES = (r, r.pack())
+    return _RULES
+
+
+def fresh_copy(kernel):
+    """A fresh, non-cached, not yet compiled dispatcher of ``kernel``'s Python code."""
+    return numba.njit(**_DRIVER_OPTS)(kernel.py_func)
+
+
+def compile_seconds(bench: Bench) -> float | None:
+    """Seconds of the first call of a fresh non-cached copy of the benchmark's kernel
+    (its callees are already compiled); ``None`` for benchmarks without a compile case."""
+    if bench.compile_case is None:
+        return None
+    kernel, args = bench.compile_case
+    fresh = fresh_copy(kernel)
+    t0 = time.perf_counter()
+    fresh(*args)
+    return time.perf_counter() - t0
+
+
+def _dice_cases(pk, rng, m, lo, hi):
+    """(h, b, x) of ``m`` rolls of ``lo..hi`` dice of the ruleset's combat die."""
+    from simlib.until_daylight.codes import FACE_B, FACE_H
+
+    out = np.zeros((m, 3), dtype=np.int64)
+    for j in range(m):
+        faces = rng.choice(pk.die_faces, size=int(rng.integers(lo, hi + 1)))
+        h = int((faces == FACE_H).sum())
+        b = int((faces == FACE_B).sum())
+        out[j] = h, b, len(faces) - h - b
+    return out
+
+
+def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
+    """A roll of ``k`` combat dice (default kernel: ``roll_faces_nb``)."""
+    from simlib.core.rng import STREAM_DICE, make_streams
+    from simlib.until_daylight.kernels.combat_nb import roll_faces_nb
+
+    kern = roll_faces_nb if kernel is None else kernel
+    _, pk = _rules()
+    die = pk.die_faces
+    rng0 = make_streams(SEED, 0)
+    rng = rng0.copy()
+    faces = np.zeros(16, dtype=np.int64)
+    stream = STREAM_DICE
+
+    def drive(rng, rng0, k, die, faces, n):
+        for i in range(rng.shape[0]):
+            rng[i] = rng0[i]
+        s = 0
+        for _ in range(n):
+            h, b, x = kern(rng, stream, k, die, faces)
+            s += h * 3 + b
+        return s
+
+    d = _jit(drive)
+    kk = np.int64(k)
+
+    def run(n):
+        return d(rng, rng0, kk, die, faces, np.int64(n))
+
+    cc = (roll_faces_nb, (rng, np.int64(stream), kk, die, faces)) if kernel is None else None
+    return Bench("roll_dice", f"roll of {k} combat dice", run, compile_case=cc)
+
+
+def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
+    """One player attack on an area (default kernel: ``player_attack_area_nb``)."""
+    from simlib.until_daylight import codes as K
+    from simlib.until_daylight.kernels.combat_nb import player_attack_area_nb
+
+    kern = player_attack_area_nb if kernel is None else kernel
+    _, pk = _rules()
+    tab = pk.enemy_tab
+    r = np.random.default_rng(SEED)
+    cap = 16
+    weights = tab[:, K.E_COUNT] / tab[:, K.E_COUNT].sum()
+    ns = r.integers(1, 11, size=cases).astype(np.int64)
+    areas = np.zeros((cases, cap), dtype=np.int64)
+    for j in range(cases):
+        areas[j, : ns[j]] = r.choice(len(tab), size=ns[j], p=weights)
+    hbx = _dice_cases(pk, r, cases, 1, 8)
+    hs = np.ascontiguousarray(hbx[:, 0])
+    bs = np.ascontiguousarray(hbx[:, 1])
+    sb = np.int64(pk.params[K.P_V_SURVIVORS_BLOCK])
+    row = np.zeros(cap, dtype=np.int64)
+    line = np.zeros(cap, dtype=np.int64)
+    killed = np.zeros(cap, dtype=np.int64)
+
+    def drive(areas, ns, hs, bs, tab, sb, row, line, killed, n):
+        m = areas.shape[0]
+        j = 0
+        s = 0
+        for _ in range(n):
+            nn = ns[j]
+            for q in range(nn):
+                row[q] = areas[j, q]
+            kills, new_n = kern(row, nn, tab, hs[j], bs[j], sb, line, killed)
+            s += kills * 16 + new_n
+            j += 1
+            if j == m:
+                j = 0
+        return s
+
+    d = _jit(drive)
+
+    def run(n):
+        return d(areas, ns, hs, bs, tab, sb, row, line, killed, np.int64(n))
+
+    cc = None
+    if kernel is None:
+        row[: ns[0]] = areas[0, : ns[0]]
+        cc = (player_attack_area_nb, (row, ns[0], tab, hs[0], bs[0], sb, line, killed))
+    return Bench("player_attack", "one player attack on an area", run, compile_case=cc)
+
+
+def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
+    """One enemy attack batch on an area (default kernel: ``enemy_batch_nb``)."""
+    from simlib.until_daylight import codes as K
+    from simlib.until_daylight.kernels.combat_nb import enemy_batch_nb
+
+    kern = enemy_batch_nb if kernel is None else kernel
+    _, pk = _rules()
+    r = np.random.default_rng(SEED + 1)
+    cap = int(pk.params[K.P_DICE_CAP])
+    hbx = _dice_cases(pk, r, cases, 1, cap)
+    c = np.zeros((cases, 6), dtype=np.int64)
+    c[:, :3] = hbx
+    c[:, 3] = r.choice([K.ENEMY_RAIDER, K.ENEMY_INFECTED], size=cases, p=[0.3, 0.7])
+    c[:, 4] = r.integers(0, 4, size=cases)  # survivors in the area
+    c[:, 5] = r.integers(0, 3, size=cases)  # barricades
+    bh = np.int64(pk.params[K.P_BARRICADE_HEADS])
+    bb = np.int64(pk.params[K.P_BARRICADE_BODIES])
+    bpd = np.int64(max(1, pk.params[K.P_BODIES_PER_DAMAGE]))
+
+    def drive(c, bh, bb, bpd, n):
+        m = c.shape[0]
+        j = 0
+        s = 0
+        for _ in range(n):
+            sk, bd, dmg = kern(c[j, 0], c[j, 1], c[j, 2], c[j, 3], c[j, 4], c[j, 5], bh, bb, bpd)
+            s += sk + 4 * bd + 16 * dmg
+            j += 1
+            if j == m:
+                j = 0
+        return s
+
+    d = _jit(drive)
+
+    def run(n):
+        return d(c, bh, bb, bpd, np.int64(n))
+
+    cc = None
+    if kernel is None:
+        cc = (enemy_batch_nb, tuple(np.int64(v) for v in c[0]) + (bh, bb, bpd))
+    return Bench("enemy_batch", "one enemy attack batch", run, compile_case=cc)
+
+
+def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
+    """``(kernel, args)`` of one game: ``kernel(*args)`` with ``args[game_index]`` set per game.
+
+    The arguments have exactly the types ``api.trace_game`` passes (so the call reuses the
+    cached compile), matched to ``play_game_nb``'s parameters by name: ``rs, seed, game,
+    n_players, chars, pid, pp, ev_cap`` (0: no trace), ``check`` (0), ``rec``.  Returns
+    ``(kernel, args, game_index)``.
+    """
+    import inspect
+
+    from simlib.until_daylight import codes as K
+    from simlib.until_daylight.api import flat_rules
+    from simlib.until_daylight.kernels.game_nb import play_game_nb
+    from simlib.until_daylight.policies import resolve_policy
+
+    kern = play_game_nb if kernel is None else kernel
+    rules, _ = _rules()
+    pid, pp = resolve_policy(policy)
+    rec = np.zeros(1, dtype=K.record_dtype()).view(np.int64).reshape(1, K.N_REC)[0]
+    by_name = {
+        "rs": flat_rules(rules), "seed": np.int64(SEED), "game": np.int64(0),
+        "n_players": np.int64(players),
+        "chars": np.full(K.MAX_PLAYERS, -1, dtype=np.int64),  # a random team
+        "pid": np.int64(pid), "pp": pp, "ev_cap": np.int64(0), "check": np.int64(0),
+        "rec": rec,
+    }
+    py = getattr(play_game_nb, "py_func", play_game_nb)
+    names = list(inspect.signature(py).parameters)
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        raise RuntimeError(f"simlib.bench does not know play_game_nb's parameters {missing}; "
+                           "update simlib.bench.game_call")
+    return kern, [by_name[n] for n in names], names.index("game")
+
+
+def game_bench(kernel=None, players: int = 4) -> Bench:
+    """One full game: ``play_game_nb`` called from Python on games ``0 .. n-1``."""
+    kern, args, gi = game_call(kernel, players)
+
+    def run(n):
+        for i in range(n):
+            args[gi] = np.int64(i)
+            kern(*args)
+
+    return Bench("game", f"one full game ({players} players, baseline)", run)
+
+
+def runner_bench(threads: int = 1, players: int = 4) -> Bench:
+    """Games through the runner: ``api.play_games(n, players, threads=threads)``."""
+    from simlib.until_daylight.api import play_games
+
+    def run(n):
+        play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
+
+    name = "runner" if threads == 1 else f"runner_{threads}t"
+    # n >= 8: play_games with n == 1 passes a read-only team array (another signature).
+    return Bench(name, f"games via api.play_games ({threads} thread{'s' if threads > 1 else ''})",
+                 run, guarded=threads == 1, min_n=8)
+
+
+BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
+    "roll_dice": roll_dice_bench,
+    "player_attack": player_attack_bench,
+    "enemy_batch": enemy_batch_bench,
+    "game": game_bench,
+    "runner": runner_bench,
+}
+
+
+def make_benches(names: Iterable[str] = GUARDED) -> list[Bench]:
+    return [BENCH_FACTORIES[n]() for n in names]
+
+
+# --------------------------------------------------------------------------- timing
+def time_block(run: Callable[[int], object], n: int) -> float:
+    t0 = time.perf_counter()
+    run(n)
+    return time.perf_counter() - t0
+
+
+def block_size(bench: Bench, target: float) -> int:
+    """Operations in a block of about ``target`` seconds (the first call warms up)."""
+    n = bench.min_n
+    run = bench.run
+    run(n)  # warm-up: compile / load, outside any timed region
+    while True:
+        t = min(time_block(run, n), time_block(run, n))
+        if t >= target / 4:
+            return max(bench.min_n, int(n * target / t))
+        n = n * 8 if t < target / 64 else n * 2
+
+
+@dataclasses.dataclass
+class Measurement:
+    """Timing of one benchmark interleaved with the calibration loop.
+
+    The measurement is made of ``windows`` windows, taken round-robin over the benchmarks
+    of a session (so a benchmark's windows are spread over the session).  In a window,
+    ``blocks_per_window`` kernel blocks alternate with calibration blocks (one before each
+    kernel block, one after the last); the window's ratio is best kernel ops/s over best
+    calibration ops/s *of that window*: both come from the same fraction of a second, so
+    the machine's current speed (co-tenants, frequency) cancels, and best-of discards
+    blocks slowed by noise.  ``ratio`` is the median of the windows' ratios, so one
+    window where the co-tenants hit the kernel and the calibration unequally does not
+    count.  ``ops_per_s`` and ``cal_ops_per_s`` are the best blocks overall."""
+
+    name: str
+    title: str
+    ops_per_s: float
+    cal_ops_per_s: float
+    ratio: float
+    window_ratios: list[float]
+    block: int
+    blocks_per_window: int
+
+
+class Calibrator:
+    """The calibration loop, timed between kernel blocks; keeps the session's best."""
+
+    def __init__(self, target: float):
+        self.bench = calibration()
+        self.n = block_size(self.bench, target)
+        self.best = float("inf")  # seconds per operation
+
+    def tick(self) -> float:
+        """Time one calibration block; return its seconds per operation."""
+        t = time_block(self.bench.run, self.n) / self.n
+        self.best = min(self.best, t)
+        return t
+
+    @property
+    def ops_per_s(self) -> float:
+        return 1.0 / self.best
+
+
+def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
+                windows: int = 3, cal: Calibrator | None = None,
+                sizes: Sequence[int] | None = None) -> list[Measurement]:
+    """Measure the benchmarks round-robin: ``windows`` windows of ``blocks`` blocks of
+    about ``target`` seconds each; see :class:`Measurement`."""
+    cal = Calibrator(target / 2) if cal is None else cal
+    if sizes is None:
+        sizes = [block_size(b, target) for b in benches]
+    wr: list[list[float]] = [[] for _ in benches]
+    best = [float("inf")] * len(benches)
+    cbest = [float("inf")] * len(benches)
+    for _w in range(windows):
+        for i, (b, n) in enumerate(zip(benches, sizes)):
+            kb = float("inf")
+            cb = cal.tick()
+            for _ in range(blocks):
+                kb = min(kb, time_block(b.run, n) / n)
+                cb = min(cb, cal.tick())
+            wr[i].append(cb / kb)
+            best[i] = min(best[i], kb)
+            cbest[i] = min(cbest[i], cb)
+    return [Measurement(b.name, b.title, 1.0 / best[i], 1.0 / cbest[i],
+                        statistics.median(wr[i]), wr[i], sizes[i], blocks)
+            for i, b in enumerate(benches)]
+
+
+def measure(bench: Bench, cal: Calibrator | None = None, target: float = 0.01,
+            blocks: int = 3, windows: int = 3, n: int | None = None) -> Measurement:
+    """:func:`measure_all` of one benchmark."""
+    return measure_all([bench], target, blocks, windows, cal,
+                       None if n is None else [n])[0]
+
+
+# --------------------------------------------------------------------------- floors
+def machine_description() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores ({platform.system()} {platform.machine()})"
+
+
+def load_floors(path: Path | str = DEFAULT_FLOORS) -> tuple[dict, dict[str, dict]]:
+    """``(meta, {kernel: {"ratio", "floor", ...}})`` from a floors TOML file."""
+    import tomllib
+
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    return data.get("meta", {}), data.get("kernels", {})
+
+
+def check_ratio(name: str, ratio: float, floor: float | None,
+                measured: float | None = None) -> str | None:
+    """``None`` when ``ratio`` meets ``floor``; else the guard's readable failure message."""
+    if floor is None:
+        return (f"speed guard: kernel {name!r} has no floor in benchmarks/floors.toml; "
+                f"measured ratio {ratio:.4g}. Run `python -m simlib.bench --update-floors`.")
+    if ratio >= floor:
+        return None
+    msg = (f"speed guard: kernel {name!r} is too slow: ratio to the calibration loop "
+           f"{ratio:.4g} < floor {floor:.4g}")
+    if measured:
+        msg += f" (committed measurement {measured:.4g}: now {measured / ratio:.2f}x slower)"
+    return msg + "."
+
+
+def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[str]:
+    """Failure messages of the measurements below their floors (empty: all pass)."""
+    out = []
+    for m in measurements:
+        f = floors.get(m.name)
+        msg = check_ratio(m.name, m.ratio, None if f is None else float(f["floor"]),
+                          None if f is None else float(f.get("ratio", 0)) or None)
+        if msg:
+            out.append(msg)
+    return out
+
+
+def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = GUARDED,
+              target: float = 0.01, blocks: int = 3, windows: int = 3,
+              echo: Callable[[str], None] | None = print
+              ) -> tuple[list[Measurement], list[str]]:
+    """The quick guard: measure, compare with the floors, re-measure failures once (with
+    three times the windows) and keep the better measurement.
+
+    Returns ``(measurements, failure messages)``."""
+    _meta, floors = load_floors(floors_path)
+    benches = {b.name: b for b in make_benches(names)}
+    cal = Calibrator(target / 2)
+    ms = {m.name: m for m in measure_all(list(benches.values()), target, blocks, windows, cal)}
+    for name in list(ms):
+        f = floors.get(name)
+        if f is not None and ms[name].ratio < float(f["floor"]):  # noise? one more go
+            again = measure(benches[name], cal, target, blocks, 3 * windows, n=ms[name].block)
+            if again.ratio > ms[name].ratio:
+                ms[name] = again
+    result = [ms[n] for n in names]
+    fails = guard(result, floors)
+    if echo:
+        echo(f"speed guard: ratio = kernel ops/s / calibration ops/s (same process), "
+             f"floors from {floors_path}")
+        for m in result:
+            f = floors.get(m.name)
+            fl = float(f["floor"]) if f else float("nan")
+            state = "ok" if f and m.ratio >= fl else "FAIL"
+            echo(f"  {m.name:<14} ratio {m.ratio:>11.4g}   floor {fl:>11.4g}   "
+                 f"{m.ratio / fl:5.2f}x floor   {state}")
+        for msg in fails:
+            echo(msg)
+    return result, fails
+
+
+def _fmt_toml_str(s: str) -> str:
+    return json.dumps(s)  # a JSON string is a valid TOML basic string
+
+
+def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: float = MARGIN,
+                 note: str = "") -> dict[str, dict]:
+    """Write the floors file from several measurement sessions (median ratio / margin)."""
+    names = [m.name for m in sessions[0]]
+    lines = [
+        "# Speed floors of simlib's kernels, written by `python -m simlib.bench --update-floors`.",
+        "# ratio: a kernel's operations per second divided by the calibration loop's (both",
+        "# best-of timings in one process); the median of `sessions` sessions.",
+        "# floor = ratio / margin; the guard (tests/test_speed_guard.py, `python -m simlib.bench",
+        "# --guard`) fails when a kernel's ratio falls below its floor.",
+        "",
+        "[meta]",
+        f"date = {_fmt_toml_str(datetime.date.today().isoformat())}",
+        f"machine = {_fmt_toml_str(machine_description())}",
+        f"python = {_fmt_toml_str(platform.python_version())}",
+        f"numba = {_fmt_toml_str(numba.__version__)}",
+        f"numpy = {_fmt_toml_str(np.__version__)}",
+        f"margin = {margin}",
+        f"sessions = {len(sessions)}",
+        f"calibration = {_fmt_toml_str(f'{CAL_BLOCK} dependent splitmix64 steps + float accumulation (simlib.bench.calibration)')}",
+        f"calibration_ops_per_s = {statistics.median(s[0].cal_ops_per_s for s in sessions):.6g}",
+    ]
+    if note:
+        lines.append(f"note = {_fmt_toml_str(note)}")
+    out = {}
+    for i, name in enumerate(names):
+        ratios = [s[i].ratio for s in sessions]
+        med = statistics.median(ratios)
+        floor = med / margin
+        out[name] = {"ratio": med, "floor": floor}
+        lines += [
+            "",
+            f"[kernels.{name}]",
+            f"operation = {_fmt_toml_str(sessions[0][i].title)}",
+            f"ops_per_s = {statistics.median(s[i].ops_per_s for s in sessions):.6g}",
+            f"ratio = {med:.6g}",
+            f"floor = {floor:.6g}",
+            "session_ratios = [" + ", ".join(f"{r:.6g}" for r in ratios) + "]",
+        ]
+    Path(path).write_text("\n".join(lines) + "\n")
+    return out
+
+
+# --------------------------------------------------------------------------- subprocesses
+def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float) -> dict:
+    env = dict(os.environ)
+    env.update(env_extra)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    p = subprocess.run([sys.executable, "-W", "ignore", "-m", "simlib.bench", "--worker", mode],
+                       capture_output=True, text=True, env=env, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"bench worker {mode!r} failed:\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+PURE_COUNTS = {"roll_dice": 2000, "player_attack": 1000, "enemy_batch": 5000, "game": 8,
+               "runner": 8}
+
+
+def _worker_pure() -> dict:
+    """Under NUMBA_DISABLE_JIT=1: ops/s of each benchmark in plain Python."""
+    out = {}
+    for name in GUARDED:
+        b = BENCH_FACTORIES[name]()
+        n = max(b.min_n, PURE_COUNTS[name])
+        out[name] = n / min(time_block(b.run, n) for _ in range(2))
+    return out
+
+
+def _first_call_times() -> dict:
+    """Seconds of the first call of each kernel (numba's cache or compile) in this process."""
+    from simlib.until_daylight.kernels.game_nb import play_batch_nb, play_game_nb
+
+    out: dict = {}
+    t0 = time.perf_counter()
+    benches = {}
+    for name in ("roll_dice", "player_attack", "enemy_batch"):
+        t = time.perf_counter()
+        b = BENCH_FACTORIES[name]()
+        b.run(b.min_n)  # compiles the driver too (non-cached: a small, similar cost)
+        out[name] = time.perf_counter() - t
+        benches[name] = b
+    for name in ("game", "runner"):
+        b = BENCH_FACTORIES[name]()
+        t = time.perf_counter()
+        b.run(b.min_n)
+        out[name] = time.perf_counter() - t
+    out["total"] = time.perf_counter() - t0
+    out["cache"] = {
+        "game": {"hits": sum(play_game_nb.stats.cache_hits.values()),
+                 "misses": sum(play_game_nb.stats.cache_misses.values())},
+        "runner": {"hits": sum(play_batch_nb.stats.cache_hits.values()),
+                   "misses": sum(play_batch_nb.stats.cache_misses.values())},
+    }
+    return out
+
+
+def _worker(mode: str) -> int:
+    if mode == "pure":
+        res = _worker_pure()
+    elif mode == "ratios":
+        res = [dataclasses.asdict(m) for m in measure_all(make_benches())]
+    elif mode in ("load", "cold"):
+        t = time.perf_counter()
+        import simlib.until_daylight.api  # noqa: F401
+
+        imp = time.perf_counter() - t
+        res = _first_call_times()
+        res["import"] = imp
+        res["cache_dir"] = os.environ.get("NUMBA_CACHE_DIR", "")
+    else:
+        raise SystemExit(f"unknown worker mode {mode!r}")
+    print(json.dumps(res))
+    return 0
+
+
+def cached_load_times(timeout: float = 1800) -> dict:
+    """First-call seconds of each kernel in a fresh process reading numba's disk cache."""
+    return _subprocess_json("load", {}, timeout)
+
+
+def cold_compile_times(timeout: float = 3600) -> dict:
+    """First-call seconds of each kernel in a fresh process with an empty numba cache."""
+    with tempfile.TemporaryDirectory(prefix="simlib-cold-") as d:
+        return _subprocess_json("cold", {"NUMBA_CACHE_DIR": d}, timeout)
+
+
+def pure_python_rates(timeout: float = 600) -> dict:
+    """Ops/s of each benchmark with the JIT disabled (subprocess, NUMBA_DISABLE_JIT=1)."""
+    return _subprocess_json("pure", {"NUMBA_DISABLE_JIT": "1"}, timeout)
+
+
+# --------------------------------------------------------------------------- report
+def _si(x: float) -> str:
+    if x != x:
+        return "-"
+    for unit, f in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= f:
+            return f"{x / f:.3g} {unit}"
+    return f"{x:.3g}"
+
+
+def _secs(x) -> str:
+    return "-" if x is None else f"{x:.2f} s"
+
+
+def report(args) -> int:
+    quick = args.quick
+    target, windows = (0.01, 3) if quick else ((0.02, 9) if args.full else (0.02, 5))
+    blocks = 3
+    say = print
+    say(f"simlib bench{' --quick' if quick else ''}{' --full' if args.full else ''}: "
+        f"Until Daylight kernels, {datetime.date.today().isoformat()}")
+    say(f"machine: {machine_description()}; Python {platform.python_version()}, "
+        f"numba {numba.__version__}, numpy {np.__version__}")
+    t_load = None
+    if not args.no_subprocess:
+        say("cached load: timing first calls in a fresh process ...")
+        t_load = cached_load_times()
+    benches = make_benches()
+    compile_fresh = {b.name: (min(compile_seconds(b) for _ in range(2))
+                              if b.compile_case else None) for b in benches}
+    say("measuring ...")
+    cal = Calibrator(target / 2)
+    ms = measure_all(benches, target, blocks, windows, cal)
+    two = None
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        b1 = runner_bench(1)
+        b2 = runner_bench(2)
+        n = block_size(b2, target * 2)
+        m1, m2 = measure_all([b1, b2], target, blocks, windows, cal, [n, n])
+        two = m2.ops_per_s / m1.ops_per_s
+    pure = cold = None
+    if not args.no_subprocess:
+        say("JIT disabled: timing plain Python in a subprocess ...")
+        pure = pure_python_rates()
+        if args.full:
+            say("cold compile: a fresh process with an empty numba cache (minutes) ...")
+            cold = cold_compile_times()
+    say("")
+    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_BLOCK} splitmix64 steps)")
+    hdr = (f"{'kernel':<14} {'operation':<38} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
+           f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
+    say(hdr)
+    say("-" * len(hdr))
+    for m in ms:
+        sp = f"{m.ops_per_s / pure[m.name]:.0f}x" if pure and m.name in pure else "-"
+        comp = _secs(compile_fresh.get(m.name))
+        load = _secs(t_load.get(m.name)) if t_load else "-"
+        cc = _secs(cold.get(m.name)) if cold else "(--full)"
+        say(f"{m.name:<14} {m.title:<38} {_si(m.ops_per_s):>10} {m.ratio:>10.4g} {sp:>13} "
+            f"{comp:>10} {load:>12} {cc:>13}")
+    say("")
+    say("ops/s: best of %d blocks of ~%.0f ms after a warm-up; ratio: ops/s over the "
+        "calibration loop's in the same windows, median of %d windows (what the guard "
+        "compares);" % (blocks * windows, target * 1000, windows))
+    say("JIT speed-up: over the same code with NUMBA_DISABLE_JIT=1; compile: first call of a "
+        "fresh non-cached copy (callees already compiled);")
+    say("cached load: first call in a fresh process (numba disk cache; driver loops compile "
+        "there too); cold compile: the same with an empty cache.")
+    if t_load:
+        c = t_load.get("cache", {})
+        miss = sum(v.get("misses", 0) for v in c.values())
+        if miss:
+            say(f"note: the cached-load process missed numba's cache {miss} time(s): its game "
+                "figures are compile times (sources changed since the last compile).")
+        say(f"import of simlib.until_daylight.api: {_secs(t_load.get('import'))}")
+    runner = next(m for m in ms if m.name == "runner")
+    say("")
+    say(f"headline: {runner.ops_per_s:,.0f} full games per second per core "
+        "(baseline policy, 4 players, random teams, 1 thread)")
+    if two is not None:
+        say(f"2 threads: {two:.2f}x the 1-thread rate (machine shared: noisy)")
+    return 0
+
+
+def measure_session() -> list[Measurement]:
+    """One guard-settings measurement of every guarded kernel in a fresh process."""
+    rows = _subprocess_json("ratios", {}, timeout=1800)
+    return [Measurement(**r) for r in rows]
+
+
+def update_floors(args) -> int:
+    """Median ratio of ``--sessions`` fresh processes (each measures like the quick
+    guard), floor = median / margin, written to the floors file."""
+    path = Path(args.floors)
+    sessions = []
+    for s in range(args.sessions):
+        ms = measure_session()
+        sessions.append(ms)
+        print(f"session {s + 1}/{args.sessions}: " +
+              ", ".join(f"{m.name} {m.ratio:.4g}" for m in ms), flush=True)
+    floors = write_floors(path, sessions, args.margin)
+    for name, f in floors.items():
+        rs = [m.ratio for s in sessions for m in s if m.name == name]
+        print(f"  {name:<14} ratio {f['ratio']:.4g}  floor {f['floor']:.4g}  "
+              f"(sessions spread {max(rs) / min(rs):.2f}x)")
+    print(f"wrote {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="simlib bench",
+        description="Speed of the Until Daylight kernels: a table (default), the speed "
+                    "guard (--guard) or new floors (--update-floors).")
+    ap.add_argument("--quick", action="store_true", help="a few seconds of measuring")
+    ap.add_argument("--full", action="store_true",
+                    help="more repeats and the cold compile of every kernel (minutes)")
+    ap.add_argument("--guard", action="store_true",
+                    help="compare quick ratios with the floors; exit status 1 on failure")
+    ap.add_argument("--update-floors", action="store_true",
+                    help="measure several sessions and rewrite the floors file")
+    ap.add_argument("--floors", default=str(DEFAULT_FLOORS), help="floors file (TOML)")
+    ap.add_argument("--sessions", type=int, default=5, help="sessions for --update-floors")
+    ap.add_argument("--margin", type=float, default=MARGIN,
+                    help="floor = median ratio / margin (--update-floors)")
+    ap.add_argument("--no-subprocess", action="store_true",
+                    help="skip the subprocess figures (cached load, JIT disabled, cold)")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        return _worker(args.worker)
+    if args.update_floors:
+        return update_floors(args)
+    if args.guard:
+        _ms, fails = run_guard(args.floors)
+        return 1 if fails else 0
+    return report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The speed guard of the kernels (``simlib.bench``), and tests of the guard itself.
+
+``test_quick_guard`` is the guard CI runs: a few seconds of measuring, every kernel's
+throughput as a ratio to a calibration loop timed in the same process, compared with the
+floors committed in ``benchmarks/floors.toml`` (see ``benchmarks/README.md``).
+
+The other tests check that the guard catches a slow kernel: a test-only variant doing
+three times the work of the real kernel is measured next to the real one in this
+process, and the guard's comparison (:func:`simlib.bench.check_ratio`, :func:`guard`)
+must fail it with a readable message and pass the real kernel.  No absolute times are
+asserted anywhere.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numba
+import pytest
+
+from simlib import bench
+from simlib.until_daylight.kernels.combat_nb import roll_faces_nb
+from simlib.until_daylight.kernels.game_nb import play_game_nb
+
+
+@numba.njit(nogil=True, error_model="numpy", _nrt=False, cache=False)
+def roll_faces_3x_nb(rng, stream, k, die_faces, faces_out):
+    """Test-only slowed kernel: three rolls per call, all of them used (3x the work)."""
+    h1, b1, x1 = roll_faces_nb(rng, stream, k, die_faces, faces_out)
+    h2, b2, x2 = roll_faces_nb(rng, stream, k, die_faces, faces_out)
+    h3, b3, x3 = roll_faces_nb(rng, stream, k, die_faces, faces_out)
+    return h1 + h2 + h3, b1 + b2 + b3, x1 + x2 + x3
+
+
+def play_game_3x(*args):
+    """Test-only slowed game: the same game played three times per call."""
+    play_game_nb(*args)
+    play_game_nb(*args)
+    return play_game_nb(*args)
+
+
+FLOORS = Path(__file__).resolve().parents[1] / "benchmarks" / "floors.toml"
+
+
+@pytest.fixture(scope="module")
+def floors():
+    meta, kernels = bench.load_floors(FLOORS)
+    return meta, kernels
+
+
+@pytest.fixture(scope="module")
+def cal():
+    return bench.Calibrator(0.005)
+
+
+def test_quick_guard(capsys):
+    """The CI speed guard: every kernel at or above its committed floor."""
+    rc = bench.main(["--guard", "--floors", str(FLOORS)])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+
+
+def test_floors_file(floors):
+    """Every guarded kernel has a floor; floor = ratio / margin with 1.2 <= margin < 2,
+    so noise does not trip the guard and a 2x slowdown does."""
+    meta, kernels = floors
+    margin = float(meta["margin"])
+    assert 1.2 <= margin < 2.0
+    for name in bench.GUARDED:
+        assert name in kernels, f"no floor for {name}"
+        k = kernels[name]
+        assert 0 < k["floor"] < k["ratio"]
+        assert math.isclose(k["ratio"] / k["floor"], margin, rel_tol=1e-3)
+    for key in ("date", "machine"):
+        assert meta[key]
+
+
+def test_check_ratio_messages():
+    assert bench.check_ratio("game", 2.0, 1.5) is None
+    assert bench.check_ratio("game", 1.5, 1.5) is None
+    msg = bench.check_ratio("game", 0.01, 0.0125, measured=0.02)
+    assert "'game'" in msg and "0.01 " in msg and "floor 0.0125" in msg
+    assert "2.00x slower" in msg
+    msg = bench.check_ratio("new_kernel", 3.0, None)
+    assert "'new_kernel'" in msg and "no floor" in msg and "--update-floors" in msg
+
+
+def _assert_guard_catches(name, real, slow, floors):
+    """The 3x-work variant is below the floor, the real kernel above, with messages."""
+    _meta, kernels = floors
+    floor = float(kernels[name]["floor"])
+    measured = float(kernels[name]["ratio"])
+    # the variant does 3x the work: its ratio is about a third of the real one
+    assert slow.ratio < real.ratio / 2, (slow.ratio, real.ratio)
+    # in-process floor from this very measurement: deterministic up to a 3x / 1.6 margin
+    assert bench.check_ratio(name, real.ratio, real.ratio / bench.MARGIN) is None
+    assert bench.check_ratio(name, slow.ratio, real.ratio / bench.MARGIN) is not None
+    # the committed floor
+    assert bench.check_ratio(name, real.ratio, floor, measured) is None, (
+        f"the real {name} kernel is below its committed floor: ratio {real.ratio:.4g}, "
+        f"floor {floor:.4g}")
+    msg = bench.check_ratio(name, slow.ratio, floor, measured)
+    assert msg is not None, f"a 3x slower {name} passed: ratio {slow.ratio:.4g} >= {floor:.4g}"
+    assert f"'{name}'" in msg and f"{slow.ratio:.4g}" in msg and f"floor {floor:.4g}" in msg
+    # guard() on the pair: exactly the slowed one fails
+    fails = bench.guard([real, slow], kernels)
+    assert fails == [msg]
+
+
+def test_guard_fails_a_3x_slower_dice_kernel(cal, floors):
+    real, slow = bench.measure_all(
+        [bench.roll_dice_bench(), bench.roll_dice_bench(kernel=roll_faces_3x_nb)], cal=cal)
+    _assert_guard_catches("roll_dice", real, slow, floors)
+
+
+def test_guard_fails_a_3x_slower_game(cal, floors):
+    real, slow = bench.measure_all(
+        [bench.game_bench(), bench.game_bench(kernel=play_game_3x)], cal=cal)
+    _assert_guard_catches("game", real, slow, floors)
