@@ -174,16 +174,23 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     ph /= die.shape[0]
     pb /= die.shape[0]
     px /= die.shape[0]
-    eh = int(d * ph + 0.5)
-    eb = int(d * pb + 0.5)
     line = buf_of(st)[4]
     m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
                        rs[P_V_SURVIVORS_BLOCK], line)
-    k = kills_for_counts_nb(line, m, enemy_tab, eh, eb)
     per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
+    # exact expectation over the (heads, bodies) of d dice of the kills and of the enemy
+    # damage they prevent (outcomes rarer than 1e-4 skipped)
+    ek = 0.0
     prevented = 0.0
-    for i in range(k):
-        prevented += 0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE]
+    for h in range(d + 1):
+        for b in range(d - h + 1):
+            p = _comb_nb(d, h) * _comb_nb(d - h, b) * ph ** h * pb ** b * px ** (d - h - b)
+            if p < 1e-4:
+                continue
+            k = kills_for_counts_nb(line, m, enemy_tab, h, b)
+            ek += p * k
+            for i in range(k):
+                prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
     coll = 0.0
     if card_tab[w, C_MELEE] == 0 and area_seat != seat:
         coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
@@ -199,11 +206,19 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
             worst = d * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
             if pl[area_seat, PL_HEALTH] <= worst:
                 score -= 1000.0  # never risk a teammate's life on a bad roll
-    if k == 0:
+    if ek < 0.2:
         score -= 80.0
         if card_tab[w, C_MELEE] == 0:
             score -= 30.0
     return score
+
+
+@njit_nb
+def _comb_nb(n, k):
+    r = 1.0
+    for i in range(k):
+        r = r * (n - i) / (i + 1)
+    return r
 
 
 @njit_nb
@@ -248,9 +263,10 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b):
             if k == CK_HEAL and pl[b, PL_HEALTH] <= 2 and pl[b, PL_HEALTH] < pl[b, PL_MAX_HEALTH] \
                     and pl[seat, PL_HEALTH] > 3 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
                 return 85.0  # a dying teammate needs it more
-            if k == CK_WEAPON and (not weapon_usable_nb(st, rs, seat, a) or inv[seat, a] > 1) \
-                    and card_value_nb(st, rs, b, a) > 6.0 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
-                return 60.0
+            if k == CK_WEAPON and decision == D_SEARCH_ACTION \
+                    and (not weapon_usable_nb(st, rs, seat, a) or inv[seat, a] > 1) \
+                    and card_value_nb(st, rs, b, a) >= 14.0 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
+                return 60.0  # a weapon I cannot use, to whom it is an upgrade
             return -2.0
         if act == A_TAKE:
             k = card_tab[a, C_KIND]
