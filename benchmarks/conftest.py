@@ -1,6 +1,6 @@
 """pytest-benchmark suites of the Until Daylight kernels (see benchmarks/README.md).
 
-    python -m pytest benchmarks/ --benchmark-only               # on demand (~1 min)
+    python -m pytest benchmarks/ --benchmark-only               # on demand (~15 s)
     python -m pytest benchmarks/ --benchmark-only --bench-full  # + cold compile (minutes)
 
 Every benchmark sizes its block (``simlib.bench.block_size``: the first call is the

@@ -4,7 +4,7 @@ Usage (``simlib bench`` calls :func:`main` with the same flags)::
 
     python -m simlib.bench                  # the table: ops/s, JIT speed-up, compile times
     python -m simlib.bench --quick          # the same in a few seconds of measuring
-    python -m simlib.bench --full           # more repeats + cold compile (~5 min: compiles
+    python -m simlib.bench --full           # more repeats + cold compile (~2.5 min: compiles
                                             # the game kernel from scratch in a subprocess)
     python -m simlib.bench --guard          # quick ratios vs benchmarks/floors.toml; exit 1
     python -m simlib.bench --update-floors  # re-measure and rewrite benchmarks/floors.toml
@@ -22,9 +22,9 @@ Five benchmarks, each a function ``run(n)`` that performs ``n`` operations:
 ``runner``         games through the runner (``api.play_games``, 1 thread): the headline,
                    full games per second per core
 
-Each is timed on a block of ~``target`` seconds after a warm-up call outside the timed
-region; the figure is the best of several blocks (noise on a shared machine only ever
-slows a block down).
+Each is timed on blocks of ~``target`` seconds after a warm-up call outside the timed
+region; ops/s is the best block (noise on a shared machine only ever slows a block down).
+JIT compile time is never inside a timed block; it is a figure of its own (below).
 
 The speed guard
 ---------------
@@ -32,11 +32,12 @@ Absolute times mean nothing across machines or even across minutes on a shared o
 the guard compares **ratios measured in one process**: a kernel's operations per second
 divided by the operations per second of a fixed calibration loop (:func:`calibration`,
 a chain of splitmix64 hashes and a float accumulation, independent of simlib's code),
-both best-of timings taken interleaved.  ``benchmarks/floors.toml`` holds, per kernel,
-the median ratio of several sessions and its floor = ratio / ``MARGIN`` (1.6): noise does
-not reach 1.6x on best-of timings, a 2x slowdown does.  A kernel below its floor is
-measured once more with three times the repeats before the guard fails, naming the
-kernel, its ratio and the floor.
+timed in the same windows (:class:`Measurement`, :func:`measure_all`).
+``benchmarks/floors.toml`` holds, per kernel, the median ratio of several fresh processes
+and its floor = ratio / ``MARGIN`` (1.6): noise stays well inside 1.6x (see
+``benchmarks/README.md`` for the noise studies), a 2x slowdown does not.  A kernel below
+its floor is measured once more with three times the windows before the guard fails,
+with a message naming the kernel, its ratio and the floor (:func:`check_ratio`).
 
 Compile times
 -------------
@@ -87,8 +88,9 @@ def _default_floors() -> Path:
 DEFAULT_FLOORS = _default_floors()
 GUARDED = ("roll_dice", "player_attack", "enemy_batch", "game", "runner")
 
-# Same options as simlib.core.jit.njit_nb but never cached: numba's cache does not notice
-# when a *callee* in another module changes, so a cached driver could time stale code.
+# Same options as simlib.core.jit.njit_nb but never cached: numba's cache check sees only
+# the driver's own file (and this file is not part of the kernel-source hash that names
+# simlib's cache folder), so a cached driver could time a stale copy of a kernel.
 _DRIVER_OPTS = dict(cache=False, nogil=True, error_model="numpy", _nrt=False)
 
 
@@ -142,6 +144,7 @@ class Bench:
     guarded: bool = True
     min_n: int = 1
     compile_case: tuple | None = None  # (kernel dispatcher, call args) for compile_seconds
+    fixed_n: int | None = None  # operations per block, whatever the machine's speed
 
 
 _RULES = None
@@ -355,7 +358,8 @@ def game_bench(kernel=None, players: int = 4) -> Bench:
             args[gi] = np.int64(i)
             kern(*args)
 
-    return Bench("game", f"one full game ({players} players, baseline)", run)
+    # the same 64 games in every block of every session: games differ in length
+    return Bench("game", f"one full game ({players} players, baseline)", run, fixed_n=64)
 
 
 def runner_bench(threads: int = 1, players: int = 4) -> Bench:
@@ -366,9 +370,9 @@ def runner_bench(threads: int = 1, players: int = 4) -> Bench:
         play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
 
     name = "runner" if threads == 1 else f"runner_{threads}t"
-    # n >= 8: play_games with n == 1 passes a read-only team array (another signature).
+    # the same 64 games (128 with 2 threads) in every block: games differ in length
     return Bench(name, f"games via api.play_games ({threads} thread{'s' if threads > 1 else ''})",
-                 run, guarded=threads == 1, min_n=8)
+                 run, guarded=threads == 1, min_n=8, fixed_n=64 * threads)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
@@ -392,10 +396,14 @@ def time_block(run: Callable[[int], object], n: int) -> float:
 
 
 def block_size(bench: Bench, target: float) -> int:
-    """Operations in a block of about ``target`` seconds (the first call warms up)."""
+    """Operations in a block of about ``target`` seconds, or the benchmark's ``fixed_n``
+    (the first call warms up: compile or cache load, outside any timed region)."""
     n = bench.min_n
     run = bench.run
     run(n)  # warm-up: compile / load, outside any timed region
+    if bench.fixed_n:
+        run(bench.fixed_n)
+        return bench.fixed_n
     while True:
         t = min(time_block(run, n), time_block(run, n))
         if t >= target / 4:
@@ -481,16 +489,21 @@ def measure(bench: Bench, cal: Calibrator | None = None, target: float = 0.01,
 
 # --------------------------------------------------------------------------- floors
 def machine_description() -> str:
+    """CPU model (``/proc/cpuinfo``), core count, OS; "virtual machine" under a hypervisor."""
     model = platform.processor() or platform.machine()
+    vm = False
     try:
         with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
+            text = f.read()
+        for line in text.splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        vm = any(line.startswith("flags") and " hypervisor" in line for line in text.splitlines())
     except OSError:
         pass
-    return f"{model}, {os.cpu_count()} cores ({platform.system()} {platform.machine()})"
+    return (f"{model}, {os.cpu_count()} cores ({platform.system()} {platform.machine()}"
+            f"{', virtual machine' if vm else ''})")
 
 
 def load_floors(path: Path | str = DEFAULT_FLOORS) -> tuple[dict, dict[str, dict]]:
@@ -573,8 +586,9 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
     names = [m.name for m in sessions[0]]
     lines = [
         "# Speed floors of simlib's kernels, written by `python -m simlib.bench --update-floors`.",
-        "# ratio: a kernel's operations per second divided by the calibration loop's (both",
-        "# best-of timings in one process); the median of `sessions` sessions.",
+        "# ratio: a kernel's operations per second divided by the calibration loop's, both",
+        "# best-of blocks of the same windows in one process, median of 3 windows (what the",
+        "# quick guard measures); here the median over `sessions` fresh processes.",
         "# floor = ratio / margin; the guard (tests/test_speed_guard.py, `python -m simlib.bench",
         "# --guard`) fails when a kernel's ratio falls below its floor.",
         "",
@@ -623,8 +637,8 @@ def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float) -> di
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-PURE_COUNTS = {"roll_dice": 2000, "player_attack": 1000, "enemy_batch": 5000, "game": 8,
-               "runner": 8}
+PURE_COUNTS = {"roll_dice": 2000, "player_attack": 1000, "enemy_batch": 5000, "game": 16,
+               "runner": 16}  # games: the first 16 of the 64 the JIT figure plays
 
 
 def _worker_pure() -> dict:
@@ -638,30 +652,30 @@ def _worker_pure() -> dict:
 
 
 def _first_call_times() -> dict:
-    """Seconds of the first call of each kernel (numba's cache or compile) in this process."""
+    """Seconds of the first call of each kernel in this process: a load from numba's disk
+    cache, or a compile when the cache is empty or stale (``cache``: hits and misses)."""
     from simlib.until_daylight.kernels.game_nb import play_batch_nb, play_game_nb
 
+    _rules()  # ruleset loading is not part of any figure
     out: dict = {}
+    dispatchers = {}
     t0 = time.perf_counter()
-    benches = {}
     for name in ("roll_dice", "player_attack", "enemy_batch"):
+        kernel, args = BENCH_FACTORIES[name]().compile_case
         t = time.perf_counter()
-        b = BENCH_FACTORIES[name]()
-        b.run(b.min_n)  # compiles the driver too (non-cached: a small, similar cost)
+        kernel(*args)
         out[name] = time.perf_counter() - t
-        benches[name] = b
-    for name in ("game", "runner"):
+        dispatchers[name] = kernel
+    for name, disp in (("game", play_game_nb), ("runner", play_batch_nb)):
         b = BENCH_FACTORIES[name]()
         t = time.perf_counter()
-        b.run(b.min_n)
+        b.run(b.min_n)  # one game (game), eight games (runner): ~1 ms of playing
         out[name] = time.perf_counter() - t
+        dispatchers[name] = disp
     out["total"] = time.perf_counter() - t0
-    out["cache"] = {
-        "game": {"hits": sum(play_game_nb.stats.cache_hits.values()),
-                 "misses": sum(play_game_nb.stats.cache_misses.values())},
-        "runner": {"hits": sum(play_batch_nb.stats.cache_hits.values()),
-                   "misses": sum(play_batch_nb.stats.cache_misses.values())},
-    }
+    out["cache"] = {name: {"hits": sum(d.stats.cache_hits.values()),
+                           "misses": sum(d.stats.cache_misses.values())}
+                    for name, d in dispatchers.items()}
     return out
 
 
@@ -711,7 +725,9 @@ def _si(x: float) -> str:
 
 
 def _secs(x) -> str:
-    return "-" if x is None else f"{x:.2f} s"
+    if x is None:
+        return "-"
+    return f"{x * 1000:.1f} ms" if x < 0.1 else f"{x:.2f} s"
 
 
 def report(args) -> int:
@@ -761,13 +777,13 @@ def report(args) -> int:
         say(f"{m.name:<14} {m.title:<38} {_si(m.ops_per_s):>10} {m.ratio:>10.4g} {sp:>13} "
             f"{comp:>10} {load:>12} {cc:>13}")
     say("")
-    say("ops/s: best of %d blocks of ~%.0f ms after a warm-up; ratio: ops/s over the "
-        "calibration loop's in the same windows, median of %d windows (what the guard "
-        "compares);" % (blocks * windows, target * 1000, windows))
+    say("ops/s: best of %d blocks of ~%.0f ms (game, runner: the same 64 games) after a "
+        "warm-up; ratio: ops/s over the calibration loop's in the same windows, median of "
+        "%d windows (what the guard compares);" % (blocks * windows, target * 1000, windows))
     say("JIT speed-up: over the same code with NUMBA_DISABLE_JIT=1; compile: first call of a "
         "fresh non-cached copy (callees already compiled);")
-    say("cached load: first call in a fresh process (numba disk cache; driver loops compile "
-        "there too); cold compile: the same with an empty cache.")
+    say("cached load: first call of the kernel in a fresh process (numba disk cache); cold "
+        "compile: the same with an empty cache (runner: after game, what the batch adds).")
     if t_load:
         c = t_load.get("cache", {})
         miss = sum(v.get("misses", 0) for v in c.values())
