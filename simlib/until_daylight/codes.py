@@ -292,7 +292,9 @@ RH_N_CHARS = N_PARAMS_FULL + 8
 RH_DIE_SIZE = N_PARAMS_FULL + 9
 RH_FATE_SIZE = N_PARAMS_FULL + 10
 RH_N_RECIPES = N_PARAMS_FULL + 11
-N_RH = N_PARAMS_FULL + 12
+RH_O_OUTCOMES = N_PARAMS_FULL + 12  # P(h heads, b bodies | d dice) * OUTCOME_SCALE, (cap+1)^3
+N_RH = N_PARAMS_FULL + 13
+OUTCOME_SCALE = 2 ** 52  # probabilities stored as integers (exact to ~2e-16)
 
 PHASE_SETUP = 0
 PHASE_SEARCH = 1

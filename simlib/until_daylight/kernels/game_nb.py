@@ -34,8 +34,10 @@ from simlib.until_daylight.kernels.combat_nb import (
     trap_step_nb,
 )
 from simlib.until_daylight.kernels.policies_nb import choose_nb
-from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
-    pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
+from simlib.until_daylight.kernels.state_nb import (
+    area_of, buf_of, cands_of, card_tab_of, char_tab_of, die_of, enemy_tab_of, fate_of,
+    hdeck_of, hdisc_of, inv_of, kept_of, killed_of, pl_of, rdeck_of, rdisc_of, recipes_of,
+    rng_of,
     char_mod_nb,
     emit_nb,
     enemies_in_area_nb,
@@ -1230,7 +1232,6 @@ def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, check, rec):
     st = new_state_nb(rs, ev_cap)
     st[G_CHECK] = check
     g = st
-    pl = pl_of(st)
     params = rs
     setup_nb(st, rs, seed, game, n_players, chars)
     checkpoint_nb(st, rs)

@@ -53,8 +53,6 @@ from simlib.until_daylight.codes import (
     D_SACRIFICE,
     D_SEARCH_ACTION,
     E_ATTACK_DICE,
-    FACE_B,
-    FACE_H,
     G_CUR_AREA,
     G_CUR_B,
     G_CUR_H,
@@ -72,13 +70,22 @@ from simlib.until_daylight.codes import (
     TOKEN_BARRICADE,
 )
 from simlib.until_daylight.kernels.combat_nb import kills_for_counts_nb, target_line_nb
-from simlib.until_daylight.kernels.state_nb import (  # noqa: F401
-    card_get,
-    pl_of, inv_of, area_of, kept_of, hdeck_of, hdisc_of, rdeck_of, rdisc_of, rng_of, ev_of, cands_of, buf_of, killed_of, card_tab_of, enemy_tab_of, char_tab_of, die_of, fate_of, recipes_of,
+from simlib.until_daylight.kernels.state_nb import (
+    area_of,
     area_threat_nb,
+    buf_of,
+    card_get,
+    card_tab_of,
+    cands_of,
     char_mod_nb,
+    enemy_tab_of,
     has_weapon_for_ammo_nb,
+    inv_of,
     max_attack_dice_nb,
+    outcome_prob_nb,
+    pl_of,
+    recipes_of,
+    rng_of,
     slots_nb,
     slots_used_nb,
     tokens_nb,
@@ -107,8 +114,12 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
     best = 0
     best_s = -1e300
     cands = cands_of(st)
+    pl = pl_of(st)  # views built once per decision, not once per candidate
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
     for i in range(n):
-        s = baseline_score_nb(st, rs, pp, decision, seat, cands[i, 0], cands[i, 1], cands[i, 2])
+        s = baseline_score_nb(st, rs, pp, decision, seat, cands[i, 0], cands[i, 1], cands[i, 2],
+                              pl, inv, card_tab)
         if s > best_s:
             best_s = s
             best = i
@@ -159,21 +170,10 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     area = area_of(st)
     card_tab = card_tab_of(rs)
     enemy_tab = enemy_tab_of(rs)
-    die = die_of(rs)
     d = max_attack_dice_nb(st, rs, seat, w)
-    ph = 0.0
-    pb = 0.0
-    px = 0.0
-    for f in range(die.shape[0]):
-        if die[f] == FACE_H:
-            ph += 1.0
-        elif die[f] == FACE_B:
-            pb += 1.0
-        else:
-            px += 1.0
-    ph /= die.shape[0]
-    pb /= die.shape[0]
-    px /= die.shape[0]
+    ph = outcome_prob_nb(rs, 1, 1, 0)
+    pb = outcome_prob_nb(rs, 1, 0, 1)
+    px = outcome_prob_nb(rs, 1, 0, 0)
     line = buf_of(st)[4]
     m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
                        rs[P_V_SURVIVORS_BLOCK], line)
@@ -183,11 +183,17 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     ek = 0.0
     prevented = 0.0
     for h in range(d + 1):
+        # kills grow with bodies: when no or every number of bodies gives the same kills,
+        # one assignment answers for the whole row
+        kmax = kills_for_counts_nb(line, m, enemy_tab, h, d - h)
+        if kmax == 0:
+            continue
+        kmin = kills_for_counts_nb(line, m, enemy_tab, h, 0)
         for b in range(d - h + 1):
-            p = _comb_nb(d, h) * _comb_nb(d - h, b) * ph ** h * pb ** b * px ** (d - h - b)
+            p = outcome_prob_nb(rs, d, h, b)
             if p < 1e-4:
                 continue
-            k = kills_for_counts_nb(line, m, enemy_tab, h, b)
+            k = kmax if kmin == kmax else kills_for_counts_nb(line, m, enemy_tab, h, b)
             ek += p * k
             for i in range(k):
                 prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
@@ -214,25 +220,15 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
 
 
 @njit_nb
-def _comb_nb(n, k):
-    r = 1.0
-    for i in range(k):
-        r = r * (n - i) / (i + 1)
-    return r
-
-
-@njit_nb
-def baseline_score_nb(st, rs, pp, decision, seat, act, a, b):
-    """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic)."""
+def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
+    """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic);
+    ``pl``, ``inv``, ``card_tab`` are the views of ``st`` and ``rs`` (built by the caller)."""
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION:
         # quick answers for the many trades that the heuristic never wants
         if act == A_GIVE or act == A_TAKE:
             k0 = card_get(rs, a, C_KIND)
             if k0 != CK_AMMO and k0 != CK_WEAPON and (k0 != CK_HEAL or act == A_TAKE):
                 return -2.0
-    pl = pl_of(st)
-    inv = inv_of(st)
-    card_tab = card_tab_of(rs)
     missing = pl[seat, PL_MAX_HEALTH] - pl[seat, PL_HEALTH]
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION or decision == D_EXTRA_ATTACK:
         if act == A_NOTHING:

@@ -213,8 +213,32 @@ def flatten_rules(packed) -> np.ndarray:
     head[K.RH_DIE_SIZE] = packed.die_faces.shape[0]
     head[K.RH_FATE_SIZE] = packed.fate_faces.shape[0]
     head[K.RH_N_RECIPES] = packed.recipes.shape[0]
+    head[K.RH_O_OUTCOMES] = o
+    parts.append(outcome_table(packed.die_faces, int(packed.params[K.P_DICE_CAP])))
     return np.ascontiguousarray(np.concatenate([head] + [np.asarray(p, dtype=np.int64).ravel()
                                                          for p in parts]))
+
+
+def outcome_table(die_faces: np.ndarray, cap: int) -> np.ndarray:
+    """``T[d, h, b]`` = P(h heads and b bodies among d combat dice) * ``OUTCOME_SCALE``
+    (int64), for 0 <= d <= cap: the multinomial the policies weigh attacks with."""
+    faces = np.asarray(die_faces)
+    ph, pb = np.mean(faces == K.FACE_H), np.mean(faces == K.FACE_B)
+    px = 1.0 - ph - pb
+    t = np.zeros((cap + 1, cap + 1, cap + 1), dtype=np.float64)
+    t[0, 0, 0] = 1.0
+    for d in range(1, cap + 1):  # add one die at a time
+        t[d, :, :] += t[d - 1] * px
+        t[d, 1:, :] += t[d - 1, :-1, :] * ph
+        t[d, :, 1:] += t[d - 1, :, :-1] * pb
+    return np.rint(t * K.OUTCOME_SCALE).astype(np.int64)
+
+
+@njit_nb
+def outcome_prob_nb(rs, d, h, b):
+    """P(h heads and b bodies among d combat dice) (see ``outcome_table``)."""
+    c = rs[P_DICE_CAP] + 1
+    return rs[rs[K.RH_O_OUTCOMES] + (d * c + h) * c + b] * (1.0 / K.OUTCOME_SCALE)
 
 
 # Element readers for the hottest helpers: plain index arithmetic, no view (a view costs
