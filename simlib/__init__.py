@@ -12,7 +12,7 @@ __all__ = ["simulate", "__version__"]
 def __getattr__(name):
     # lazy: importing simlib must not import numba and compile-load the kernels
     if name == "simulate":
-        from .until_daylight.simulate import simulate
+        from .until_daylight.study import simulate
 
         return simulate
     raise AttributeError(f"module 'simlib' has no attribute {name!r}")

@@ -191,7 +191,7 @@ def render(result, all_tables: bool = False) -> str:
 
 # =========================================================================== commands
 def _cmd_simulate(a) -> int:
-    from .until_daylight.simulate import make_adapter, simulate
+    from .until_daylight.study import make_adapter, simulate
 
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)
@@ -226,7 +226,7 @@ def _cmd_simulate(a) -> int:
 
 def _cmd_report(a) -> int:
     from .core.runner import read_output
-    from .until_daylight.simulate import GAME, load_result
+    from .until_daylight.study import GAME, load_result
 
     _, _, meta = read_output(a.path)
     game = meta.get("identity", {}).get("game")
@@ -238,7 +238,7 @@ def _cmd_report(a) -> int:
 
 def _cmd_trace(a) -> int:
     from .until_daylight import api
-    from .until_daylight.simulate import make_adapter
+    from .until_daylight.study import make_adapter
     from .until_daylight.trace import format_trace
 
     if a.game < 0:

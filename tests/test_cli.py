@@ -121,8 +121,8 @@ def test_simulate_counts_only_and_teams(capsys, tmp_path):
 
 def test_default_study(capsys, monkeypatch):
     # the real default is 40 000 games per player count; shrink it, keep every other default
-    # (the package attribute `simulate` is the function; the module is in sys.modules)
-    sim = sys.modules["simlib.until_daylight.simulate"]
+    from simlib.until_daylight import study as sim
+
     monkeypatch.setattr(sim, "GAMES_PER_PLAYER_COUNT", 25)
     code, text, _ = run_cli(capsys, "simulate", "--no-progress")
     assert code == 0

@@ -23,7 +23,7 @@ from simlib.core.runner import (BackendError, ChunkPlan, OutputExistsError, RunE
 from simlib.core.stats import rate_columns, wilson_interval
 from simlib.core.tables import Counts, TableSpec, count_records, make_tables, rate_matrix
 from simlib.until_daylight import api, simulate
-from simlib.until_daylight.simulate import (TABLE_SPEC, default_games, load_result, make_adapter)
+from simlib.until_daylight.study import (TABLE_SPEC, default_games, load_result, make_adapter)
 
 STUDY = dict(games=600, players=[3, 4, 5, 6], seed=11, progress=False)
 

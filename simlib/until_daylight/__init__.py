@@ -1,7 +1,15 @@
-"""Until Daylight: ruleset, kernels and Python face."""
+"""Until Daylight: ruleset, kernels and Python face.
 
-# Imported eagerly: the function ``simulate`` must shadow the submodule of the same name
-# (a lazy __getattr__ would lose to the submodule attribute once it is imported).
-from .simulate import load_result, simulate  # noqa: E402
+``simulate`` and ``load_result`` (studies: chunks, backends, tables) load lazily, so that
+importing the package does not import numba or load the kernels.
+"""
 
 __all__ = ["simulate", "load_result"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from . import study
+
+        return getattr(study, name)
+    raise AttributeError(f"module 'simlib.until_daylight' has no attribute {name!r}")
