@@ -118,6 +118,13 @@ def draw_rubble_nb(st, rs):
 
 
 @njit_nb
+def spend_card_nb(st, seat, c):
+    """One card of type ``c`` leaves ``seat``'s inventory for the rubble discard pile."""
+    inv_of(st)[seat, c] -= 1
+    rdisc_of(st)[c] += 1
+
+
+@njit_nb
 def add_to_area_nb(st, seat, t):
     pl = pl_of(st)
     area_of(st)[seat, pl[seat, PL_AREA_N]] = t
@@ -193,8 +200,7 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
                     used = c
                     break
             if used >= 0:
-                inv[seat, used] -= 1
-                rdisc_of(st)[used] += 1
+                spend_card_nb(st, seat, used)
                 prot_left = card_tab[used, C_AMOUNT] - 1
                 emit_nb(st, EV_PROTECTION, seat, used, 0, 0, 0, 0)
                 continue
@@ -231,8 +237,7 @@ def heal_nb(st, seat, amount):
 # =========================================================================== cards
 @njit_nb
 def discard_card_nb(st, rs, seat, c):
-    inv_of(st)[seat, c] -= 1
-    rdisc_of(st)[c] += 1
+    spend_card_nb(st, seat, c)
     emit_nb(st, EV_DISCARD, seat, c, 0, 0, 0, 0)
     if card_tab_of(rs)[c, C_KIND] == CK_SYMBOL:
         update_leader_nb(st, rs)
@@ -523,8 +528,7 @@ def use_card_nb(st, rs, pid, pp, seat, c):
     inv = inv_of(st)
     pl = pl_of(st)
     k = card_tab[c, C_KIND]
-    inv[seat, c] -= 1
-    rdisc_of(st)[c] += 1
+    spend_card_nb(st, seat, c)
     if k == CK_HEAL:
         emit_nb(st, EV_USE, seat, c, card_tab[c, C_AMOUNT], 0, 0, 0)
         heal_nb(st, seat, card_tab[c, C_AMOUNT])
@@ -694,8 +698,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             if cands[i, 0] != A_PLAY:
                 break
             c = cands[i, 1]
-            inv[seat, c] -= 1
-            rdisc_of(st)[c] += 1
+            spend_card_nb(st, seat, c)
             dice += card_tab[c, C_DICE]
             emit_nb(st, EV_CARD_PLAYED, seat, c, 0, 0, 0, 0)
         dice = max(0, min(cap, dice))
@@ -730,8 +733,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             if cands[i, 0] != A_PLAY:
                 break
             c = cands[i, 1]
-            inv[seat, c] -= 1
-            rdisc_of(st)[c] += 1
+            spend_card_nb(st, seat, c)
             k = card_tab[c, C_KIND]
             if k == CK_FOCUS:
                 b -= 1
@@ -791,8 +793,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             return
         area_seat = cands[i, 1]
         w = cands[i, 2]
-        inv[seat, adr] -= 1
-        rdisc_of(st)[adr] += 1
+        spend_card_nb(st, seat, adr)
         emit_nb(st, EV_CARD_PLAYED, seat, adr, 0, 0, 0, 0)
 
 
