@@ -283,3 +283,82 @@ def test_records_frame_maps_codes_to_names(rules):
     assert (df.loc[df.loss_cause == "character_died", "dead_character"].isin(
         ["drifter", "trigger", "pillar"])).all()
     assert "killed_monster" in df.columns
+
+
+# =========================================================================== variants
+def _enemy_roll_kinds(gs):
+    ev = gs.events
+    return [int(r[3]) for r in ev if r[0] == K.EV_ENEMY_ROLL]
+
+
+@pytest.mark.parametrize("all_first", [False, True])
+def test_all_raiders_first_variant_orders_the_enemies_attack(rules, all_first):
+    harmless = rules.override({"dice.combat.faces": {"X": 6},
+                               "variants.all_raiders_first": all_first})
+    gs = new_game(harmless)
+    gs.g[K.G_CAUGHT] = 0
+    gs.set_area(0, ["wanderer", "raider"])
+    gs.set_area(1, ["raider", "wanderer"])
+    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    kinds = _enemy_roll_kinds(gs)
+    R, I = K.ENEMY_RAIDER, K.ENEMY_INFECTED
+    assert kinds == ([R, R, I, I] if all_first else [R, I, R, I])
+
+
+@pytest.mark.parametrize("reshuffle", [False, True])
+def test_horde_reshuffle_variant(rules, reshuffle):
+    r = rules.override({"variants.horde_reshuffle": reshuffle,
+                        "dice.fate.faces": {"heal": 6}})
+    gs = new_game(r)
+    n = int(gs.g[K.G_HDECK_N])
+    for t in gs.hdeck[:n]:  # the whole deck to the discard pile
+        gs.hdisc[int(t)] += 1
+    gs.g[K.G_HDECK_N] = 0
+    gs.g[K.G_ROUND] = 2
+    gs.g[K.G_CAUGHT] = 1
+    horde_release_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.pl[1, K.PL_AREA_N] == (4 + 2 if reshuffle else 0)
+    assert gs.horde_total() == rules.get("horde.wanderer.count") + sum(
+        rules.get(f"horde.{e}.count") for e in rules.enemy_names if e != "wanderer")
+
+
+@pytest.mark.parametrize("rewards", [False, True])
+def test_trap_rewards_variant(rules, rewards):
+    from simlib.until_daylight.kernels.game_nb import traps_nb
+
+    r = rules.override({"variants.trap_rewards": rewards})
+    gs = new_game(r)
+    gs.g[K.G_CAUGHT] = 0
+    gs.pl[2, K.PL_TRAPS] = 1
+    gs.g[K.G_TRAP_SUPPLY] -= 1
+    gs.set_area(2, ["brute"])
+    drawn = int(gs.g[K.G_RUBBLE_DRAWN])
+    traps_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    assert gs.pl[2, K.PL_AREA_N] == 0 and gs.pl[2, K.PL_TRAPS] == 0
+    assert gs.killed[rules.enemy_id("brute")] == 1
+    reward = rules.get("horde.brute.reward_cards")
+    assert int(gs.g[K.G_RUBBLE_DRAWN]) - drawn == (reward if rewards else 0)
+
+
+@pytest.mark.parametrize("variant", ["survivors_block_attacks", "all_raiders_first",
+                                     "horde_reshuffle", "trap_rewards"])
+def test_invariants_hold_under_each_variant(rules, variant):
+    flipped = rules.override({f"variants.{variant}": not rules.get(f"variants.{variant}")})
+    rec = play_games(800, players=5, seed=13, policy="random", ruleset=flipped, check=True)
+    assert (rec["violation"] == 0).all()
+
+
+def test_whole_games_never_roll_more_than_the_dice_cap(rules):
+    """The 6-dice rule in whole games: every player attack and every enemy batch."""
+    cap = rules.get("constants.dice_cap")
+    seen_attack = seen_batch = 0
+    for game in range(40):
+        for policy in ("baseline", "random"):
+            _, ev = trace_game(seed=5, players=6, game=game, policy=policy)
+            attacks = ev[ev[:, 0] == K.EV_ATTACK]
+            batches = ev[ev[:, 0] == K.EV_ENEMY_ROLL]
+            assert (attacks[:, 5] <= cap).all()
+            assert (batches[:, 4] + batches[:, 5] + batches[:, 6] <= cap).all()
+            seen_attack = max(seen_attack, int(attacks[:, 5].max(initial=0)))
+            seen_batch = max(seen_batch, int((batches[:, 4] + batches[:, 5] + batches[:, 6]).max(initial=0)))
+    assert seen_attack == cap and seen_batch == cap  # the cap is reached, never passed
