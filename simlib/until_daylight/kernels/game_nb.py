@@ -1150,10 +1150,15 @@ def new_state_nb(rs, ev_cap):
     total = N_G
     for k in range(len(sizes)):
         total += sizes[k]
-    st = np.zeros(total, dtype=np.int64)
+    # the scratch parts (candidates, buffers) are always written before they are read:
+    # only the rest is zeroed (a game's state is ~48 kB, mostly scratch)
+    st = np.empty(total, dtype=np.int64)
+    st[:N_G] = 0
     o = N_G
     for k in range(len(sizes)):
         st[keys[k]] = o
+        if keys[k] != G_O_CANDS and keys[k] != G_O_BUF:
+            st[o:o + sizes[k]] = 0
         o += sizes[k]
     st[G_N_CARDS] = nc
     st[G_N_ENEMIES] = ne
