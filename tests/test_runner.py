@@ -435,3 +435,10 @@ def test_unreachable_scheduler_fails_fast_and_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(BackendError, match="unknown backend"):
         simulate(**STUDY, backend="spark")
+
+
+def test_no_compile_notice_once_the_kernel_is_loaded():
+    """The 'compiling the game kernels' line is for a cold cache only."""
+    adapter = make_adapter(players=4, seed=0)
+    adapter.run_chunk(0, 4)
+    assert adapter.compile_notice() is None

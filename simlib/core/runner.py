@@ -92,6 +92,8 @@ class GameAdapter(Protocol):
 
     # Optional: ``run_chunk_counts(start, count, threads) -> Counts``, equal to
     # ``aggregate(run_chunk(start, count, threads))`` but cheaper; used when rows are not kept.
+    # Optional: ``compile_notice() -> str | None``, a line to show before the first chunk
+    # when the game's kernels still have to be compiled (a long, silent wait otherwise).
 
 
 # =========================================================================== plan
@@ -520,8 +522,14 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         pending = [i for i in range(plan.n_chunks) if i not in done]
         if max_chunks is not None:
             pending = pending[:max_chunks]
+        show = _show_progress(progress)
+        notice = getattr(adapter, "compile_notice", None)
+        if show and pending and backend == "local" and notice is not None:
+            line = notice()
+            if line:
+                print(line, file=sys.stderr, flush=True)
         bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
-                            _show_progress(progress), adapter.game.replace("_", " "))
+                            show, adapter.game.replace("_", " "))
         new_chunks: set[int] = set()  # indices only: the counts are summed as they come
         new_records: dict[int, pd.DataFrame] = {}
         total = Counts.empty(adapter.spec)
