@@ -40,7 +40,8 @@ def flat_rules(rules: Ruleset) -> np.ndarray:
 
 
 def check_players(players: int, ruleset: Ruleset) -> int:
-    lo, hi = int(ruleset.pack().params[K.P_MIN_PLAYERS]), int(ruleset.pack().params[K.P_MAX_PLAYERS])
+    params = ruleset.pack().params
+    lo, hi = int(params[K.P_MIN_PLAYERS]), int(params[K.P_MAX_PLAYERS])
     p = int(players)
     if p != players or not lo <= p <= hi:
         raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")

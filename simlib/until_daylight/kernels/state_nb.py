@@ -37,7 +37,6 @@ from simlib.until_daylight import codes as K
 from simlib.until_daylight.codes import (
     C_AMMO,
     C_AMOUNT,
-    C_BASIC_OF,
     C_DICE,
     C_FIREARM,
     C_KIND,
@@ -327,14 +326,6 @@ def slots_nb(st, rs, seat):
 
 
 @njit_nb
-def cards_held_nb(st, seat):
-    n = 0
-    for c in range(st[K.G_N_CARDS]):
-        n += inv_get(st, seat, c)
-    return n
-
-
-@njit_nb
 def xp_nb(st, rs, seat):
     """XP of a seat: symbols held, kept horde cards (Monsters, survivors), permanent bonus."""
     x = pl_get(st, seat, PL_XP_BONUS)
@@ -465,8 +456,3 @@ def has_weapon_for_ammo_nb(st, rs, seat, ammo):
 @njit_nb
 def tokens_nb(st, seat):
     return pl_get(st, seat, PL_TRAPS) + pl_get(st, seat, PL_BARRICADES)
-
-
-@njit_nb
-def is_basic_weapon_nb(rs, c):
-    return card_tab_of(rs)[c, C_BASIC_OF] >= 0
