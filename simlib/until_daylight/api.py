@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
 import numba
@@ -13,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import codes as K
-from .kernels.game_nb import play_batch_nb, play_game_nb
+from .kernels.game_nb import play_game_nb, play_range_nb
 from .kernels.state_nb import flatten_rules
 from .policies import resolve_policy
 from .ruleset import Ruleset, load_ruleset
@@ -89,7 +90,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     ruleset : Ruleset, optional
         Default: the reference ruleset.
     threads : int, optional
-        numba threads for this call (default: numba's current setting).
+        threads for this call (default: ``NUMBA_NUM_THREADS``, i.e. the cores).
     check : bool
         Check the game's invariants after every step (slower; record field ``violation``).
 
@@ -115,22 +116,32 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     return out
 
 
+def default_threads() -> int:
+    """Threads a batch uses by default: ``NUMBA_NUM_THREADS`` (numba's default: the cores)."""
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
+
 def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
                pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None,
                check: bool = False) -> None:
-    """Low-level call of the batch kernel (arrays already validated and allocated)."""
+    """Low-level call of the batch kernel (arrays already validated and allocated).
+
+    The games are split into contiguous ranges run on ``threads`` Python threads (the
+    kernel releases the GIL); game ``start + i`` always writes row ``i`` from its own
+    streams, so the records do not depend on the split."""
     packed = flat_rules(rules)
     args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp,
             np.int64(1 if check else 0), flat)
-    if threads is None:
-        play_batch_nb(*args)
+    n = flat.shape[0]
+    t = default_threads() if threads is None else max(1, int(threads))
+    blocks = min(n, 4 * t) if t > 1 else 1  # a few ranges per thread: games differ in length
+    if blocks <= 1:
+        play_range_nb(*args, np.int64(0), np.int64(n))
         return
-    old = numba.get_num_threads()
-    numba.set_num_threads(int(threads))
-    try:
-        play_batch_nb(*args)
-    finally:
-        numba.set_num_threads(old)
+    edges = np.linspace(0, n, blocks + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=t) as pool:
+        for f in [pool.submit(play_range_nb, *args, edges[i], edges[i + 1]) for i in range(blocks)]:
+            f.result()
 
 
 def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.DataFrame:

@@ -129,12 +129,12 @@ class UntilDaylightAdapter:
     def compile_notice(self) -> str | None:
         """A line for the terminal when the batch kernel is neither compiled in this
         process nor in numba's disk cache (first run, or kernel sources changed)."""
-        from .kernels.game_nb import play_batch_nb
+        from .kernels.game_nb import play_range_nb
 
-        if play_batch_nb.signatures:
+        if play_range_nb.signatures:
             return None
         try:  # numba's cache index file; if its layout changes, say nothing
-            index = play_batch_nb._cache._cache_file._index_path
+            index = play_range_nb._cache._cache_file._index_path
         except AttributeError:
             return None
         if os.path.exists(index):

@@ -5,14 +5,14 @@ Every decision goes through ``policies_nb.choose_nb``; every random draw comes f
 game's own streams (cards, dice, timer, policy), so a game is a pure function of
 ``(seed, game index, players, characters, policy, parameters, ruleset)``.
 
-Batch entry point: ``play_batch_nb`` (``prange`` over games, one record row per game).
+Batch entry point: ``play_range_nb`` (a range of games, one record row per game; threads
+run ranges in parallel from Python).  Step-by-step play: ``advance_nb``, ``apply_action_nb``.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from simlib.core.jit import njit_alloc_nb, njit_nb, njit_parallel_nb
+from simlib.core.jit import njit_alloc_nb, njit_nb
 from simlib.core.rng import (
     N_STREAMS,
     STREAM_CARDS,
@@ -1325,6 +1325,15 @@ def reset_round_abilities_nb(st):
 @njit_alloc_nb
 def new_state_nb(rs, ev_cap):
     """A zeroed game state (one int64 array, layout in ``state_nb``) with ``ev_cap`` trace rows."""
+    st = np.empty(init_state_nb(rs, ev_cap, np.empty(0, dtype=np.int64)), dtype=np.int64)
+    init_state_nb(rs, ev_cap, st)
+    return st
+
+
+@njit_nb
+def init_state_nb(rs, ev_cap, st):
+    """Lay out and zero a game state in ``st`` (any length when it is empty: then only the
+    length is returned).  Returns the state's length."""
     nc = rs[RH_N_CARDS]
     ne = rs[RH_N_ENEMIES]
     area_cap = rs[P_HORDE_TOTAL] + 1
@@ -1341,9 +1350,10 @@ def new_state_nb(rs, ev_cap):
     total = N_G + snap_n
     for k in range(len(sizes)):
         total += sizes[k]
+    if st.shape[0] == 0:
+        return total
     # the scratch parts (candidates, buffers, snapshot, script) are always written before
-    # they are read: only the rest is zeroed (a game's state is ~48 kB, mostly scratch)
-    st = np.empty(total, dtype=np.int64)
+    # they are read: only the rest is zeroed (a game's state is ~60 kB, mostly scratch)
     st[:N_G] = 0
     o = N_G
     for k in range(len(sizes)):
@@ -1364,7 +1374,7 @@ def new_state_nb(rs, ev_cap):
     st[G_EV_CAP] = ev_cap
     st[G_BUF_CAP] = buf_cap
     st[G_SIZE] = total
-    return st
+    return total
 
 
 @njit_nb
@@ -1445,12 +1455,18 @@ def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, check, rec):
 def new_game_nb(rs, seed, game, n_players, chars, ev_cap, check, mode):
     """A new game at its first step (round 1 begins), in ``mode`` (``MODE_*``)."""
     st = new_state_nb(rs, ev_cap)
+    start_game_nb(st, rs, seed, game, n_players, chars, check, mode)
+    return st
+
+
+@njit_nb
+def start_game_nb(st, rs, seed, game, n_players, chars, check, mode):
+    """Set up game ``game`` in an allocated state ``st`` (laid out by ``init_state_nb``)."""
     st[G_CHECK] = check
     st[G_MODE] = mode
     setup_nb(st, rs, seed, game, n_players, chars)
     checkpoint_nb(st, rs)
     goto_nb(st, PC_ROUND_BEGIN, 0)
-    return st
 
 
 @njit_nb
@@ -1500,14 +1516,22 @@ def write_record_nb(st, rs, game, rec):
         rec[REC_KILLED + t] = killed[t]
 
 
-@njit_parallel_nb
-def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, check, out):
-    """Play games ``start .. start + len(out) - 1``; game ``i`` writes ``out[i]``.
+@njit_alloc_nb
+def play_range_nb(rs, seed, start, n_players, chars, pid, pp, check, out, lo, hi):
+    """Play games ``start + lo .. start + hi - 1``; game ``start + i`` writes ``out[i]``.
 
     ``n_players`` (int64, (n,)) and ``chars`` (int64, (n, MAX_PLAYERS); row ``[-1, ...]``
     draws a random team) give each game's table.  Each game's randomness depends only on
-    ``(seed, start + i)``, so results do not depend on threads or chunking.  ``check``
-    turns the invariant checks on (tests).
+    ``(seed, start + i)``, so results do not depend on how a batch is split over threads
+    (``api.run_kernel`` runs ranges on threads: the kernel releases the GIL).  One state
+    is allocated per call and laid out anew for each game.  ``check`` turns the
+    invariant checks on (tests).
     """
-    for i in prange(out.shape[0]):
-        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, 0, check, out[i])
+    if hi <= lo:
+        return
+    st = new_state_nb(rs, 0)
+    for i in range(lo, hi):
+        init_state_nb(rs, 0, st)
+        start_game_nb(st, rs, seed, start + i, n_players[i], chars[i], check, MODE_INLINE)
+        run_nb(st, rs, pid, pp, PC_OVER)
+        write_record_nb(st, rs, start + i, out[i])
