@@ -34,8 +34,8 @@ from .kernels.game_nb import (
     new_game_nb,
     write_record_nb,
 )
-from .kernels.search_nb import continuations_nb, policy_choice_nb
-from .policies import resolve_policy
+from .kernels.search_nb import continuations_nb, policy_choice_nb, rollout_choice_nb
+from .policies import resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 from .state import GameState
 
@@ -219,11 +219,19 @@ class Game:
         would in a study)."""
         if self.over:
             raise StepError("the game is over: no decision to take")
+        search = resolve_search(policy, params)
+        if search is not None:
+            bid, bpp, rp = search
+            return int(rollout_choice_nb(self.state, self.rs, np.int64(bid), bpp, rp))
         pid, pp = resolve_policy(policy, params)
         return int(policy_choice_nb(self.state, self.rs, np.int64(pid), pp))
 
     def play(self, policy: str = "baseline", params=None) -> "Game":
         """Let ``policy`` take every remaining decision (the game's own streams)."""
+        if resolve_search(policy, params) is not None:
+            while not self.over:
+                self.apply(self.policy_choice(policy, params))
+            return self
         pid, pp = resolve_policy(policy, params)
         finish_nb(self.state, self.rs, np.int64(pid), pp, np.int64(K.PC_OVER))
         return self

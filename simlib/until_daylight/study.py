@@ -34,7 +34,7 @@ from ..core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ..core.tables import Counts, TableSpec, count_records
 from . import api
 from . import codes as K
-from .policies import POLICIES, resolve_policy
+from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
 __all__ = ["simulate", "load_result", "UntilDaylightAdapter", "TABLE_SPEC",
@@ -82,6 +82,7 @@ class UntilDaylightAdapter:
     policy_id: int
     policy_params: np.ndarray
     rotate_seats: bool = False
+    search: tuple | None = None  # (base id, base params, search params) of a search player
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
 
@@ -147,7 +148,7 @@ class UntilDaylightAdapter:
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
-                       self.policy_params, flat, threads)
+                       self.policy_params, flat, threads, search=self.search)
         return _normalize(api.records_frame(out, self.rules))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
@@ -160,7 +161,7 @@ class UntilDaylightAdapter:
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
-                       self.policy_params, flat, threads)
+                       self.policy_params, flat, threads, search=self.search)
         return count_records(self._lean_frame(out), self.spec)
 
     def _lean_frame(self, out: np.ndarray) -> pd.DataFrame:
@@ -182,7 +183,7 @@ class UntilDaylightAdapter:
         return pd.DataFrame(cols)
 
     def identity(self) -> dict:
-        spec = POLICIES[self.policy]
+        spec = POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
         return {
             "seed": int(self.seed),
             "ruleset_fingerprint": self.rules.fingerprint(),
@@ -242,6 +243,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     counts = _players(players, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    search = resolve_search(policy, policy_params)
     lo = int(rules.pack().params[K.P_MIN_PLAYERS])
     hi = int(rules.pack().params[K.P_MAX_PLAYERS])
     rotate = False
@@ -292,7 +294,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         spec = team_lists
     return UntilDaylightAdapter(rules=rules, seed=int(seed), players=tuple(counts), teams=teams,
                                 teams_spec=spec, policy=policy, policy_id=int(pid),
-                                policy_params=pp, rotate_seats=rotate)
+                                policy_params=pp, rotate_seats=rotate, search=search)
 
 
 def simulate(games: int | None = None, players: int | Sequence[int] | None = None,
