@@ -198,6 +198,7 @@ class UntilDaylightAdapter:
 
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_changes": self.rules.changes(),
                 "characters": list(self.rules.character_names)}
 
 
