@@ -154,6 +154,14 @@ class RunResult:
     def games(self) -> int:
         return self.counts.games
 
+    @property
+    def plot(self):
+        """The standard figures: ``res.plot.win_rates()``, ``.heatmap()``, ``.survival()``,
+        ``.loss_causes()``, ``.deaths()``, ``.game_length()`` (each returns its Axes)."""
+        from .plots import ResultPlots
+
+        return ResultPlots(self)
+
     def __repr__(self) -> str:
         p = self.provenance
         return (f"<RunResult {p.get('game', '?')}: {self.games} games"
