@@ -429,7 +429,7 @@ def ranked_bars(df: pd.DataFrame, ax=None, *, label: str = "label", value: str =
     """
     _need(df, [label, value, low, high])
     ax = _axes(ax, figsize=(6.4, 0.4 * min(len(df), top or len(df)) + 1.4))
-    t = df.reindex(df[value].abs().sort_values(ascending=False).index)
+    t = df.reindex(df[value].abs().sort_values(ascending=False, kind="stable").index)
     if top is not None:
         t = t.head(top)
     t = t.iloc[::-1]

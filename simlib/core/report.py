@@ -286,7 +286,7 @@ def ranked_bars_section(df: pd.DataFrame, *, title: str = "Sensitivity", label: 
     fig = figure_block(lambda ax: plots.ranked_bars(df, ax, label=label, value=value, low=low,
                                                     high=high, top=top, xlabel=xlabel),
                        alt=title, figsize=(7.0, 0.4 * shown + 1.5))
-    ranked = df.reindex(df[value].abs().sort_values(ascending=False).index)
+    ranked = df.reindex(df[value].abs().sort_values(ascending=False, kind="stable").index)
     pct = [c for c in (value, low, high) if c is not None]
     return Section(title, [fig, frame_table(ranked, percent=pct)], intro, id)
 
