@@ -135,7 +135,7 @@ def heatmap(table: pd.DataFrame, rows: str, cols: str, ax=None, *, title: str | 
     lo = 100 * grid["ci_low"].to_numpy(dtype=float)
     hi = 100 * grid["ci_high"].to_numpy(dtype=float)
     finite = m[np.isfinite(m)]
-    vmax = max(float(finite.max()) if finite.size else 0.0, 1e-9)
+    vmax = max(float(finite.max()) if finite.size else 0.0, 1.0)  # at least 1 %: all-zero grids
     im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0.0, vmax=vmax, aspect="auto")
     import matplotlib as mpl
 

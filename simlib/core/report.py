@@ -192,7 +192,8 @@ def rate_table(table: pd.DataFrame, *, caption: str = "", sortable: bool = False
     rate = "win_rate" if "win_rate" in table.columns else "rate"
     num = "wins" if rate == "win_rate" else "count"
     t = table.sort_values([rate, "games"], ascending=False) if sort else table
-    names = [n or "group" for n in t.index.names] if not isinstance(t.index, pd.RangeIndex) else []
+    whole_run = t.index.nlevels == 1 and t.index.name is None  # e.g. ``overall``
+    names = [] if whole_run else [n or "group" for n in t.index.names]
     cols = [Column(n, n) for n in names] + [
         Column("games", "games", True), Column(num, num, True),
         Column(rate, "win %" if rate == "win_rate" else "rate %", True),
@@ -466,8 +467,8 @@ def study_report(result, *, title: str | None = None, command: str | None = None
         extra = {"died": t[f"{death_prefix}_{by_member}"]} if death_prefix else None
         s.add(rate_table(t[by_member], sortable=True, sort=True, extra=extra,
                          id="table-by-member",
-                         caption=f"all {primary} counts together; 'died': share of its games "
-                                 f"in which this {member} was the one who died"))
+                         caption=f"summed over {primary}; 'died': share of its games in which "
+                                 f"this {member} was the one who died"))
 
     s = rep.add(Section("When the night is lost", intro="Survival: the share of games still "
                         "going after each round (the last point is the win rate); then how and "
