@@ -297,6 +297,13 @@ def test_counts_saved_before_round_counts_say_what_is_missing(synthetic):
     assert "not recorded" in " ".join(page.text)
     with pytest.raises(plots.PlotUnavailable, match="re-run it"):
         res.plot.survival()
+    # a run resumed across versions: round counts for part of the games only
+    part = count_records(synthetic.records.iloc[:100], TABLE_SPEC).frames["players_round"]
+    mixed = Counts(TABLE_SPEC, dict(synthetic.counts.frames, players_round=part))
+    res = RunResult(mixed, None, dict(PROVENANCE))
+    with pytest.raises(plots.PlotUnavailable, match="cover 100 of the 600 games"):
+        res.plot.game_length()
+    assert res.plot.win_rates() is not None
 
 
 def test_section_hooks_for_comparisons_sweeps_and_sensitivity(synthetic, tmp_path):

@@ -469,6 +469,13 @@ class ResultPlots:
             raise PlotUnavailable(
                 f"this result holds no counts by {' x '.join(keys)} (a run saved before simlib "
                 "counted them; re-run it or keep the per-game records)")
+        if self._spec.member not in keys:
+            counted = int(self._result.counts.frames[name]["games"].sum())
+            if counted != self._result.games:  # chunks resumed from an older simlib
+                raise PlotUnavailable(
+                    f"the counts by {' x '.join(keys)} cover {counted:,} of the "
+                    f"{self._result.games:,} games (part of the run was saved before simlib "
+                    "counted them); re-run it to draw this figure")
         return t
 
     def _primary(self) -> str:
