@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
-from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -25,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from simlib.cli import main  # noqa: E402
 from simlib.core import plots  # noqa: E402
-from simlib.core.report import (Report, ReportError, Section, curve_section,  # noqa: E402
+from simlib.core.report import (ReportError, Section, curve_section,  # noqa: E402
                                 paired_differences_section, ranked_bars_section, study_report,
                                 write_study_report)
 from simlib.core.runner import RunResult  # noqa: E402
