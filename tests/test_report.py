@@ -233,6 +233,7 @@ def check_self_contained(html: str) -> Page:
         assert not re.match(r"\s*(https?:)?//", url, re.I), f"external URL {url[:80]}"
         assert url.startswith(("data:", "#")), f"not embedded: {url[:80]}"
     assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", html, re.I)
+    assert not re.search(r"url\(|@import", html, re.I)  # no style sheet fetches either
     assert "link" not in page.tags and "iframe" not in page.tags
     assert all("src" not in s for s in page.scripts)  # inline scripts only
     assert page.imgs, "no figure"
