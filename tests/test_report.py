@@ -104,6 +104,11 @@ def test_plot_functions_return_their_axes_with_one_artist_per_item(synthetic):
     ax = synthetic.plot.game_length()
     assert len(ax.patches) == 4 * ROUNDS
     assert "survival" in repr(synthetic.plot)
+    # a run that recorded its number of rounds: the axes go on to the last round
+    longer = RunResult(synthetic.counts, synthetic.records, dict(PROVENANCE, rounds=8))
+    assert len(longer.plot.survival().lines[0].get_xdata()) == 8 + 1
+    assert len(longer.plot.game_length().patches) == 4 * 8
+    assert len(longer.plot.loss_causes().patches) == 8 * len(CAUSES)
 
 
 def test_survival_frame_starts_at_one_and_ends_at_the_win_rate(synthetic):

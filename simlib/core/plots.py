@@ -168,7 +168,7 @@ def _fmt(v: float) -> str:
 
 
 def survival_frame(table: pd.DataFrame, group: str, round_: str,
-                   confidence: float = 0.95) -> pd.DataFrame:
+                   confidence: float = 0.95, rounds: int | None = None) -> pd.DataFrame:
     """Share of games still going after each round, per group, with Wilson intervals.
 
     Parameters
@@ -176,6 +176,8 @@ def survival_frame(table: pd.DataFrame, group: str, round_: str,
     table : DataFrame indexed by (``group``, ``round_``) with columns ``games`` and ``wins``
         Games that ended in each round (e.g. ``tables.by_players_round``).  A lost game
         stops in its round; a won game survives it.
+    rounds : int, optional
+        Rounds of the game (the curve goes on to it even if no game got that far).
 
     Returns
     -------
@@ -187,7 +189,7 @@ def survival_frame(table: pd.DataFrame, group: str, round_: str,
     if table is None or len(table) == 0:
         raise PlotUnavailable("no round counts in this result")
     f = table[["games", "wins"]].reset_index()
-    last = int(f[round_].max())
+    last = max(int(f[round_].max()), int(rounds or 0))
     rows = []
     for g, sub in f.groupby(group, sort=True):
         n = int(sub["games"].sum())
@@ -202,7 +204,7 @@ def survival_frame(table: pd.DataFrame, group: str, round_: str,
 
 
 def survival(table: pd.DataFrame, group: str, round_: str, ax=None, *,
-             title: str | None = None):
+             title: str | None = None, rounds: int | None = None):
     """Survival curves: the share of games still going after each round, one line per group,
     with its 95 % interval as a band.
 
@@ -212,7 +214,7 @@ def survival(table: pd.DataFrame, group: str, round_: str, ax=None, *,
         One line (and one band) per group.
     """
     ax = _axes(ax)
-    s = survival_frame(table, group, round_)
+    s = survival_frame(table, group, round_, rounds=rounds)
     for k, (g, sub) in enumerate(s.groupby("group", sort=True)):
         c = PALETTE[k % len(PALETTE)]
         ax.plot(sub["round"], 100 * sub["share"], marker="o", markersize=3.5, color=c,
@@ -233,7 +235,7 @@ def survival(table: pd.DataFrame, group: str, round_: str, ax=None, *,
 
 
 def loss_causes(table: pd.DataFrame, round_: str, cause: str, ax=None, *,
-                title: str | None = None):
+                title: str | None = None, rounds: int | None = None):
     """How games are lost, by round: stacked bars of the share of all games lost in each
     round, one colour per cause.
 
@@ -253,7 +255,7 @@ def loss_causes(table: pd.DataFrame, round_: str, cause: str, ax=None, *,
     counts = table["count"].groupby(level=[round_, cause]).sum().unstack(cause, fill_value=0)
     # every game counts once per round row it ended in: total games = sum of per-row games
     games = table["games"].groupby(level=[l for l in table.index.names if l != cause]).first().sum()
-    last = int(max(counts.index))
+    last = max(int(max(counts.index)), int(rounds or 0))
     counts = counts.reindex(range(1, last + 1), fill_value=0)
     bottom = np.zeros(len(counts))
     for k, c in enumerate(counts.columns):
@@ -298,7 +300,7 @@ def rate_bars(table: pd.DataFrame, ax=None, *, title: str | None = None,
 
 
 def game_length(table: pd.DataFrame, group: str, round_: str, ax=None, *,
-                title: str | None = None):
+                title: str | None = None, rounds: int | None = None):
     """Distribution of the round a game ends in (won games end in the last round), grouped
     bars per group.
 
@@ -315,7 +317,7 @@ def game_length(table: pd.DataFrame, group: str, round_: str, ax=None, *,
         raise PlotUnavailable("no round counts in this result")
     ax = _axes(ax)
     g = table["games"].unstack(group, fill_value=0)
-    last = int(max(g.index))
+    last = max(int(max(g.index)), int(rounds or 0))
     g = g.reindex(range(1, last + 1), fill_value=0)
     share = 100 * g / g.sum(axis=0)
     k = len(share.columns)
@@ -488,6 +490,11 @@ class ResultPlots:
             raise PlotUnavailable("the result's table spec names no round column")
         return self._spec.round
 
+    def _rounds(self) -> int | None:
+        """Rounds of the game, when the run recorded them (``provenance["rounds"]``)."""
+        r = self._result.provenance.get("rounds")
+        return int(r) if isinstance(r, (int, np.integer)) and r > 0 else None
+
     def _category(self, member_valued: bool) -> tuple[str, str]:
         for col, prefix in self._spec.categories:
             if (col in self._spec.member_valued) == member_valued:
@@ -511,6 +518,7 @@ class ResultPlots:
         """Share of games still going after each round, per player count."""
         p, r = self._primary(), self._round()
         kw.setdefault("title", "games still going after each round")
+        kw.setdefault("rounds", self._rounds())
         return survival(self._table((p, r)), p, r, ax, **kw)
 
     def loss_causes(self, ax=None, **kw):
@@ -518,6 +526,7 @@ class ResultPlots:
         p, r = self._primary(), self._round()
         col, prefix = self._category(member_valued=False)
         kw.setdefault("title", "when and how games are lost")
+        kw.setdefault("rounds", self._rounds())
         return loss_causes(self._table((p, r), prefix), r, col, ax, **kw)
 
     def deaths(self, ax=None, **kw):
@@ -533,6 +542,7 @@ class ResultPlots:
         """Distribution of the round in which games end, per player count."""
         p, r = self._primary(), self._round()
         kw.setdefault("title", "game length")
+        kw.setdefault("rounds", self._rounds())
         return game_length(self._table((p, r)), p, r, ax, **kw)
 
     FIGURES: tuple[str, ...] = ("win_rates", "heatmap", "survival", "loss_causes", "deaths",

@@ -199,6 +199,7 @@ class UntilDaylightAdapter:
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
                 "ruleset_changes": self.rules.changes(),
+                "rounds": int(self.rules.get("constants.rounds")),
                 "characters": list(self.rules.character_names)}
 
 
