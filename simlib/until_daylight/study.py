@@ -45,13 +45,16 @@ GAME = "until_daylight"
 
 TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("players", ("players",)), ("character", ("character",)),
-               ("character_players", ("character", "players")), ("team", ("team",))),
+               ("character_players", ("character", "players")), ("team", ("team",)),
+               ("players_round", ("players", "round_reached"))),
     outcome="win",
     members=tuple(f"character_{s}" for s in range(K.MAX_PLAYERS)),
     member="character",
     categories=(("loss_cause", "loss_causes"), ("dead_character", "deaths")),
     member_valued=("dead_character",),
     none_value="none",
+    primary="players",
+    round="round_reached",
 )
 
 _STR_DTYPE = pd.Series(["a"]).dtype  # pandas >= 3: "str"; pandas 2: object
@@ -170,7 +173,8 @@ class UntilDaylightAdapter:
         causes = np.array([K.CAUSE_NAMES.get(i, str(i)) for i in range(max(K.CAUSE_NAMES) + 1)],
                           dtype=object)
         seats = np.stack([out[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
-        cols = {"players": out["players"], "win": out["outcome"] == K.OUT_WIN,
+        cols = {"players": out["players"], "round_reached": out["round_reached"],
+                "win": out["outcome"] == K.OUT_WIN,
                 "loss_cause": causes[out["cause"]],
                 "dead_character": lookup[out["dead_character"]]}
         for s in range(K.MAX_PLAYERS):
@@ -195,6 +199,8 @@ class UntilDaylightAdapter:
 
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_changes": self.rules.changes(),
+                "rounds": int(self.rules.get("constants.rounds")),
                 "characters": list(self.rules.character_names)}
 
 
