@@ -4,15 +4,15 @@
 >>> res = simlib.simulate(games=8000, players=[3, 4, 5, 6], seed=7)   # Until Daylight
 >>> res.tables.by_character
 >>> res = simlib.simulate(20000, game="till_dawn", seats=["optimal", "threshold:t=8"])
->>> simlib.games()                                                    # what is registered
+>>> simlib.list_games()                                               # what is registered
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "games", "__version__"]
+__all__ = ["simulate", "list_games", "__version__"]
 
 
 def simulate(*args, game: str = "until_daylight", **kwargs):
-    """Play a study of ``game`` (default Until Daylight; ``simlib.games()`` lists them).
+    """Play a study of ``game`` (default Until Daylight; ``simlib.list_games()`` lists them).
 
     The arguments are those of the game's ``simulate`` (for Until Daylight
     :func:`simlib.until_daylight.study.simulate`, for Till Dawn
@@ -24,7 +24,7 @@ def simulate(*args, game: str = "until_daylight", **kwargs):
     return get_game(game).simulate(*args, **kwargs)
 
 
-def games() -> list[str]:
+def list_games() -> list[str]:
     """Names of the registered games (``simlib.simulate(game=...)``)."""
     from .core.games import game_names
 

@@ -465,9 +465,10 @@ def _walk(file: str, base: TaggedRuleset, node: Mapping, prefix: str, out: dict)
         if sch is None:
             raise error(file, key, "unknown file", [s.stem for s in base.SCHEMAS])
         f = sch.field_of(parts[1:]) if len(parts) > 1 else None
-        is_leaf = f is not None or (isinstance(x, Mapping) and "value" in x) or not isinstance(x, Mapping)
-        if f is not None and f.type == "counts" and isinstance(x, Mapping) and "value" not in x:
-            is_leaf = True
+        table_level = len(parts) == 1 or (sch.entities is not None and len(parts) == 2) or \
+            (sch.entities is None and len(parts) == 2 and parts[1] in sch.tables)
+        is_leaf = f is not None or not isinstance(x, Mapping) or \
+            (not table_level and "value" in x)
         if is_leaf:
             out[key] = x
         else:

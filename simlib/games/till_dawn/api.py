@@ -195,7 +195,7 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], charac
     state = np.zeros(K.S_SIZE, dtype=np.int64)
     flat = rules.flat()
     E.init_state_nb(state, flat, np.int64(players), np.ascontiguousarray(row, np.int64),
-                    game_key_nb(np.int64(seed), np.int64(game)), log)
+                    np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
     play_game_nb(state, flat, pol[0], par[0], *_scratch(work_size(rules, seats)), log)
     rec = np.zeros(K.REC_SIZE, dtype=np.int64)
     E.record_nb(state, flat, np.int64(game), rec)
@@ -224,7 +224,7 @@ class Game:
         log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
         state = np.zeros(K.S_SIZE, dtype=np.int64)
         flat = rules.flat()
-        E.init_state_nb(state, flat, np.int64(p), row, game_key_nb(np.int64(seed), np.int64(game)), log)
+        E.init_state_nb(state, flat, np.int64(p), row, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
         E.advance_nb(state, flat, log)
         return cls(rules, state, log)
 

@@ -33,7 +33,7 @@ moves it back; a slayer takes health (at 0: value 0); the werewolf hits this vam
 with probability ``1 / active players``; an invitation is pending until the next draw,
 whose moon pays or injures.  Powers, events and other players' choices are outside the
 model.  ``V(p,b,h) = max(b, sum_c P(c) V(after c))``; layers of equal ``(b, h)`` are solved
-by Gauss-Seidel value iteration to 1e-11 (lingers and the werewolf's misses loop back),
+by Gauss-Seidel value iteration to 1e-10 (lingers and the werewolf's misses loop back),
 in decreasing ``b`` and increasing ``h`` (other cards only raise ``b`` or lower ``h``).
 Blood above ``b + blood_span`` is capped (a documented truncation).
 
@@ -55,7 +55,7 @@ POLICY_OPTIMAL = 2
 N_PARAMS = 3  # length of every policy's parameter vector (unused entries are 0)
 
 MAX_CLASSES = K.MAX_TYPES
-TOL = 1e-11
+TOL = 1e-10
 
 
 # =========================================================================== helpers
@@ -222,16 +222,38 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
             cls_prob[c] = 0.0
             nc += 1
         cls_prob[c] += cnt / tot
+    # order the classes: [0, n1) loop inside a layer (bead moves, the werewolf's misses,
+    # feedings worth 0), [n1, n2) invitations, [n2, nc) leave the layer
+    n1 = 0
+    for c in range(nc):
+        k = cls_kind[c]
+        if k == K.K_SUN or k == K.K_LINGERS or k == K.K_WEREWOLF or (k == K.K_FEEDING and cls_val[c] == 0):
+            _swap_cls(c, n1, cls_kind, cls_val, cls_moon, cls_prob)
+            n1 += 1
+    n2 = n1
+    for c in range(n1, nc):
+        if cls_kind[c] == K.K_INVITATION:
+            _swap_cls(c, n2, cls_kind, cls_val, cls_moon, cls_prob)
+            n2 += 1
+    min_gain = 1
+    for i in range(ninv):
+        for j in range(3):
+            if inv_pay[i, j] < min_gain:
+                min_gain = inv_pay[i, j]
     ext = (4 + K.MAX_INVITES) * blk  # scratch after the tables: 3 x L external sums
     for bi in range(nb - 1, -1, -1):
         b = b_lo + bi
+        # invitations leave the layer (a right vote pays, a wrong one injures) unless a
+        # payoff or penalty is 0 or the blood cap folds the payoff back into this layer
+        y_inside = min_gain == 0 or bi + min_gain >= nb
         for h in range(1, h1):
             # cards that leave the layer (more blood, less health) are read once ...
             for p in range(L):
                 i0 = _ix(bi, h, p, h1, L)
                 work[i0] = b  # start from "stop now"
                 for i in range(ninv):
-                    work[(4 + i) * blk + i0] = 0.0
+                    work[(4 + i) * blk + i0] = 0.0 if y_inside else \
+                        _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
                 work[ext + p] = 0.0
                 work[ext + L + p] = 0.0
                 work[ext + 2 * L + p] = 0.0
@@ -244,17 +266,20 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
                         x = 0.0 if h - v <= 0 else work[_ix(bi, h - v, p, h1, L)]
                     elif kind == K.K_WEREWOLF:
                         x = 0.0 if h - v <= 0 else q * work[_ix(bi, h - v, p, h1, L)]
+                    elif kind == K.K_INVITATION and not y_inside:
+                        x = work[(4 + v) * blk + i0]
                     else:
                         continue
                     work[ext + cls_moon[c] * L + p] += cls_prob[c] * x
-            # ... the bead's moves, the werewolf's misses and invitations loop in the layer
-            for sweep in range(500):
+            # ... the bead's moves and the werewolf's misses loop inside the layer
+            n_in = n2 if y_inside else n1
+            for sweep in range(1000):
                 delta = 0.0
                 for p in range(L - 1, -1, -1):
                     a0 = work[ext + p]
                     a1 = work[ext + L + p]
                     a2 = work[ext + 2 * L + p]
-                    for c in range(nc):
+                    for c in range(n_in):
                         kind = cls_kind[c]
                         v = cls_val[c]
                         if kind == K.K_SUN:
@@ -263,12 +288,10 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
                             x = work[_ix(bi, h, p - v if p > v else 0, h1, L)]
                         elif kind == K.K_WEREWOLF:
                             x = (1.0 - q) * work[_ix(bi, h, p, h1, L)]
-                        elif kind == K.K_INVITATION:  # the best vote of the pending state
+                        elif kind == K.K_INVITATION:
                             x = work[(4 + v) * blk + _ix(bi, h, p, h1, L)]
-                        elif kind == K.K_FEEDING and v == 0:
+                        else:  # a feeding worth 0
                             x = work[_ix(bi, h, p, h1, L)]
-                        else:
-                            continue
                         m = cls_moon[c]
                         if m == 0:
                             a0 += cls_prob[c] * x
@@ -286,16 +309,25 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
                     if d > delta:
                         delta = d
                     work[i0] = nv
-                    for i in range(ninv):
-                        y = _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
-                        j = (4 + i) * blk + i0
-                        d = abs(y - work[j])
-                        if d > delta:
-                            delta = d
-                        work[j] = y
+                    if y_inside:
+                        for i in range(ninv):
+                            y = _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
+                            j = (4 + i) * blk + i0
+                            d = abs(y - work[j])
+                            if d > delta:
+                                delta = d
+                            work[j] = y
                 if delta < TOL:
                     break
     return nc
+
+
+@njit_nb
+def _swap_cls(a, b, cls_kind, cls_val, cls_moon, cls_prob):
+    cls_kind[a], cls_kind[b] = cls_kind[b], cls_kind[a]
+    cls_val[a], cls_val[b] = cls_val[b], cls_val[a]
+    cls_moon[a], cls_moon[b] = cls_moon[b], cls_moon[a]
+    cls_prob[a], cls_prob[b] = cls_prob[b], cls_prob[a]
 
 
 @njit_nb
