@@ -2,7 +2,8 @@
 
 A seat plays a policy with parameters; a *seat spec* is written ``name`` or
 ``name:param=value:param=value`` (``threshold:t=8``, ``optimal``); its label in tables is
-the name with the parameters that differ from the defaults (``threshold(t=8)``).
+the name with the parameters that differ from the defaults, and always a threshold
+player's ``t`` (``threshold(t=8)``).
 The jitted policies are in ``kernels/policies_nb.py``.
 """
 from __future__ import annotations
@@ -50,14 +51,18 @@ class Seat:
     @property
     def label(self) -> str:
         spec = POLICIES[self.policy]
+        shown = _ALWAYS_SHOWN.get(self.policy, ())
         diff = [f"{n}={_fmt(v)}" for n, v, d in zip(spec.param_names, self.params, spec.defaults)
-                if v != d]
+                if v != d or n in shown]
         return self.policy + (f"({','.join(diff)})" if diff else "")
 
     def vector(self) -> np.ndarray:
         out = np.zeros(P.N_PARAMS, dtype=np.float64)
         out[:len(self.params)] = self.params
         return out
+
+
+_ALWAYS_SHOWN = {"threshold": ("t",)}  # a threshold player is named by its threshold
 
 
 def _fmt(v: float) -> str:
