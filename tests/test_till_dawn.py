@@ -529,3 +529,32 @@ def test_simulate_report_trace_and_games_from_the_command_line(capsys, tmp_path)
     assert code == 0 and tr.startswith("Till Dawn, game 5: 4 players") and "Coffin points" in tr
     code, listing, _ = run_cli(capsys, "games")
     assert code == 0 and "till-dawn: Till Dawn" in listing and "policy optimal" in listing
+
+
+# =========================================================================== pure Python
+REF_SCRIPT = """
+import sys
+import numpy as np
+from simlib.games.till_dawn.api import play_games
+df = play_games(int(sys.argv[2]), seats=sys.argv[1].split(","), seed=3, threads=1)
+sys.stdout.write(df.to_json())
+"""
+
+
+@pytest.mark.parametrize("seats, n", [("random,threshold:t=8,threshold", 4),
+                                      ("optimal:blood_span=4,threshold:t=12", 2)])
+def test_pure_python_reference_plays_the_same_games(seats, n):
+    import os
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", REF_SCRIPT, seats, str(n)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    jit = play_games(n, seats=seats.split(","), seed=3, threads=1)
+    py = pd.read_json(__import__("io").StringIO(out.stdout))
+    for c in ("draws", "top_score", "score_0", "score_1", "character_0", "end_cause"):
+        assert py[c].astype(str).tolist() == jit[c].astype(str).tolist(), c
