@@ -233,6 +233,8 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         from .policies import make_seat
 
         seat = make_seat(policy, policy_params)
+        if counts is None and isinstance(characters, (list, tuple)):
+            counts = [api.check_players(len(characters), rules)]  # the team's size
         if counts is None:
             counts = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
                 or [rules.min_players()]
