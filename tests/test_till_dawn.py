@@ -558,3 +558,14 @@ def test_pure_python_reference_plays_the_same_games(seats, n):
     py = pd.read_json(__import__("io").StringIO(out.stdout))
     for c in ("draws", "top_score", "score_0", "score_1", "character_0", "end_cause"):
         assert py[c].astype(str).tolist() == jit[c].astype(str).tolist(), c
+
+
+def test_a_counts_only_run_and_its_saved_file_give_the_same_tables(tmp_path):
+    from simlib.games.till_dawn.study import load_result
+
+    kw = dict(game="till_dawn", seats=["threshold:t=8", "threshold:t=12", "random"], seed=6,
+              progress=False, chunk_size=250)
+    a = simlib.simulate(750, **kw)
+    b = simlib.simulate(750, keep_records=False, out=tmp_path / "c.parquet", **kw)
+    assert b.records is None and a.tables.equals(b.tables)
+    assert load_result(tmp_path / "c.parquet").tables.equals(a.tables)
