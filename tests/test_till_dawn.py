@@ -564,8 +564,8 @@ def test_a_counts_only_run_and_its_saved_file_give_the_same_tables(tmp_path):
     from simlib.games.till_dawn.study import load_result
 
     kw = dict(game="till_dawn", seats=["threshold:t=8", "threshold:t=12", "random"], seed=6,
-              progress=False, chunk_size=250)
-    a = simlib.simulate(750, **kw)
-    b = simlib.simulate(750, keep_records=False, out=tmp_path / "c.parquet", **kw)
+              progress=False, chunk_size=100)
+    a = simlib.simulate(300, **kw)
+    b = simlib.simulate(300, keep_records=False, out=tmp_path / "c.parquet", **kw)
     assert b.records is None and a.tables.equals(b.tables)
     assert load_result(tmp_path / "c.parquet").tables.equals(a.tables)
