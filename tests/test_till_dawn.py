@@ -569,3 +569,66 @@ def test_a_counts_only_run_and_its_saved_file_give_the_same_tables(tmp_path):
     b = simlib.simulate(300, keep_records=False, out=tmp_path / "c.parquet", **kw)
     assert b.records is None and a.tables.equals(b.tables)
     assert load_result(tmp_path / "c.parquet").tables.equals(a.tables)
+
+
+def _power(rules, kind: str) -> int:
+    flat = rules.flat()
+    return [i for i in range(int(flat[K.R_PARAMS + K.P_N_POWERS]))
+            if flat[K.R_POWER_KIND + i] == K.POWER_KINDS.index(kind)][0]
+
+
+def _event(rules, kind: str) -> int:
+    flat = rules.flat()
+    return [i for i in range(int(flat[K.R_PARAMS + K.P_N_EVENTS]))
+            if flat[K.R_EVENT_KIND + i] == K.EVENT_KINDS.index(kind)][0]
+
+
+def test_cancel_voids_the_last_play_and_copy_acts_as_a_power_played_this_night():
+    rules = load_ruleset()
+    g = crafted(3, rules)
+    st = g.state
+    feed = type_of(rules, "feed_2_graveyard", "blue")
+    st[K.S_S_POWER + 0] = _power(rules, "double_feeding")
+    st[K.S_S_POWER + 1] = _power(rules, "cancel")
+    st[K.S_S_POWER + 2] = [i for i in range(15) if rules.flat()[K.R_POWER_KIND + i] == K.PW_COPY][0]
+    draw(g, feed)
+    # seat 2's copy is not usable yet: no doubling has been played this night
+    assert g.phase == "react" and g.to_move == 0
+    g.apply(K.A_PLAY_POWER)
+    assert g.phase == "cancel" and g.to_move == 1  # only the cancel power may answer
+    g.apply(K.A_CANCEL)
+    # now a doubling was played face up: seat 2's copy acts as one
+    assert g.phase == "react" and g.to_move == 2 and K.A_PLAY_POWER in g.legal()
+    g.apply(K.A_PLAY_POWER)
+    bonus = rules.get("constants.favourite_bonus")
+    gy = [rules.grounds[g.seat(s, "ground")] == "graveyard" for s in range(3)]
+    assert g.seat(0, "blood") == 2 + bonus * gy[0]      # its doubling was cancelled
+    assert g.seat(2, "blood") == 4 + bonus * gy[2]      # the copy doubled
+    assert [g.seat(s, "power") for s in range(3)] == [-1, -1, -1]
+
+
+def test_protection_and_events():
+    rules = load_ruleset()
+    g = crafted(3, rules)
+    st = g.state
+    st[K.S_S_EVENT + 1] = _event(rules, "protection")
+    draw(g, type_of(rules, "vampire_slayer_2", "blood"))
+    assert g.phase == "react" and g.to_move == 1
+    g.apply(K.A_PLAY_EVENT)
+    assert [g.seat(s, "health") for s in range(3)] == [3, 5, 3]
+    assert g.seat(1, "event") == -1
+    # heal in the decision phase, not above the maximum
+    st[K.S_S_EVENT + 0] = _event(rules, "heal")
+    st[K.S_PHASE], st[K.S_DECIDER], st[K.S_SCAN], st[K.S_CURRENT] = K.PH_DECIDE, 0, 0, 0
+    assert K.A_HEAL in g.legal()
+    g.apply(K.A_HEAL)
+    assert g.seat(0, "health") == min(5, 3 + rules.get("events.heal.amount"))
+    assert g.phase == "decide" and g.to_move == 0 and K.A_HEAL not in g.legal()
+    # an event icon with an event already held: keep one of the two
+    g2 = crafted(3, rules)
+    g2.state[K.S_S_EVENT + 0] = _event(rules, "heal")
+    draw(g2, type_of(rules, "vampire_slayer_2", "blue", icon=1))
+    assert g2.phase == "keep" and g2.to_move == 0
+    new = int(g2.state[K.S_CANDIDATE])
+    g2.apply(K.A_KEEP_NEW)
+    assert g2.seat(0, "event") == new
