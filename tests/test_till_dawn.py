@@ -2,8 +2,6 @@
 determinism, the optimal-stopping player against a brute-force oracle, bad input."""
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -15,7 +13,6 @@ from simlib.games.till_dawn.api import Game, play_games
 from simlib.games.till_dawn.kernels import engine_nb as E
 from simlib.games.till_dawn.kernels import policies_nb as P
 from simlib.games.till_dawn.ruleset import default_ruleset_dir, load_ruleset
-from simlib.games.till_dawn.study import make_adapter
 
 
 # =========================================================================== helpers
