@@ -451,17 +451,28 @@ def test_the_optimal_stopping_tables_equal_a_brute_force_recursion():
                 assert work[i] == pytest.approx(V[(p, b_lo + bi, h)], abs=1e-9)
                 retire_somewhere |= C[(p, b_lo + bi, h)] < b_lo + bi
     assert retire_somewhere  # the tables hold both decisions
-    # the player retires exactly when stopping beats continuing
+    # the player (with its one-draw shortcut) retires exactly when stopping beats continuing
     st[K.S_PHASE], st[K.S_DECIDER], st[K.S_PENDING] = K.PH_DECIDE, 0, -1
     legal = np.array([K.A_STAY, K.A_RETIRE] + [0] * (K.N_ACTIONS - 2), np.int64)
     params = np.array([span, 0, 0], np.float64)
-    a = P.optimal_nb(st, flat, s, params, legal, 2, work, *cls)
-    assert a == (K.A_STAY if C[(0, 3, 5)] > 3 else K.A_RETIRE)
+    seen = set()
+    for b in (1, 3, 6):
+        _, Cb = oracle(rules, fav, 1.0, max(0, b - 1), b + span)
+        for h in range(1, 6):
+            for p in range(L):
+                st[K.S_S_BLOOD + s], st[K.S_S_HEALTH + s], st[K.S_TRACK] = b, h, p
+                a = P.optimal_nb(st, flat, s, params, legal, 2, work, *cls)
+                want = K.A_STAY if Cb[(p, b, h)] > b else K.A_RETIRE
+                assert a == want, (p, b, h, Cb[(p, b, h)])
+                seen.add(a)
+                if P.one_draw_bound_nb(st, flat, s, span) > b:
+                    assert a == K.A_STAY
+    assert seen == {K.A_STAY, K.A_RETIRE}
 
 
 def test_optimal_stopping_beats_fixed_thresholds_heads_up():
-    df = play_games(60, seats=["optimal", "threshold:t=10"], seed=1)
-    df2 = play_games(60, seats=["threshold:t=10", "optimal"], seed=1)
+    df = play_games(300, seats=["optimal", "threshold:t=10"], seed=1)
+    df2 = play_games(300, seats=["threshold:t=10", "optimal"], seed=1)
     opt = np.concatenate([df.score_0.to_numpy(float), df2.score_1.to_numpy(float)])
     thr = np.concatenate([df.score_1.to_numpy(float), df2.score_0.to_numpy(float)])
     assert opt.mean() > thr.mean()

@@ -32,7 +32,8 @@ bonus); sun rising moves the bead (at ``L`` the blood is lost: value 0); night l
 moves it back; a slayer takes health (at 0: value 0); the werewolf hits this vampire
 with probability ``1 / active players``; an invitation is pending until the next draw,
 whose moon pays or injures.  Powers, events and other players' choices are outside the
-model.  ``V(p,b,h) = max(b, sum_c P(c) V(after c))``; layers of equal ``(b, h)`` are solved
+model.  Before solving, the player checks a cheap lower bound (draw once more, then stop
+as soon as allowed): when it beats stopping, the optimum does too and the DP is skipped.  ``V(p,b,h) = max(b, sum_c P(c) V(after c))``; layers of equal ``(b, h)`` are solved
 by Gauss-Seidel value iteration to 1e-10 (lingers and the werewolf's misses loop back),
 in decreasing ``b`` and increasing ``h`` (other cards only raise ``b`` or lower ``h``).
 Blood above ``b + blood_span`` is capped (a documented truncation).
@@ -351,6 +352,76 @@ def _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, only):
 
 
 @njit_nb
+def _after_one_nb(rules, t, p, b, h, L, q, fav, bonus, b_hi):
+    """Blood banked when card type ``t`` is drawn at (p, b, h) and the vampire then stops
+    (an invitation counts 0: a lower bound).  Part of ``one_draw_bound_nb``."""
+    base = K.R_TYPES + t * K.CT_N
+    kind = rules[base + K.CT_KIND]
+    v = rules[base + K.CT_VALUE]
+    if kind == K.K_FEEDING:
+        g = v + (bonus if rules[base + K.CT_GROUND] == fav else 0)
+        return float(b + g if b + g < b_hi else b_hi)
+    if kind == K.K_SUN:
+        return 0.0 if p + v >= L else float(b)
+    if kind == K.K_SLAYER:
+        return 0.0 if h - v <= 0 else float(b)
+    if kind == K.K_WEREWOLF:
+        return (1.0 - q) * b if h - v <= 0 else float(b)
+    if kind == K.K_LINGERS:
+        return float(b)
+    return 0.0  # a further invitation: counted as nothing
+
+
+@njit_nb
+def one_draw_bound_nb(state, rules, s, span):
+    """A lower bound of the optimal player's continuation value at its state: the value of
+    drawing once more and stopping as soon as allowed (the vote of a drawn invitation
+    chosen by expectation).  When it beats stopping, the DP would say "stay" too."""
+    L = rules[K.R_PARAMS + K.P_TRACK]
+    p = state[K.S_TRACK]
+    b = state[K.S_S_BLOOD + s]
+    h = state[K.S_S_HEALTH + s]
+    fav = state[K.S_S_GROUND + s]
+    bonus = rules[K.R_PARAMS + K.P_FAV_BONUS]
+    act = n_active_nb(state)
+    q = 1.0 / act if act > 0 else 1.0
+    b_hi = b + span
+    nt = rules[K.R_PARAMS + K.P_N_TYPES]
+    tot = 0.0
+    for t in range(nt):
+        tot += state[K.S_TYPE_LEFT + t]
+    if tot == 0:
+        return 0.0
+    lb = 0.0
+    for t in range(nt):
+        cnt = state[K.S_TYPE_LEFT + t]
+        if cnt == 0:
+            continue
+        base = K.R_TYPES + t * K.CT_N
+        if rules[base + K.CT_KIND] != K.K_INVITATION:
+            lb += cnt / tot * _after_one_nb(rules, t, p, b, h, L, q, fav, bonus, b_hi)
+            continue
+        pen = rules[base + K.CT_PENALTY]
+        best = 0.0
+        for vote in range(3):
+            pay = rules[base + (K.CT_PAYOFF_HUNTING if vote == K.MOON_HUNTING else K.CT_PAYOFF)]
+            x = 0.0
+            for t2 in range(nt):
+                c2 = state[K.S_TYPE_LEFT + t2]
+                if c2 == 0:
+                    continue
+                if rules[K.R_TYPES + t2 * K.CT_N + K.CT_MOON] == vote:
+                    b2 = b + pay if b + pay < b_hi else b_hi
+                    x += c2 / tot * _after_one_nb(rules, t2, p, b2, h, L, q, fav, bonus, b_hi)
+                elif h - pen > 0:
+                    x += c2 / tot * _after_one_nb(rules, t2, p, b, h - pen, L, q, fav, bonus, b_hi)
+            if x > best:
+                best = x
+        lb += cnt / tot * best
+    return lb
+
+
+@njit_nb
 def optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_moon, cls_prob,
                inv_pay):
     a = _card_play_nb(state, rules, s, legal, n)
@@ -362,6 +433,8 @@ def optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_m
         b = state[K.S_S_BLOOD + s]
         if not _has(legal, n, K.A_RETIRE) or b == 0:
             return K.A_STAY  # nothing to bank: continuing can only gain
+        if one_draw_bound_nb(state, rules, s, span) > b + 1e-9:
+            return K.A_STAY  # one more draw already beats stopping: so does the optimum
         if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay) < 0:
             return K.A_STAY
         b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
