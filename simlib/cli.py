@@ -1,9 +1,11 @@
-"""Command line: ``simlib simulate``, ``simlib report``, ``simlib trace`` (and ``simlib
-bench``, handed to :mod:`simlib.bench`).
+"""Command line: ``simlib simulate``, ``simlib report``, ``simlib trace``, ``simlib games``
+(and ``simlib bench``, handed to :mod:`simlib.bench`).
 
-``simlib simulate`` with no arguments runs the default study (every player count, random
-teams, 40 000 games per player count) and prints the win-rate tables.  Bad arguments
-give a one-line error on stderr and exit status 2, before anything is written.
+``simlib simulate`` with no arguments runs the default study of the default game (Until
+Daylight: every player count, random teams, 40 000 games per player count) and prints the
+win-rate tables; ``--game till-dawn`` picks another registered game
+(:mod:`simlib.core.games`).  Bad arguments give a one-line error on stderr and exit
+status 2, before anything is written.
 """
 from __future__ import annotations
 
@@ -24,6 +26,10 @@ examples:
   simlib report big.parquet
   simlib report big.parquet --html big.html
   simlib trace --seed 7 --players 4 --game 12
+  simlib games                                      # the games simlib knows
+  simlib simulate --game till-dawn --games 20000
+  simlib simulate --game till-dawn --seats optimal,threshold:t=8,threshold:t=14 --games 3000
+  simlib trace --game till-dawn --players 3 --index 5
 """
 
 
@@ -99,7 +105,12 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                    help="a team (comma-separated names; repeat for several teams), 'all' "
                         "(every team in turn) or 'random' (default)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    p.add_argument("--policy", default="baseline", help="bot policy (default baseline)")
+    p.add_argument("--policy", default=None,
+                   help="bot policy of every seat (default: the game's, baseline for "
+                        "until-daylight, threshold for till-dawn)")
+    p.add_argument("--seats", action="append", metavar="POLICY[:P=V...],...",
+                   help="a mixed table, one policy per seat, e.g. optimal,threshold:t=8,random "
+                        "(repeat for several tables; competitive games only)")
     p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
                    help="a policy parameter (repeatable)")
     p.add_argument("--rules", metavar="PATH",
@@ -131,15 +142,18 @@ def _write_html(a, result) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="simlib", description="Monte-Carlo studies of Until Daylight.",
+    parser = _Parser(prog="simlib", description="Monte-Carlo studies of survival card games "
+                     "(simlib games lists them; Until Daylight is the default).",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace,bench}",
+    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace,games,bench}",
                                 parser_class=_Parser)
 
     s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
                        description="Play many games and print the win-rate tables (95 %% "
                                    "Wilson intervals).", epilog=USAGE_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("--game", dest="game_name", default=None, metavar="NAME",
+                   help="the game (simlib games lists them; default until-daylight)")
     _game_args(s)
     s.add_argument("--games", type=_positive, default=None,
                    help="games to play (default: 40000 per player count)")
@@ -174,8 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("trace", help="print one game, action by action")
     _game_args(t)  # the defaults of simulate: game I is game I of that study
-    t.add_argument("--game", type=int, default=0,
-                   help="game index (the same game as in 'simlib simulate' with these arguments)")
+    t.add_argument("--game", action="append", default=None, metavar="I|NAME",
+                   help="game index (the same game as in 'simlib simulate' with these "
+                        "arguments) or the game's name (till-dawn); repeat for both")
+    t.add_argument("--index", type=int, default=None, help="game index (same as --game I)")
+
+    sub.add_parser("games", help="list the games simlib can simulate, with their policies")
 
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
     return parser
@@ -218,12 +236,29 @@ def render(result, all_tables: bool = False) -> str:
 
 
 # =========================================================================== commands
-def _cmd_simulate(a) -> int:
-    from .until_daylight.study import make_adapter, simulate
+def _seats(values: list[str] | None):
+    if not values:
+        return None
+    tables = []
+    for v in values:
+        seats = [x.strip() for x in v.split(",") if x.strip()]
+        if not seats:
+            raise UsageError(f"--seats: empty table {v!r}")
+        tables.append(seats)
+    return tables
 
+
+def _cmd_simulate(a) -> int:
+    from .core.games import get_game
+
+    game = get_game(a.game_name)
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)
     params = _policy_params(a.policy_param)
+    seats = _seats(a.seats)
+    policy = a.policy or game.default_policy
+    if seats is not None and (a.policy or params):
+        raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
     backend = a.backend or ("dask" if a.scheduler else "local")
     if a.scheduler and backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
@@ -237,16 +272,17 @@ def _cmd_simulate(a) -> int:
     _check_html(a)
     from .core.runner import DEFAULT_CHUNK_SIZE
 
-    make_adapter(players, characters, seed=a.seed, policy=a.policy, policy_params=params,
-                 ruleset=a.rules)  # validate before any banner
-    result = simulate(a.games, players, characters, seed=a.seed, policy=a.policy,
-                      policy_params=params, ruleset=a.rules, backend=backend,
-                      scheduler=a.scheduler, workers=a.workers, threads=a.threads,
-                      chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
-                      keep_records=a.keep_records, out=a.out, overwrite=a.force,
-                      progress=False if a.no_progress else None,
-                      connect_timeout=a.connect_timeout)
-    sys.stdout.write(render(result, a.all_tables))
+    extra = {} if seats is None else {"seats": seats}
+    game.make_adapter(players, characters, seed=a.seed, policy=policy, policy_params=params,
+                      ruleset=a.rules, **extra)  # validate before any banner
+    result = game.simulate(a.games, players, characters, seed=a.seed, policy=policy,
+                           policy_params=params, ruleset=a.rules, backend=backend,
+                           scheduler=a.scheduler, workers=a.workers, threads=a.threads,
+                           chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
+                           keep_records=a.keep_records, out=a.out, overwrite=a.force,
+                           progress=False if a.no_progress else None,
+                           connect_timeout=a.connect_timeout, **extra)
+    sys.stdout.write(game.render(result, a.all_tables))
     if a.out:
         what = "records" if result.records is not None else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
@@ -255,36 +291,65 @@ def _cmd_simulate(a) -> int:
 
 
 def _cmd_report(a) -> int:
+    from .core.games import get_game, normalize
     from .core.runner import read_output
-    from .until_daylight.study import GAME, load_result
 
     _check_html(a)
     _, _, meta = read_output(a.path)
-    game = meta.get("identity", {}).get("game")
-    if game != GAME:
-        raise UsageError(f"{a.path}: a run of game {game!r}; this simlib reports {GAME!r}")
-    result = load_result(a.path)
-    sys.stdout.write(render(result, a.all_tables))
+    name = meta.get("identity", {}).get("game")
+    try:
+        game = get_game(name)
+    except ValueError:
+        raise UsageError(f"{a.path}: a run of game {name!r}, which this simlib does not know") from None
+    if normalize(game.name) != normalize(str(name)):  # pragma: no cover - registry mismatch
+        raise UsageError(f"{a.path}: a run of game {name!r}")
+    result = game.load_result(a.path)
+    sys.stdout.write(game.render(result, a.all_tables))
     _write_html(a, result)
     return 0
 
 
 def _cmd_trace(a) -> int:
-    from .until_daylight import api
-    from .until_daylight.study import make_adapter
-    from .until_daylight.trace import format_trace
+    from .core.games import get_game
 
-    if a.game < 0:
-        raise UsageError(f"--game must be >= 0; got {a.game}")
+    name, index = None, a.index
+    for v in a.game or []:
+        try:
+            i = int(v)
+        except ValueError:
+            name = v
+            continue
+        if index is not None and index != i:
+            raise UsageError(f"two game indices: {index} and {i}")
+        index = i
+    index = 0 if index is None else index
+    if index < 0:
+        raise UsageError(f"--game must be >= 0; got {index}")
+    game = get_game(name)
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)
     params = _policy_params(a.policy_param)
-    ad = make_adapter(players, characters, seed=a.seed, policy=a.policy, policy_params=params,
-                      ruleset=a.rules)
-    p, names = ad.game_setup(a.game)
-    record, events = api.trace_game(seed=a.seed, players=p, characters=names, policy=a.policy,
-                                    policy_params=params, ruleset=ad.rules, game=a.game)
-    sys.stdout.write(format_trace(record, events, ad.rules) + "\n")
+    seats = _seats(a.seats)
+    extra = {} if seats is None else {"seats": seats}
+    ad = game.make_adapter(players, characters, seed=a.seed, policy=a.policy or game.default_policy,
+                           policy_params=params, ruleset=a.rules, **extra)
+    sys.stdout.write(game.trace(ad, index) + "\n")
+    return 0
+
+
+def _cmd_games(a) -> int:
+    from .core.games import game_names, get_game
+
+    lines = []
+    for n in game_names():
+        g = get_game(n)
+        default = " (default)" if n == "until_daylight" else ""
+        lines.append(f"{n.replace('_', '-')}{default}: {g.display_name} - {g.summary}")
+        for pname, spec in g.policies.items():
+            params = ", ".join(f"{k}={v:g}" for k, v in zip(spec.param_names, spec.defaults))
+            mark = " [default]" if pname == g.default_policy else ""
+            lines.append(f"    policy {pname}{mark}{f' ({params})' if params else ''}: {spec.doc}")
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 
@@ -324,6 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_simulate(a)
         if a.command == "report":
             return _cmd_report(a)
+        if a.command == "games":
+            return _cmd_games(a)
         return _cmd_trace(a)
     except BrokenPipeError:  # `simlib simulate | head`: the reader left, not an error of ours
         try:

@@ -14,8 +14,8 @@
 ``njit_parallel_nb``
     ``njit_alloc_nb`` with ``parallel=True`` for batch kernels that use ``prange``.
 
-Compiled kernels are cached on disk in ``~/.cache/simlib/numba/<hash of the kernel
-sources>`` (or ``$NUMBA_CACHE_DIR`` when set); see ``_set_cache_dir``.
+Compiled kernels are cached on disk in ``~/.cache/simlib/numba/<game>-<hash of that game's
+kernel sources>`` (or ``$NUMBA_CACHE_DIR`` when set); see ``_set_cache_dir``.
 """
 from __future__ import annotations
 
@@ -28,11 +28,20 @@ import numba
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
-def kernel_source_hash() -> str:
-    """Hash of every source file kernels are compiled from (``*_nb.py``, jit, rng, codes)."""
-    files = sorted(_PACKAGE.rglob("*_nb.py")) + [_PACKAGE / "core" / "jit.py",
-                                                  _PACKAGE / "core" / "rng.py"]
-    files += sorted(_PACKAGE.glob("*/codes.py"))
+def kernel_source_hash(group: str | None = None) -> str:
+    """Hash of the source files kernels are compiled from.
+
+    ``group`` is a game package's folder relative to ``simlib/`` (``"until_daylight"``,
+    ``"games/till_dawn"``): the hash covers that package's ``*_nb.py`` and ``codes.py`` plus
+    the core's jit and rng modules.  ``None``: every kernel source of simlib.
+    """
+    core = [_PACKAGE / "core" / "jit.py", _PACKAGE / "core" / "rng.py"]
+    if group is None:
+        files = sorted(_PACKAGE.rglob("*_nb.py")) + core
+        files += sorted(_PACKAGE.glob("*/codes.py"))
+    else:
+        d = _PACKAGE / group
+        files = sorted(d.rglob("*_nb.py")) + core + sorted(d.rglob("codes.py"))
     h = hashlib.sha256()
     for f in files:
         h.update(f.relative_to(_PACKAGE).as_posix().encode())
@@ -40,15 +49,37 @@ def kernel_source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def _set_cache_dir() -> None:
+def _group_of(module: str | None) -> str | None:
+    """The game package a kernel's module belongs to (``None``: the core)."""
+    parts = (module or "").split(".")
+    if len(parts) >= 3 and parts[:2] == ["simlib", "games"]:
+        return "games/" + parts[2]
+    if len(parts) >= 2 and parts[0] == "simlib" and parts[1] not in ("core", "games"):
+        return parts[1]
+    return None
+
+
+_GROUP_DIRS: dict[str | None, str] = {}
+
+
+def _cache_base() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simlib" / "numba"
+
+
+def _set_cache_dir(group: str | None = None) -> None:
     """numba's on-disk cache checks only the file a kernel is defined in, not the kernels
     it calls in other files: an edited policy would run with a stale game kernel.  Unless
-    the user chose NUMBA_CACHE_DIR, keep the cache in a folder named by the hash of all
-    kernel sources, so any edit compiles afresh."""
+    the user chose NUMBA_CACHE_DIR, keep the cache in a folder named by the hash of the
+    kernel sources of the kernel's game package (and the core), so any edit of that game
+    compiles afresh while an edit of another game leaves its cache alone.  numba fixes a
+    kernel's cache path when it is decorated, so this runs before each decoration."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simlib" / "numba"
-    numba.config.CACHE_DIR = str(base / kernel_source_hash())
+    if group not in _GROUP_DIRS:
+        name = kernel_source_hash() if group is None else \
+            group.replace("/", "-") + "-" + kernel_source_hash(group)
+        _GROUP_DIRS[group] = str(_cache_base() / name)
+    numba.config.CACHE_DIR = _GROUP_DIRS[group]
 
 
 _set_cache_dir()
@@ -60,8 +91,14 @@ def _jit(fn, opts, kwargs):
     opts = dict(opts)
     opts.update(kwargs)
     if fn is not None:
+        _set_cache_dir(_group_of(getattr(fn, "__module__", None)))
         return numba.njit(**opts)(fn)
-    return numba.njit(**opts)
+
+    def decorate(f):
+        _set_cache_dir(_group_of(getattr(f, "__module__", None)))
+        return numba.njit(**opts)(f)
+
+    return decorate
 
 
 def njit_nb(fn=None, **kwargs):

@@ -67,6 +67,20 @@ class TableSpec:
         Integer column holding the round in which a game ended (e.g. ``"round_reached"``);
         a grouping keyed by ``(primary, round)`` gives survival curves and game lengths
         from counts alone (runs that keep no records).
+    member_attrs : tuple of (str, tuple of str)
+        Further keys of a participant (competitive games: ``seat``, ``strategy``), each
+        with its columns parallel to ``members`` (an empty tuple: the member's index).
+        A grouping using any of them counts a game once per participant, like ``member``.
+    member_outcomes : tuple of str
+        Per-participant outcome columns parallel to ``members`` (competitive games: this
+        seat won).  When given, groupings by participant count the participant's own
+        outcome; game-level groupings still count ``outcome``.
+    member_values : tuple of (str, tuple of str)
+        Per-participant numbers (``points``) with their columns: groupings by participant
+        also sum them (and their squares), giving ``mean_<name>_by_<grouping>`` tables.
+    outcome_label : str
+        Name of the game-level outcome in tables (``win``: columns ``wins``/``win_rate``;
+        e.g. ``tie`` gives ``ties``/``tie_rate`` when ``outcome`` marks shared victories).
     """
 
     groupings: tuple[tuple[str, tuple[str, ...]], ...]
@@ -78,6 +92,17 @@ class TableSpec:
     none_value: str = "none"
     primary: str | None = None
     round: str | None = None
+    member_attrs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    member_outcomes: tuple[str, ...] = ()
+    member_values: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    outcome_label: str = "win"
+
+    def member_keys(self) -> set[str]:
+        """Keys that make a grouping count participants rather than games."""
+        return {self.member} | {n for n, _ in self.member_attrs}
+
+    def by_member(self, keys: tuple[str, ...]) -> bool:
+        return any(k in self.member_keys() for k in keys)
 
     def keys_of(self, grouping: str) -> tuple[str, ...]:
         for name, keys in self.groupings:
@@ -125,7 +150,7 @@ class Counts:
     def games(self) -> int:
         """Games counted (from the whole-run grouping, or the first one without members)."""
         for name, keys in self.spec.groupings:
-            if self.spec.member not in keys:
+            if not self.spec.by_member(keys):
                 return int(self.frames[name][GAMES].sum())
         return 0
 
@@ -231,13 +256,26 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
         if not keys:
             frames[name] = _tidy(measures.sum().to_frame().T.reset_index(drop=True))
             continue
-        game_keys = [k for k in keys if k != spec.member]
-        if spec.member in keys:
+        game_keys = [k for k in keys if k not in spec.member_keys()]
+        if spec.by_member(keys):
+            attrs = dict(spec.member_attrs)
             parts = []
-            for m in spec.members:
+            for i, m in enumerate(spec.members):
                 present = records[m].notna().to_numpy()
                 part = measures[present].copy()
-                part[spec.member] = records[m].to_numpy()[present]
+                if spec.member_outcomes:
+                    part[WINS] = records[spec.member_outcomes[i]].to_numpy()[present] \
+                        .astype(bool).astype(np.int64)
+                for vname, vcols in spec.member_values:
+                    x = records[vcols[i]].to_numpy()[present].astype(np.int64)
+                    part[f"sum{_SEP}{vname}"] = x
+                    part[f"sumsq{_SEP}{vname}"] = x * x
+                if spec.member in keys:
+                    part[spec.member] = records[m].to_numpy()[present]
+                for k in keys:
+                    if k in attrs:
+                        part[k] = records[attrs[k][i]].to_numpy()[present] if attrs[k] \
+                            else np.full(int(present.sum()), i, dtype=np.int64)
                 for k in game_keys:
                     part[k] = records[k].to_numpy()[present]
                 parts.append(part)
@@ -302,11 +340,27 @@ class Tables(Mapping[str, pd.DataFrame]):
         return format_tables(self, names, max_rows)
 
 
-def _win_table(f: pd.DataFrame, confidence: float) -> pd.DataFrame:
-    out = pd.DataFrame({GAMES: f[GAMES].to_numpy(), WINS: f[WINS].to_numpy()}, index=f.index)
-    r = rate_columns(out[WINS], out[GAMES], confidence)
-    out["win_rate"], out["ci_low"], out["ci_high"] = r["rate"], r["ci_low"], r["ci_high"]
+def _win_table(f: pd.DataFrame, confidence: float, label: str = "win") -> pd.DataFrame:
+    wins = f"{label}s"
+    out = pd.DataFrame({GAMES: f[GAMES].to_numpy(), wins: f[WINS].to_numpy()}, index=f.index)
+    r = rate_columns(out[wins], out[GAMES], confidence)
+    out[f"{label}_rate"], out["ci_low"], out["ci_high"] = r["rate"], r["ci_low"], r["ci_high"]
     return out
+
+
+def _mean_table(f: pd.DataFrame, name: str, confidence: float) -> pd.DataFrame:
+    """Mean of a per-participant number with a normal-approximation interval."""
+    from scipy.special import ndtri
+
+    n = f[GAMES].to_numpy().astype(np.float64)
+    s1 = f.get(f"sum{_SEP}{name}", pd.Series(0, index=f.index)).to_numpy().astype(np.float64)
+    s2 = f.get(f"sumsq{_SEP}{name}", pd.Series(0, index=f.index)).to_numpy().astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, s1 / np.where(n > 0, n, 1), np.nan)
+        var = np.where(n > 1, (s2 - n * mean * mean) / np.where(n > 1, n - 1, 1), np.nan)
+        half = ndtri(0.5 + 0.5 * confidence) * np.sqrt(np.maximum(var, 0.0) / n)
+    return pd.DataFrame({GAMES: f[GAMES].to_numpy(), "mean": mean, "sd": np.sqrt(np.maximum(var, 0)),
+                         "ci_low": mean - half, "ci_high": mean + half}, index=f.index)
 
 
 def _category_table(f: pd.DataFrame, col: str, spec: TableSpec, keys: tuple[str, ...],
@@ -345,7 +399,13 @@ def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
     spec = counts.spec
     tables: dict[str, pd.DataFrame] = {}
     for name, keys in spec.groupings:
-        tables["overall" if not keys else f"by_{name}"] = _win_table(counts.frames[name], confidence)
+        label = "win" if spec.by_member(keys) else spec.outcome_label
+        tables["overall" if not keys else f"by_{name}"] = _win_table(counts.frames[name], confidence,
+                                                                     label)
+    for vname, _ in spec.member_values:
+        for name, keys in spec.groupings:
+            if spec.by_member(keys):
+                tables[f"mean_{vname}_by_{name}"] = _mean_table(counts.frames[name], vname, confidence)
     for col, prefix in spec.categories:
         for name, keys in spec.groupings:
             tables[prefix if not keys else f"{prefix}_by_{name}"] = _category_table(
@@ -367,9 +427,15 @@ def _pct(x: float) -> str:
 
 
 def _display(df: pd.DataFrame, kind: str) -> pd.DataFrame:
-    num = WINS if kind == "win" else "count"
-    rate = "win_rate" if kind == "win" else "rate"
-    head = "win %" if kind == "win" else "rate %"
+    if kind == "mean":
+        out = pd.DataFrame({GAMES: df[GAMES], "mean": [f"{x:7.2f}" for x in df["mean"]]},
+                           index=df.index)
+        out["95% CI"] = [f"[{a:.2f}, {b:.2f}]" for a, b in zip(df["ci_low"], df["ci_high"])]
+        return out
+    rate = next((c for c in df.columns if c.endswith("_rate")), "rate")
+    label = rate[:-len("_rate")] if rate != "rate" else ""
+    num = f"{label}s" if label else "count"
+    head = f"{label} %" if label else "rate %"
     out = pd.DataFrame({GAMES: df[GAMES], num: df[num]}, index=df.index)
     out[head] = [_pct(x) for x in df[rate]]
     out["95% CI"] = [f"[{_pct(a).strip()}, {_pct(b).strip()}]" for a, b in zip(df["ci_low"], df["ci_high"])]
@@ -381,7 +447,8 @@ def format_tables(tables: Tables, names=None, max_rows: int = 60) -> str:
     blocks = []
     for name in names or list(tables):
         df = tables[name]
-        kind = "win" if "win_rate" in df.columns else "cat"
+        kind = "mean" if "mean" in df.columns else \
+            ("win" if any(c.endswith("_rate") for c in df.columns) else "cat")
         shown = _display(df, kind)
         title = name.replace("_", " ")
         note = ""
@@ -399,7 +466,12 @@ def rate_matrix(table: pd.DataFrame, rows: str, cols: str) -> pd.DataFrame:
 
     Works on win-rate tables (``win_rate``) and category tables (``rate``).
     """
-    rate = "win_rate" if "win_rate" in table.columns else "rate"
+    rate = next((c for c in table.columns if c.endswith("_rate")), "rate")
+    if "mean" in table.columns:
+        cells = [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in
+                 zip(table["mean"], table["ci_low"], table["ci_high"])]
+        flat = pd.Series(cells, index=table.index)
+        return flat.unstack(cols).fillna("")
     cells = [f"{_pct(r).strip()} [{_pct(a).strip()}, {_pct(b).strip()}]"
              for r, a, b in zip(table[rate], table["ci_low"], table["ci_high"])]
     flat = pd.Series(cells, index=table.index)

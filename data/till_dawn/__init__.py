@@ -1,0 +1,1 @@
+"""Till Dawn reference ruleset (TOML files; see constants.toml for the format)."""

@@ -1,0 +1,263 @@
+"""Python face of the Till Dawn kernels: play games, records as DataFrames, the step model.
+
+>>> from simlib.games.till_dawn.api import play_games
+>>> df = play_games(1000, seats=["optimal", "threshold:t=8", "threshold:t=12"], seed=7)
+>>> df.groupby("strategy_0").win_0.mean()
+
+The step model from Python (one game, a decision at a time)::
+
+    game = Game.new(players=3, seed=1)        # at its first decision
+    while not game.over:
+        game.apply(game.legal()[0])           # or any policy of yours
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ...core.rng import game_key_nb
+from . import codes as K
+from .kernels import engine_nb as E
+from .kernels.play_nb import play_batch_nb, play_game_nb
+from .kernels.policies_nb import N_PARAMS
+from .policies import POLICIES, Seat, make_seat, parse_seat
+from .ruleset import TillDawnRules, load_ruleset
+
+__all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "work_size",
+           "check_players", "team_codes", "as_seat"]
+
+
+def _rules(ruleset) -> TillDawnRules:
+    return load_ruleset() if ruleset is None else ruleset
+
+
+def check_players(players: int, rules: TillDawnRules) -> int:
+    lo, hi = rules.min_players(), rules.max_players()
+    if isinstance(players, bool) or int(players) != players or not lo <= players <= hi:
+        raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
+    return int(players)
+
+
+def team_codes(names: Sequence[str] | None, players: int, rules: TillDawnRules) -> np.ndarray:
+    """Character ids of a team (row of MAX_SEATS, -1 padded); ``None``: a random team."""
+    row = np.full(K.MAX_SEATS, -1, dtype=np.int64)
+    if names is None:
+        return row
+    names = list(names)
+    if len(names) != players:
+        raise ValueError(f"a table of {players} players needs {players} characters; got "
+                         f"{len(names)} ({', '.join(names)})")
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate characters in {', '.join(names)}; each character plays "
+                         "at most once")
+    for i, n in enumerate(names):
+        row[i] = rules.character_id(n)
+    return row
+
+
+def as_seat(x) -> Seat:
+    """A Seat from a Seat, a seat spec string (``threshold:t=8``) or ``(name, params)``."""
+    if isinstance(x, Seat):
+        return x
+    if isinstance(x, str):
+        return parse_seat(x)
+    name, params = x
+    return make_seat(name, params)
+
+
+def work_size(rules: TillDawnRules, seats: Sequence[Seat]) -> int:
+    """Size of the optimal-stopping player's float64 tables (see ``policies_nb``)."""
+    span = max([int(s.params[0]) for s in seats if s.policy == "optimal"] or [0])
+    if span == 0:
+        return 1
+    rc = int(rules.get("constants.refuse_cost"))
+    h = max(rules.get(f"characters.{c}.max_health") for c in rules.character_names)
+    L = int(rules.get("constants.track_length"))
+    return (4 + K.MAX_INVITES) * (span + rc + 2) * (h + 1) * L + 3 * L
+
+
+def run_kernel(rules: TillDawnRules, seed: int, start: int, players: np.ndarray,
+               chars: np.ndarray, seat_policy: np.ndarray, seat_params: np.ndarray, wsize: int,
+               threads: int | None = None) -> np.ndarray:
+    """Play games ``start .. start + len(players) - 1``; int64 records (count, REC_SIZE)."""
+    out = np.zeros((len(players), K.REC_SIZE), dtype=np.int64)
+    args = (rules.flat(), np.int64(seed), np.int64(start), np.ascontiguousarray(players, np.int64),
+            np.ascontiguousarray(chars, np.int64), np.ascontiguousarray(seat_policy, np.int64),
+            np.ascontiguousarray(seat_params, np.float64), np.int64(wsize), out)
+    if threads is None:
+        play_batch_nb(*args)
+    else:
+        old = numba.get_num_threads()
+        numba.set_num_threads(int(threads))
+        try:
+            play_batch_nb(*args)
+        finally:
+            numba.set_num_threads(old)
+    return out
+
+
+def records_frame(out: np.ndarray, rules: TillDawnRules, labels: np.ndarray | None = None) -> pd.DataFrame:
+    """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
+
+    ``labels`` (object (n, MAX_SEATS)): each seat's strategy label (None: empty seat).
+    Columns: ``game, players, nights, end_cause, draws, winners, tie, top_score, table``,
+    then per seat ``s``: ``character_s, strategy_s, score_s, win_s, deaths_s, retires_s,
+    lost_sunrise_s, lost_death_s`` (empty seats: null).
+    """
+    names = K.record_names()
+    df = pd.DataFrame(out, columns=names)
+    n = len(df)
+    chars = np.array(list(rules.character_names) + [None], dtype=object)
+    cols = {"game": df["game"].to_numpy(), "players": df["players"].to_numpy(),
+            "nights": df["nights"].to_numpy(),
+            "end_cause": np.array([None if c == K.END_NIGHTS else K.END_NAMES[c]
+                                   for c in df["end_cause"]], dtype=object),
+            "draws": df["draws"].to_numpy(), "winners": df["winners"].to_numpy(),
+            "tie": (df["winners"] > 1).to_numpy(), "top_score": df["top_score"].to_numpy()}
+    if labels is None:
+        labels = np.full((n, K.MAX_SEATS), None, dtype=object)
+    npl = df["players"].to_numpy()
+    # the table: its strategies, sorted (who plays where does not name a table)
+    table = ["+".join(sorted(str(x) for x in labels[i, :npl[i]])) for i in range(n)]
+    cols["table"] = np.array(table, dtype=object)
+    for s in range(K.MAX_SEATS):
+        present = npl > s
+        cols[f"character_{s}"] = chars[df[f"character_{s}"].to_numpy()]
+        cols[f"strategy_{s}"] = np.where(present, labels[:, s], None)
+        for f in ("score", "win", "deaths", "retires", "lost_sunrise", "lost_death"):
+            v = df[f"{f}_{s}"].to_numpy()
+            if f == "win":
+                cols[f"{f}_{s}"] = pd.Series(v == 1, dtype="boolean").where(present).array
+            else:
+                cols[f"{f}_{s}"] = pd.Series(v, dtype="Int64").where(present).array
+    return pd.DataFrame(cols)
+
+
+def _seat_arrays(seats: Sequence[Seat], n: int):
+    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
+    par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
+    for s, seat in enumerate(seats):
+        pol[:, s] = POLICIES[seat.policy].id
+        par[:, s, :] = seat.vector()
+    return pol, par
+
+
+def play_games(n_games: int, players: int | None = None, seats=None, characters=None,
+               seed: int = 0, ruleset: TillDawnRules | None = None, start: int = 0,
+               threads: int | None = None) -> pd.DataFrame:
+    """Play ``n_games`` games of one table and return their records (names, not codes).
+
+    ``seats``: one seat spec per seat (``["optimal", "threshold:t=8", "random"]``); default
+    ``threshold`` for ``players`` seats (default 4).  ``characters``: a team (names in seat
+    order) or ``None`` for a random team per game.
+    """
+    rules = _rules(ruleset)
+    if seats is None:
+        seats = ["threshold"] * (4 if players is None else int(players))
+    seats = [as_seat(x) for x in seats]
+    p = check_players(len(seats) if players is None else players, rules)
+    if p != len(seats):
+        raise ValueError(f"{len(seats)} seats given for {p} players")
+    n = int(n_games)
+    if n <= 0:
+        raise ValueError(f"n_games must be positive; got {n_games}")
+    chars = np.tile(team_codes(characters, p, rules), (n, 1))
+    pol, par = _seat_arrays(seats, n)
+    out = run_kernel(rules, seed, start, np.full(n, p, np.int64), chars, pol, par,
+                     work_size(rules, seats), threads)
+    labels = np.full((n, K.MAX_SEATS), None, dtype=object)
+    labels[:, :p] = [s.label for s in seats]
+    return records_frame(out, rules, labels)
+
+
+def _scratch(wsize: int):
+    return (np.zeros(K.N_ACTIONS, np.int64), np.zeros(wsize, np.float64),
+            np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.int64),
+            np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.float64),
+            np.zeros((K.MAX_INVITES, 3), np.int64))
+
+
+def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], characters=None,
+               ruleset: TillDawnRules | None = None, capacity: int = 100_000):
+    """Replay game ``game`` of a study with a trace: ``(record row, log rows, state)``.
+
+    The same kernel and the same key as the study: the very game the study played.
+    """
+    rules = _rules(ruleset)
+    seats = [as_seat(x) for x in seats]
+    row = characters if isinstance(characters, np.ndarray) else team_codes(characters, players, rules)
+    pol, par = _seat_arrays(seats, 1)
+    log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
+    state = np.zeros(K.S_SIZE, dtype=np.int64)
+    flat = rules.flat()
+    E.init_state_nb(state, flat, np.int64(players), np.ascontiguousarray(row, np.int64),
+                    np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
+    play_game_nb(state, flat, pol[0], par[0], *_scratch(work_size(rules, seats)), log)
+    rec = np.zeros(K.REC_SIZE, dtype=np.int64)
+    E.record_nb(state, flat, np.int64(game), rec)
+    return rec, log[1:1 + log[0, 0]].copy(), state
+
+
+@dataclass
+class Game:
+    """One game in the step model (OpenSpiel style): the state is one int64 array.
+
+    ``Game.new(players, seed, game)`` is game ``game`` of seed ``seed``, advanced to its
+    first decision; ``legal()``, ``apply(action)``, ``over``, ``record()``; ``clone()``
+    copies the array.  ``log`` (optional) collects the trace.
+    """
+
+    rules: TillDawnRules
+    state: np.ndarray
+    log: np.ndarray
+
+    @classmethod
+    def new(cls, players: int = 4, seed: int = 0, game: int = 0, characters=None,
+            ruleset: TillDawnRules | None = None, trace: bool = False) -> "Game":
+        rules = _rules(ruleset)
+        p = check_players(players, rules)
+        row = team_codes(characters, p, rules)
+        log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
+        state = np.zeros(K.S_SIZE, dtype=np.int64)
+        flat = rules.flat()
+        E.init_state_nb(state, flat, np.int64(p), row, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
+        E.advance_nb(state, flat, log)
+        return cls(rules, state, log)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state[K.S_OVER])
+
+    @property
+    def to_move(self) -> int:
+        return int(self.state[K.S_DECIDER])
+
+    @property
+    def phase(self) -> str:
+        return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
+
+    def legal(self) -> list[int]:
+        out = np.zeros(K.N_ACTIONS, dtype=np.int64)
+        n = E.legal_actions_nb(self.state, self.rules.flat(), out)
+        return [int(a) for a in out[:n]]
+
+    def apply(self, action: int) -> None:
+        if not E.apply_action_nb(self.state, self.rules.flat(), np.int64(action), self.log):
+            raise ValueError(f"action {action} ({K.ACTIONS[action] if 0 <= action < K.N_ACTIONS else '?'}) "
+                             f"is not legal now; legal: {[K.ACTIONS[a] for a in self.legal()]}")
+
+    def clone(self) -> "Game":
+        return Game(self.rules, self.state.copy(), self.log.copy())
+
+    def seat(self, s: int, part: str) -> int:
+        """A per-seat value, e.g. ``seat(0, "blood")`` (parts: ``codes.SEAT_PARTS``)."""
+        return int(self.state[getattr(K, f"S_S_{part.upper()}") + s])
+
+    def record(self, game: int = 0) -> np.ndarray:
+        rec = np.zeros(K.REC_SIZE, dtype=np.int64)
+        E.record_nb(self.state, self.rules.flat(), np.int64(game), rec)
+        return rec

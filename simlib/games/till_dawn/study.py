@@ -1,0 +1,322 @@
+"""Till Dawn studies: the generic runner's adapter, ``simulate()``, tables and their text.
+
+Game ``i`` of a study is fixed by ``i`` and the study's parameters only:
+
+* the table: with ``T`` the tables given (each a list of seats; default: one table per
+  player count with every seat playing ``policy``), ``T[i % len(T)]``; its seats are
+  rotated by ``(i // len(T)) % players`` so that every strategy plays every seat equally
+  often over whole cycles (seat 0 draws first);
+* the characters: a random team per game (distinct, in random seat order, drawn inside
+  the kernel from game ``i``'s stream) or the team given (which keeps its seats);
+* the cards and the players' own randomness: streams of game ``i``'s key.
+
+Tables (``res.tables``): ``overall`` and ``by_players`` (games with a shared victory:
+``ties``, ``tie_rate``), ``by_seat`` (players x seat), ``by_character``, ``by_strategy``,
+``by_strategy_table`` (a strategy's win rate at each table, the table named by its
+strategies sorted: heads-up tables give strategy against strategy), ``mean_points_by_*``
+(coffin points) and ``end_causes`` (games ended by running out of tokens).  A seat "wins"
+when it has the most coffin points; tied seats share the victory and each counts a win.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from . import api
+from . import codes as K
+from .policies import POLICIES, Seat
+from .ruleset import TillDawnRules, load_ruleset
+
+__all__ = ["simulate", "load_result", "make_adapter", "TillDawnAdapter", "TABLE_SPEC",
+           "default_games", "render", "GAMES_PER_TABLE", "GAME"]
+
+GAME = "till_dawn"
+GAMES_PER_TABLE = 20_000  # per table (player count): seat win rates within about +-0.7 points
+
+_SEATS = tuple(range(K.MAX_SEATS))
+TABLE_SPEC = TableSpec(
+    groupings=(("overall", ()), ("players", ("players",)), ("seat", ("players", "seat")),
+               ("character", ("character",)), ("strategy", ("strategy",)),
+               ("strategy_table", ("table", "strategy"))),
+    outcome="tie",
+    outcome_label="tie",
+    members=tuple(f"character_{s}" for s in _SEATS),
+    member="character",
+    member_attrs=(("seat", ()), ("strategy", tuple(f"strategy_{s}" for s in _SEATS))),
+    member_outcomes=tuple(f"win_{s}" for s in _SEATS),
+    member_values=(("points", tuple(f"score_{s}" for s in _SEATS)),),
+    categories=(("end_cause", "end_causes"),),
+    none_value="none",
+)
+
+_STR_DTYPE = pd.Series(["a"]).dtype
+
+
+@dataclass(frozen=True, eq=False)
+class TillDawnAdapter:
+    """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
+
+    rules: TillDawnRules
+    seed: int
+    tables: tuple[tuple[Seat, ...], ...]
+    team: tuple[str, ...] | None  # None: a random team per game
+    game: str = GAME
+    spec: TableSpec = field(default=TABLE_SPEC)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted({len(t) for t in self.tables}))
+
+    def cycle(self) -> int:
+        """Games after which every table has been played in every seat rotation."""
+        per = 1
+        for t in self.tables:
+            per = np.lcm(per, len(t))
+        return int(per) * len(self.tables)
+
+    def configs(self, start: int, count: int):
+        """Players (count,), characters (count, MAX_SEATS), seat policies, seat parameters
+        and seat labels of games ``start .. start + count - 1``."""
+        idx = np.arange(start, start + count, dtype=np.int64)
+        nt = len(self.tables)
+        which = idx % nt
+        rot_base = idx // nt
+        npl = np.array([len(self.tables[w]) for w in which], dtype=np.int64)
+        chars = np.full((count, K.MAX_SEATS), -1, dtype=np.int64)
+        if self.team is not None:
+            chars[:] = api.team_codes(self.team, len(self.team), self.rules)
+        pol = np.zeros((count, K.MAX_SEATS), dtype=np.int64)
+        par = np.zeros((count, K.MAX_SEATS, 3), dtype=np.float64)
+        labels = np.full((count, K.MAX_SEATS), None, dtype=object)
+        for w, table in enumerate(self.tables):
+            sel = np.flatnonzero(which == w)
+            if len(sel) == 0:
+                continue
+            p = len(table)
+            ids = np.array([POLICIES[s.policy].id for s in table], dtype=np.int64)
+            vec = np.stack([s.vector() for s in table])
+            lab = np.array([s.label for s in table], dtype=object)
+            r = rot_base[sel] % p
+            src = (np.arange(p)[None, :] + r[:, None]) % p  # seat s plays table seat (s + r) % p
+            pol[sel, :p] = ids[src]
+            par[sel, :p, :] = vec[src]
+            labels[sel, :p] = lab[src]
+        return npl, chars, pol, par, labels
+
+    def game_setup(self, game: int):
+        npl, chars, pol, par, labels = self.configs(int(game), 1)
+        p = int(npl[0])
+        seats = [Seat(POLICIES_BY_ID[int(pol[0, s])], tuple(par[0, s, :len(POLICIES[POLICIES_BY_ID[int(pol[0, s])]].defaults)]))
+                 for s in range(p)]
+        return p, chars[0], seats
+
+    def _play(self, start: int, count: int, threads: int | None):
+        npl, chars, pol, par, labels = self.configs(start, count)
+        seats = [s for t in self.tables for s in t]
+        out = api.run_kernel(self.rules, self.seed, start, npl, chars, pol, par,
+                             api.work_size(self.rules, seats), threads)
+        return out, labels
+
+    # ------------------------------------------------------------------ adapter protocol
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        out, labels = self._play(start, count, threads)
+        return _normalize(api.records_frame(out, self.rules, labels))
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        return count_records(records, self.spec)
+
+    def compile_notice(self) -> str | None:
+        from .kernels.play_nb import play_batch_nb
+
+        if play_batch_nb.signatures:
+            return None
+        try:
+            index = play_batch_nb._cache._cache_file._index_path
+        except AttributeError:
+            return None
+        if os.path.exists(index):
+            return None
+        return ("compiling the Till Dawn kernels (first run on this machine or after an update; "
+                "later runs load them from the cache) ...")
+
+    def identity(self) -> dict:
+        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
+                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables],
+                "team": None if self.team is None else list(self.team)}
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "players": list(self.players),
+                "table_labels": [table_label(t) for t in self.tables],
+                "characters": list(self.rules.character_names)}
+
+
+POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
+
+
+def table_label(table) -> str:
+    """``threshold x4`` or ``optimal + threshold(t=8) + random`` (seat order)."""
+    labels = [s.label for s in table]
+    if len(set(labels)) == 1:
+        return f"{labels[0]} x{len(labels)}"
+    return " + ".join(labels)
+
+
+def _normalize(df: pd.DataFrame) -> pd.DataFrame:
+    if _STR_DTYPE != object:
+        for c in df.columns:
+            if df[c].dtype == object:
+                df[c] = df[c].astype(_STR_DTYPE)
+    return df
+
+
+def default_games(adapter: TillDawnAdapter) -> int:
+    n = GAMES_PER_TABLE * len(adapter.tables)
+    c = adapter.cycle()
+    return -(-n // c) * c
+
+
+def _ruleset(ruleset) -> TillDawnRules:
+    if ruleset is None:
+        return load_ruleset()
+    if isinstance(ruleset, TillDawnRules):
+        return ruleset
+    if isinstance(ruleset, (str, Path)):
+        return load_ruleset(ruleset)
+    raise TypeError(f"ruleset must be a Till Dawn ruleset, a path or None; got {type(ruleset).__name__}")
+
+
+def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "threshold",
+                 policy_params=None, ruleset=None, seats=None) -> TillDawnAdapter:
+    """Validate a study's parameters and build its adapter (raises ``ValueError``).
+
+    ``seats``: a table (list of seat specs, one per seat) or a list of tables; default:
+    every seat plays ``policy`` with ``policy_params``, one table per player count
+    (``players``, default 3-8 within the ruleset's bounds).  ``characters``: ``None`` /
+    ``"random"`` or a team (list of names, one per seat).
+    """
+    rules = _ruleset(ruleset)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    counts = None
+    if players is not None:
+        seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+        if not seq:
+            raise ValueError("players must name at least one player count")
+        counts = [api.check_players(p, rules) for p in seq]
+        if len(set(counts)) != len(counts):
+            raise ValueError(f"duplicate player count in {counts}")
+    if seats is not None:
+        given = [seats] if isinstance(seats, str) else list(seats)
+        if given and all(isinstance(x, (str, Seat)) for x in given) and not \
+                any(isinstance(x, str) and "," in x for x in given):
+            given = [given]
+        tables = []
+        for t in given:
+            t = [x.strip() for x in t.split(",")] if isinstance(t, str) else list(t)
+            tables.append(tuple(api.as_seat(x) for x in t))
+        for t in tables:
+            api.check_players(len(t), rules)
+        if counts is not None:
+            for t in tables:
+                if len(t) not in counts:
+                    raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
+                                     f"not one of the player counts {counts}")
+    else:
+        from .policies import make_seat
+
+        seat = make_seat(policy, policy_params)
+        if counts is None and isinstance(characters, (list, tuple)):
+            counts = [api.check_players(len(characters), rules)]  # the team's size
+        if counts is None:
+            counts = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
+                or [rules.min_players()]
+        tables = [tuple([seat] * p) for p in counts]
+    team = None
+    if characters is not None and not (isinstance(characters, str) and characters == "random"):
+        if isinstance(characters, str):
+            raise ValueError(f"characters must be 'random' or a team (list of names); got "
+                             f"{characters!r} (Till Dawn enumerates no teams)")
+        team = tuple(characters)
+        if not all(isinstance(c, str) for c in team):
+            raise ValueError(f"a team is a list of character names; got {characters!r}")
+        sizes = {len(t) for t in tables}
+        if sizes != {len(team)}:
+            raise ValueError(f"team {'+'.join(team)} has {len(team)} characters, but the tables "
+                             f"have {', '.join(map(str, sorted(sizes)))} seats")
+        api.team_codes(team, len(team), rules)
+    return TillDawnAdapter(rules=rules, seed=int(seed), tables=tuple(tables), team=team)
+
+
+def simulate(games: int | None = None, players=None, characters=None, *, seed: int = 0,
+             policy: str = "threshold", policy_params=None, seats=None, ruleset=None,
+             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
+             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+             keep_records: bool | None = None, out=None, overwrite: bool = False,
+             progress: bool | None = None, max_chunks: int | None = None,
+             connect_timeout: float = 5.0) -> RunResult:
+    """Play a study of Till Dawn games: who wins, by seat, character and strategy.
+
+    Parameters as for Until Daylight's ``simulate``, plus ``seats`` (mixed tables: a list
+    of seat specs such as ``["optimal", "threshold:t=8", "threshold:t=12"]``, or a list of
+    such tables, played in turn with rotating seats).  Default: ``GAMES_PER_TABLE`` games
+    per table, all seats ``threshold``, 3-8 players, random characters.
+    """
+    adapter = make_adapter(players, characters, seed=seed, policy=policy,
+                           policy_params=policy_params, ruleset=ruleset, seats=seats)
+    n = default_games(adapter) if games is None else games
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise ValueError(f"games must be a positive integer; got {n!r}")
+    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+               workers=workers, threads=threads, keep_records=keep_records, out=out,
+               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
+               connect_timeout=connect_timeout)
+
+
+def load_result(path) -> RunResult:
+    return result_from_output(path, TABLE_SPEC)
+
+
+# =========================================================================== text
+def render(result: RunResult, all_tables: bool = False) -> str:
+    """The text ``simlib simulate --game till-dawn`` and ``simlib report`` print."""
+    p = result.provenance
+    t = result.tables
+    head = (f"Till Dawn: {result.games} games, seed {p.get('seed')}, tables "
+            f"{'; '.join(p.get('table_labels', []))}, characters "
+            f"{'random' if not p.get('team') else '+'.join(p['team'])}, ruleset "
+            f"{str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}"
+            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+    note = ("Note: win rates of bots, not of human players; a seat wins with the most coffin "
+            "points, tied seats share the victory (each counts a win); 95 % intervals "
+            "(Wilson for rates, normal for mean points).")
+    parts = [head, note]
+    if all_tables:
+        parts.append(format_tables(t, max_rows=10_000))
+        return "\n\n".join(parts) + "\n"
+    parts.append(format_tables(t, ["overall", "by_players"]))
+    if len(t.by_players) > 1 or len(t.by_seat) > 1:
+        m = rate_matrix(t.by_seat, "seat", "players")
+        parts.append("== win % by seat (rows) and players (columns) [95% CI] ==\n" + m.to_string())
+    parts.append(format_tables(t, ["by_character", "by_strategy"]))
+    if len(t.by_strategy) > 1:
+        parts.append(format_tables(t, ["by_strategy_table"], max_rows=40))
+    parts.append(format_tables(t, ["mean_points_by_strategy", "mean_points_by_character"]))
+    if len(t.end_causes):
+        parts.append(format_tables(t, ["end_causes"]))
+    return "\n\n".join(parts) + "\n"
+
+
+def trace_text(adapter: TillDawnAdapter, game: int) -> str:
+    """Game ``game`` of the study, action by action (from the kernel's trace log)."""
+    from .trace import format_trace
+
+    p, chars, seats = adapter.game_setup(game)
+    rec, log, _ = api.trace_game(adapter.seed, game, p, seats, chars, adapter.rules)
+    return format_trace(rec, log, adapter.rules, [s.label for s in seats])
