@@ -23,7 +23,7 @@ class PolicySpec:
     search: bool = False  # played by the search driver (``search_nb``) over the baseline
 
 
-ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek")
+ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek", "z")
 
 
 POLICIES: dict[str, PolicySpec] = {
@@ -38,12 +38,13 @@ POLICIES: dict[str, PolicySpec] = {
         "sacrifice a saved survivor only to avoid dying",
     ),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 6.0, 0.02, 1.0, 1.0, 1.0, 0.0),
+        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 1.0, 1.0, 1.0, 0.0, 2.0),
         "flat Monte-Carlo search over the baseline: at each decision the baseline's best "
         "top_k candidates are played out `budget` times in total (successive halving, "
         "common random numbers, each continuation re-keyed: no peeking) by the baseline; "
         "value 1 for a win, else a shaped score <= 0.5 (rounds, health, survivors); the "
-        "baseline's choice stands unless beaten by more than `threshold`",
+        "baseline's choice (always evaluated) stands unless a challenger's paired gain "
+        "exceeds `threshold` and `z` standard errors",
         search=True,
     ),
 }

@@ -142,7 +142,8 @@ RP_W_ROUND = 3  # value of a lost continuation: weight of the share of rounds su
 RP_W_HEALTH = 4  # ... of the share of health left
 RP_W_SAVED = 5  # ... per survivor held at the end (capped at 1 in total)
 RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
-N_ROLLOUT_PARAMS = 7
+RP_Z = 7  # a challenger must beat the baseline's choice by z paired standard errors too
+N_ROLLOUT_PARAMS = 8
 
 
 @njit_nb
@@ -167,15 +168,33 @@ def rollout_value_nb(rec, rs, rp):
 
 
 @njit_nb
-def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count):
+def _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec):
+    """Value of continuation ``r`` after taking candidate ``c`` at ``st``'s decision."""
+    clone_into_nb(work, st)
+    if rp[RP_PEEK] != 0:
+        kk = work[G_SCRIPT_N]
+        work[work[G_O_SCRIPT] + kk] = c
+        work[G_SCRIPT_N] = kk + 1
+        finish_nb(work, rs, bpid, bpp, PC_OVER)
+    else:
+        key = continuation_key_nb(game_key, dec, r)
+        take_then_finish_nb(work, rs, bpid, bpp, c, np.int64(key), PC_OVER)
+    write_record_nb(work, rs, -1, rec)
+    return rollout_value_nb(rec, rs, rp)
+
+
+@njit_nb
+def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev):
     """The rollout player's choice at ``st``'s pending decision.
 
-    Candidates: the baseline's best ``top_k`` (all when 0).  Successive halving spends
-    the budget: each round gives every surviving candidate the same continuations
-    (common random numbers: continuation ``r`` has the same key for every candidate),
-    then keeps the better half by mean value.  The baseline's choice stands unless the
-    winner's mean beats it by more than the threshold.  Scratch: ``work`` (a state),
-    ``rec`` (N_REC), ``cand``/``total``/``count`` (>= MAX_CANDS).
+    Candidates: the baseline's choice and the baseline's next best ``top_k - 1`` (all
+    when ``top_k`` is 0).  Successive halving spends the budget: each round plays every
+    surviving challenger and the baseline's choice on the same continuations (common
+    random numbers: continuation ``r`` has the same key for every candidate), then keeps
+    the better half of the challengers; the baseline's choice is never dropped.  The best
+    challenger replaces the baseline's choice only if its paired mean gain exceeds the
+    threshold and ``z`` standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
+    ``cand``/``total``/``count``/``sq`` (>= MAX_CANDS), ``basev`` (>= budget + MAX_CANDS).
     """
     m = st[G_PENDING_M]
     d = st[G_PENDING_D]
@@ -183,11 +202,12 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count):
     base = choose_nb(st, rs, bpid, bpp, d, seat, m)
     if rp[RP_THRESHOLD] == np.inf or m <= 1:
         return base
-    # the candidates: the baseline's best k (its scores; the baseline's choice first)
     k = m
     if rp[RP_TOP_K] >= 1 and rp[RP_TOP_K] < m:
         k = np.int64(rp[RP_TOP_K])
-    scores = total  # scratch: the baseline's scores, then the values
+    if k < 2:
+        return base
+    scores = total  # scratch: the baseline's scores first
     pl = pl_of(st)
     inv = inv_of(st)
     card_tab = card_tab_of(rs)
@@ -197,7 +217,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count):
                                       pl, inv, card_tab)
         cand[i] = i
     scores[base] = np.inf
-    for i in range(1, m):  # insertion sort by score, best first (m is small)
+    for i in range(1, m):  # insertion sort by score, best first: cand[0] is the baseline's
         j = i
         while j > 0 and scores[cand[j]] > scores[cand[j - 1]]:
             t = cand[j]
@@ -207,47 +227,55 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count):
     for i in range(k):
         total[cand[i]] = 0.0
         count[cand[i]] = 0
-    budget = max(np.int64(rp[RP_BUDGET]), 1)
+        sq[cand[i]] = 0.0
+    budget = max(np.int64(rp[RP_BUDGET]), 2)
     rounds = 1
-    while (1 << rounds) < k:
+    while (1 << rounds) < k - 1:
         rounds += 1
-    alive = k
+    alive = k  # cand[0] (the baseline's) and cand[1:alive] (challengers)
     game_key = st[G_GAME_KEY]
     dec = st[G_DECISIONS]
     r0 = 0
-    for _ in range(rounds):
+    for rnd in range(rounds):
         per = max(1, budget // (rounds * alive))
-        for j in range(alive):
+        for r in range(r0, r0 + per):
+            v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, base, r, game_key, dec)
+            basev[r] = v
+            total[base] += v
+            count[base] += 1
+        for j in range(1, alive):
             c = cand[j]
             for r in range(r0, r0 + per):
-                clone_into_nb(work, st)
-                if rp[RP_PEEK] != 0:
-                    kk = work[G_SCRIPT_N]
-                    work[work[G_O_SCRIPT] + kk] = c
-                    work[G_SCRIPT_N] = kk + 1
-                    finish_nb(work, rs, bpid, bpp, PC_OVER)
-                else:
-                    key = continuation_key_nb(game_key, dec, r)
-                    take_then_finish_nb(work, rs, bpid, bpp, c, np.int64(key), PC_OVER)
-                write_record_nb(work, rs, -1, rec)
-                total[c] += rollout_value_nb(rec, rs, rp)
+                v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec)
+                total[c] += v
                 count[c] += 1
+                sq[c] += (v - basev[r]) ** 2
         r0 += per
-        if alive <= 1:
+        if alive <= 2 or rnd == rounds - 1:
             break
-        # keep the better half (by mean value), best first
-        for i in range(1, alive):
+        for i in range(2, alive):  # challengers by mean value, best first
             j = i
-            while j > 0 and total[cand[j]] / count[cand[j]] > total[cand[j - 1]] / count[cand[j - 1]]:
+            while j > 1 and total[cand[j]] / count[cand[j]] > total[cand[j - 1]] / count[cand[j - 1]]:
                 t = cand[j]
                 cand[j] = cand[j - 1]
                 cand[j - 1] = t
                 j -= 1
-        alive = (alive + 1) // 2
-    best = cand[0]
-    if best == base:
-        return base
-    if total[best] / count[best] - total[base] / count[base] > rp[RP_THRESHOLD]:
+        alive = 1 + (alive - 1 + 1) // 2
+    best = cand[1]
+    for j in range(2, alive):
+        if total[cand[j]] / count[cand[j]] > total[best] / count[best]:
+            best = cand[j]
+    n = count[best]  # continuations 0 .. n-1, shared with the baseline's choice
+    base_sum = 0.0
+    for r in range(n):
+        base_sum += basev[r]
+    gain = (total[best] - base_sum) / n
+    if n > 1:
+        var = max(0.0, (sq[best] / n - gain * gain)) * n / (n - 1)
+        se = np.sqrt(var / n)
+    else:
+        se = np.inf
+    if gain > rp[RP_THRESHOLD] and gain > rp[RP_Z] * se:
         return best
     return base
 
@@ -264,12 +292,14 @@ def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check
     cand = np.zeros(MAX_CANDS, dtype=np.int64)
     total = np.zeros(MAX_CANDS, dtype=np.float64)
     count = np.zeros(MAX_CANDS, dtype=np.int64)
+    sq = np.zeros(MAX_CANDS, dtype=np.float64)
+    basev = np.zeros(np.int64(rp[RP_BUDGET]) + MAX_CANDS, dtype=np.float64)
     for i in range(lo, hi):
         init_state_nb(rs, 0, st)
         start_game_nb(st, rs, seed, start + i, n_players[i], chars[i], check, MODE_STEP)
         live = advance_nb(st, rs, bpid, bpp)
         while live == 1:
-            c = rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count)
+            c = rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev)
             live = apply_action_nb(st, rs, bpid, bpp, c)
         write_record_nb(st, rs, start + i, out[i])
 
@@ -284,4 +314,6 @@ def rollout_choice_nb(st, rs, bpid, bpp, rp):
     cand = np.zeros(MAX_CANDS, dtype=np.int64)
     total = np.zeros(MAX_CANDS, dtype=np.float64)
     count = np.zeros(MAX_CANDS, dtype=np.int64)
-    return rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count)
+    sq = np.zeros(MAX_CANDS, dtype=np.float64)
+    basev = np.zeros(np.int64(rp[RP_BUDGET]) + MAX_CANDS, dtype=np.float64)
+    return rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev)
