@@ -6,7 +6,9 @@
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "__version__"]
+__all__ = ["simulate", "compare", "sweep", "calibrate", "sensitivity", "__version__"]
+
+_INSTRUMENTS = ("compare", "sweep", "calibrate", "sensitivity", "simulate_precise")
 
 
 def __getattr__(name):
@@ -15,4 +17,8 @@ def __getattr__(name):
         from .until_daylight.study import simulate
 
         return simulate
+    if name in _INSTRUMENTS:
+        from .until_daylight import instruments
+
+        return getattr(instruments, name)
     raise AttributeError(f"module 'simlib' has no attribute {name!r}")
