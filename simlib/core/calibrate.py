@@ -50,6 +50,8 @@ class BlockCache:
 
     def rate(self, value, n: int, stage: int = 0) -> float:
         have = self.games.get(value, 0)
+        if have == n:  # already evaluated on this block: no new row in the log
+            return self.count_wins(value, n) / n
         if have < n:
             w, g = self.evaluate(value, have, n - have)
             if g != n - have:
