@@ -417,8 +417,16 @@ def render_sensitivity(res, show: int = 25) -> str:
                                 "ST": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["ST"], t["ST_conf"])],
                                 "S1": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["S1"], t["S1_conf"])]})
         parts.append(f"== {output} ==\n" + out.to_string(index=False))
-    parts.append("mu*: mean absolute change of the output when the value moves by a grid step "
-                 "(Morris); dummy.seed only changes the root seed: rows at or below it are noise.")
+    for output in ("win_rate", "round_reached"):
+        t = res.table[res.table["output"] == output]
+        col = "mu_star" if res.method == "morris" else "ST"
+        if (t[col] == 0).all():
+            parts.append(f"note: {output} did not move anywhere in these ranges (every "
+                         f"evaluation gave the same value); its ranking is alphabetical.")
+    parts.append("mu*: mean absolute elementary effect (Morris), the change of the output for a "
+                 "move across the whole range, linearly scaled; sigma: its spread (interactions, "
+                 "non-linearity). dummy.seed only changes the root seed: rows at or below it "
+                 "are noise.")
     return "\n\n".join(parts) + "\n"
 
 

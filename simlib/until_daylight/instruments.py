@@ -880,6 +880,8 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                               "mu_star_high": mu_star + conf, "sigma": sigma,
                               "sigma_low": s_low, "sigma_high": s_high,
                               "mu": np.asarray(res["mu"], dtype=float)})
+            t.insert(2, "lo", [b[0] for b in bounds])
+            t.insert(3, "hi", [b[1] for b in bounds])
             t = t.sort_values(["mu_star", "key"], ascending=[False, True])
         else:
             from SALib.analyze import sobol as sobol_analyze
@@ -893,9 +895,9 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                 st, stc, s1, s1c = res["ST"], res["ST_conf"], res["S1"], res["S1_conf"]
             t = pd.DataFrame({"output": output, "key": names, "ST": st, "ST_conf": stc,
                               "S1": s1, "S1_conf": s1c})
+            t.insert(2, "lo", [b[0] for b in bounds])
+            t.insert(3, "hi", [b[1] for b in bounds])
             t = t.sort_values(["ST", "key"], ascending=[False, True])
-        t.insert(2, "lo", [b[0] for b in bounds])
-        t.insert(3, "hi", [b[1] for b in bounds])
         t["rank"] = np.arange(1, len(t) + 1)
         tables.append(t)
     table = pd.concat(tables, ignore_index=True)
