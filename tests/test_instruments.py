@@ -112,6 +112,8 @@ def test_sensitivity_ranks_the_dummy_below_a_parameter_that_matters(tmp_path):
     t = res.table[res.table["output"] == "win_rate"].set_index("key")
     assert t.loc["horde.survivor.count", "mu_star"] > t.loc[DUMMY, "mu_star"]
     assert t.loc["horde.survivor.count", "rank"] == 1
+    assert t.loc["horde.survivor.count", ["lo", "hi"]].tolist() == [100, 250]  # ranges follow keys
+    assert t.loc["constants.stalemate_cap", ["lo", "hi"]].tolist() == [45, 55]
     assert {"mu_star_low", "mu_star_high", "sigma", "sigma_low", "sigma_high"} <= set(t.columns)
     r = res.table[res.table["output"] == "round_reached"].set_index("key")
     assert r.loc["horde.survivor.count", "mu_star"] > r.loc[DUMMY, "mu_star"]
