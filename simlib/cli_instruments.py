@@ -168,7 +168,8 @@ def _header(prov: dict, what: str) -> str:
             else "reference" if origin.rstrip("/").endswith("until_daylight") else origin)
     return (f"Until Daylight {what}: seed {prov.get('seed')}, players "
             f"{','.join(map(str, prov.get('players', [])))}, policy {prov.get('policy')}, "
-            f"ruleset {name} ({str(prov.get('ruleset_fingerprint', ''))[:12]}), "
+            f"ruleset {name} "
+            f"({str(prov.get('base_ruleset_fingerprint', prov.get('ruleset_fingerprint', '')))[:12]}), "
             f"{prov.get('elapsed_s', 0):.1f} s\n"
             "Note: win rates of a bot, not of human players; intervals are 95 %.")
 
@@ -217,7 +218,7 @@ def render_compare(res) -> str:
             "A-B points": [f"{100 * d:+.2f}" for d in df["diff"]],
             "95% CI (Newcombe)": [f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
                                   for lo, hi in zip(df["diff_low"], df["diff_high"])],
-            "McNemar p": [f"{x:.2g}" for x in df["mcnemar_p"]],
+            "McNemar p": [f"{x:.2g}" if x >= 1e-16 else "<1e-16" for x in df["mcnemar_p"]],
             "differ %": [_pct(x) for x in df["discordant_share"]],
             "unpaired games": [("inf" if np.isinf(x) else "-" if not np.isfinite(x) else f"{int(x):,}")
                                for x in df["unpaired_games"]],
