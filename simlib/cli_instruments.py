@@ -399,7 +399,11 @@ def render_sensitivity(res, show: int = 25) -> str:
     parts = [_header(p, f"sensitivity ({res.method}, {p['evaluations']} evaluations of "
                         f"{p['games_per_evaluation']} games)")]
     for output in ("win_rate", "round_reached"):
-        t = res.table[res.table["output"] == output].head(show).copy()
+        full = res.table[res.table["output"] == output]
+        t = full.head(show)
+        if "dummy.seed" not in set(t["key"]):  # always show the noise floor
+            t = pd.concat([t, full[full["key"] == "dummy.seed"]])
+        t = t.copy()
         scale, unit = (100, "points") if output == "win_rate" else (1, "rounds")
         if res.method == "morris":
             out = pd.DataFrame({
