@@ -714,15 +714,23 @@ class SensitivityResult:
     samples: pd.DataFrame = field(repr=False)
     provenance: Mapping[str, Any] = field(repr=False)
 
-    def plot(self, path: str | Path | None = None, output: str = "win_rate", top: int = 20):
+    def plot(self, path: str | Path | None = None, output: str | None = None, top: int = 20):
+        """Ranked bar plot of ``output`` (default: the win rate, or the mean round reached
+        when the win rate never moved); the dummy's bar (grey) is always shown."""
         import matplotlib
 
         if path is not None:
             matplotlib.use("Agg", force=False)
         import matplotlib.pyplot as plt
 
-        t = self.table[self.table["output"] == output].head(top)
         col, err = ("mu_star", "mu_star_conf") if self.method == "morris" else ("ST", "ST_conf")
+        if output is None:
+            win = self.table[self.table["output"] == "win_rate"]
+            output = "round_reached" if (win[col] == 0).all() else "win_rate"
+        full = self.table[self.table["output"] == output]
+        t = full.head(top)
+        if DUMMY not in set(t["key"]):
+            t = pd.concat([t, full[full["key"] == DUMMY]])
         fig, ax = plt.subplots(figsize=(7, 0.3 * len(t) + 1.5))
         scale = 100 if output == "win_rate" else 1
         y = np.arange(len(t))[::-1]
