@@ -270,3 +270,12 @@ def test_bad_input_one_line_exit_2_nothing_written(argv, message, tmp_path, caps
     assert err.count("\n") == 1, err
     assert message in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sobol_on_request():
+    res = simlib.sensitivity({"horde.survivor.count": (100, 250), "constants.stalemate_cap": (45, 55)},
+                             method="sobol", sobol_samples=8, games=100, players=4, progress=False)
+    t = res.table[res.table["output"] == "win_rate"].set_index("key")
+    assert res.provenance["evaluations"] == 8 * (3 + 2)  # Saltelli, first and total order
+    assert t.loc["horde.survivor.count", "rank"] == 1
+    assert {"ST", "ST_conf", "S1", "S1_conf"} <= set(t.columns)
