@@ -3,6 +3,10 @@
 >>> import simlib
 >>> res = simlib.simulate(games=8000, players=[3, 4, 5, 6], seed=7)   # Until Daylight
 >>> res.tables.by_character
+
+The designer's instruments (``simlib.until_daylight.instruments``):
+``simlib.compare`` (two variants on the same games, paired), ``simlib.sweep``,
+``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``.
 """
 __version__ = "0.1.0"
 
