@@ -122,6 +122,9 @@ def add_parsers(sub) -> None:
                                    "ruleset values (default: every 'assumed' integer, +-30 %%, at "
                                    "least +-1) plus a dummy seed parameter (the noise floor).")
     _common(e, games_default=1000)
+    for act in e._actions:  # the analysis is about the raw assumptions by default
+        if act.dest == "rules":
+            act.help = "base ruleset (default: reference, the raw assumptions)"
     e.add_argument("--method", choices=("morris", "sobol"), default="morris")
     e.add_argument("--param", action="append", metavar="KEY[=LO:HI]",
                    help="analyse only these (repeatable; default every assumed integer)")
