@@ -5,10 +5,17 @@
 >>> res.tables.by_character
 >>> res = simlib.simulate(20000, game="till_dawn", seats=["optimal", "threshold:t=8"])
 >>> simlib.list_games()                                               # what is registered
+
+The designer's instruments (``simlib.until_daylight.instruments``):
+``simlib.compare`` (two variants on the same games, paired), ``simlib.sweep``,
+``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``.
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "list_games", "__version__"]
+__all__ = ["simulate", "list_games", "compare", "sweep", "calibrate", "sensitivity",
+           "simulate_precise", "__version__"]
+
+_INSTRUMENTS = ("compare", "sweep", "calibrate", "sensitivity", "simulate_precise")
 
 
 def simulate(*args, game: str = "until_daylight", **kwargs):
@@ -29,3 +36,12 @@ def list_games() -> list[str]:
     from .core.games import game_names
 
     return game_names()
+
+
+def __getattr__(name):
+    # lazy: importing simlib must not import numba and compile-load the kernels
+    if name in _INSTRUMENTS:
+        from .until_daylight import instruments
+
+        return getattr(instruments, name)
+    raise AttributeError(f"module 'simlib' has no attribute {name!r}")

@@ -30,6 +30,13 @@ examples:
   simlib simulate --game till-dawn --games 20000
   simlib simulate --game till-dawn --seats optimal,threshold:t=8,threshold:t=14 --games 3000
   simlib trace --game till-dawn --players 3 --index 5
+  simlib simulate --players 4 --precision 0.005 --max-games 400000
+  simlib compare --rules reference --rules calibrated --players 4 --games 20000
+  simlib compare --set horde.monster.count=4 --games 20000
+  simlib compare --policy baseline --policy random --players 4
+  simlib sweep --set horde.monster.count=0:12:2 --players 4 --plot monsters.png
+  simlib calibrate --param horde.survivor.count --target 0.30 --players 4 --range 100:300
+  simlib sensitivity --games 500 --plot sensitivity.png
 """
 
 
@@ -114,7 +121,8 @@ def _game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
                    help="a policy parameter (repeatable)")
     p.add_argument("--rules", metavar="PATH",
-                   help="ruleset directory or override .toml file (default: reference rules)")
+                   help="ruleset directory, override .toml file, or a preset: calibrated "
+                        "(default) or reference (the raw assumptions)")
 
 
 _HTML_HELP = ("also write a self-contained HTML report (figures, sortable team table, "
@@ -145,7 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="simlib", description="Monte-Carlo studies of survival card games "
                      "(simlib games lists them; Until Daylight is the default).",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="{simulate,report,trace,games,bench}",
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar="{simulate,report,trace,games,compare,sweep,calibrate,sensitivity,bench}",
                                 parser_class=_Parser)
 
     s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
@@ -179,6 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--all-tables", action="store_true", help="print every table")
+    from .cli_instruments import add_parsers, add_precision_args
+
+    add_precision_args(s)
     s.add_argument("--html", metavar="FILE.html", help=_HTML_HELP)
 
     r = sub.add_parser("report", help="print the tables of a saved run")
@@ -195,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games simlib can simulate, with their policies")
 
+    add_parsers(sub)
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
     return parser
 
@@ -204,6 +218,10 @@ def _header(result) -> str:
     p = result.provenance
     teams = p.get("teams")
     teams_txt = teams if isinstance(teams, str) else "; ".join("+".join(t) for t in teams)
+    origin = str(p.get("ruleset_origin", ""))
+    rules_name = ("calibrated preset (a chosen difficulty, see README)"
+                  if origin.endswith("calibrated.toml")
+                  else "reference" if origin.rstrip("/").endswith("until_daylight") else origin)
     rate = ""
     if p.get("elapsed_s"):
         rate = f", {p['elapsed_s']:.1f} s"
@@ -211,6 +229,7 @@ def _header(result) -> str:
         f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
         f"{','.join(map(str, p.get('players', [])))}, teams {teams_txt}, policy {p.get('policy')}, "
         f"ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}{rate}",
+        f"Ruleset: {rules_name}",
         f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
         "intervals are 95 % Wilson intervals.",
     ]
@@ -252,6 +271,14 @@ def _cmd_simulate(a) -> int:
     from .core.games import get_game
 
     game = get_game(a.game_name)
+    if a.precision is not None or a.max_games is not None:
+        from .cli_instruments import cmd_simulate_precise
+
+        if a.precision is None:
+            raise UsageError("--max-games goes with --precision")
+        if game.name != "until_daylight":
+            raise UsageError(f"--precision is available for Until Daylight only (not {game.name})")
+        return cmd_simulate_precise(a)
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)
     params = _policy_params(a.policy_param)
@@ -391,6 +418,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_report(a)
         if a.command == "games":
             return _cmd_games(a)
+        from .cli_instruments import COMMANDS
+
+        if a.command in COMMANDS:
+            return COMMANDS[a.command](a)
         return _cmd_trace(a)
     except BrokenPipeError:  # `simlib simulate | head`: the reader left, not an error of ours
         try:

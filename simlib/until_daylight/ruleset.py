@@ -40,9 +40,14 @@ __all__ = [
     "default_ruleset_dir",
     "SOURCES",
     "FILES",
+    "PRESETS",
+    "preset_path",
 ]
 
-SOURCES = ("rulebook", "dized", "fit", "assumed")  # allowed in ruleset files
+# allowed in ruleset files; "calibrated": an assumed value moved by simlib's calibration
+# toward a stated target difficulty (presets/calibrated.toml says which target and how)
+SOURCES = ("rulebook", "dized", "fit", "assumed", "calibrated")
+PRESETS = ("reference", "calibrated")  # names load_ruleset() accepts besides paths
 OVERRIDE_SOURCE = "override"  # given to values changed by an override without a tag
 FILES = ("constants", "dice", "characters", "horde", "rubble", "recipes")
 FORMAT_VERSION = 1
@@ -1054,6 +1059,17 @@ def _load_override_file(path: Path, base: Ruleset) -> Ruleset:
 
 
 _DEFAULT: Ruleset | None = None
+_PRESET_CACHE: dict[str, Ruleset] = {}
+
+
+def preset_path(name: str) -> Path:
+    """The file of a named preset (``calibrated``) shipped with simlib."""
+    # the checkout this module lives in first (a development tree), then the package data
+    local = Path(__file__).resolve().parents[2] / "data" / "until_daylight" / "presets" / f"{name}.toml"
+    path = local if local.is_file() else default_ruleset_dir() / "presets" / f"{name}.toml"
+    if not path.is_file():
+        raise RulesetError(f"{path}: missing preset file of ruleset {name!r}")
+    return path
 
 
 def load_ruleset(path: str | Path | None = None) -> Ruleset:
@@ -1061,6 +1077,9 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
 
     * ``None``: the reference ruleset shipped with simlib;
     * a directory: a full ruleset (the six files, every value with a source tag);
+    * ``"reference"``: the same; ``"calibrated"``: the calibrated preset
+      (``presets/calibrated.toml`` over the reference; a file or folder of that name in
+      the working directory takes precedence);
     * a ``.toml`` file: the reference ruleset with that file's values overriding.  A file
       named like a ruleset file (``horde.toml``...) uses that file's layout; any other
       file uses top-level tables named after the files (``[horde.monster]``,
@@ -1072,12 +1091,19 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
         if _DEFAULT is None:
             _DEFAULT = _load_dir(default_ruleset_dir())
         return _DEFAULT
+    if isinstance(path, str) and path in PRESETS and not Path(path).exists():
+        if path == "reference":
+            return load_ruleset()
+        if path not in _PRESET_CACHE:
+            _PRESET_CACHE[path] = _load_override_file(preset_path(path), load_ruleset())
+        return _PRESET_CACHE[path]
     path = Path(path)
     if path.is_dir():
         return _load_dir(path)
     if path.is_file():
         return _load_override_file(path, load_ruleset())
-    raise RulesetError(f"{path}: no such ruleset directory or .toml file")
+    raise RulesetError(f"{path}: no such ruleset directory or .toml file (or a preset name: "
+                       f"{', '.join(PRESETS)})")
 
 
 def iter_sources(rs: Ruleset) -> Iterator[tuple[str, str]]:

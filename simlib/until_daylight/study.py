@@ -215,9 +215,12 @@ def _normalize(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # =========================================================================== parameters
+DEFAULT_RULES = "calibrated"  # the preset studies use unless told otherwise (README)
+
+
 def _ruleset(ruleset: Ruleset | str | Path | None) -> Ruleset:
     if ruleset is None:
-        return load_ruleset()
+        return load_ruleset(DEFAULT_RULES)
     if isinstance(ruleset, Ruleset):
         return ruleset
     if isinstance(ruleset, (str, Path)):
@@ -332,8 +335,9 @@ def simulate(games: int | None = None, players: int | Sequence[int] | None = Non
         Root seed: game ``i``'s randomness depends only on ``(seed, i)``.
     policy, policy_params :
         Policy name (``baseline``, ``random``) and parameters (mapping or full vector).
-    ruleset : Ruleset, path or None
-        The rules (default: the reference ruleset; a path is given to ``load_ruleset``).
+    ruleset : Ruleset, path, preset name or None
+        The rules (default: the ``calibrated`` preset; ``"reference"`` for the raw
+        assumptions; a path is given to ``load_ruleset``).
     backend : {"local", "dask"}
         Local numba threads, or tasks on a ``dask.distributed`` cluster.
     scheduler : str, optional

@@ -1,0 +1,484 @@
+"""Command line of the designer's instruments: ``simlib compare``, ``simlib sweep``,
+``simlib calibrate``, ``simlib sensitivity`` and ``simlib simulate --precision``.
+
+Every command validates all of its input before playing a game: bad input prints one
+line and exits with status 2, writing nothing.  ``--out`` writes the result table
+(parquet with the provenance in its metadata, or CSV with a ``.json`` next to it).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["add_parsers", "COMMANDS"]
+
+
+class UsageError(ValueError):
+    """A bad argument (message is the one line shown)."""
+
+
+def _pct(x) -> str:
+    return "   -" if not np.isfinite(x) else f"{100 * x:.2f}"
+
+
+def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_append: bool = False,
+            games_default: int | None = None) -> None:
+    p.add_argument("--players", default=None, metavar="N[,N...]",
+                   help="player counts (default: every count the rules allow)")
+    p.add_argument("--characters", action="append", metavar="TEAM|all|random",
+                   help="a team, 'all' or 'random' (default), as in simlib simulate")
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    if policy_append:
+        p.add_argument("--policy", action="append", metavar="NAME",
+                       help="bot policy; give it twice to compare two policies")
+    else:
+        p.add_argument("--policy", default="baseline", help="bot policy (default baseline)")
+    p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
+                   help="a policy parameter (repeatable)")
+    if rules_append:
+        p.add_argument("--rules", action="append", metavar="PATH|calibrated|reference",
+                       help="ruleset; give it twice to compare two rulesets (default calibrated)")
+    else:
+        p.add_argument("--rules", metavar="PATH|calibrated|reference",
+                       help="ruleset (default: the calibrated preset)")
+    p.add_argument("--games", default=games_default, metavar="N",
+                   help=f"games per variant / value / evaluation (default {games_default})")
+    p.add_argument("--threads", default=None, metavar="N", help="numba threads")
+    p.add_argument("--out", metavar="FILE.parquet|FILE.csv", help="write the result table here")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _positive_int(text, what: str) -> int:
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise UsageError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v) or v != int(v) or v <= 0:
+        raise UsageError(f"{what} must be a positive integer; got {text!r}")
+    return int(v)
+
+
+def _number(text, what: str) -> float:
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise UsageError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise UsageError(f"{what}: {text!r} is not a finite number")
+    return v
+
+
+def _sets(values, what="--set") -> list[tuple[str, str]]:
+    out = []
+    for v in values or []:
+        key, sep, val = v.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            raise UsageError(f"{what} {v!r}: expected key=value")
+        out.append((key.strip(), val.strip()))
+    return out
+
+
+def add_parsers(sub) -> None:
+    """Add the instruments' subcommands to the ``simlib`` parser."""
+    c = sub.add_parser("compare", help="two rulesets or two policies on the same games, paired",
+                       description="Play the same games under two variants (common random "
+                                   "numbers) and compare win rates: paired difference with "
+                                   "Newcombe's 95 %% interval, McNemar's exact test, the share "
+                                   "of games whose result differs, and the games an unpaired "
+                                   "comparison would need.")
+    _common(c, policy_append=True, rules_append=True, games_default=20000)
+    c.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="variant B = the ruleset with this value changed (repeatable)")
+
+    s = sub.add_parser("sweep", help="win rate against one or two parameters (same seeds)",
+                       description="Win rate, loss causes and mean round reached per value of "
+                                   "one or two parameters, the same games at every value.")
+    _common(s, games_default=5000)
+    s.add_argument("--set", action="append", metavar="KEY=LO:HI:STEP",
+                   help="a parameter and its values (lo:hi:step or a,b,c); once or twice")
+    s.add_argument("--plot", metavar="FILE.png", help="save the curve with its 95 %% band")
+
+    k = sub.add_parser("calibrate", help="the value of a parameter that gives a target win rate",
+                       description="Bisection (integer ruleset values) on fixed seed blocks, "
+                                   "growing the games per stage until the 95 %% interval at the "
+                                   "answer is within --tolerance; brentq for policy.* (real) "
+                                   "parameters.")
+    _common(k, games_default=2000)
+    k.add_argument("--param", metavar="KEY", help="ruleset key or policy.<name>")
+    k.add_argument("--target", metavar="RATE", help="target win rate in (0, 1)")
+    k.add_argument("--range", metavar="LO:HI", help="search range (default: allowed min : 4x+10)")
+    k.add_argument("--tolerance", default="0.01",
+                   help="half-width of the 95 %% interval at the answer (default 0.01)")
+    k.add_argument("--max-games", default="128000", help="games cap per value (default 128000)")
+
+    e = sub.add_parser("sensitivity", help="which assumed numbers move the win rate (SALib)",
+                       description="Morris screening (default) or Sobol indices over ranges of "
+                                   "ruleset values (default: every 'assumed' integer, +-30 %%, at "
+                                   "least +-1) plus a dummy seed parameter (the noise floor).")
+    _common(e, games_default=1000)
+    for act in e._actions:  # the analysis is about the raw assumptions by default
+        if act.dest == "rules":
+            act.help = "base ruleset (default: reference, the raw assumptions)"
+    e.add_argument("--method", choices=("morris", "sobol"), default="morris")
+    e.add_argument("--param", action="append", metavar="KEY[=LO:HI]",
+                   help="analyse only these (repeatable; default every assumed integer)")
+    e.add_argument("--trajectories", default="6", help="Morris trajectories (default 6)")
+    e.add_argument("--levels", default="4", help="Morris grid levels (default 4)")
+    e.add_argument("--top", default=None, help="sobol: screen with Morris, then the top N")
+    e.add_argument("--samples", default="32", help="sobol base samples (default 32)")
+    e.add_argument("--plot", metavar="FILE.png", help="save the ranked bar plot")
+    e.add_argument("--show", default="25", help="rows to print per output (default 25)")
+
+
+# =========================================================================== helpers
+def _base_kwargs(a) -> dict:
+    from .cli import _characters, _int_list, _policy_params
+
+    players = _int_list(a.players, "--players") if a.players else None
+    kw = {"players": players, "characters": _characters(a.characters), "seed": a.seed,
+          "policy_params": _policy_params(a.policy_param),
+          "progress": False if a.no_progress else None}
+    if a.threads is not None:
+        kw["threads"] = _positive_int(a.threads, "--threads")
+    if a.seed < 0:
+        raise UsageError(f"--seed must be >= 0; got {a.seed}")
+    return kw
+
+
+def _check_out(a) -> None:
+    from .until_daylight.instruments import check_out
+
+    check_out(a.out, a.force)
+    if getattr(a, "plot", None):
+        p = Path(a.plot)
+        if p.suffix not in (".png", ".svg", ".pdf"):
+            raise UsageError(f"--plot {a.plot}: expected a .png, .svg or .pdf file name")
+        if p.exists() and not a.force:
+            raise UsageError(f"{p} exists; pass --force to replace it")
+        if not p.parent.is_dir():
+            raise UsageError(f"{p}: no such directory {p.parent}")
+
+
+def _header(prov: dict, what: str) -> str:
+    origin = str(prov.get("base_ruleset_origin", prov.get("ruleset_origin", "")))
+    name = ("calibrated preset" if origin.endswith("calibrated.toml")
+            else "reference" if origin.rstrip("/").endswith("until_daylight") else origin)
+    return (f"Until Daylight {what}: seed {prov.get('seed')}, players "
+            f"{','.join(map(str, prov.get('players', [])))}, policy {prov.get('policy')}, "
+            f"ruleset {name} "
+            f"({str(prov.get('base_ruleset_fingerprint', prov.get('ruleset_fingerprint', '')))[:12]}), "
+            f"{prov.get('elapsed_s', 0):.1f} s\n"
+            "Note: win rates of a bot, not of human players; intervals are 95 %.")
+
+
+def _wrote(a, extra: str = "") -> str:
+    return f"\nwrote {a.out}{extra}\n" if a.out else ""
+
+
+# =========================================================================== compare
+def cmd_compare(a) -> int:
+    from .until_daylight.instruments import compare, write_frame
+
+    kw = _base_kwargs(a)
+    games = _positive_int(a.games, "--games")
+    sets = _sets(a.set)
+    rules, policies = a.rules or [], a.policy or []
+    axes = (len(rules) == 2) + bool(sets) + (len(policies) == 2)
+    if axes != 1 or len(rules) > 2 or len(policies) > 2:
+        raise UsageError("compare two things: --rules A --rules B, or --set key=value (on one "
+                         "--rules), or --policy P --policy Q")
+    _check_out(a)
+    call = dict(kw, ruleset=rules[0] if len(rules) == 1 else None,
+                policy=policies[0] if len(policies) == 1 else "baseline")
+    if len(rules) == 2:
+        res = compare(games, rulesets=rules, **call)
+    elif sets:
+        res = compare(games, sets=dict(sets), **call)
+    else:
+        res = compare(games, policies=policies, **call)
+    sys.stdout.write(render_compare(res))
+    if a.out:
+        write_frame(res.table, a.out, res.provenance, "compare", a.force)
+        sys.stdout.write(_wrote(a))
+    return 0
+
+
+def render_compare(res) -> str:
+    p = res.provenance
+    lines = [_header(p, f"compare ({p['games']} games per variant, same seeds)"),
+             f"A = {res.labels[0]}", f"B = {res.labels[1]}", ""]
+
+    def block(title, df):
+        out = pd.DataFrame({
+            "games": df["games"], "A win %": [_pct(x) for x in df["rate_a"]],
+            "B win %": [_pct(x) for x in df["rate_b"]],
+            "A-B points": [f"{100 * d:+.2f}" for d in df["diff"]],
+            "95% CI (Newcombe)": [f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
+                                  for lo, hi in zip(df["diff_low"], df["diff_high"])],
+            "McNemar p": [f"{x:.2g}" if x >= 1e-16 else "<1e-16" for x in df["mcnemar_p"]],
+            "differ %": [_pct(x) for x in df["discordant_share"]],
+            "unpaired games": [("inf" if np.isinf(x) else "-" if not np.isfinite(x) else f"{int(x):,}")
+                               for x in df["unpaired_games"]],
+        }, index=df.index)
+        return f"== {title} ==\n{out.to_string()}"
+
+    overall = res.overall.copy()
+    overall.index = ["all"]
+    lines.append(block("overall", overall))
+    lines.append("")
+    lines.append(block("by players", res.by_players))
+    lines.append("")
+    lines.append(block("by character (a game counts for each character in it)", res.by_character))
+    lines.append("")
+    sp = res.speed.copy()
+    sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
+    lines.append("== speed (kernel time per variant) ==\n" + sp.to_string(index=False))
+    lines.append("\n'differ %': games whose result differs between A and B; 'unpaired games': games "
+                 "per variant two independent runs would need for the same precision.")
+    return "\n".join(lines) + "\n"
+
+
+# =========================================================================== sweep
+def cmd_sweep(a) -> int:
+    from .until_daylight.instruments import (_base_rules, parse_range, resolve_param, sweep,
+                                             write_frame)
+
+    kw = _base_kwargs(a)
+    games = _positive_int(a.games, "--games")
+    sets = _sets(a.set)
+    if not sets or len(sets) > 2:
+        raise UsageError("sweep needs one or two --set key=lo:hi:step")
+    if len({k for k, _ in sets}) != len(sets):
+        raise UsageError("sweep: the same key twice")
+    _check_out(a)
+    base = _base_rules(a.rules)
+    params = {k: parse_range(v, resolve_param(k, base, a.policy)) for k, v in sets}
+    res = sweep(params, games, policy=a.policy, ruleset=a.rules, **kw)
+    sys.stdout.write(render_sweep(res))
+    if a.out:
+        write_frame(res.table, a.out, res.provenance, "sweep", a.force)
+    if a.plot:
+        res.plot(a.plot)
+    if a.out or a.plot:
+        sys.stdout.write("\nwrote " + ", ".join(x for x in (a.out, a.plot) if x) + "\n")
+    return 0
+
+
+def render_sweep(res) -> str:
+    t = res.table
+    out = t[list(res.params) + ["players", "games"]].copy()
+    out["win %"] = [_pct(x) for x in t["win_rate"]]
+    out["95% CI"] = [f"[{_pct(lo).strip()}, {_pct(hi).strip()}]" for lo, hi in zip(t["ci_low"], t["ci_high"])]
+    out["round"] = [f"{m:.2f} ± {(h - m):.2f}" for m, h in zip(t["round_mean"], t["round_high"])]
+    for c in t.columns:
+        if c.startswith("loss_"):
+            out[c[5:] + " %"] = [_pct(x) for x in t[c]]
+    p = res.provenance
+    return (_header(p, f"sweep ({p['games']} games per value, the same seeds at every value)")
+            + "\n\n" + out.to_string(index=False) + "\n")
+
+
+# =========================================================================== calibrate
+def cmd_calibrate(a) -> int:
+    from .until_daylight.instruments import (_base_rules, calibrate, parse_value, resolve_param,
+                                             write_frame)
+
+    kw = _base_kwargs(a)
+    if not a.param:
+        raise UsageError("calibrate needs --param KEY")
+    if a.target is None:
+        raise UsageError("calibrate needs --target RATE (in (0, 1))")
+    target = _number(a.target, "--target")
+    if not 0 < target < 1:
+        raise UsageError(f"--target must be strictly between 0 and 1; got {a.target}")
+    tol = _number(a.tolerance, "--tolerance")
+    if not 0 < tol < 0.5:
+        raise UsageError(f"--tolerance must be in (0, 0.5); got {a.tolerance}")
+    games = _positive_int(a.games, "--games")
+    max_games = _positive_int(a.max_games, "--max-games")
+    if max_games < games:
+        raise UsageError(f"--max-games {max_games} is below --games {games}")
+    base = _base_rules(a.rules)
+    prm = resolve_param(a.param, base, a.policy)
+    lo = hi = None
+    if a.range:
+        parts = a.range.split(":")
+        if len(parts) != 2:
+            raise UsageError(f"--range {a.range!r}: expected lo:hi")
+        lo, hi = parse_value(parts[0], prm), parse_value(parts[1], prm)
+        if not lo < hi:
+            raise UsageError(f"--range {a.range}: empty range (need lo < hi)")
+    if kw["players"] is None:
+        kw["players"] = [4]
+    _check_out(a)
+    res = calibrate(a.param, target, lo=lo, hi=hi, tolerance=tol, games=games,
+                    max_games=max_games, policy=a.policy, ruleset=a.rules, **kw)
+    sys.stdout.write(render_calibrate(res))
+    if a.out:
+        write_frame(res.tried.assign(param=res.param, target=res.target), a.out,
+                    res.provenance, "calibrate", a.force)
+        sys.stdout.write(_wrote(a, " (every evaluation)"))
+    return 0
+
+
+def render_calibrate(res) -> str:
+    p = res.provenance
+    tried = res.tried.copy()
+    tried["win %"] = [_pct(x) for x in tried["win_rate"]]
+    tried["95% CI"] = [f"[{_pct(lo).strip()}, {_pct(hi).strip()}]"
+                       for lo, hi in zip(tried["ci_low"], tried["ci_high"])]
+    tried = tried.drop(columns=["win_rate", "ci_low", "ci_high"])
+    half = (res.ci_high - res.ci_low) / 2
+    status = ("within" if res.converged else "NOT within (the --max-games cap was reached)")
+    return (_header(p, f"calibrate {res.param} to a win rate of {100 * res.target:.1f} %")
+            + f"\n\n{res.param} = {res.value}: win rate {100 * res.win_rate:.2f} % "
+              f"[{100 * res.ci_low:.2f}, {100 * res.ci_high:.2f}] over {res.games} games "
+              f"(half-width {100 * half:.2f} points, {status} the tolerance "
+              f"{100 * p['tolerance']:.2f})\n\n== points tried (stage: games per value) ==\n"
+            + tried.to_string(index=False) + "\n")
+
+
+# =========================================================================== sensitivity
+def cmd_sensitivity(a) -> int:
+    from .until_daylight.instruments import (_base_rules, parse_value, resolve_param,
+                                             sensitivity, write_frame)
+
+    kw = _base_kwargs(a)
+    games = _positive_int(a.games, "--games")
+    traj = _positive_int(a.trajectories, "--trajectories")
+    levels = _positive_int(a.levels, "--levels")
+    samples = _positive_int(a.samples, "--samples")
+    show = _positive_int(a.show, "--show")
+    top = _positive_int(a.top, "--top") if a.top is not None else None
+    if levels < 2:
+        raise UsageError("--levels must be >= 2")
+    if top is not None and a.method != "sobol":
+        raise UsageError("--top goes with --method sobol")
+    rules_arg = a.rules or "reference"
+    base = _base_rules(rules_arg)
+    params = None
+    if a.param:
+        params = {}
+        for item in a.param:
+            key, sep, rng = item.partition("=")
+            prm = resolve_param(key.strip(), base, a.policy)
+            if sep:
+                parts = rng.split(":")
+                if len(parts) != 2:
+                    raise UsageError(f"--param {item!r}: expected KEY=LO:HI")
+                lo, hi = parse_value(parts[0], prm), parse_value(parts[1], prm)
+                if not lo < hi:
+                    raise UsageError(f"--param {item}: empty range (need lo < hi)")
+                params[key.strip()] = (lo, hi)
+            else:
+                params[key.strip()] = None
+        if all(v is None for v in params.values()):
+            params = list(params)
+        elif any(v is None for v in params.values()):
+            raise UsageError("--param: give a range for every parameter or for none")
+    if kw["players"] is None:
+        kw["players"] = [4]
+    _check_out(a)
+    res = sensitivity(params, method=a.method, games=games, trajectories=traj, levels=levels,
+                      sobol_samples=samples, top=top, policy=a.policy, ruleset=rules_arg, **kw)
+    sys.stdout.write(render_sensitivity(res, show))
+    if a.out:
+        write_frame(res.table, a.out, res.provenance, "sensitivity", a.force)
+    if a.plot:
+        res.plot(a.plot)
+    if a.out or a.plot:
+        sys.stdout.write("\nwrote " + ", ".join(x for x in (a.out, a.plot) if x) + "\n")
+    return 0
+
+
+def render_sensitivity(res, show: int = 25) -> str:
+    p = res.provenance
+    parts = [_header(p, f"sensitivity ({res.method}, {p['evaluations']} evaluations of "
+                        f"{p['games_per_evaluation']} games)")]
+    for output in ("win_rate", "round_reached"):
+        full = res.table[res.table["output"] == output]
+        t = full.head(show)
+        if "dummy.seed" not in set(t["key"]):  # always show the noise floor
+            t = pd.concat([t, full[full["key"] == "dummy.seed"]])
+        t = t.copy()
+        scale, unit = (100, "points") if output == "win_rate" else (1, "rounds")
+        if res.method == "morris":
+            out = pd.DataFrame({
+                "rank": t["rank"], "key": t["key"],
+                "range": [f"{lo:g}..{hi:g}" if k != "dummy.seed" else "seed"
+                          for k, lo, hi in zip(t["key"], t["lo"], t["hi"])],
+                f"mu* ({unit})": [f"{scale * x:.2f}" for x in t["mu_star"]],
+                "95% CI": [f"[{scale * lo:.2f}, {scale * hi:.2f}]"
+                           for lo, hi in zip(t["mu_star_low"], t["mu_star_high"])],
+                "sigma": [f"{scale * x:.2f}" for x in t["sigma"]],
+                "sigma 95% CI": [f"[{scale * lo:.2f}, {scale * hi:.2f}]"
+                                 for lo, hi in zip(t["sigma_low"], t["sigma_high"])],
+            })
+        else:
+            out = pd.DataFrame({"rank": t["rank"], "key": t["key"],
+                                "ST": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["ST"], t["ST_conf"])],
+                                "S1": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["S1"], t["S1_conf"])]})
+        parts.append(f"== {output} ==\n" + out.to_string(index=False))
+    for output in ("win_rate", "round_reached"):
+        t = res.table[res.table["output"] == output]
+        col = "mu_star" if res.method == "morris" else "ST"
+        if (t[col] == 0).all():
+            parts.append(f"note: {output} did not move anywhere in these ranges (every "
+                         f"evaluation gave the same value); its ranking is alphabetical.")
+    parts.append("mu*: mean absolute elementary effect (Morris), the change of the output for a "
+                 "move across the whole range, linearly scaled; sigma: its spread (interactions, "
+                 "non-linearity). dummy.seed only changes the root seed: rows at or below it "
+                 "are noise.")
+    return "\n\n".join(parts) + "\n"
+
+
+# =========================================================================== simulate --precision
+def add_precision_args(s) -> None:
+    s.add_argument("--precision", default=None, metavar="HALF_WIDTH",
+                   help="add chunks until every row of --precision-table has a 95 %% anytime-"
+                        "valid interval (confidence sequence) of at most this half-width")
+    s.add_argument("--max-games", default=None, metavar="N",
+                   help="cap of a --precision run (default 1000000)")
+    s.add_argument("--precision-table", default="overall",
+                   choices=("overall", "by_players", "by_character", "by_character_players", "by_team"),
+                   help="the table whose rows must reach the precision (default overall)")
+
+
+def cmd_simulate_precise(a) -> int:
+    from .cli import render
+    from .until_daylight.instruments import simulate_precise
+
+    if a.games is not None:
+        raise UsageError("--precision decides the games: use --max-games, not --games")
+    if (a.backend or "local") != "local" or a.scheduler:
+        raise UsageError("--precision runs use the local backend")
+    kw = _base_kwargs(a)
+    prec = _number(a.precision, "--precision")
+    if not 0 < prec < 0.5:
+        raise UsageError(f"--precision must be in (0, 0.5); got {a.precision}")
+    cap = _positive_int(a.max_games, "--max-games") if a.max_games is not None else 1_000_000
+    from .core.runner import DEFAULT_CHUNK_SIZE
+
+    res = simulate_precise(prec, cap, table=a.precision_table, policy=a.policy,
+                           ruleset=a.rules, chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
+                           keep_records=a.keep_records, out=a.out, overwrite=a.force, **kw)
+    p = res.provenance
+    sys.stdout.write(render(res, a.all_tables))
+    why = ("every row reached the precision" if p["stopped_by"] == "precision"
+           else "the --max-games cap was reached first")
+    sys.stdout.write(f"\nprecision run: stopped after {res.games} games ({why}); widest 95 % "
+                     f"confidence-sequence half-width in {p['precision_table']}: "
+                     f"{100 * p['widest_half_width']:.2f} points (asked {100 * prec:.2f})\n")
+    if a.out:
+        sys.stdout.write(f"\nwrote {a.out}\n")
+    return 0
+
+
+COMMANDS = {"compare": cmd_compare, "sweep": cmd_sweep, "calibrate": cmd_calibrate,
+            "sensitivity": cmd_sensitivity}
