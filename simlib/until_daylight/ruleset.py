@@ -404,6 +404,9 @@ def _read_toml(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{path}: malformed TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesetError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                           f"{exc.object[exc.start:exc.start + 1]!r}); TOML files are UTF-8") from None
     except OSError as exc:
         raise RulesetError(f"{path}: cannot read ruleset file: {exc.strerror}") from None
 
