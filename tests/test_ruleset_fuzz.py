@@ -174,7 +174,7 @@ def _check(tmp_path: Path, f: str, data: bytes) -> None:
         assert Path(m["file"]).parent == d, msg
         rest = m["rest"]
         # a key (dotted, or the file's section) or the TOML syntax error with its position
-        assert re.match(r"^(malformed TOML: .*\(at line \d+, column \d+\)|not UTF-8 text.*|"
+        assert re.match(r"^(malformed TOML: .*\((at line \d+, column \d+|at end of document)\)|not UTF-8 text.*|"
                         r"(constants|variants|dice|characters|horde|rubble|recipes)[.:].*)$",
                         rest, re.S), msg
         assert "\n" not in msg or rest.startswith("malformed TOML"), msg
