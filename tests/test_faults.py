@@ -188,7 +188,8 @@ def test_report_refuses_a_tampered_final_file(clean, tmp_path):
     meta = json.loads(table.schema.metadata[b"simlib"])
     # 1. the metadata edited (another seed claimed)
     meta["identity"]["seed"] = 1
-    md = dict(table.schema.metadata, simlib=json.dumps(meta).encode())
+    md = dict(table.schema.metadata)
+    md[b"simlib"] = json.dumps(meta).encode()
     pq.write_table(table.replace_schema_metadata(md), tmp_path / "m.parquet")
     with pytest.raises(RunError, match=r"m\.parquet: checksum mismatch"):
         read_output(tmp_path / "m.parquet")
