@@ -135,7 +135,7 @@ def test_report_of_an_unfinished_run_shows_its_verified_chunks(clean, unfinished
     pd.testing.assert_frame_equal(res.records, clean.records.iloc[:3 * CHUNK].reset_index(drop=True))
     proc = _report(unfinished)
     assert proc.returncode == 0, proc.stderr
-    assert "300 games" in proc.stdout
+    assert "300 games" in proc.stdout and "Unfinished run: 300 of 900 games" in proc.stdout
 
 
 def test_report_refuses_a_tampered_manifest(unfinished):
