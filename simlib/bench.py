@@ -71,6 +71,7 @@ import numba
 import numpy as np
 
 MARGIN = 1.6  # floor = measured ratio / MARGIN
+RETRIES = 3  # re-measurements of a kernel found below its floor (best one kept)
 CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation
 SEED = 20240611  # fixed games: every block of a benchmark does the same work
 
@@ -602,7 +603,12 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
     ms = {m.name: m for m in measure_all(list(benches.values()), target, blocks, windows, cal)}
     for name in list(ms):
         f = floors.get(name)
-        if f is not None and ms[name].ratio < float(f["floor"]):  # noise? one more go
+        # below the floor: noise? up to RETRIES more goes with three times the windows,
+        # keeping the best (on a busy machine noise lowers a ratio far more often than it
+        # raises it: a 2x slower kernel would need +60 % of luck to pass, and gets none)
+        for _ in range(RETRIES):
+            if f is None or ms[name].ratio >= float(f["floor"]):
+                break
             again = measure(benches[name], cal, target, blocks, 3 * windows, n=ms[name].block)
             if again.ratio > ms[name].ratio:
                 ms[name] = again
