@@ -25,8 +25,11 @@ Store and resume
 With ``out="results.parquet"``, every finished chunk is written at once to
 ``results.parquet.parts/chunk-000123.parquet`` (records or counts) next to a
 ``manifest.json`` holding the run's identity (game parameters, games, chunk size, records
-or counts).  Running the same call again skips the chunks on disk; a different call on
-the same output is refused.  When all chunks are done the final file is written
+or counts), its sha256, and the sha256 of every finished chunk file; each chunk file is
+stamped with the identity hash.  Every write is atomic and durable (temporary file,
+fsync, rename).  Running the same call again skips the chunks the manifest lists with a
+matching checksum and recomputes the rest; a different call on the same output is
+refused.  :func:`read_output` verifies all of it (and the final file's checksum).  When all chunks are done the final file is written
 atomically (parquet, with the provenance in its key-value metadata under ``simlib``) and
 the parts directory is removed.  An existing final file is only replaced with
 ``overwrite=True``.
