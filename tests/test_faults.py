@@ -89,12 +89,15 @@ def test_sigkill_at_every_write_moment_then_resume(clean, tmp_path):
 
 
 def test_sigkill_at_random_moments_then_resume(clean, tmp_path):
-    """Killed at random times (after startup) until it has finished, then checked."""
+    """Killed at random times (after startup) until it has finished, then checked.  Every
+    chunk write pauses 50 ms half-way (the hook's sleep action), so the run's 9 chunks take
+    at least 0.45 s and a kill within 0.4 s of its start often lands inside a write."""
     out = tmp_path / "r.parquet"
     rng = random.Random(13)
     kills = 0
-    for attempt in range(12):
-        proc = subprocess.Popen(_cmd(out), env=_env(), stdout=subprocess.PIPE,
+    slow = _env(**{FAULT_ENV: "chunk-half:*:sleep0.05"})
+    for attempt in range(6):
+        proc = subprocess.Popen(_cmd(out), env=slow, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         parts = tmp_path / "r.parquet.parts"
         # wait for the run to be writing (its manifest exists), then kill at a random moment
@@ -102,7 +105,7 @@ def test_sigkill_at_random_moments_then_resume(clean, tmp_path):
         while proc.poll() is None and not (parts / "manifest.json").exists() \
                 and time.monotonic() - t0 < 300:
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.0, 0.25))
+        time.sleep(rng.uniform(0.0, 0.4))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1

@@ -178,13 +178,15 @@ FAULT_ENV = "SIMLIB_FAULT"  # test hook: "<point>:<chunk>[:<action>]", see _faul
 
 def _fault(point: str, chunk: int) -> None:
     """Test hook: ``SIMLIB_FAULT=chunk-half:3`` SIGKILLs this process half-way through
-    writing chunk 3 (points: ``chunk-half``, ``chunk-renamed``, ``manifest-half``; action
-    ``kill`` (default) or ``sleep<seconds>``)."""
+    writing chunk 3 (points: ``chunk-half``, ``chunk-renamed``, ``manifest-half``; chunk
+    ``*``: every chunk; action ``kill`` (default) or ``sleep<seconds>``, e.g.
+    ``chunk-half:*:sleep0.05`` slows every chunk write down so that a kill at a random
+    moment often lands inside one)."""
     spec = os.environ.get(FAULT_ENV)
     if not spec:
         return
     parts = spec.split(":")
-    if parts[0] != point or int(parts[1]) != chunk:
+    if parts[0] != point or (parts[1] != "*" and int(parts[1]) != chunk):
         return
     action = parts[2] if len(parts) > 2 else "kill"
     if action.startswith("sleep"):
