@@ -706,7 +706,7 @@ def _worker_pure() -> dict:
 def _first_call_times() -> dict:
     """Seconds of the first call of each kernel in this process: a load from numba's disk
     cache, or a compile when the cache is empty or stale (``cache``: hits and misses)."""
-    from simlib.until_daylight.kernels.game_nb import play_batch_nb, play_game_nb
+    from simlib.until_daylight.kernels.game_nb import play_game_nb, play_range_nb
 
     _rules()  # ruleset loading is not part of any figure
     out: dict = {}
@@ -718,7 +718,7 @@ def _first_call_times() -> dict:
         kernel(*args)
         out[name] = time.perf_counter() - t
         dispatchers[name] = kernel
-    for name, disp in (("game", play_game_nb), ("runner", play_batch_nb)):
+    for name, disp in (("game", play_game_nb), ("runner", play_range_nb)):
         b = BENCH_FACTORIES[name]()
         t = time.perf_counter()
         b.run(b.min_n)  # one game (game), eight games (runner): ~1 ms of playing

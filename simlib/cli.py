@@ -20,7 +20,9 @@ examples:
   simlib simulate --characters pillar,trigger,psycho --games 5000
   simlib simulate --characters all --players 3,4
   simlib simulate --backend dask --scheduler tcp://10.0.0.5:8786 --games 10000000 --out big.parquet
+  simlib simulate --players 4 --games 20000 --html report.html   # a report to open in a browser
   simlib report big.parquet
+  simlib report big.parquet --html big.html
   simlib trace --seed 7 --players 4 --game 12
 """
 
@@ -104,6 +106,30 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                    help="ruleset directory or override .toml file (default: reference rules)")
 
 
+_HTML_HELP = ("also write a self-contained HTML report (figures, sortable team table, "
+              "provenance) to open in a browser; replaces an existing file")
+
+
+def _check_html(a) -> None:
+    """Refuse a report path that cannot be written, before any game is played."""
+    if not getattr(a, "html", None):
+        return
+    from .core.report import check_output_path
+
+    check_output_path(a.html)
+    for other in (getattr(a, "out", None), getattr(a, "path", None)):
+        if other and Path(other).resolve() == Path(a.html).resolve():
+            raise UsageError(f"--html {a.html}: that is the results file; give another name")
+
+
+def _write_html(a, result) -> None:
+    if getattr(a, "html", None):
+        from .core.report import write_study_report
+
+        write_study_report(result, a.html, command=getattr(a, "command_line", None))
+        sys.stdout.write(f"wrote {a.html} (HTML report)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="simlib", description="Monte-Carlo studies of Until Daylight.",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -139,10 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--all-tables", action="store_true", help="print every table")
+    s.add_argument("--html", metavar="FILE.html", help=_HTML_HELP)
 
     r = sub.add_parser("report", help="print the tables of a saved run")
     r.add_argument("path", help="parquet file written by simlib simulate --out")
     r.add_argument("--all-tables", action="store_true", help="print every table")
+    r.add_argument("--html", metavar="FILE.html", help=_HTML_HELP)
 
     t = sub.add_parser("trace", help="print one game, action by action")
     _game_args(t)  # the defaults of simulate: game I is game I of that study
@@ -209,6 +237,7 @@ def _cmd_simulate(a) -> int:
         raise UsageError(f"--out {a.out}: expected a .parquet file name")
     if a.connect_timeout <= 0:
         raise UsageError("--connect-timeout must be positive")
+    _check_html(a)
     from .core.runner import DEFAULT_CHUNK_SIZE
 
     make_adapter(players, characters, seed=a.seed, policy=a.policy, policy_params=params,
@@ -224,6 +253,7 @@ def _cmd_simulate(a) -> int:
     if a.out:
         what = "records" if result.records is not None else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
+    _write_html(a, result)
     return 0
 
 
@@ -231,11 +261,14 @@ def _cmd_report(a) -> int:
     from .core.runner import read_output
     from .until_daylight.study import GAME, load_result
 
+    _check_html(a)
     _, _, meta = read_output(a.path)
     game = meta.get("identity", {}).get("game")
     if game != GAME:
         raise UsageError(f"{a.path}: a run of game {game!r}; this simlib reports {GAME!r}")
-    sys.stdout.write(render(load_result(a.path), a.all_tables))
+    result = load_result(a.path)
+    sys.stdout.write(render(result, a.all_tables))
+    _write_html(a, result)
     return 0
 
 
@@ -284,6 +317,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     prog = f"simlib {a.command}"
+    import shlex
+
+    a.command_line = shlex.join(["simlib"] + argv)
     from .core.runner import RunError
 
     try:

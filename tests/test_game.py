@@ -7,13 +7,7 @@ from scipy import stats
 
 from simlib.until_daylight import codes as K
 from simlib.until_daylight.api import play_games, records_frame, trace_game
-from simlib.until_daylight.kernels.game_nb import (
-    enemies_attack_nb,
-    final_fight_nb,
-    horde_release_nb,
-    save_survivors_nb,
-    search_phase_nb,
-)
+from simlib.until_daylight.kernels.game_nb import horde_release_nb, save_survivors_nb
 from simlib.until_daylight.kernels.state_nb import char_mod_nb, free_dice_nb, update_leader_nb
 from simlib.until_daylight.ruleset import load_ruleset
 from simlib.until_daylight.state import GameState
@@ -39,7 +33,7 @@ def test_caught_player_receives_the_wave_and_next_round_starts_after_them(rules)
     gs = new_game(fixed)
     gs.g[K.G_ROUND] = 3
     gs.g[K.G_FIRST] = 1
-    search_phase_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_SEARCH_BEGIN, K.PC_HORDE)
     k = 2 * 4  # per_player * players + offset, spread 0
     assert gs.g[K.G_SEARCH_ACTIONS] == k
     caught = (1 + k) % 4
@@ -71,7 +65,7 @@ def test_character_dying_ends_the_game_at_once(rules):
     gs.set_area(2, ["raider"] * 6)  # 12 dice: certain to kill a 1-health character
     gs.set_area(3, ["wanderer"] * 6)  # attacks after the haggler's area
     psycho_health = int(gs.pl[3, K.PL_HEALTH])
-    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_ENEMIES, K.PC_SAVE)
     assert gs.g[K.G_OVER] == 1
     assert gs.g[K.G_OUTCOME] == K.OUT_LOSS
     assert gs.g[K.G_CAUSE] == K.CAUSE_CHARACTER_DIED
@@ -96,7 +90,7 @@ def test_final_round_ends_in_a_win_when_no_enemy_is_left(rules):
     gs = new_game(rules)
     gs.g[K.G_ROUND] = 10
     gs.set_area(0, ["survivor"])
-    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_EXCHANGE, K.PC_OVER)
     assert gs.g[K.G_OVER] == 1 and gs.g[K.G_OUTCOME] == K.OUT_WIN
     assert gs.g[K.G_CAUSE] == K.CAUSE_NONE
 
@@ -104,7 +98,7 @@ def test_final_round_ends_in_a_win_when_no_enemy_is_left(rules):
 def test_final_round_without_survivor_is_lost(rules):
     gs = new_game(rules)
     gs.g[K.G_ROUND] = 10
-    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_EXCHANGE, K.PC_OVER)
     assert gs.g[K.G_OUTCOME] == K.OUT_LOSS and gs.g[K.G_CAUSE] == K.CAUSE_NO_SURVIVOR
 
 
@@ -118,7 +112,7 @@ def test_final_fight_is_capped_by_a_stalemate(rules):
     gs.g[K.G_ROUND] = 10
     gs.set_area(0, ["monster"])
     gs.g[K.G_CHECK] = 0
-    final_fight_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_EXCHANGE, K.PC_OVER)
     assert gs.g[K.G_CAUSE] == K.CAUSE_STALEMATE and gs.g[K.G_EXCHANGES] == 3
 
 
@@ -166,7 +160,7 @@ def test_barricades_and_protection_take_damage_before_the_character(rules):
     gs.give(2, "helmet")
     gs.set_area(2, ["wanderer", "wanderer", "wanderer", "wanderer"])
     health = int(gs.pl[2, K.PL_HEALTH])
-    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_ENEMIES, K.PC_SAVE)
     assert gs.pl[2, K.PL_BARRICADES] == 0  # 2 heads on 2 barricades
     assert gs.inv[2, rules.card_id("helmet")] == 0  # 1 head on the helmet
     assert gs.pl[2, K.PL_HEALTH] == health - 1  # the last head on the character
@@ -179,7 +173,7 @@ def test_pillar_absorbs_a_damage_for_a_neighbour(rules):
     gs.g[K.G_CAUGHT] = 1  # the Hipster sits next to the Pillar (seat 0)
     gs.set_area(1, ["wanderer", "wanderer"])
     health = int(gs.pl[1, K.PL_HEALTH])
-    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_ENEMIES, K.PC_SAVE)
     assert gs.pl[1, K.PL_HEALTH] == health - 2 + rules.get("characters.pillar.advantage.amount")
     assert gs.pl[0, K.PL_ABSORBED] == 1
 
@@ -299,7 +293,7 @@ def test_all_raiders_first_variant_orders_the_enemies_attack(rules, all_first):
     gs.g[K.G_CAUGHT] = 0
     gs.set_area(0, ["wanderer", "raider"])
     gs.set_area(1, ["raider", "wanderer"])
-    enemies_attack_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
+    gs.run(K.PC_ENEMIES, K.PC_SAVE)
     kinds = _enemy_roll_kinds(gs)
     R, I = K.ENEMY_RAIDER, K.ENEMY_INFECTED
     assert kinds == ([R, R, I, I] if all_first else [R, I, R, I])

@@ -451,3 +451,19 @@ def test_edited_copy_loads_and_changes_fingerprint(rdir, rs):
     edit(rdir / "horde.toml", 'count = { value = 40, source = "assumed" }',
          'count = { value = 40, source = "dized" }  # a comment')
     assert load_ruleset(rdir).fingerprint() == new.fingerprint()
+
+
+def test_changes_lists_exactly_the_values_that_differ_from_the_reference():
+    ref = load_ruleset()
+    assert ref.changes() == []
+    rs = ref.override({"horde.monster.count": 4,
+                       "characters.pillar.health": {"value": 9, "source": "fit"},
+                       "constants.rounds": ref.get("constants.rounds")})  # same value: no change
+    assert rs.changes() == [  # canonical key order, reference values from the files
+        {"key": "characters.pillar.health", "value": 9,
+         "reference": ref.get("characters.pillar.health"), "source": "fit"},
+        {"key": "horde.monster.count", "value": 4, "reference": ref.get("horde.monster.count"),
+         "source": "override"},
+    ]
+    assert rs.changes()[0]["reference"] != 9 and rs.changes()[1]["reference"] != 4
+    assert {c["key"] for c in ref.changes(rs)} == {"characters.pillar.health", "horde.monster.count"}

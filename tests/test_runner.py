@@ -71,17 +71,18 @@ SEATS = [f"character_{s}" for s in range(6)]
 
 def hand_frame() -> pd.DataFrame:
     """Six games of four characters a..d (wins: games 0 and 3)."""
-    games = [  # players, win, loss cause, dead character, team in seat order
-        (3, True, "none", None, ["a", "b", "c"]),
-        (3, False, "character_died", "b", ["a", "b", "d"]),
-        (4, False, "stalemate", None, ["a", "b", "c", "d"]),
-        (4, True, "none", None, ["b", "c", "d", "a"]),
-        (3, False, "character_died", "a", ["c", "d", "a"]),
-        (4, False, "no_survivor_saved", None, ["a", "b", "c", "d"]),
+    games = [  # players, win, loss cause, dead character, team in seat order, round reached
+        (3, True, "none", None, ["a", "b", "c"], 10),
+        (3, False, "character_died", "b", ["a", "b", "d"], 2),
+        (4, False, "stalemate", None, ["a", "b", "c", "d"], 10),
+        (4, True, "none", None, ["b", "c", "d", "a"], 10),
+        (3, False, "character_died", "a", ["c", "d", "a"], 2),
+        (4, False, "no_survivor_saved", None, ["a", "b", "c", "d"], 10),
     ]
     rows = []
-    for i, (p, w, cause, dead, team) in enumerate(games):
-        row = {"game": i, "players": p, "win": w, "loss_cause": cause, "dead_character": dead}
+    for i, (p, w, cause, dead, team, rnd) in enumerate(games):
+        row = {"game": i, "players": p, "win": w, "loss_cause": cause, "dead_character": dead,
+               "round_reached": rnd}
         for s in range(6):
             row[SEATS[s]] = team[s] if s < len(team) else None
         row["team"] = "+".join(sorted(team))
@@ -121,6 +122,9 @@ def test_tables_by_hand():
         (4, "character_died"): (3, 0), (4, "no_survivor_saved"): (3, 1), (4, "stalemate"): (3, 1)}
     assert as_dict(t.loss_causes_by_character, "count")[("d", "character_died")] == (5, 2)
     assert as_dict(t.loss_causes_by_team, "count")[("a+b+c+d", "stalemate")] == (3, 1)
+    assert as_dict(t.by_players_round, "wins") == {(3, 2): (2, 0), (3, 10): (1, 1),
+                                                   (4, 10): (3, 1)}
+    assert as_dict(t.loss_causes_by_players_round, "count")[(3, 2, "character_died")] == (2, 2)
     assert as_dict(t.deaths, "count") == {"a": (6, 1), "b": (6, 1)}
     assert as_dict(t.deaths_by_players, "count") == {
         (3, "a"): (3, 1), (3, "b"): (3, 1), (4, "a"): (3, 0), (4, "b"): (3, 0)}
@@ -152,12 +156,13 @@ def test_counts_add_and_store():
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.integers(3, 4), st.booleans(), st.sampled_from(["x", "y", "z"]),
-                          st.permutations(["a", "b", "c", "d"])), min_size=1, max_size=30),
+                          st.permutations(["a", "b", "c", "d"]), st.integers(1, 10)),
+                min_size=1, max_size=30),
        st.integers(1, 29))
 def test_counts_are_additive(games, cut):
     rows = []
-    for i, (p, w, cause, perm) in enumerate(games):
-        row = {"players": p, "win": w, "loss_cause": "none" if w else cause,
+    for i, (p, w, cause, perm, rnd) in enumerate(games):
+        row = {"players": p, "win": w, "loss_cause": "none" if w else cause, "round_reached": rnd,
                "dead_character": None if w or cause != "x" else perm[0]}
         for s in range(6):
             row[SEATS[s]] = perm[s] if s < p else None

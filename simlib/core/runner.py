@@ -158,6 +158,14 @@ class RunResult:
     def games(self) -> int:
         return self.counts.games
 
+    @property
+    def plot(self):
+        """The standard figures: ``res.plot.win_rates()``, ``.heatmap()``, ``.survival()``,
+        ``.loss_causes()``, ``.deaths()``, ``.game_length()`` (each returns its Axes)."""
+        from .plots import ResultPlots
+
+        return ResultPlots(self)
+
     def __repr__(self) -> str:
         p = self.provenance
         return (f"<RunResult {p.get('game', '?')}: {self.games} games"
@@ -506,6 +514,16 @@ def _describe_diff(old: dict | None, new: dict) -> str:
     return "differs in " + ", ".join(f"{k}: {old.get(k)!r} != {new.get(k)!r}" for k in keys[:3])
 
 
+def _command_line() -> str:
+    """The command line of this process (``simlib ...`` for the console script)."""
+    import shlex
+
+    argv = list(sys.argv) or [""]
+    if os.path.basename(argv[0]) == "simlib":
+        return shlex.join(["simlib"] + argv[1:])
+    return shlex.join([os.path.basename(sys.executable or "python")] + argv)
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -826,6 +844,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         "finished": _now(),
         "elapsed_s": round(time.perf_counter() - t0, 3),
         "out": None if out is None else str(out),
+        "command": _command_line(),
     }
     if store is not None and complete:
         meta = {"format": FORMAT, "kind": identity["stored"], "identity": identity,

@@ -60,6 +60,13 @@ class TableSpec:
     none_value : str
         Category value meaning "nothing happened" (also used for nulls); counted in
         ``games`` but not shown as a row.
+    primary : str, optional
+        The key most results are split by (e.g. ``"players"``); reports and plots draw
+        one series per value of it.
+    round : str, optional
+        Integer column holding the round in which a game ended (e.g. ``"round_reached"``);
+        a grouping keyed by ``(primary, round)`` gives survival curves and game lengths
+        from counts alone (runs that keep no records).
     """
 
     groupings: tuple[tuple[str, tuple[str, ...]], ...]
@@ -69,12 +76,21 @@ class TableSpec:
     categories: tuple[tuple[str, str], ...] = ()
     member_valued: tuple[str, ...] = ()
     none_value: str = "none"
+    primary: str | None = None
+    round: str | None = None
 
     def keys_of(self, grouping: str) -> tuple[str, ...]:
         for name, keys in self.groupings:
             if name == grouping:
                 return keys
         raise KeyError(f"unknown grouping {grouping!r}; known: {', '.join(n for n, _ in self.groupings)}")
+
+    def grouping_of(self, keys: tuple[str, ...]) -> str | None:
+        """Name of the grouping with exactly these keys, or None."""
+        for name, k in self.groupings:
+            if tuple(k) == tuple(keys):
+                return name
+        return None
 
     def measure_columns(self) -> set[str]:
         return {c for c, _ in self.categories}
@@ -167,6 +183,10 @@ class Counts:
         measures = [c for c in df.columns if c == GAMES or c == WINS or _SEP in c]
         for name, keys in spec.groupings:
             sub = df[df["grouping"] == name]
+            if sub.empty or any(k not in sub.columns for k in keys):
+                # a file saved before this grouping existed: nothing counted for it
+                frames[name] = cls.empty(spec).frames[name]
+                continue
             cols = [GAMES, WINS] + sorted(c for c in measures
                                           if c not in (GAMES, WINS) and (sub[c] != 0).any())
             f = sub[list(keys) + cols].copy()

@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
 import numba
@@ -13,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from . import codes as K
-from .kernels.game_nb import play_batch_nb, play_game_nb
+from .kernels.game_nb import play_game_nb, play_range_nb
 from .kernels.state_nb import flatten_rules
-from .policies import resolve_policy
+from .policies import resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
 
@@ -89,7 +90,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     ruleset : Ruleset, optional
         Default: the reference ruleset.
     threads : int, optional
-        numba threads for this call (default: numba's current setting).
+        threads for this call (default: ``NUMBA_NUM_THREADS``, i.e. the cores).
     check : bool
         Check the game's invariants after every step (slower; record field ``violation``).
 
@@ -106,31 +107,50 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     p = check_players(players, rules)
     row = team_codes(characters, p, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    search = resolve_search(policy, policy_params)
     n = int(n_games)
     out = np.zeros(n, dtype=K.record_dtype())
     flat = out.view(np.int64).reshape(n, K.N_REC)
     npl = np.full(n, p, dtype=np.int64)
     chars = np.tile(row, (n, 1))  # writable C array: the one signature the kernel has
-    run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads, check)
+    run_kernel(rules, int(seed), int(start), npl, chars, pid, pp, flat, threads, check, search)
     return out
+
+
+def default_threads() -> int:
+    """Threads a batch uses by default: ``NUMBA_NUM_THREADS`` (numba's default: the cores)."""
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
 
 
 def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
                pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None,
-               check: bool = False) -> None:
-    """Low-level call of the batch kernel (arrays already validated and allocated)."""
+               check: bool = False, search=None) -> None:
+    """Low-level call of the batch kernel (arrays already validated and allocated).
+
+    The games are split into contiguous ranges run on ``threads`` Python threads (the
+    kernel releases the GIL); game ``start + i`` always writes row ``i`` from its own
+    streams, so the records do not depend on the split."""
     packed = flat_rules(rules)
+    kernel = play_range_nb
     args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp,
             np.int64(1 if check else 0), flat)
-    if threads is None:
-        play_batch_nb(*args)
+    if search is not None:  # a search player: the step driver over the baseline
+        from .kernels.search_nb import play_range_search_nb
+
+        bid, bpp, rp = search
+        kernel = play_range_search_nb
+        args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(bid), bpp, rp,
+                np.int64(1 if check else 0), flat)
+    n = flat.shape[0]
+    t = default_threads() if threads is None else max(1, int(threads))
+    blocks = min(n, 4 * t) if t > 1 else 1  # a few ranges per thread: games differ in length
+    if blocks <= 1:
+        kernel(*args, np.int64(0), np.int64(n))
         return
-    old = numba.get_num_threads()
-    numba.set_num_threads(int(threads))
-    try:
-        play_batch_nb(*args)
-    finally:
-        numba.set_num_threads(old)
+    edges = np.linspace(0, n, blocks + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=t) as pool:
+        for f in [pool.submit(kernel, *args, edges[i], edges[i + 1]) for i in range(blocks)]:
+            f.result()
 
 
 def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.DataFrame:
@@ -183,6 +203,17 @@ def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None
     pid, pp = resolve_policy(policy, policy_params)
     rec = np.zeros(1, dtype=K.record_dtype())
     flat = rec.view(np.int64).reshape(1, K.N_REC)
+    if resolve_search(policy, policy_params) is not None:  # a search player: the step loop
+        from .kernels.game_nb import write_record_nb
+        from .step import Game
+
+        g = Game(seed=seed, game=game, players=p, characters=characters, ruleset=rules,
+                 check=check, trace=capacity).play(policy, policy_params)
+        st = g.state
+        write_record_nb(st, g.rs, np.int64(game), flat[0])
+        o = int(st[K.G_O_EV])
+        n_ev = int(st[K.G_EV_N])
+        return rec[0], st[o:o + n_ev * K.N_EV_COLS].reshape(n_ev, K.N_EV_COLS).copy()
     st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
                       np.int64(pid), pp, np.int64(capacity), np.int64(1 if check else 0), flat[0])
     o = int(st[K.G_O_EV])

@@ -260,7 +260,51 @@ G_BUF_CAP = 49
 G_SIZE = 50  # length of the whole state array
 G_CHECK = 51  # 1: check the invariants after every step (tests)
 G_VIOLATION = 52  # first invariant violated (VIOL_*), 0 none
-N_G = 53
+# --- where the game stands (the resumable engine: see ``kernels/game_nb.run_nb``)
+G_PC = 53  # the step the game is at (PC_*)
+G_PC_I = 54  # index within the step's loop (turn, area attack)
+G_PC_J = 55  # reserved
+G_SEARCH_K = 56  # search actions the timer allows this round
+G_FINAL_E = 57  # final-fight exchange being played (0-based)
+G_DECISIONS = 58  # decisions with 2+ candidates taken so far (a record field)
+G_GAME_KEY = 59  # the game's random key (uint64 bits), for continuation keys
+# --- engine control (not part of the position: kept through a restore)
+G_MODE = 60  # MODE_*
+G_O_SNAP = 61  # the step's snapshot of st[:G_SNAP_N]
+G_SNAP_N = 62
+G_O_SCRIPT = 63  # choices taken since the snapshot (replayed on restore)
+G_SCRIPT_CAP = 64
+G_SCRIPT_N = 65
+G_SCRIPT_POS = 66
+G_REKEY_AT = 67  # decision index within the step where the streams are re-keyed (-1 none)
+G_REKEY_KEY = 68  # the continuation key (uint64 bits)
+G_PENDING_D = 69  # the decision the game waits for (D_*), -1 none
+G_PENDING_SEAT = 70
+G_PENDING_M = 71  # candidates in cands_of(st)[:m]
+G_SUSPENDED = 72  # 1 while stopped at a decision (step mode)
+N_G = 73
+CONTROL_FIELDS = (G_MODE, G_O_SNAP, G_SNAP_N, G_O_SCRIPT, G_SCRIPT_CAP, G_SCRIPT_N, G_SCRIPT_POS,
+                  G_REKEY_AT, G_REKEY_KEY, G_PENDING_D, G_PENDING_SEAT, G_PENDING_M, G_SUSPENDED)
+N_CONTROL = len(CONTROL_FIELDS)
+SCRIPT_CAP = 4096  # choices within one step (a turn plays at most 17 actions)
+
+# steps of a game (G_PC); each starts at a safe point where step mode snapshots the state
+PC_ROUND_BEGIN = 0  # the next round begins: per-round abilities reset
+PC_SEARCH_BEGIN = 1  # the search timer is drawn
+PC_SEARCH_TURN = 2  # the i-th search action (turn of seat (first + i) % n)
+PC_HORDE = 3  # the caught player: Die of Fate and the wave
+PC_EXCHANGE = 4  # a combat exchange begins (final fight: its exchange count and event)
+PC_COMBAT_TURN = 5  # the i-th character's combat turn (seat (caught + i) % n)
+PC_TRAPS = 6
+PC_ENEMIES = 7  # the i-th of the 2n area attacks (order: area_attack_order_nb)
+PC_SAVE = 8  # end of exchange: survivors saved, next round or next exchange
+PC_FINAL_END = 9  # the final fight is over: stalemate, win or no survivor
+PC_OVER = 10
+PC_NAMES = ["round begin", "search begin", "search turn", "horde", "exchange", "combat turn",
+            "traps", "enemies", "save", "final end", "over"]
+
+MODE_INLINE = 0  # the policy is called inside the engine; no snapshots (batch play)
+MODE_STEP = 1  # snapshots at every step; stop at each decision with 2+ candidates
 
 VIOL_NONE = 0
 VIOL_RUBBLE_CONSERVATION = 1
@@ -270,13 +314,15 @@ VIOL_TOKEN_SUPPLY = 4
 VIOL_INVENTORY = 5
 VIOL_HEALTH = 6
 VIOL_AREA = 7
+VIOL_SCRIPT = 8
 VIOL_NAMES = {VIOL_NONE: "none", VIOL_RUBBLE_CONSERVATION: "rubble cards not conserved",
               VIOL_HORDE_CONSERVATION: "horde cards not conserved",
               VIOL_TOKEN_LIMIT: "a player holds more tokens than the limit",
               VIOL_TOKEN_SUPPLY: "tokens in play and in the supply do not add up",
               VIOL_INVENTORY: "an inventory over its slots",
               VIOL_HEALTH: "health outside [0, max] (or 0 while the game goes on)",
-              VIOL_AREA: "an area over its capacity"}
+              VIOL_AREA: "an area over its capacity",
+              VIOL_SCRIPT: "a step took more decisions than the script holds"}
 
 # the packed ruleset as one int64 array: params first (so R[P_*] is a param), then a
 # header of offsets and sizes, then the tables row by row
@@ -413,7 +459,8 @@ REC_SCALARS = [
 REC_PER_SEAT = ["character", "damage", "xp", "kills", "health"]
 REC_FIELDS = (REC_SCALARS
               + [f"{f}_{s}" for f in REC_PER_SEAT for s in range(MAX_PLAYERS)]
-              + [f"killed_{t}" for t in range(MAX_ENEMY_TYPES)])
+              + [f"killed_{t}" for t in range(MAX_ENEMY_TYPES)]
+              + ["decisions"])
 REC_INDEX = {name: i for i, name in enumerate(REC_FIELDS)}
 N_REC = len(REC_FIELDS)
 
@@ -431,4 +478,5 @@ for _i, _name in enumerate(REC_SCALARS):
 for _name in REC_PER_SEAT:
     globals()["REC_" + _name.upper()] = REC_INDEX[_name + "_0"]
 REC_KILLED = REC_INDEX["killed_0"]
+REC_DECISIONS = REC_INDEX["decisions"]
 del _i, _name

@@ -20,6 +20,10 @@ class PolicySpec:
     param_names: tuple[str, ...]
     defaults: tuple[float, ...]
     doc: str
+    search: bool = False  # played by the search driver (``search_nb``) over the baseline
+
+
+ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek")
 
 
 POLICIES: dict[str, PolicySpec] = {
@@ -33,7 +37,51 @@ POLICIES: dict[str, PolicySpec] = {
         "with the matching weapon, attack the most valuable line, avoid collateral, "
         "sacrifice a saved survivor only to avoid dying",
     ),
+    "rollout": PolicySpec(
+        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 6.0, 0.02, 1.0, 1.0, 1.0, 0.0),
+        "flat Monte-Carlo search over the baseline: at each decision the baseline's best "
+        "top_k candidates are played out `budget` times in total (successive halving, "
+        "common random numbers, each continuation re-keyed: no peeking) by the baseline; "
+        "value 1 for a win, else a shaped score <= 0.5 (rounds, health, survivors); the "
+        "baseline's choice stands unless beaten by more than `threshold`",
+        search=True,
+    ),
 }
+# named budgets: a name maps to a policy and parameters (``rollout-100``, ``clairvoyant``)
+ALIASES: dict[str, tuple[str, dict[str, float]]] = {
+    "rollout-100": ("rollout", {"budget": 100}),
+    "rollout-1000": ("rollout", {"budget": 1000}),
+    "clairvoyant": ("rollout", {"budget": 100, "peek": 1}),
+}
+
+
+def policy_names() -> list[str]:
+    """Every name a policy can be chosen by (policies and named budgets)."""
+    return list(POLICIES) + list(ALIASES)
+
+
+def resolve_search(name: str, params=None):
+    """For a search policy: ``(base id, base params, search params)``; ``None`` otherwise."""
+    base_name, alias_params = ALIASES.get(name, (name, {}))
+    if base_name not in POLICIES or not POLICIES[base_name].search:
+        return None
+    merged = dict(alias_params)
+    if params is not None:
+        if not isinstance(params, Mapping):
+            vals = list(np.asarray(params, dtype=np.float64))
+            if len(vals) != len(ROLLOUT_PARAMS):
+                raise ValueError(f"policy {name!r} takes {len(ROLLOUT_PARAMS)} parameters "
+                                 f"({', '.join(ROLLOUT_PARAMS)}), got {len(vals)}")
+            params = dict(zip(ROLLOUT_PARAMS, vals))
+        merged.update(params)
+    _, rp = resolve_policy(base_name, merged)
+    if not rp[0] >= 1 or rp[0] != int(rp[0]) or rp[0] > 10 ** 7:
+        raise ValueError(f"policy {name!r}: budget must be a whole number of continuations "
+                         f"from 1 to 10^7; got {rp[0]:g}")
+    if rp[1] < 0 or rp[1] != int(rp[1]):
+        raise ValueError(f"policy {name!r}: top_k must be 0 (all) or a positive whole number; got {rp[1]:g}")
+    bid, bpp = resolve_policy("baseline")
+    return bid, bpp, rp
 
 
 def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | None = None):
@@ -42,8 +90,16 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
     ``params`` may be a mapping of parameter names (others keep their defaults) or a full
     sequence.  Unknown names raise ``ValueError`` naming the allowed ones.
     """
+    if name in ALIASES:
+        base, alias_params = ALIASES[name]
+        merged = dict(alias_params)
+        if isinstance(params, Mapping):
+            merged.update(params)
+        elif params is not None:
+            raise ValueError(f"policy {name!r} is a named budget: give parameters by name")
+        return resolve_policy(base, merged)
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(POLICIES)}")
+        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(policy_names())}")
     spec = POLICIES[name]
     vec = np.array(spec.defaults, dtype=np.float64)
     if params is not None:

@@ -816,6 +816,27 @@ class Ruleset:
             object.__setattr__(self, "_fingerprint", hashlib.sha256(blob.encode()).hexdigest())
         return self._fingerprint
 
+    def changes(self, base: "Ruleset | None" = None) -> list[dict]:
+        """Every value that differs from ``base`` (default: the reference ruleset).
+
+        Returns
+        -------
+        list of dict
+            ``{"key", "value", "reference", "source"}`` per differing key, in canonical key
+            order (keys only one side has come with ``None`` on the other side); JSON-able.
+        """
+        base = load_ruleset() if base is None else base
+        mine, theirs = self._flat.values, base._flat.values
+        keys = list(mine) + [k for k in theirs if k not in mine]
+        out = []
+        for key in keys:
+            a = _jsonable(mine[key]) if key in mine else None
+            b = _jsonable(theirs[key]) if key in theirs else None
+            if a != b:
+                out.append({"key": key, "value": a, "reference": b,
+                            "source": self._flat.sources.get(key) if key in mine else None})
+        return out
+
     def pack(self) -> PackedRules:
         """The kernels' arrays (cached; read-only int64, C-contiguous, codes.py layouts)."""
         if self._packed is None:

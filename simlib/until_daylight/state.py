@@ -8,6 +8,7 @@ result back.
 >>> gs = GameState.new(ruleset, players=4, characters=["pillar", "hipster", "trigger", "psycho"])
 >>> gs.add_to_area(0, "monster"); gs.pl[0, K.PL_TRAPS] = 2
 >>> traps_nb(gs.array, gs.rs, gs.pid, gs.pp)
+>>> gs.run(K.PC_ENEMIES, K.PC_SAVE)                  # or a whole step range of the engine
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from simlib.core.rng import N_STREAMS
 
 from . import codes as K
 from .api import flat_rules, team_codes
-from .kernels.game_nb import new_state_nb, setup_nb
+from .kernels.game_nb import new_state_nb, run_steps_nb, setup_nb
 from .policies import resolve_policy
 from .ruleset import Ruleset, load_ruleset
 
@@ -44,6 +45,14 @@ class GameState:
         setup_nb(st, rs, np.int64(seed), np.int64(game), np.int64(players),
                  team_codes(characters, players, rules))
         return cls(st, rules, policy)
+
+    def run(self, start: int, stop: int) -> "GameState":
+        """Play from step ``start`` (``K.PC_*``) until step ``stop`` or the end, the
+        policy deciding: e.g. ``run(K.PC_ENEMIES, K.PC_SAVE)`` is the enemies' attack."""
+        if start == K.PC_EXCHANGE and self.array[K.G_ROUND] >= self.rs[K.P_ROUNDS]:
+            self.array[K.G_PHASE] = K.PHASE_FINAL
+        run_steps_nb(self.array, self.rs, np.int64(self.pid), self.pp, np.int64(start), np.int64(stop))
+        return self
 
     def _part(self, key: int, size: int) -> np.ndarray:
         o = int(self.array[key])

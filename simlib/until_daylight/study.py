@@ -34,7 +34,7 @@ from ..core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ..core.tables import Counts, TableSpec, count_records
 from . import api
 from . import codes as K
-from .policies import POLICIES, resolve_policy
+from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
 __all__ = ["simulate", "load_result", "UntilDaylightAdapter", "TABLE_SPEC",
@@ -45,13 +45,16 @@ GAME = "until_daylight"
 
 TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("players", ("players",)), ("character", ("character",)),
-               ("character_players", ("character", "players")), ("team", ("team",))),
+               ("character_players", ("character", "players")), ("team", ("team",)),
+               ("players_round", ("players", "round_reached"))),
     outcome="win",
     members=tuple(f"character_{s}" for s in range(K.MAX_PLAYERS)),
     member="character",
     categories=(("loss_cause", "loss_causes"), ("dead_character", "deaths")),
     member_valued=("dead_character",),
     none_value="none",
+    primary="players",
+    round="round_reached",
 )
 
 _STR_DTYPE = pd.Series(["a"]).dtype  # pandas >= 3: "str"; pandas 2: object
@@ -82,6 +85,7 @@ class UntilDaylightAdapter:
     policy_id: int
     policy_params: np.ndarray
     rotate_seats: bool = False
+    search: tuple | None = None  # (base id, base params, search params) of a search player
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
 
@@ -129,12 +133,12 @@ class UntilDaylightAdapter:
     def compile_notice(self) -> str | None:
         """A line for the terminal when the batch kernel is neither compiled in this
         process nor in numba's disk cache (first run, or kernel sources changed)."""
-        from .kernels.game_nb import play_batch_nb
+        from .kernels.game_nb import play_range_nb
 
-        if play_batch_nb.signatures:
+        if play_range_nb.signatures:
             return None
         try:  # numba's cache index file; if its layout changes, say nothing
-            index = play_batch_nb._cache._cache_file._index_path
+            index = play_range_nb._cache._cache_file._index_path
         except AttributeError:
             return None
         if os.path.exists(index):
@@ -147,7 +151,7 @@ class UntilDaylightAdapter:
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
-                       self.policy_params, flat, threads)
+                       self.policy_params, flat, threads, search=self.search)
         return _normalize(api.records_frame(out, self.rules))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
@@ -160,7 +164,7 @@ class UntilDaylightAdapter:
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
-                       self.policy_params, flat, threads)
+                       self.policy_params, flat, threads, search=self.search)
         return count_records(self._lean_frame(out), self.spec)
 
     def _lean_frame(self, out: np.ndarray) -> pd.DataFrame:
@@ -169,7 +173,8 @@ class UntilDaylightAdapter:
         causes = np.array([K.CAUSE_NAMES.get(i, str(i)) for i in range(max(K.CAUSE_NAMES) + 1)],
                           dtype=object)
         seats = np.stack([out[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
-        cols = {"players": out["players"], "win": out["outcome"] == K.OUT_WIN,
+        cols = {"players": out["players"], "round_reached": out["round_reached"],
+                "win": out["outcome"] == K.OUT_WIN,
                 "loss_cause": causes[out["cause"]],
                 "dead_character": lookup[out["dead_character"]]}
         for s in range(K.MAX_PLAYERS):
@@ -182,7 +187,7 @@ class UntilDaylightAdapter:
         return pd.DataFrame(cols)
 
     def identity(self) -> dict:
-        spec = POLICIES[self.policy]
+        spec = POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
         return {
             "seed": int(self.seed),
             "ruleset_fingerprint": self.rules.fingerprint(),
@@ -194,6 +199,8 @@ class UntilDaylightAdapter:
 
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_changes": self.rules.changes(),
+                "rounds": int(self.rules.get("constants.rounds")),
                 "characters": list(self.rules.character_names)}
 
 
@@ -242,6 +249,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     counts = _players(players, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    search = resolve_search(policy, policy_params)
     lo = int(rules.pack().params[K.P_MIN_PLAYERS])
     hi = int(rules.pack().params[K.P_MAX_PLAYERS])
     rotate = False
@@ -292,7 +300,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         spec = team_lists
     return UntilDaylightAdapter(rules=rules, seed=int(seed), players=tuple(counts), teams=teams,
                                 teams_spec=spec, policy=policy, policy_id=int(pid),
-                                policy_params=pp, rotate_seats=rotate)
+                                policy_params=pp, rotate_seats=rotate, search=search)
 
 
 def simulate(games: int | None = None, players: int | Sequence[int] | None = None,

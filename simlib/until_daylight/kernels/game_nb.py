@@ -5,18 +5,19 @@ Every decision goes through ``policies_nb.choose_nb``; every random draw comes f
 game's own streams (cards, dice, timer, policy), so a game is a pure function of
 ``(seed, game index, players, characters, policy, parameters, ruleset)``.
 
-Batch entry point: ``play_batch_nb`` (``prange`` over games, one record row per game).
+Batch entry point: ``play_range_nb`` (a range of games, one record row per game; threads
+run ranges in parallel from Python).  Step-by-step play: ``advance_nb``, ``apply_action_nb``.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from simlib.core.jit import njit_alloc_nb, njit_nb, njit_parallel_nb
+from simlib.core.jit import njit_alloc_nb, njit_nb
 from simlib.core.rng import (
     N_STREAMS,
     STREAM_CARDS,
     STREAM_DICE,
+    STREAM_POLICY,
     STREAM_TIMER,
     game_key_nb,
     init_streams_nb,
@@ -210,7 +211,7 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
             cands[0, 0] = A_NOTHING
             cands[1, 0] = A_SACRIFICE
             cands[1, 1] = ts
-            if choose_nb(st, rs, pid, pp, D_SACRIFICE, seat, 2) == 1:
+            if decide_nb(st, rs, pid, pp, D_SACRIFICE, seat, 2) == 1:
                 kept_of(st)[seat, ts] -= 1
                 hdisc_of(st)[ts] += 1
                 pl[seat, PL_SACRIFICED] += 1
@@ -256,7 +257,7 @@ def discard_choice_nb(st, rs, pid, pp, seat):
             m += 1
     if m == 0:
         return
-    i = choose_nb(st, rs, pid, pp, D_DISCARD, seat, m)
+    i = decide_nb(st, rs, pid, pp, D_DISCARD, seat, m)
     discard_card_nb(st, rs, seat, cands[i, 1])
 
 
@@ -337,7 +338,7 @@ def draw_action_nb(st, rs, pid, pp, seat):
         for i in range(m):
             cands[i, 0] = A_KEEP
             cands[i, 1] = keep_buf[i]
-        keep = choose_nb(st, rs, pid, pp, D_KEEP, seat, m)
+        keep = decide_nb(st, rs, pid, pp, D_KEEP, seat, m)
         # the candidates' copy survives the choice; discard the others
         for i in range(m):
             if i != keep:
@@ -546,7 +547,7 @@ def use_card_nb(st, rs, pid, pp, seat, c):
         emit_nb(st, EV_USE, seat, c, card_tab[c, C_AMOUNT], 0, 0, 0)
         pl[seat, PL_XP_BONUS] += card_tab[c, C_AMOUNT]
         if m > 0:
-            i = choose_nb(st, rs, pid, pp, D_PICKPOCKET, seat, m)
+            i = decide_nb(st, rs, pid, pp, D_PICKPOCKET, seat, m)
             c2 = cands[i, 1]
             q = cands[i, 2]
             k2 = transfer_nb(st, rs, pid, pp, q, seat, c2)
@@ -587,7 +588,7 @@ def take_turn_nb(st, rs, pid, pp, seat, combat):
         if g[G_OVER] != 0:
             return
         m = turn_candidates_nb(st, rs, seat, combat, False)
-        i = choose_nb(st, rs, pid, pp, decision, seat, m)
+        i = decide_nb(st, rs, pid, pp, decision, seat, m)
         cands = cands_of(st)
         act = cands[i, 0]
         a = cands[i, 1]
@@ -678,7 +679,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             for i in range(most):
                 cands[i, 0] = A_AMMO
                 cands[i, 1] = i + 1
-            spent = cands[choose_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
+            spent = cands[decide_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
             inv[seat, a] -= spent
             rdisc_of(st)[a] += spent
             dice += spent * card_tab[a, C_DICE]
@@ -694,7 +695,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                     m += 1
             if m == 1:
                 break
-            i = choose_nb(st, rs, pid, pp, D_PRE_ROLL, seat, m)
+            i = decide_nb(st, rs, pid, pp, D_PRE_ROLL, seat, m)
             if cands[i, 0] != A_PLAY:
                 break
             c = cands[i, 1]
@@ -729,7 +730,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
                     m += 1
             if m == 1:
                 break
-            i = choose_nb(st, rs, pid, pp, D_POST_ROLL, seat, m)
+            i = decide_nb(st, rs, pid, pp, D_POST_ROLL, seat, m)
             if cands[i, 0] != A_PLAY:
                 break
             c = cands[i, 1]
@@ -788,7 +789,7 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
         m = attack_candidates_nb(st, rs, seat, 1)
         if m == 1:
             return
-        i = choose_nb(st, rs, pid, pp, D_EXTRA_ATTACK, seat, m)
+        i = decide_nb(st, rs, pid, pp, D_EXTRA_ATTACK, seat, m)
         if cands[i, 0] != A_ATTACK:
             return
         area_seat = cands[i, 1]
@@ -808,29 +809,6 @@ def _faces_code_nb(faces, k):
 
 
 # =========================================================================== phases
-@njit_nb
-def search_phase_nb(st, rs, pid, pp):
-    g = st
-    params = rs
-    n = g[G_N_PLAYERS]
-    spread = params[P_TIMER_SPREAD]
-    k = params[P_TIMER_PER_PLAYER] * n + params[P_TIMER_OFFSET]
-    if spread > 0:
-        k += randint_nb(rng_of(st), STREAM_TIMER, 2 * spread + 1) - spread
-    k = max(params[P_TIMER_MIN], k)
-    g[G_PHASE] = PHASE_SEARCH
-    emit_nb(st, EV_ROUND, g[G_FIRST], g[G_FIRST], k, 0, 0, 0)
-    seat = g[G_FIRST]
-    for _ in range(k):
-        take_turn_nb(st, rs, pid, pp, seat, False)
-        g[G_SEARCH_ACTIONS] += 1
-        if g[G_OVER] != 0:
-            return
-        seat = (seat + 1) % n
-    g[G_CAUGHT] = seat
-    emit_nb(st, EV_CAUGHT, seat, 0, 0, 0, 0, 0)
-
-
 @njit_nb
 def horde_release_nb(st, rs, pid, pp):
     g = st
@@ -862,17 +840,6 @@ def horde_release_nb(st, rs, pid, pp):
             break
         add_to_area_nb(st, seat, t)
         emit_nb(st, EV_HORDE, seat, t, seat, 0, 0, 0)
-
-
-@njit_nb
-def characters_attack_nb(st, rs, pid, pp):
-    g = st
-    n = g[G_N_PLAYERS]
-    g[G_PHASE] = PHASE_COMBAT
-    for i in range(n):
-        take_turn_nb(st, rs, pid, pp, (g[G_CAUGHT] + i) % n, True)
-        if g[G_OVER] != 0:
-            return
 
 
 @njit_nb
@@ -965,28 +932,6 @@ def area_attack_nb(st, rs, pid, pp, seat, kind):
 
 
 @njit_nb
-def enemies_attack_nb(st, rs, pid, pp):
-    g = st
-    n = g[G_N_PLAYERS]
-    g[G_PHASE] = PHASE_ENEMIES
-    if rs[P_V_ALL_RAIDERS_FIRST] != 0:
-        for kind in (ENEMY_RAIDER, ENEMY_INFECTED):
-            for i in range(n):
-                area_attack_nb(st, rs, pid, pp, (g[G_CAUGHT] + i) % n, kind)
-                if g[G_OVER] != 0:
-                    return
-    else:
-        for i in range(n):
-            s = (g[G_CAUGHT] + i) % n
-            area_attack_nb(st, rs, pid, pp, s, ENEMY_RAIDER)
-            if g[G_OVER] != 0:
-                return
-            area_attack_nb(st, rs, pid, pp, s, ENEMY_INFECTED)
-            if g[G_OVER] != 0:
-                return
-
-
-@njit_nb
 def save_survivors_nb(st, rs):
     """End of round: survivors alone in an area with no enemy are saved by its player."""
     g = st
@@ -1026,47 +971,289 @@ def kept_survivors_nb(st, rs):
     return n
 
 
-@njit_nb
-def combat_exchange_nb(st, rs, pid, pp):
-    """Characters' attack, traps, enemies' attack, end-of-round saving."""
-    characters_attack_nb(st, rs, pid, pp)
-    if st[G_OVER] != 0:
-        return
-    traps_nb(st, rs, pid, pp)
-    checkpoint_nb(st, rs)
-    if st[G_OVER] != 0:
-        return
-    enemies_attack_nb(st, rs, pid, pp)
-    checkpoint_nb(st, rs)
-    if st[G_OVER] != 0:
-        return
-    save_survivors_nb(st, rs)
-    checkpoint_nb(st, rs)
+
+# =========================================================================== the engine
+class Suspended(Exception):
+    """Raised by ``decide_nb`` in step mode: the game stops at a decision (caught by
+    ``advance_nb``; the state at that moment is the decision's position)."""
 
 
 @njit_nb
-def final_fight_nb(st, rs, pid, pp):
-    """Round 10: exchanges until no enemy is left or a character dies (capped: stalemate)."""
-    g = st
-    g[G_PHASE] = PHASE_FINAL
-    for e in range(rs[P_STALEMATE_CAP]):
-        if enemies_on_table_nb(st, rs) == 0:
-            break
-        g[G_EXCHANGES] = e + 1
-        emit_nb(st, EV_EXCHANGE, -1, e + 1, 0, 0, 0, 0)
-        if e > 0:
-            reset_round_abilities_nb(st)  # each exchange is a round for per-round abilities
-        combat_exchange_nb(st, rs, pid, pp)
-        if g[G_OVER] != 0:
-            return
-    if enemies_on_table_nb(st, rs) > 0:
-        end_game_nb(st, OUT_LOSS, CAUSE_STALEMATE, -1)
-        return
-    save_survivors_nb(st, rs)
-    if kept_survivors_nb(st, rs) > 0:
-        end_game_nb(st, OUT_WIN, CAUSE_NONE, -1)
+def decide_nb(st, rs, pid, pp, decision, seat, m):
+    """Index in ``cands_of(st)[:m]`` of the choice taken at a decision.
+
+    One candidate: 0 at once (not a decision).  Otherwise, in order: a pending re-key
+    takes effect here (a continuation sees fresh streams from this decision on); a
+    choice replayed from the step's script; in step mode the game stops (``Suspended``)
+    with the decision pending; else the policy chooses.
+    """
+    if m <= 1:
+        return 0
+    pos = st[G_SCRIPT_POS]
+    if pos == st[G_REKEY_AT]:
+        rekey_now_nb(st)
+    if pos < st[G_SCRIPT_N]:
+        st[G_SCRIPT_POS] = pos + 1
+        st[G_DECISIONS] += 1
+        return st[st[G_O_SCRIPT] + pos]
+    if st[G_MODE] == MODE_STEP:
+        st[G_PENDING_D] = decision
+        st[G_PENDING_SEAT] = seat
+        st[G_PENDING_M] = m
+        st[G_SUSPENDED] = 1
+        raise Suspended()
+    st[G_DECISIONS] += 1
+    return choose_nb(st, rs, pid, pp, decision, seat, m)
+
+
+@njit_nb
+def canonical_deck_nb(deck, n, counts):
+    """Rewrite ``deck[:n]`` in card-type order (``counts``: scratch, one per type): what a
+    continuation draws then depends on which cards are unseen, not on their order."""
+    for t in range(counts.shape[0]):
+        counts[t] = 0
+    for j in range(n):
+        counts[deck[j]] += 1
+    j = 0
+    for t in range(counts.shape[0]):
+        for _ in range(counts[t]):
+            deck[j] = t
+            j += 1
+
+
+@njit_nb
+def rekey_now_nb(st):
+    """Replace the game's random streams by the continuation key's; canonical unseen decks."""
+    init_streams_nb(rng_of(st), np.uint64(st[G_REKEY_KEY]))
+    tmp = buf_of(st)[4]  # the policies' scratch row: free between decisions
+    canonical_deck_nb(hdeck_of(st), st[G_HDECK_N], tmp[:st[G_N_ENEMIES]])
+    canonical_deck_nb(rdeck_of(st), st[G_RDECK_N], tmp[:st[G_N_CARDS]])
+    st[G_REKEY_AT] = -1
+
+
+@njit_nb
+def snapshot_nb(st):
+    """Step mode: the position at the start of a step; the step's script starts empty."""
+    n = st[G_SNAP_N]
+    o = st[G_O_SNAP]
+    for i in range(n):
+        st[o + i] = st[i]
+    st[G_SCRIPT_N] = 0
+    st[G_SCRIPT_POS] = 0
+
+
+@njit_nb
+def restore_nb(st):
+    """Back to the step's snapshot, keeping the engine's control fields (the script is
+    replayed from its first choice)."""
+    mode = st[G_MODE]
+    o_snap = st[G_O_SNAP]
+    snap_n = st[G_SNAP_N]
+    o_script = st[G_O_SCRIPT]
+    script_cap = st[G_SCRIPT_CAP]
+    script_n = st[G_SCRIPT_N]
+    rekey_at = st[G_REKEY_AT]
+    rekey_key = st[G_REKEY_KEY]
+    o_policy = st[G_O_RNG] + STREAM_POLICY  # the policy's own stream is the policy's, not
+    policy_stream = st[o_policy]            # the game's: choices taken since stay taken
+    for i in range(snap_n):
+        st[i] = st[o_snap + i]
+    st[o_policy] = policy_stream
+    st[G_MODE] = mode
+    st[G_O_SNAP] = o_snap
+    st[G_SNAP_N] = snap_n
+    st[G_O_SCRIPT] = o_script
+    st[G_SCRIPT_CAP] = script_cap
+    st[G_SCRIPT_N] = script_n
+    st[G_SCRIPT_POS] = 0
+    st[G_REKEY_AT] = rekey_at
+    st[G_REKEY_KEY] = rekey_key
+    st[G_PENDING_D] = -1
+    st[G_PENDING_SEAT] = -1
+    st[G_PENDING_M] = 0
+    st[G_SUSPENDED] = 0
+
+
+@njit_nb
+def goto_nb(st, pc, i):
+    """The game moves to step ``pc`` (loop index ``i``); step mode snapshots it."""
+    st[G_PC] = pc
+    st[G_PC_I] = i
+    if st[G_MODE] == MODE_STEP:
+        snapshot_nb(st)
+
+
+@njit_nb
+def area_attack_order_nb(st, rs, j):
+    """Seat and enemy kind of the ``j``-th of the ``2n`` area attacks of an exchange."""
+    n = st[G_N_PLAYERS]
+    if rs[P_V_ALL_RAIDERS_FIRST] != 0:
+        return (st[G_CAUGHT] + j % n) % n, ENEMY_RAIDER if j < n else ENEMY_INFECTED
+    return (st[G_CAUGHT] + j // 2) % n, ENEMY_RAIDER if j % 2 == 0 else ENEMY_INFECTED
+
+
+@njit_nb
+def step_nb(st, rs, pid, pp):
+    """Play the step the game stands at (``st[G_PC]``) and move to the next one.
+
+    A round: ROUND_BEGIN (abilities reset) -> SEARCH_BEGIN (timer) -> SEARCH_TURN x K -> HORDE ->
+    EXCHANGE -> COMBAT_TURN x n -> TRAPS -> ENEMIES x 2n -> SAVE -> next round.  Round
+    ``rounds`` is the final fight: EXCHANGE repeats until no enemy is left (or the
+    stalemate cap), then FINAL_END decides the game.
+    """
+    pc = st[G_PC]
+    i = st[G_PC_I]
+    n = st[G_N_PLAYERS]
+    final = st[G_ROUND] >= rs[P_ROUNDS]
+    if pc == PC_ROUND_BEGIN:
+        st[G_ROUND] += 1
+        reset_round_abilities_nb(st)
+        goto_nb(st, PC_SEARCH_BEGIN, 0)
+    elif pc == PC_SEARCH_BEGIN:
+        spread = rs[P_TIMER_SPREAD]
+        k = rs[P_TIMER_PER_PLAYER] * n + rs[P_TIMER_OFFSET]
+        if spread > 0:
+            k += randint_nb(rng_of(st), STREAM_TIMER, 2 * spread + 1) - spread
+        k = max(rs[P_TIMER_MIN], k)
+        st[G_SEARCH_K] = k
+        st[G_PHASE] = PHASE_SEARCH
+        emit_nb(st, EV_ROUND, st[G_FIRST], st[G_FIRST], k, 0, 0, 0)
+        goto_nb(st, PC_SEARCH_TURN, 0)
+    elif pc == PC_SEARCH_TURN:
+        if i < st[G_SEARCH_K]:
+            take_turn_nb(st, rs, pid, pp, (st[G_FIRST] + i) % n, False)
+            st[G_SEARCH_ACTIONS] += 1
+            goto_nb(st, PC_SEARCH_TURN, i + 1)
+        else:
+            st[G_CAUGHT] = (st[G_FIRST] + i) % n
+            emit_nb(st, EV_CAUGHT, st[G_CAUGHT], 0, 0, 0, 0, 0)
+            goto_nb(st, PC_HORDE, 0)
+    elif pc == PC_HORDE:
+        horde_release_nb(st, rs, pid, pp)
+        checkpoint_nb(st, rs)
+        if final:
+            st[G_PHASE] = PHASE_FINAL
+            st[G_FINAL_E] = 0
+        goto_nb(st, PC_EXCHANGE, 0)
+    elif pc == PC_EXCHANGE:
+        if final:
+            e = st[G_FINAL_E]
+            if e >= rs[P_STALEMATE_CAP] or enemies_on_table_nb(st, rs) == 0:
+                goto_nb(st, PC_FINAL_END, 0)
+                return
+            st[G_EXCHANGES] = e + 1
+            emit_nb(st, EV_EXCHANGE, -1, e + 1, 0, 0, 0, 0)
+            if e > 0:
+                reset_round_abilities_nb(st)  # each exchange is a round for per-round abilities
+        st[G_PHASE] = PHASE_COMBAT
+        goto_nb(st, PC_COMBAT_TURN, 0)
+    elif pc == PC_COMBAT_TURN:
+        take_turn_nb(st, rs, pid, pp, (st[G_CAUGHT] + i) % n, True)
+        if i + 1 < n:
+            goto_nb(st, PC_COMBAT_TURN, i + 1)
+        else:
+            goto_nb(st, PC_TRAPS, 0)
+    elif pc == PC_TRAPS:
+        traps_nb(st, rs, pid, pp)
+        checkpoint_nb(st, rs)
+        st[G_PHASE] = PHASE_ENEMIES
+        goto_nb(st, PC_ENEMIES, 0)
+    elif pc == PC_ENEMIES:
+        seat, kind = area_attack_order_nb(st, rs, i)
+        area_attack_nb(st, rs, pid, pp, seat, kind)
+        if i + 1 < 2 * n:
+            goto_nb(st, PC_ENEMIES, i + 1)
+        else:
+            checkpoint_nb(st, rs)
+            goto_nb(st, PC_SAVE, 0)
+    elif pc == PC_SAVE:
+        save_survivors_nb(st, rs)
+        checkpoint_nb(st, rs)
+        if final:
+            st[G_FINAL_E] += 1
+            goto_nb(st, PC_EXCHANGE, 0)
+        else:
+            st[G_FIRST] = (st[G_CAUGHT] + 1) % n
+            goto_nb(st, PC_ROUND_BEGIN, 0)
+    elif pc == PC_FINAL_END:
+        if enemies_on_table_nb(st, rs) > 0:
+            end_game_nb(st, OUT_LOSS, CAUSE_STALEMATE, -1)
+        else:
+            save_survivors_nb(st, rs)
+            if kept_survivors_nb(st, rs) > 0:
+                end_game_nb(st, OUT_WIN, CAUSE_NONE, -1)
+            else:
+                end_game_nb(st, OUT_LOSS, CAUSE_NO_SURVIVOR, -1)
+
+
+@njit_nb
+def run_nb(st, rs, pid, pp, stop_pc):
+    """Play steps until the game ends or reaches step ``stop_pc`` (``PC_OVER``: the end)."""
+    while st[G_OVER] == 0 and st[G_PC] != stop_pc:
+        step_nb(st, rs, pid, pp)
+    if st[G_OVER] != 0:
+        st[G_PC] = PC_OVER
+
+
+@njit_nb
+def run_steps_nb(st, rs, pid, pp, pc, stop_pc):
+    """From step ``pc`` (loop index 0), play until step ``stop_pc`` or the end (scenario
+    tests: one phase of a hand-made position)."""
+    st[G_PC] = pc
+    st[G_PC_I] = 0
+    run_nb(st, rs, pid, pp, stop_pc)
+
+
+@njit_nb
+def advance_nb(st, rs, pid, pp):
+    """Step mode: play until the next decision; 1 if one is pending, 0 if the game is over."""
+    try:
+        run_nb(st, rs, pid, pp, PC_OVER)
+    except Exception:  # Suspended: the only exception the engine raises
+        pass
+    return st[G_SUSPENDED]
+
+
+@njit_nb
+def apply_action_nb(st, rs, pid, pp, i):
+    """Take candidate ``i`` of the pending decision and play on to the next decision.
+
+    Returns 1 (a decision is pending), 0 (the game is over), or a negative error: -1 no
+    decision pending, -2 ``i`` out of range, -3 the step's script is full.
+    """
+    if st[G_SUSPENDED] == 0:
+        return -1
+    if i < 0 or i >= st[G_PENDING_M]:
+        return -2
+    k = st[G_SCRIPT_N]
+    if k >= st[G_SCRIPT_CAP]:
+        return -3
+    st[st[G_O_SCRIPT] + k] = i
+    st[G_SCRIPT_N] = k + 1
+    restore_nb(st)
+    return advance_nb(st, rs, pid, pp)
+
+
+@njit_nb
+def finish_nb(st, rs, pid, pp, stop_pc):
+    """Play on with the policy choosing (from the pending decision, if any) until the
+    game ends or reaches ``stop_pc``."""
+    st[G_MODE] = MODE_INLINE
+    if st[G_SUSPENDED] != 0:
+        restore_nb(st)
+    run_nb(st, rs, pid, pp, stop_pc)
+
+
+@njit_nb
+def set_rekey_nb(st, key):
+    """A continuation of this state draws from ``key``'s streams from the pending decision
+    on (at once if none is pending), with the unseen decks in canonical order."""
+    st[G_REKEY_KEY] = key
+    if st[G_SUSPENDED] != 0:
+        st[G_REKEY_AT] = st[G_SCRIPT_N]
     else:
-        end_game_nb(st, OUT_LOSS, CAUSE_NO_SURVIVOR, -1)
+        st[G_REKEY_AT] = -1
+        rekey_now_nb(st)
 
 
 # =========================================================================== invariants
@@ -1138,35 +1325,56 @@ def reset_round_abilities_nb(st):
 @njit_alloc_nb
 def new_state_nb(rs, ev_cap):
     """A zeroed game state (one int64 array, layout in ``state_nb``) with ``ev_cap`` trace rows."""
+    st = np.empty(init_state_nb(rs, ev_cap, np.empty(0, dtype=np.int64)), dtype=np.int64)
+    init_state_nb(rs, ev_cap, st)
+    return st
+
+
+@njit_nb
+def init_state_nb(rs, ev_cap, st):
+    """Lay out and zero a game state in ``st`` (any length when it is empty: then only the
+    length is returned).  Returns the state's length."""
     nc = rs[RH_N_CARDS]
     ne = rs[RH_N_ENEMIES]
     area_cap = rs[P_HORDE_TOTAL] + 1
     buf_cap = max(rs[P_HORDE_TOTAL], rs[P_RUBBLE_TOTAL], MAX_CANDS) + 8
+    # the persistent parts first: st[:G_O_EV] is the position a step snapshots
     sizes = (MAX_PLAYERS * N_PL, MAX_PLAYERS * nc, MAX_PLAYERS * area_cap, MAX_PLAYERS * ne,
-             area_cap, ne, rs[P_RUBBLE_TOTAL] + 1, nc, N_STREAMS, ev_cap * N_EV_COLS,
-             MAX_CANDS * N_CAND_COLS, 5 * buf_cap, ne)
+             area_cap, ne, rs[P_RUBBLE_TOTAL] + 1, nc, N_STREAMS, ne, ev_cap * N_EV_COLS,
+             MAX_CANDS * N_CAND_COLS, 5 * buf_cap, 0, SCRIPT_CAP)
     keys = (G_O_PL, G_O_INV, G_O_AREA, G_O_KEPT, G_O_HDECK, G_O_HDISC, G_O_RDECK, G_O_RDISC,
-            G_O_RNG, G_O_EV, G_O_CANDS, G_O_BUF, G_O_KILLED)
-    total = N_G
+            G_O_RNG, G_O_KILLED, G_O_EV, G_O_CANDS, G_O_BUF, G_O_SNAP, G_O_SCRIPT)
+    snap_n = N_G
+    for k in range(10):
+        snap_n += sizes[k]
+    total = N_G + snap_n
     for k in range(len(sizes)):
         total += sizes[k]
-    # the scratch parts (candidates, buffers) are always written before they are read:
-    # only the rest is zeroed (a game's state is ~48 kB, mostly scratch)
-    st = np.empty(total, dtype=np.int64)
+    if st.shape[0] == 0:
+        return total
+    # the scratch parts (candidates, buffers, snapshot, script) are always written before
+    # they are read: only the rest is zeroed (a game's state is ~60 kB, mostly scratch)
     st[:N_G] = 0
     o = N_G
     for k in range(len(sizes)):
         st[keys[k]] = o
-        if keys[k] != G_O_CANDS and keys[k] != G_O_BUF:
+        if keys[k] == G_O_SNAP:
+            o += snap_n
+        elif keys[k] != G_O_CANDS and keys[k] != G_O_BUF and keys[k] != G_O_SCRIPT:
             st[o:o + sizes[k]] = 0
         o += sizes[k]
+    st[G_SNAP_N] = snap_n
+    st[G_SCRIPT_CAP] = SCRIPT_CAP
+    st[G_REKEY_AT] = -1
+    st[G_PENDING_D] = -1
+    st[G_PENDING_SEAT] = -1
     st[G_N_CARDS] = nc
     st[G_N_ENEMIES] = ne
     st[G_AREA_CAP] = area_cap
     st[G_EV_CAP] = ev_cap
     st[G_BUF_CAP] = buf_cap
     st[G_SIZE] = total
-    return st
+    return total
 
 
 @njit_nb
@@ -1180,7 +1388,9 @@ def setup_nb(st, rs, seed, game, n_players, chars):
     card_tab = card_tab_of(rs)
     enemy_tab = enemy_tab_of(rs)
     char_tab = char_tab_of(rs)
-    init_streams_nb(rng_of(st), game_key_nb(seed, game))
+    key = game_key_nb(seed, game)
+    init_streams_nb(rng_of(st), key)
+    st[G_GAME_KEY] = np.int64(key)
     g[G_N_PLAYERS] = n_players
     g[G_LEADER] = -1
     g[G_DEAD_SEAT] = -1
@@ -1235,32 +1445,28 @@ def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, check, rec):
     """Play one whole game; write its record into ``rec`` (int64, N_REC); return its state
     (``ev_of(state)[:state[G_EV_N]]`` are the trace events when ``ev_cap > 0``).  With
     ``check`` the invariants are checked after every step (record field ``violation``)."""
-    st = new_state_nb(rs, ev_cap)
-    st[G_CHECK] = check
-    g = st
-    params = rs
-    setup_nb(st, rs, seed, game, n_players, chars)
-    checkpoint_nb(st, rs)
-    rounds = params[P_ROUNDS]
-    for r in range(1, rounds + 1):
-        g[G_ROUND] = r
-        reset_round_abilities_nb(st)
-        search_phase_nb(st, rs, pid, pp)
-        if g[G_OVER] != 0:
-            break
-        horde_release_nb(st, rs, pid, pp)
-        checkpoint_nb(st, rs)
-        if g[G_OVER] != 0:
-            break
-        if r < rounds:
-            combat_exchange_nb(st, rs, pid, pp)
-        else:
-            final_fight_nb(st, rs, pid, pp)
-        if g[G_OVER] != 0:
-            break
-        g[G_FIRST] = (g[G_CAUGHT] + 1) % n_players
+    st = new_game_nb(rs, seed, game, n_players, chars, ev_cap, check, MODE_INLINE)
+    run_nb(st, rs, pid, pp, PC_OVER)
     write_record_nb(st, rs, game, rec)
     return st
+
+
+@njit_alloc_nb
+def new_game_nb(rs, seed, game, n_players, chars, ev_cap, check, mode):
+    """A new game at its first step (round 1 begins), in ``mode`` (``MODE_*``)."""
+    st = new_state_nb(rs, ev_cap)
+    start_game_nb(st, rs, seed, game, n_players, chars, check, mode)
+    return st
+
+
+@njit_nb
+def start_game_nb(st, rs, seed, game, n_players, chars, check, mode):
+    """Set up game ``game`` in an allocated state ``st`` (laid out by ``init_state_nb``)."""
+    st[G_CHECK] = check
+    st[G_MODE] = mode
+    setup_nb(st, rs, seed, game, n_players, chars)
+    checkpoint_nb(st, rs)
+    goto_nb(st, PC_ROUND_BEGIN, 0)
 
 
 @njit_nb
@@ -1291,6 +1497,7 @@ def write_record_nb(st, rs, game, rec):
     rec[REC_HORDE_RESHUFFLES] = g[G_HORDE_RESHUFFLES]
     checkpoint_nb(st, rs)
     rec[REC_VIOLATION] = g[G_VIOLATION]
+    rec[REC_DECISIONS] = g[G_DECISIONS]
     for s in range(MAX_PLAYERS):
         if s < n:
             rec[REC_CHARACTER + s] = pl[s, PL_CHAR]
@@ -1309,14 +1516,22 @@ def write_record_nb(st, rs, game, rec):
         rec[REC_KILLED + t] = killed[t]
 
 
-@njit_parallel_nb
-def play_batch_nb(rs, seed, start, n_players, chars, pid, pp, check, out):
-    """Play games ``start .. start + len(out) - 1``; game ``i`` writes ``out[i]``.
+@njit_alloc_nb
+def play_range_nb(rs, seed, start, n_players, chars, pid, pp, check, out, lo, hi):
+    """Play games ``start + lo .. start + hi - 1``; game ``start + i`` writes ``out[i]``.
 
     ``n_players`` (int64, (n,)) and ``chars`` (int64, (n, MAX_PLAYERS); row ``[-1, ...]``
     draws a random team) give each game's table.  Each game's randomness depends only on
-    ``(seed, start + i)``, so results do not depend on threads or chunking.  ``check``
-    turns the invariant checks on (tests).
+    ``(seed, start + i)``, so results do not depend on how a batch is split over threads
+    (``api.run_kernel`` runs ranges on threads: the kernel releases the GIL).  One state
+    is allocated per call and laid out anew for each game.  ``check`` turns the
+    invariant checks on (tests).
     """
-    for i in prange(out.shape[0]):
-        play_game_nb(rs, seed, start + i, n_players[i], chars[i], pid, pp, 0, check, out[i])
+    if hi <= lo:
+        return
+    st = new_state_nb(rs, 0)
+    for i in range(lo, hi):
+        init_state_nb(rs, 0, st)
+        start_game_nb(st, rs, seed, start + i, n_players[i], chars[i], check, MODE_INLINE)
+        run_nb(st, rs, pid, pp, PC_OVER)
+        write_record_nb(st, rs, start + i, out[i])

@@ -1,0 +1,511 @@
+"""One self-contained HTML report of a study (game-agnostic).
+
+A :class:`Report` is a title, a headline and a list of :class:`Section` s; a section holds
+blocks: figures (matplotlib, embedded as SVG ``data:`` URIs), tables (optionally sortable
+by a few lines of inline script), notes.  :meth:`Report.write` renders the jinja2 template
+shipped in ``simlib/core/templates/`` and writes the file atomically.  The page needs no
+network: no external script, style sheet, font or image.
+
+* :func:`study_report` builds the standard report of a :class:`~simlib.core.runner.RunResult`
+  (win rates, characters, survival, loss causes, deaths, game length, teams, provenance).
+* Section builders for other studies, each a figure and its table from a plain DataFrame:
+  :func:`paired_differences_section` (comparisons), :func:`curve_section` (sweeps,
+  calibration), :func:`ranked_bars_section` (sensitivity); add them with
+  ``report.add(...)``.
+
+>>> rep = study_report(res, command="simlib simulate --html r.html")
+>>> rep.add(paired_differences_section(diffs, title="Variant minus reference"))
+>>> rep.write("r.html")
+"""
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from .plots import PlotUnavailable
+from .tables import _pct
+
+__all__ = ["Report", "Section", "ReportError", "Column", "Cell", "TableBlock", "FigureBlock",
+           "Unavailable", "Note", "figure_block", "rate_table", "frame_table",
+           "paired_differences_section", "curve_section", "ranked_bars_section",
+           "study_report", "write_study_report", "check_output_path"]
+
+TEMPLATE = "report.html.j2"
+TEMPLATE_DIR = Path(__file__).with_name("templates")
+
+
+class ReportError(ValueError):
+    """The report cannot be written as asked (bad path...); nothing was written."""
+
+
+# =========================================================================== blocks
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class Cell:
+    """``text`` is shown; ``value`` (full precision) is what the table sorts by."""
+
+    text: str
+    value: str
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    caption: str = ""
+    sortable: bool = False
+    id: str = ""
+    kind: str = "table"
+
+
+@dataclass(frozen=True)
+class FigureBlock:
+    src: str  # data: URI
+    alt: str
+    width: int
+    height: int
+    caption: str = ""
+    kind: str = "figure"
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A figure the result cannot draw, with the reason shown in its place."""
+
+    alt: str
+    message: str
+    kind: str = "unavailable"
+
+
+@dataclass(frozen=True)
+class Note:
+    text: str
+    kind: str = "note"
+
+
+@dataclass
+class Section:
+    """A titled part of the report; ``id`` is its anchor (made from the title if empty)."""
+
+    title: str
+    blocks: list = field(default_factory=list)
+    intro: str = ""
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            self.id = re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "section"
+
+    def add(self, block) -> "Section":
+        self.blocks.append(block)
+        return self
+
+
+# =========================================================================== figures
+_SVG_RC = {"svg.hashsalt": "simlib", "svg.fonttype": "path", "font.size": 9}
+
+
+def figure_block(draw: Callable, *, alt: str, figsize: tuple[float, float] = (7.0, 4.0),
+                 caption: str = ""):
+    """Draw ``draw(ax)`` on a new figure and embed it as an SVG ``data:`` URI.
+
+    A :class:`~simlib.core.plots.PlotUnavailable` raised by ``draw`` gives an
+    :class:`Unavailable` block saying why (the rest of the report still renders).
+    """
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(_SVG_RC):
+        fig = Figure(figsize=figsize, layout="constrained")
+        ax = fig.add_subplot()
+        try:
+            draw(ax)
+        except PlotUnavailable as exc:
+            return Unavailable(alt, str(exc))
+        buf = io.BytesIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return FigureBlock(src=f"data:image/svg+xml;base64,{data}", alt=alt,
+                       width=int(round(figsize[0] * 96)), height=int(round(figsize[1] * 96)),
+                       caption=caption)
+
+
+# =========================================================================== tables
+def _value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v)).lower()
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return "" if not np.isfinite(v) else repr(float(v))
+    return str(v)
+
+
+def _text(v: Any) -> str:
+    if v is None or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
+        return "–"
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.4g}"
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return f"{int(v):,}"
+    return str(v)
+
+
+def _cell(v: Any, text: str | None = None) -> Cell:
+    numeric = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    return Cell(_text(v) if text is None else text, _value(v), numeric)
+
+
+def _pct_cell(x: float) -> Cell:
+    return Cell(_pct(x).strip() if np.isfinite(x) else "–", _value(x), True)
+
+
+def rate_table(table: pd.DataFrame, *, caption: str = "", sortable: bool = False, id: str = "",
+               sort: bool = False, extra: Mapping[str, pd.DataFrame] | None = None) -> TableBlock:
+    """A rate table of :class:`~simlib.core.tables.Tables` as an HTML table block.
+
+    Columns: the index levels, ``games``, ``wins`` (or ``count``), the rate in percent and
+    its interval bounds; ``extra`` adds, per title, the rate and interval of another table
+    with the same index (e.g. ``{"died": tables.deaths_by_character}``).  Each cell's
+    ``data-value`` holds the full-precision number (the shown text rounds as the text
+    tables do).
+    """
+    rate = "win_rate" if "win_rate" in table.columns else "rate"
+    num = "wins" if rate == "win_rate" else "count"
+    t = table.sort_values([rate, "games"], ascending=False) if sort else table
+    whole_run = t.index.nlevels == 1 and t.index.name is None  # e.g. ``overall``
+    names = [] if whole_run else [n or "group" for n in t.index.names]
+    cols = [Column(n, n) for n in names] + [
+        Column("games", "games", True), Column(num, num, True),
+        Column(rate, "win %" if rate == "win_rate" else "rate %", True),
+        Column("ci_low", "95 % CI low", True), Column("ci_high", "95 % CI high", True)]
+    extra = dict(extra or {})
+    for title in extra:
+        cols += [Column(f"{title}_rate", f"{title} %", True),
+                 Column(f"{title}_ci_low", f"{title}: 95 % CI low", True),
+                 Column(f"{title}_ci_high", f"{title}: 95 % CI high", True)]
+    rows = []
+    for idx, r in zip(t.index, t.itertuples(index=False)):
+        keys = [] if not names else (list(idx) if isinstance(idx, tuple) else [idx])
+        row = [_cell(k) for k in keys]
+        d = r._asdict()
+        row += [_cell(int(d["games"])), _cell(int(d[num])), _pct_cell(d[rate]),
+                _pct_cell(d["ci_low"]), _pct_cell(d["ci_high"])]
+        for other in extra.values():
+            o = other.loc[idx] if idx in other.index else None
+            orate = "win_rate" if "win_rate" in other.columns else "rate"
+            row += ([_pct_cell(float(o[orate])), _pct_cell(float(o["ci_low"])),
+                     _pct_cell(float(o["ci_high"]))] if o is not None
+                    else [_cell(None), _cell(None), _cell(None)])
+        rows.append(tuple(row))
+    return TableBlock(tuple(cols), tuple(rows), caption, sortable, id)
+
+
+def frame_table(df: pd.DataFrame, *, percent: Sequence[str] = (), caption: str = "",
+                sortable: bool = True, id: str = "", titles: Mapping[str, str] | None = None,
+                index: bool = False) -> TableBlock:
+    """Any DataFrame as a table block; ``percent`` columns (fractions) shown in percent."""
+    f = df.reset_index() if index else df
+    titles = dict(titles or {})
+    cols = []
+    for c in f.columns:
+        numeric = pd.api.types.is_numeric_dtype(f[c]) and not pd.api.types.is_bool_dtype(f[c])
+        t = titles.get(c, str(c)) + (" %" if c in percent and c not in titles else "")
+        cols.append(Column(str(c), t, numeric))
+    rows = []
+    for r in f.itertuples(index=False):
+        row = []
+        for c, v in zip(f.columns, r):
+            row.append(_pct_cell(float(v)) if c in percent else _cell(v))
+        rows.append(tuple(row))
+    return TableBlock(tuple(cols), tuple(rows), caption, sortable, id)
+
+
+# =========================================================================== generic sections
+def paired_differences_section(df: pd.DataFrame, *, title: str = "Paired differences",
+                               label: str = "label", diff: str = "diff", low: str = "ci_low",
+                               high: str = "ci_high", intro: str = "", id: str = "",
+                               xlabel: str = "difference in win rate (percentage points)") -> Section:
+    """Comparisons: each row a paired difference (fraction) with its interval; a figure
+    (points, intervals, zero line) and the table of every column of ``df``."""
+    if len(df) == 0:
+        raise ReportError("paired_differences_section: no rows")
+    intro = intro or ("Each line is a difference between two variants played on the same games "
+                      "(common random numbers), with its 95 % interval; an interval that "
+                      "crosses zero means the study cannot tell the two apart.")
+    fig = figure_block(lambda ax: plots.paired_differences(df, ax, label=label, diff=diff, low=low,
+                                                           high=high, xlabel=xlabel),
+                       alt=title, figsize=(7.0, 0.45 * len(df) + 1.5))
+    pct = [c for c in (diff, low, high)]
+    return Section(title, [fig, frame_table(df, percent=pct, titles={
+        diff: "difference (points)", low: "95 % CI low", high: "95 % CI high"})], intro, id)
+
+
+def curve_section(df: pd.DataFrame, *, title: str = "Sweep", x: str = "x", y: str = "y",
+                  low: str | None = "ci_low", high: str | None = "ci_high",
+                  group: str | None = None, target: float | None = None, intro: str = "",
+                  id: str = "", ylabel: str = "win rate") -> Section:
+    """Sweeps and calibration: ``y`` (a rate) against ``x`` with its interval band, one
+    line per ``group``, an optional ``target`` line; then the table of ``df``."""
+    if len(df) == 0:
+        raise ReportError("curve_section: no rows")
+    fig = figure_block(lambda ax: plots.curve_band(df, ax, x=x, y=y, low=low, high=high,
+                                                   group=group, target=target, ylabel=ylabel),
+                       alt=title)
+    pct = [c for c in (y, low, high) if c is not None]
+    return Section(title, [fig, frame_table(df, percent=pct)], intro, id)
+
+
+def ranked_bars_section(df: pd.DataFrame, *, title: str = "Sensitivity", label: str = "label",
+                        value: str = "value", low: str | None = None, high: str | None = None,
+                        top: int | None = 20, intro: str = "", id: str = "",
+                        xlabel: str = "effect on win rate (percentage points)") -> Section:
+    """Sensitivity: one bar per parameter, ranked by ``|value|`` (a fraction), optional
+    intervals; then the table (sorted the same way)."""
+    if len(df) == 0:
+        raise ReportError("ranked_bars_section: no rows")
+    shown = min(len(df), top or len(df))
+    fig = figure_block(lambda ax: plots.ranked_bars(df, ax, label=label, value=value, low=low,
+                                                    high=high, top=top, xlabel=xlabel),
+                       alt=title, figsize=(7.0, 0.4 * shown + 1.5))
+    ranked = df.reindex(df[value].abs().sort_values(ascending=False, kind="stable").index)
+    pct = [c for c in (value, low, high) if c is not None]
+    return Section(title, [fig, frame_table(ranked, percent=pct)], intro, id)
+
+
+# =========================================================================== report
+class Report:
+    """An HTML report: title, headline, warnings, notes and sections (see module doc)."""
+
+    def __init__(self, title: str, *, subtitle: str = "", headline: str = "",
+                 notes: Sequence[str] = (), warnings: Sequence[str] = ()):
+        self.title = title
+        self.subtitle = subtitle
+        self.headline = headline
+        self.notes = list(notes)
+        self.warnings = list(warnings)
+        self.sections: list[Section] = []
+
+    def add(self, section: Section) -> Section:
+        """Append a section (its id made unique) and return it."""
+        ids = {s.id for s in self.sections}
+        base, k = section.id, 2
+        while section.id in ids:
+            section.id = f"{base}-{k}"
+            k += 1
+        self.sections.append(section)
+        return section
+
+    def render(self) -> str:
+        """The whole page as one string."""
+        import jinja2
+
+        from .. import __version__
+
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+                                 autoescape=True, undefined=jinja2.StrictUndefined,
+                                 trim_blocks=True, lstrip_blocks=True)
+        return env.get_template(TEMPLATE).render(
+            title=self.title, subtitle=self.subtitle, headline=self.headline, notes=self.notes,
+            warnings=self.warnings, sections=self.sections, version=__version__,
+            date=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+
+    def write(self, path: str | os.PathLike) -> Path:
+        """Render and write atomically (temporary file, then rename); returns the path."""
+        path = check_output_path(path)
+        html = self.render()
+        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        try:
+            tmp.write_text(html, encoding="utf-8")
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return path
+
+
+def check_output_path(path: str | os.PathLike) -> Path:
+    """The report's path, if it can be written (raises :class:`ReportError` otherwise)."""
+    p = Path(path)
+    if p.is_dir():
+        raise ReportError(f"{p} is a directory; give a file name such as report.html")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ReportError(f"{p}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ReportError(f"{p}: directory {parent} is not writable")
+    return p
+
+
+# =========================================================================== the study report
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, Mapping):
+        return ", ".join(f"{k}={_fmt_value(x)}" for k, x in v.items()) or "–"
+    if isinstance(v, (list, tuple)):
+        if v and all(isinstance(x, (list, tuple)) for x in v):
+            return "; ".join("+".join(map(str, x)) for x in v)
+        return ", ".join(map(str, v))
+    if isinstance(v, float):
+        return f"{v:g}"
+    return "–" if v is None else str(v)
+
+
+def _provenance_section(result, command: str | None) -> Section:
+    import matplotlib
+
+    p = dict(result.provenance)
+    rows = [
+        ("game", p.get("game")), ("games", f"{result.games:,}" + (
+            "" if result.complete else f" of {p.get('games', '?'):,} planned (incomplete run)")),
+        ("seed", p.get("seed")), (f"{result.counts.spec.primary or 'groups'}", p.get("players")),
+        ("teams", p.get("teams")), ("policy", p.get("policy")),
+        ("policy parameters", p.get("policy_params")),
+        ("ruleset fingerprint", p.get("ruleset_fingerprint")),
+        ("ruleset origin", p.get("ruleset_origin")),
+        ("records", "one row per game kept" if result.records is not None
+         else "counts only (no per-game records)"),
+        ("backend", p.get("backend_detail") or p.get("backend")),
+        ("chunk size", p.get("chunk_size")),
+        ("run started", p.get("started")), ("run finished", p.get("finished")),
+        ("elapsed", None if p.get("elapsed_s") is None else f"{p['elapsed_s']:.1f} s"),
+        ("run command", p.get("command", "not recorded")),
+        ("report command", command or "not given (made from Python)"),
+        ("versions (run)", f"simlib {p.get('simlib_version', '?')}, numba "
+                           f"{p.get('numba_version', '?')}, Python {p.get('python_version', '?')}"),
+        ("versions (report)", f"numpy {np.__version__}, pandas {pd.__version__}, "
+                              f"matplotlib {matplotlib.__version__}"),
+        ("report date", _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")),
+    ]
+    kv = TableBlock((Column("what", "what"), Column("value", "value")),
+                    tuple((Cell(k, k), Cell(_fmt_value(v), _fmt_value(v))) for k, v in rows),
+                    id="provenance-table")
+    sec = Section("Provenance", [kv], "Everything needed to reproduce these numbers: the same "
+                  "command with the same ruleset gives the same tables on any machine.",
+                  "provenance")
+    changes = p.get("ruleset_changes")
+    if changes is None:
+        sec.add(Note("Ruleset changes: not recorded in this run (saved by an older simlib); the "
+                     "fingerprint above identifies the ruleset."))
+    elif not changes:
+        sec.add(Note("Ruleset: the reference ruleset, no value changed."))
+    else:
+        df = pd.DataFrame([{"key": c["key"], "reference": _fmt_value(c.get("reference")),
+                            "value": _fmt_value(c.get("value")), "source": c.get("source") or "–"}
+                           for c in changes])
+        sec.add(frame_table(df, caption=f"{len(df)} value(s) differ from the reference ruleset",
+                            id="ruleset-changes"))
+    return sec
+
+
+def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
+    """The standard report of a study (a :class:`~simlib.core.runner.RunResult`).
+
+    Figures the result cannot draw (e.g. round counts missing in an old saved run) are
+    replaced by a line saying why.
+    """
+    t = result.tables
+    spec = result.counts.spec
+    p = dict(result.provenance)
+    fig = result.plot
+    game = str(p.get("game", "study")).replace("_", " ").title()
+    title = title or f"{game}: {result.games:,} games"
+    primary, member = spec.primary, spec.member
+    overall = t["overall"].iloc[0] if len(t["overall"]) else None
+    headline = ""
+    if overall is not None:
+        headline = (f"The group won {_pct(overall['win_rate']).strip()} % of {result.games:,} "
+                    f"games (95 % interval {_pct(overall['ci_low']).strip()} – "
+                    f"{_pct(overall['ci_high']).strip()} %).")
+    teams = p.get("teams")
+    sub = (f"seed {p.get('seed')}, {primary or 'groups'} {_fmt_value(p.get('players'))}, teams "
+           f"{_fmt_value(teams)}, policy {p.get('policy')}, ruleset "
+           f"{str(p.get('ruleset_fingerprint', ''))[:12]}"
+           + (f" ({len(p['ruleset_changes'])} value(s) changed)" if p.get("ruleset_changes") else ""))
+    warnings = [] if result.complete else [
+        f"Incomplete run: {result.games:,} of {p.get('games', '?')} games played. Resume it with "
+        "the same command before drawing conclusions."]
+    notes = [f"These are win rates of the {p.get('policy', '?')!r} bot (computer players), not of "
+             "human players. Every rate comes with its 95 % Wilson interval: where two "
+             "intervals overlap widely, the study cannot tell the two apart."]
+    rep = Report(title, subtitle=sub, headline=headline, notes=notes, warnings=warnings)
+
+    by_primary = f"by_{spec.grouping_of((primary,))}" if primary else None
+    s = rep.add(Section(f"Win rate by {primary}", intro=f"Share of games won, by {primary}; bars are "
+                        "95 % intervals.", id="win-rates"))
+    s.add(figure_block(fig.win_rates, alt="win rate by " + str(primary), figsize=(7.0, 3.6)))
+    if by_primary in t:
+        s.add(rate_table(t[by_primary], id="table-by-primary"))
+
+    by_member = f"by_{spec.grouping_of((member,))}"
+    death_prefix = next((pre for col, pre in spec.categories if col in spec.member_valued), None)
+    n_members = len(t[by_member]) if by_member in t else 6
+    s = rep.add(Section(f"Win rate by {member}", intro=f"Each cell: the win rate of the games a "
+                        f"{member} played with that many {primary}, and its 95 % interval.",
+                        id="heatmap"))
+    s.add(figure_block(fig.heatmap, alt=f"win rate by {member} and {primary}",
+                       figsize=(7.5, 0.55 * n_members + 1.4)))
+    if by_member in t:
+        extra = {"died": t[f"{death_prefix}_{by_member}"]} if death_prefix else None
+        s.add(rate_table(t[by_member], sortable=True, sort=True, extra=extra,
+                         id="table-by-member",
+                         caption=f"summed over {primary}; 'died': share of its games in which "
+                                 f"this {member} was the one who died"))
+
+    s = rep.add(Section("When the night is lost", intro="Survival: the share of games still "
+                        "going after each round (the last point is the win rate); then how and "
+                        "when games are lost, and how long they last.", id="survival"))
+    s.add(figure_block(fig.survival, alt="survival curve", figsize=(7.0, 3.8)))
+    s.add(figure_block(fig.loss_causes, alt="loss causes by round", figsize=(7.0, 3.6)))
+    s.add(figure_block(fig.game_length, alt="distribution of game length", figsize=(7.0, 3.4)))
+    round_name = spec.grouping_of((primary, spec.round)) if spec.round else None
+    if round_name and len(t[f"by_{round_name}"]):
+        g = t[f"by_{round_name}"]["games"]
+        r = g.index.get_level_values(spec.round).to_numpy(dtype=float)
+        mean = (g * r).groupby(level=primary).sum() / g.groupby(level=primary).sum()
+        s.add(Note("Average round in which a game ends: " + ", ".join(
+            f"{k} {primary}: {v:.2f}" for k, v in mean.items()) + "."))
+    loss_prefix = next((pre for col, pre in spec.categories if col not in spec.member_valued), None)
+    if loss_prefix and loss_prefix in t:
+        s.add(rate_table(t[loss_prefix], id="table-loss-causes",
+                         caption="how games are lost (share of all games)"))
+
+    s = rep.add(Section(f"Deaths by {member}", intro=f"How often each {member} is the one who "
+                        f"dies, out of the games it played.", id="deaths"))
+    s.add(figure_block(fig.deaths, alt=f"deaths by {member}",
+                       figsize=(7.0, 0.4 * n_members + 1.3)))
+
+    team_name = spec.grouping_of(("team",))
+    if team_name:
+        teams_t = t[f"by_{team_name}"]
+        s = rep.add(Section("Teams", intro=f"Every team played ({len(teams_t):,}); click a column "
+                            "title to sort.", id="teams"))
+        s.add(rate_table(teams_t, sortable=True, sort=True, id="table-teams"))
+
+    rep.add(_provenance_section(result, command))
+    return rep
+
+
+def write_study_report(result, path: str | os.PathLike, *, command: str | None = None,
+                       title: str | None = None) -> Path:
+    """``study_report(result, ...).write(path)``."""
+    check_output_path(path)  # fail before drawing anything
+    return study_report(result, title=title, command=command).write(path)

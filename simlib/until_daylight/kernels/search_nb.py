@@ -1,0 +1,287 @@
+"""Continuations of a game from a decision: clones, re-keyed streams, odds.
+
+A state in step mode (``game_nb.MODE_STEP``) stands at a pending decision.  A
+*continuation* copies it, gives the copy fresh random streams from a continuation key
+(a pure function of the game's key, the number of decisions taken and the continuation's
+number) with the unseen decks in canonical order, optionally takes one candidate, and
+plays on with a policy to the end.  It cannot see the real future: what it draws depends
+only on which cards are unseen, never on their real order (``game_nb.rekey_now_nb``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simlib.core.jit import njit_alloc_nb, njit_nb
+from simlib.core.rng import GOLDEN, STREAM_SALT, mix64_nb
+from simlib.until_daylight.codes import (
+    CH_HEALTH,
+    G_DECISIONS,
+    G_EV_CAP,
+    G_GAME_KEY,
+    G_O_EV,
+    G_O_SCRIPT,
+    G_O_SNAP,
+    G_PENDING_D,
+    G_PENDING_M,
+    G_PENDING_SEAT,
+    G_SCRIPT_CAP,
+    G_SCRIPT_N,
+    G_SIZE,
+    G_SNAP_N,
+    G_SUSPENDED,
+    MAX_CANDS,
+    MODE_STEP,
+    N_CHAR_COLS,
+    N_EV_COLS,
+    N_REC,
+    OUT_WIN,
+    PC_OVER,
+    P_ROUNDS,
+    REC_CHARACTER,
+    REC_HEALTH,
+    REC_OUTCOME,
+    REC_PLAYERS,
+    REC_ROUND_REACHED,
+    REC_SURVIVORS_SAVED,
+    RH_O_CHAR,
+)
+from simlib.until_daylight.kernels.game_nb import (
+    advance_nb,
+    apply_action_nb,
+    finish_nb,
+    init_state_nb,
+    new_state_nb,
+    set_rekey_nb,
+    start_game_nb,
+    write_record_nb,
+)
+from simlib.until_daylight.kernels.policies_nb import baseline_score_nb, choose_nb
+from simlib.until_daylight.kernels.state_nb import card_tab_of, cands_of, inv_of, pl_of
+
+CONTINUATION_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+
+
+@njit_nb
+def continuation_key_nb(game_key, decision, r):
+    """Key of continuation ``r`` from the position after ``decision`` decisions."""
+    d = mix64_nb(np.uint64(decision + 1) * GOLDEN ^ CONTINUATION_SALT)
+    return mix64_nb(np.uint64(game_key) ^ d ^ (np.uint64(r + 1) * STREAM_SALT))
+
+
+@njit_nb
+def clone_into_nb(dst, src):
+    """Copy the parts of ``src`` a continuation needs into ``dst`` (same layout): the
+    position, the step's snapshot and script, and the trace when it has one."""
+    n = src[G_O_EV]  # head and persistent parts come first
+    for i in range(n):
+        dst[i] = src[i]
+    if src[G_EV_CAP] > 0:
+        o = src[G_O_EV]
+        for i in range(o, o + src[G_EV_CAP] * N_EV_COLS):
+            dst[i] = src[i]
+    o = src[G_O_SNAP]
+    for i in range(o, o + src[G_SNAP_N]):
+        dst[i] = src[i]
+    o = src[G_O_SCRIPT]
+    for i in range(o, o + src[G_SCRIPT_N]):
+        dst[i] = src[i]
+
+
+@njit_nb
+def take_then_finish_nb(st, rs, pid, pp, action, key, stop_pc):
+    """Re-key ``st`` with ``key`` at its pending decision, take ``action`` there (-1: the
+    policy chooses), and play on with policy ``pid`` until the end or ``stop_pc``."""
+    set_rekey_nb(st, key)
+    if action >= 0 and st[G_SUSPENDED] != 0:
+        k = st[G_SCRIPT_N]
+        if k < st[G_SCRIPT_CAP]:
+            st[st[G_O_SCRIPT] + k] = action
+            st[G_SCRIPT_N] = k + 1
+    finish_nb(st, rs, pid, pp, stop_pc)
+
+
+@njit_alloc_nb
+def continuations_nb(st, rs, pid, pp, action, first, n, peek, out):
+    """Play continuations ``first .. first + n - 1`` of ``st`` and write their records.
+
+    ``action``: the candidate taken at the pending decision (-1: the policy chooses).
+    ``peek`` = 1 keeps the game's real streams (a clairvoyant bound, never a default).
+    ``out``: int64 (n, N_REC).  ``st`` is not changed.
+    """
+    work = np.empty(st[G_SIZE], dtype=np.int64)
+    base = st[G_GAME_KEY]
+    dec = st[G_DECISIONS]
+    for r in range(n):
+        clone_into_nb(work, st)
+        if peek != 0:
+            if action >= 0 and work[G_SUSPENDED] != 0:
+                k = work[G_SCRIPT_N]
+                work[work[G_O_SCRIPT] + k] = action
+                work[G_SCRIPT_N] = k + 1
+            finish_nb(work, rs, pid, pp, PC_OVER)
+        else:
+            key = continuation_key_nb(base, dec, first + r)
+            take_then_finish_nb(work, rs, pid, pp, action, np.int64(key), PC_OVER)
+        write_record_nb(work, rs, -1, out[r])
+
+
+@njit_nb
+def policy_choice_nb(st, rs, pid, pp):
+    """The candidate policy ``pid`` would take at the pending decision (-1: none pending)."""
+    if st[G_SUSPENDED] == 0:
+        return -1
+    return choose_nb(st, rs, pid, pp, st[G_PENDING_D], st[G_PENDING_SEAT], st[G_PENDING_M])
+
+
+# =========================================================================== rollout player
+# parameter vector of the rollout player (float64), names in ``policies.py``
+RP_BUDGET = 0  # continuations per decision, in total over the candidates
+RP_TOP_K = 1  # candidates evaluated: the baseline's best k (0: all)
+RP_THRESHOLD = 2  # keep the baseline's choice unless another beats it by this much
+RP_W_ROUND = 3  # value of a lost continuation: weight of the share of rounds survived
+RP_W_HEALTH = 4  # ... of the share of health left
+RP_W_SAVED = 5  # ... per survivor held at the end (capped at 1 in total)
+RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
+N_ROLLOUT_PARAMS = 7
+
+
+@njit_nb
+def rollout_value_nb(rec, rs, rp):
+    """A continuation's value: 1 for a win, else a shaped score in [0, 0.5] from the
+    share of rounds survived, of health left and the survivors held (weights ``rp``)."""
+    if rec[REC_OUTCOME] == OUT_WIN:
+        return 1.0
+    rounds = max(1, rs[P_ROUNDS])
+    v = rp[RP_W_ROUND] * min(1.0, (rec[REC_ROUND_REACHED] - 1) / rounds)
+    hl = 0.0
+    hm = 0.0
+    for s in range(rec[REC_PLAYERS]):
+        hl += max(0, rec[REC_HEALTH + s])
+        hm += max(1, rs[rs[RH_O_CHAR] + rec[REC_CHARACTER + s] * N_CHAR_COLS + CH_HEALTH])
+    v += rp[RP_W_HEALTH] * hl / hm
+    v += rp[RP_W_SAVED] * min(1.0, rec[REC_SURVIVORS_SAVED] / 3.0)
+    total = rp[RP_W_ROUND] + rp[RP_W_HEALTH] + rp[RP_W_SAVED]
+    if total <= 0.0:
+        return 0.0
+    return 0.5 * v / total
+
+
+@njit_nb
+def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count):
+    """The rollout player's choice at ``st``'s pending decision.
+
+    Candidates: the baseline's best ``top_k`` (all when 0).  Successive halving spends
+    the budget: each round gives every surviving candidate the same continuations
+    (common random numbers: continuation ``r`` has the same key for every candidate),
+    then keeps the better half by mean value.  The baseline's choice stands unless the
+    winner's mean beats it by more than the threshold.  Scratch: ``work`` (a state),
+    ``rec`` (N_REC), ``cand``/``total``/``count`` (>= MAX_CANDS).
+    """
+    m = st[G_PENDING_M]
+    d = st[G_PENDING_D]
+    seat = st[G_PENDING_SEAT]
+    base = choose_nb(st, rs, bpid, bpp, d, seat, m)
+    if rp[RP_THRESHOLD] == np.inf or m <= 1:
+        return base
+    # the candidates: the baseline's best k (its scores; the baseline's choice first)
+    k = m
+    if rp[RP_TOP_K] >= 1 and rp[RP_TOP_K] < m:
+        k = np.int64(rp[RP_TOP_K])
+    scores = total  # scratch: the baseline's scores, then the values
+    pl = pl_of(st)
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    cands = cands_of(st)
+    for i in range(m):
+        scores[i] = baseline_score_nb(st, rs, bpp, d, seat, cands[i, 0], cands[i, 1], cands[i, 2],
+                                      pl, inv, card_tab)
+        cand[i] = i
+    scores[base] = np.inf
+    for i in range(1, m):  # insertion sort by score, best first (m is small)
+        j = i
+        while j > 0 and scores[cand[j]] > scores[cand[j - 1]]:
+            t = cand[j]
+            cand[j] = cand[j - 1]
+            cand[j - 1] = t
+            j -= 1
+    for i in range(k):
+        total[cand[i]] = 0.0
+        count[cand[i]] = 0
+    budget = max(np.int64(rp[RP_BUDGET]), 1)
+    rounds = 1
+    while (1 << rounds) < k:
+        rounds += 1
+    alive = k
+    game_key = st[G_GAME_KEY]
+    dec = st[G_DECISIONS]
+    r0 = 0
+    for _ in range(rounds):
+        per = max(1, budget // (rounds * alive))
+        for j in range(alive):
+            c = cand[j]
+            for r in range(r0, r0 + per):
+                clone_into_nb(work, st)
+                if rp[RP_PEEK] != 0:
+                    kk = work[G_SCRIPT_N]
+                    work[work[G_O_SCRIPT] + kk] = c
+                    work[G_SCRIPT_N] = kk + 1
+                    finish_nb(work, rs, bpid, bpp, PC_OVER)
+                else:
+                    key = continuation_key_nb(game_key, dec, r)
+                    take_then_finish_nb(work, rs, bpid, bpp, c, np.int64(key), PC_OVER)
+                write_record_nb(work, rs, -1, rec)
+                total[c] += rollout_value_nb(rec, rs, rp)
+                count[c] += 1
+        r0 += per
+        if alive <= 1:
+            break
+        # keep the better half (by mean value), best first
+        for i in range(1, alive):
+            j = i
+            while j > 0 and total[cand[j]] / count[cand[j]] > total[cand[j - 1]] / count[cand[j - 1]]:
+                t = cand[j]
+                cand[j] = cand[j - 1]
+                cand[j - 1] = t
+                j -= 1
+        alive = (alive + 1) // 2
+    best = cand[0]
+    if best == base:
+        return base
+    if total[best] / count[best] - total[base] / count[base] > rp[RP_THRESHOLD]:
+        return best
+    return base
+
+
+@njit_alloc_nb
+def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, lo, hi):
+    """``play_range_nb`` for the rollout player: each game runs in step mode and the
+    rollout player takes every decision ("the policy picks, the engine applies")."""
+    if hi <= lo:
+        return
+    st = new_state_nb(rs, 0)
+    work = np.empty(st.shape[0], dtype=np.int64)
+    rec = np.zeros(N_REC, dtype=np.int64)
+    cand = np.zeros(MAX_CANDS, dtype=np.int64)
+    total = np.zeros(MAX_CANDS, dtype=np.float64)
+    count = np.zeros(MAX_CANDS, dtype=np.int64)
+    for i in range(lo, hi):
+        init_state_nb(rs, 0, st)
+        start_game_nb(st, rs, seed, start + i, n_players[i], chars[i], check, MODE_STEP)
+        live = advance_nb(st, rs, bpid, bpp)
+        while live == 1:
+            c = rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count)
+            live = apply_action_nb(st, rs, bpid, bpp, c)
+        write_record_nb(st, rs, start + i, out[i])
+
+
+@njit_alloc_nb
+def rollout_choice_nb(st, rs, bpid, bpp, rp):
+    """``rollout_choose_nb`` with its scratch allocated (one decision, from Python)."""
+    if st[G_SUSPENDED] == 0:
+        return -1
+    work = np.empty(st.shape[0], dtype=np.int64)
+    rec = np.zeros(N_REC, dtype=np.int64)
+    cand = np.zeros(MAX_CANDS, dtype=np.int64)
+    total = np.zeros(MAX_CANDS, dtype=np.float64)
+    count = np.zeros(MAX_CANDS, dtype=np.int64)
+    return rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count)

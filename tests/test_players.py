@@ -1,0 +1,78 @@
+"""The ladder of players: the rollout player over the baseline, its no-peeking property,
+and paired comparisons (fixed seeds)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlib.until_daylight import codes as K
+from simlib.until_daylight.api import play_games
+from simlib.until_daylight.policies import resolve_search
+from simlib.until_daylight.ruleset import load_ruleset
+from simlib.until_daylight.step import Game
+
+LIGHT = load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+FIELDS = ["outcome", "cause", "round_reached", "dead_seat", "decisions", "attacks",
+          "rubble_drawn", "horde_drawn"]
+
+
+def test_rollout_with_an_infinite_threshold_plays_the_baseline_games():
+    base = play_games(30, players=4, seed=4, policy="baseline", ruleset=LIGHT)
+    roll = play_games(30, players=4, seed=4, policy="rollout",
+                      policy_params={"threshold": np.inf, "budget": 8}, ruleset=LIGHT)
+    for f in FIELDS:
+        assert np.array_equal(base[f], roll[f]), f
+
+
+def test_rollout_beats_the_baseline_on_a_lighter_ruleset_paired():
+    """Same games (common random numbers): rollout-20 wins clearly more often."""
+    n = 120
+    base = play_games(n, players=4, seed=11, policy="baseline", ruleset=LIGHT)["outcome"] == K.OUT_WIN
+    roll = play_games(n, players=4, seed=11, policy="rollout", policy_params={"budget": 20},
+                      ruleset=LIGHT)["outcome"] == K.OUT_WIN
+    gained, lost = int((roll & ~base).sum()), int((base & ~roll).sum())
+    assert roll.mean() > base.mean() + 0.05, (roll.mean(), base.mean())
+    assert gained > 2 * lost
+
+
+def test_rollout_threads_give_the_same_games():
+    a = play_games(16, players=4, seed=2, policy="rollout", policy_params={"budget": 6},
+                   ruleset=LIGHT, threads=1)
+    b = play_games(16, players=4, seed=2, policy="rollout", policy_params={"budget": 6},
+                   ruleset=LIGHT, threads=2)
+    assert np.array_equal(a, b)
+
+
+def _permute_unseen(state, rng):
+    for base in (0, int(state[K.G_O_SNAP])):
+        for o_key, n_key in ((K.G_O_HDECK, K.G_HDECK_N), (K.G_O_RDECK, K.G_RDECK_N)):
+            o = base + int(state[o_key])
+            n = int(state[base + n_key])
+            state[o:o + n] = rng.permutation(state[o:o + n])
+
+
+def test_permuting_the_unseen_decks_changes_no_rollout_decision():
+    rng = np.random.default_rng(5)
+    g = Game(seed=13, game=2, players=4, ruleset=LIGHT)
+    checked = 0
+    while not g.over:
+        choice = g.policy_choice("rollout", {"budget": 12})
+        if g.state[K.G_SCRIPT_N] == 0 and len(g.legal_actions()) > 2:
+            p = g.clone()
+            _permute_unseen(p.state, rng)
+            assert p.policy_choice("rollout", {"budget": 12}) == choice
+            checked += 1
+        g.apply(choice)
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name, params, match", [
+    ("rollout", {"budget": 0}, "budget must be"),
+    ("rollout", {"budget": 2.5}, "budget must be"),
+    ("rollout", {"top_k": -1}, "top_k"),
+    ("rollout", {"depth": 3}, "no parameter 'depth'"),
+    ("wizard", None, "unknown policy 'wizard'"),
+])
+def test_bad_player_input(name, params, match):
+    with pytest.raises(ValueError, match=match):
+        resolve_search(name, params) if name != "wizard" else play_games(1, policy=name)

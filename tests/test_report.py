@@ -1,0 +1,496 @@
+"""The HTML report and the plot API.
+
+Synthetic results (records drawn by hand, counted with the study's table spec) check the
+plots and the report's structure without playing games; a few small real studies check
+the command line, the numbers printed against the study's tables, the ruleset changes and
+the page in a real browser (headless Chromium, skipped where it is missing).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from simlib.cli import main  # noqa: E402
+from simlib.core import plots  # noqa: E402
+from simlib.core.report import (ReportError, Section, curve_section,  # noqa: E402
+                                paired_differences_section, ranked_bars_section, study_report,
+                                write_study_report)
+from simlib.core.runner import RunResult  # noqa: E402
+from simlib.core.tables import Counts, _pct, count_records  # noqa: E402
+from simlib.until_daylight.study import TABLE_SPEC, load_result  # noqa: E402
+
+CHARS = ["ann", "bob", "cid", "dee", "eve", "fay"]
+CAUSES = ["character_died", "no_survivor_saved", "stalemate"]
+ROUNDS = 5
+
+
+# =========================================================================== synthetic results
+def synthetic_records(n: int = 600, seed: int = 1) -> pd.DataFrame:
+    """``n`` made-up games in the layout of the study's records (3-6 players, 5 rounds)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        p = 3 + i % 4
+        team = list(rng.choice(CHARS, size=p, replace=False))
+        rnd = int(rng.integers(1, ROUNDS + 1))
+        win = rnd == ROUNDS and rng.random() < 0.1 * p
+        cause = "none" if win else CAUSES[int(rng.integers(0, 3))]
+        dead = team[int(rng.integers(0, p))] if cause == "character_died" else None
+        row = {"game": i, "players": p, "round_reached": rnd, "win": win, "loss_cause": cause,
+               "dead_character": dead, "team": "+".join(sorted(team))}
+        for s in range(6):
+            row[f"character_{s}"] = team[s] if s < p else None
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+PROVENANCE = {"game": "until_daylight", "seed": 1, "players": [3, 4, 5, 6], "teams": "random",
+              "policy": "baseline", "policy_params": {"draw_score": 50.0},
+              "ruleset_fingerprint": "f" * 64, "ruleset_changes": [], "games": 600}
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    df = synthetic_records()
+    return RunResult(count_records(df, TABLE_SPEC), df, dict(PROVENANCE))
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+# =========================================================================== plots
+def test_plot_functions_return_their_axes_with_one_artist_per_item(synthetic):
+    t = synthetic.tables
+    n_chars = len(t.by_character)
+    _, ax = plt.subplots()
+    assert synthetic.plot.win_rates(ax=ax) is ax
+    assert len(ax.containers) == 1  # one errorbar set ...
+    assert len(ax.containers[0].lines[0].get_xdata()) == 4  # ... of one point per player count
+    ys = 100 * t.by_players.win_rate.to_numpy()
+    assert np.allclose(ax.containers[0].lines[0].get_ydata(), ys)
+
+    ax = synthetic.plot.heatmap()
+    assert len(ax.images) == 1 and len(ax.texts) == n_chars * 4
+    cell = t.by_character_players.loc[("ann", 3)]
+    assert f"{_pct(cell.win_rate).strip()} %" in [x.get_text().split("\n")[0] for x in ax.texts]
+
+    ax = synthetic.plot.survival()
+    assert len(ax.lines) == 4 and len(ax.collections) == 4  # a line and a band per count
+    assert len(ax.lines[0].get_xdata()) == ROUNDS + 1  # start, then after each round
+
+    ax = synthetic.plot.loss_causes()
+    assert len(ax.patches) == ROUNDS * len(CAUSES)
+    heights = np.array([p.get_height() for p in ax.patches])
+    lost = (~synthetic.records.win).mean()
+    assert heights.sum() == pytest.approx(100 * lost)  # the stacks add up to all losses
+
+    ax = synthetic.plot.deaths()
+    assert len(ax.patches) == n_chars
+    ax = synthetic.plot.game_length()
+    assert len(ax.patches) == 4 * ROUNDS
+    assert "survival" in repr(synthetic.plot)
+    # a run that recorded its number of rounds: the axes go on to the last round
+    longer = RunResult(synthetic.counts, synthetic.records, dict(PROVENANCE, rounds=8))
+    assert len(longer.plot.survival().lines[0].get_xdata()) == 8 + 1
+    assert len(longer.plot.game_length().patches) == 4 * 8
+    assert len(longer.plot.loss_causes().patches) == 8 * len(CAUSES)
+
+
+def test_survival_frame_starts_at_one_and_ends_at_the_win_rate(synthetic):
+    s = plots.survival_frame(synthetic.tables.by_players_round, "players", "round_reached")
+    for p, sub in s.groupby("group"):
+        assert sub["share"].iloc[0] == 1.0
+        assert sub["share"].iloc[-1] == pytest.approx(synthetic.tables.by_players.win_rate[p])
+        assert (np.diff(sub["share"]) <= 0).all()
+        recs = synthetic.records[synthetic.records.players == p]
+        going = [(recs.win | (recs.round_reached > r)).sum() for r in range(ROUNDS + 1)]
+        assert sub["going"].tolist() == going
+        assert ((sub.ci_low <= sub.share) & (sub.share <= sub.ci_high)).all()
+
+
+def diffs_frame() -> pd.DataFrame:
+    return pd.DataFrame({"label": ["monster x4", "health +1", "no traps"],
+                         "diff": [0.031, 0.004, -0.052], "ci_low": [0.02, -0.006, -0.061],
+                         "ci_high": [0.042, 0.014, -0.043], "games": [20000, 20000, 20000]})
+
+
+def curve_frame() -> pd.DataFrame:
+    x = np.arange(2, 9)
+    rows = [{"count": int(c), "players": p, "win_rate": 0.5 - 0.05 * c + 0.02 * p,
+             "ci_low": 0.48 - 0.05 * c + 0.02 * p, "ci_high": 0.52 - 0.05 * c + 0.02 * p}
+            for p in (3, 4) for c in x]
+    return pd.DataFrame(rows)
+
+
+def ranks_frame() -> pd.DataFrame:
+    return pd.DataFrame({"parameter": [f"p{i}" for i in range(8)],
+                         "effect": [0.01, -0.08, 0.03, 0.002, -0.02, 0.05, 0.0, -0.004]})
+
+
+def test_generic_plots_on_synthetic_frames():
+    ax = plots.paired_differences(diffs_frame())
+    assert len(ax.containers) == 3
+    ax = plots.curve_band(curve_frame(), x="count", y="win_rate", group="players", target=0.3)
+    assert len(ax.lines) == 2 + 1 and len(ax.collections) == 2
+    ax = plots.ranked_bars(ranks_frame(), label="parameter", value="effect", top=5)
+    assert len(ax.patches) == 5
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[::-1] == ["p1", "p5", "p2", "p4", "p0"]  # largest |effect| on top
+    with pytest.raises(ValueError, match="missing column"):
+        plots.ranked_bars(ranks_frame(), value="nope")
+
+
+# =========================================================================== HTML structure
+class Page(HTMLParser):
+    """Collects what the tests read from a report: tags, attributes, tables, text."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.imgs: list[dict] = []
+        self.urls: list[str] = []
+        self.tags: list[str] = []
+        self.scripts: list[dict] = []
+        self.tables: dict[str, list[list[tuple[str, str]]]] = {}
+        self.headers: dict[str, list[str]] = {}
+        self.unavailable: list[str] = []
+        self.text: list[str] = []
+        self._table = None
+        self._cell = None
+        self._in_th = False
+        self._in_unavail = False
+        self.feed(html)
+        self.close()
+
+    VOID = {"meta", "img", "br", "link", "input", "hr"}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+        for k in ("src", "href", "action", "data", "poster"):
+            if k in a and a[k] is not None:
+                self.urls.append(a[k])
+        if tag == "img":
+            self.imgs.append(a)
+        if tag == "script":
+            self.scripts.append(a)
+        if tag == "table":
+            self._table = a.get("id") or f"table{len(self.tables)}"
+            self.tables[self._table] = []
+            self.headers[self._table] = []
+        if tag == "tr" and self._table is not None:
+            self.tables[self._table].append([])
+        if tag == "td":
+            self._cell = [a.get("data-value"), ""]
+        if tag == "th":
+            self._in_th = True
+            self.headers[self._table].append("")
+        if tag == "p" and "unavailable" in (a.get("class") or ""):
+            self._in_unavail = True
+            self.unavailable.append("")
+
+    def handle_endtag(self, tag):
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        if tag == "td" and self._cell is not None:
+            self.tables[self._table][-1].append((self._cell[0], self._cell[1].strip()))
+            self._cell = None
+        if tag == "th":
+            self._in_th = False
+        if tag == "table":
+            self.tables[self._table] = [r for r in self.tables[self._table] if r]
+            self._table = None
+        if tag == "p":
+            self._in_unavail = False
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell[1] += data
+        if self._in_th:
+            self.headers[self._table][-1] += data
+        if self._in_unavail:
+            self.unavailable[-1] += data
+
+
+def check_self_contained(html: str) -> Page:
+    page = Page(html)
+    assert page.stack == [], f"unclosed tags: {page.stack}"
+    assert html.lstrip().lower().startswith("<!doctype html>")
+    for url in page.urls:
+        assert not re.match(r"\s*(https?:)?//", url, re.I), f"external URL {url[:80]}"
+        assert url.startswith(("data:", "#")), f"not embedded: {url[:80]}"
+    assert not re.search(r"(src|href)\s*=\s*[\"']?\s*(https?:)?//", html, re.I)
+    assert not re.search(r"url\(|@import", html, re.I)  # no style sheet fetches either
+    assert "link" not in page.tags and "iframe" not in page.tags
+    assert all("src" not in s for s in page.scripts)  # inline scripts only
+    assert page.imgs, "no figure"
+    for img in page.imgs:
+        head, _, data = img["src"].partition(",")
+        assert head == "data:image/svg+xml;base64"
+        svg = base64.b64decode(data, validate=True).decode("utf-8")
+        assert "<svg" in svg and svg.rstrip().endswith("</svg>") and len(svg) > 2000
+        assert "<path" in svg or "<use" in svg  # something is drawn
+        assert img.get("alt") and int(img["width"]) > 0 and int(img["height"]) > 0
+    return page
+
+
+def rows_by_key(page: Page, table_id: str, n_keys: int = 1) -> dict:
+    out = {}
+    for row in page.tables[table_id]:
+        key = tuple(r[1] for r in row[:n_keys])
+        out[key[0] if n_keys == 1 else key] = row[n_keys:]
+    return out
+
+
+def check_rate_rows(page: Page, table_id: str, table: pd.DataFrame, num: str = "wins",
+                    rate: str = "win_rate") -> None:
+    """Every row of the HTML table equals the study's table: exact values (data-value)
+    and the rounded text the terminal tables print."""
+    shown = rows_by_key(page, table_id, table.index.nlevels)
+    assert len(shown) == len(table)
+    for idx, r in table.iterrows():
+        key = tuple(str(k) for k in idx) if isinstance(idx, tuple) else str(idx)
+        cells = shown[key]
+        assert int(cells[0][0]) == r["games"] and int(cells[1][0]) == r[num]
+        for cell, col in zip(cells[2:5], (rate, "ci_low", "ci_high")):
+            assert float(cell[0]) == r[col]  # full precision, exactly
+            assert cell[1] == _pct(r[col]).strip()
+
+
+def test_report_of_a_synthetic_result_holds_every_section(synthetic):
+    html = study_report(synthetic, command="simlib report x.parquet --html r.html").render()
+    page = check_self_contained(html)
+    assert len(page.imgs) == 6 and not page.unavailable
+    text = " ".join(page.text)
+    for words in ["Win rate by players", "Win rate by character", "When the night is lost",
+                  "Deaths by character", "Teams", "Provenance", "not of human players",
+                  "no value changed", "simlib report x.parquet --html r.html"]:
+        assert words in text
+    t = synthetic.tables
+    check_rate_rows(page, "table-by-primary", t.by_players)
+    check_rate_rows(page, "table-teams", t.by_team)
+    check_rate_rows(page, "table-loss-causes", t.loss_causes, "count", "rate")
+    assert "sortable" in html and "addEventListener" in html
+
+
+def test_counts_saved_before_round_counts_say_what_is_missing(synthetic):
+    flat = synthetic.counts.to_frame()
+    old = Counts.from_frame(TABLE_SPEC, flat[flat.grouping != "players_round"].drop(
+        columns="round_reached"))
+    res = RunResult(old, None, dict(PROVENANCE, ruleset_changes=None))
+    page = check_self_contained(study_report(res).render())
+    assert len(page.imgs) == 3 and len(page.unavailable) == 3  # survival, losses by round, length
+    assert all("no counts by players x round_reached" in u for u in page.unavailable)
+    assert "not recorded" in " ".join(page.text)
+    with pytest.raises(plots.PlotUnavailable, match="re-run it"):
+        res.plot.survival()
+    # a run resumed across versions: round counts for part of the games only
+    part = count_records(synthetic.records.iloc[:100], TABLE_SPEC).frames["players_round"]
+    mixed = Counts(TABLE_SPEC, dict(synthetic.counts.frames, players_round=part))
+    res = RunResult(mixed, None, dict(PROVENANCE))
+    with pytest.raises(plots.PlotUnavailable, match="cover 100 of the 600 games"):
+        res.plot.game_length()
+    assert res.plot.win_rates() is not None
+
+
+def test_section_hooks_for_comparisons_sweeps_and_sensitivity(synthetic, tmp_path):
+    rep = study_report(synthetic)
+    d, c, r = diffs_frame(), curve_frame(), ranks_frame()
+    rep.add(paired_differences_section(d, title="Variants minus reference", id="diffs"))
+    rep.add(curve_section(c, title="Monster count sweep", x="count", y="win_rate",
+                          group="players", target=0.3, id="sweep"))
+    rep.add(ranked_bars_section(r, title="Sensitivity", label="parameter", value="effect",
+                                top=5, id="sens"))
+    rep.add(Section("Sensitivity", id="sens"))  # same id: made unique
+    assert [s.id for s in rep.sections][-4:] == ["diffs", "sweep", "sens", "sens-2"]
+    path = rep.write(tmp_path / "r.html")
+    page = check_self_contained(path.read_text())
+    assert len(page.imgs) == 6 + 3
+    tables = [k for k in page.tables if k.startswith("table") and not k.startswith("table-")]
+    diff_rows, curve_rows, rank_rows = (page.tables[k] for k in tables[-3:])
+    assert [row[0][1] for row in diff_rows] == d["label"].tolist()
+    assert [float(row[1][0]) for row in diff_rows] == d["diff"].tolist()
+    assert [row[1][1] for row in diff_rows] == [_pct(x).strip() for x in d["diff"]]
+    assert len(curve_rows) == len(c)
+    assert [row[0][1] for row in rank_rows] == ["p1", "p5", "p2", "p4", "p0", "p7", "p3", "p6"]
+    with pytest.raises(ReportError, match="no rows"):
+        paired_differences_section(d.iloc[:0])
+
+
+def test_report_path_errors_write_nothing(synthetic, tmp_path):
+    with pytest.raises(ReportError, match="does not exist"):
+        write_study_report(synthetic, tmp_path / "missing" / "r.html")
+    with pytest.raises(ReportError, match="is a directory"):
+        write_study_report(synthetic, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+# =========================================================================== real studies
+TWEAK = """\
+[constants]
+rounds = 5
+wave_per_player = 0
+
+[horde.monster]
+count = 4
+"""
+CHANGED = {"constants.rounds": ("10", "5"), "constants.wave_per_player": ("1", "0"),
+           "horde.monster.count": ("8", "4")}
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def tweak_report(tmp_path_factory):
+    """A small study on a modified ruleset, saved and reported with --html."""
+    d = tmp_path_factory.mktemp("tweak")
+    (d / "tweak.toml").write_text(TWEAK)
+    code = main(["simulate", "--games", "1200", "--seed", "5", "--rules", str(d / "tweak.toml"),
+                 "--out", str(d / "r.parquet"), "--html", str(d / "r.html"), "--no-progress"])
+    assert code == 0
+    return d
+
+
+def test_simulate_html_numbers_equal_the_tables_and_list_the_changed_rules(tweak_report):
+    res = load_result(tweak_report / "r.parquet")
+    page = check_self_contained((tweak_report / "r.html").read_text())
+    assert len(page.imgs) == 6 and not page.unavailable
+    t = res.tables
+    assert t.overall.wins[0] > 0  # the lighter rules are winnable: the figures show something
+    check_rate_rows(page, "table-by-primary", t.by_players)
+    check_rate_rows(page, "table-teams", t.by_team)
+    member = rows_by_key(page, "table-by-member")
+    for ch, r in t.by_character.iterrows():
+        cells = member[ch]
+        assert float(cells[2][0]) == r.win_rate
+        assert float(cells[5][0]) == t.deaths_by_character.rate[ch]  # "died %"
+    changes = {row[0][1]: (row[1][1], row[2][1], row[3][1]) for row in page.tables["ruleset-changes"]}
+    assert changes == {k: (ref, new, "override") for k, (ref, new) in CHANGED.items()}
+    prov = dict((row[0][1], row[1][1]) for row in page.tables["provenance-table"])
+    assert prov["ruleset fingerprint"] == res.provenance["ruleset_fingerprint"]
+    assert prov["seed"] == "5" and prov["games"] == "1,200" and prov["policy"] == "baseline"
+    assert prov["report command"].startswith("simlib simulate --games 1200")
+    assert "simlib" in prov["versions (run)"] and "matplotlib" in prov["versions (report)"]
+
+
+def test_report_html_of_a_saved_counts_only_run(capsys, tmp_path):
+    out = tmp_path / "c.parquet"
+    code, _, _ = run_cli(capsys, "simulate", "--games", "400", "--seed", "2", "--players", "4,5",
+                         "--no-records", "--out", out, "--no-progress")
+    assert code == 0
+    code, text, err = run_cli(capsys, "report", out, "--html", tmp_path / "c.html")
+    assert code == 0 and err == "" and "wrote" in text
+    page = check_self_contained((tmp_path / "c.html").read_text())
+    assert len(page.imgs) == 6 and not page.unavailable  # round counts are in the counts
+    res = load_result(out)
+    assert res.records is None
+    check_rate_rows(page, "table-by-primary", res.tables.by_players)
+    assert "no value changed" in " ".join(page.text)
+
+
+@pytest.mark.parametrize("html, message", [
+    ("{tmp}/missing/r.html", "directory {tmp}/missing does not exist"),
+    ("{tmp}", "is a directory"),
+    ("{tmp}/r.parquet", "that is the results file"),
+])
+def test_bad_html_paths_exit_2_before_playing(capsys, tmp_path, html, message):
+    argv = ["simulate", "--games", "50", "--out", tmp_path / "r.parquet", "--no-progress",
+            "--html", html.format(tmp=tmp_path)]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message.format(tmp=tmp_path) in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# =========================================================================== in a browser
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+PROBE_HEAD = """<script>window.__errors = [];
+window.addEventListener("error", function (e) {
+  __errors.push(String(e.message || (e.target && (e.target.src || "").slice(0, 40))));
+}, true);
+["error", "warn"].forEach(function (k) {
+  var f = console[k]; console[k] = function () { __errors.push(k + ": " + [].join.call(arguments, " ")); f.apply(console, arguments); };
+});</script>"""
+PROBE_BODY = """<script>window.addEventListener("load", function () {
+  var imgs = Array.prototype.map.call(document.images, function (i) {
+    var r = i.getBoundingClientRect();
+    return [i.complete, i.naturalWidth, i.naturalHeight, r.width, r.height]; });
+  var th = document.querySelector("#table-teams thead th:nth-child(4)");
+  th.click(); th.click();
+  var after = Array.prototype.map.call(document.querySelectorAll("#table-teams tbody tr"),
+    function (r) { return parseFloat(r.cells[3].getAttribute("data-value")); });
+  var pre = document.createElement("pre"); pre.id = "probe";
+  pre.textContent = JSON.stringify({imgs: imgs, errors: __errors, sorted: after});
+  document.body.appendChild(pre);
+});</script>"""
+
+
+def test_report_in_headless_chromium(tweak_report, tmp_path):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("no Chromium on this machine (Debian: apt-get install chromium)")
+    report = tweak_report / "r.html"
+    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--no-first-run", "--disable-extensions", "--enable-logging=stderr", "--v=0",
+            f"--user-data-dir={tmp_path / 'profile'}"]
+    shot = tmp_path / "shot.png"
+    p = subprocess.run(base + [f"--screenshot={shot}", "--window-size=1200,2400",
+                               report.as_uri()], capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr[-2000:]
+    console = [ln for ln in p.stderr.splitlines() if ":CONSOLE" in ln]
+    assert console == [], console  # the page logs nothing: no error, no warning
+    from PIL import Image
+
+    with Image.open(shot) as im:
+        assert im.size == (1200, 2400)
+        colors = im.convert("RGB").resize((120, 240)).getcolors(maxcolors=100_000)
+        assert colors is not None and len(colors) > 50  # not a blank page
+
+    # the same page with a probe around it: image sizes, errors, sorting by click
+    html = report.read_text()
+    probed = tmp_path / "probed.html"
+    probed.write_text(html.replace("<head>", "<head>" + PROBE_HEAD, 1)
+                      .replace("</body>", PROBE_BODY + "</body>", 1))
+    p = subprocess.run(base + ["--virtual-time-budget=10000", "--window-size=1200,2400",
+                               "--dump-dom", probed.as_uri()],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr[-2000:]
+    m = re.search(r'<pre id="probe">(.*?)</pre>', p.stdout, re.S)
+    assert m, "the page did not finish loading"
+    probe = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert probe["errors"] == []
+    assert len(probe["imgs"]) == 6
+    for complete, nw, nh, w, h in probe["imgs"]:
+        assert complete and nw > 100 and nh > 100 and w > 100 and h > 100
+    after = probe["sorted"]
+    assert len(after) == len(load_result(tweak_report / "r.parquet").tables.by_team)
+    assert after == sorted(after)  # clicked twice: descending, then ascending

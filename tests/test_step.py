@@ -1,0 +1,198 @@
+"""The resumable engine: step API, clones, continuations that cannot peek, positions."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlib.core.rng import make_streams  # noqa: F401  (the streams' layout is uint64)
+from simlib.until_daylight import codes as K
+from simlib.until_daylight.api import play_games
+from simlib.until_daylight.kernels.game_nb import invariant_violation_nb
+from simlib.until_daylight.ruleset import load_ruleset
+from simlib.until_daylight.step import (
+    Game,
+    StepError,
+    action_odds,
+    continuation_records,
+    odds,
+    position,
+)
+
+RULES = load_ruleset()
+LIGHT = RULES.override({"constants.rounds": 5, "constants.wave_per_player": 0})
+
+
+def _record(seed, game, players, policy, ruleset):
+    rec = play_games(1, players=players, seed=seed, policy=policy, ruleset=ruleset, start=game)
+    return {f: int(rec[f][0]) for f in rec.dtype.names}
+
+
+def _drive(g: Game, policy: str) -> Game:
+    while not g.over:
+        g.apply(g.policy_choice(policy))
+    return g
+
+
+@pytest.mark.parametrize("policy", ["baseline", "random"])
+@pytest.mark.parametrize("ruleset", [RULES, LIGHT], ids=["reference", "light"])
+def test_step_mode_driven_by_a_policy_plays_the_batch_game(policy, ruleset):
+    """The step loop ("the policy picks, the engine applies") and the batch kernel play
+    the same games, record for record (decisions counted alike)."""
+    for game in range(12):
+        g = _drive(Game(seed=5, game=game, players=3 + game % 4, ruleset=ruleset), policy)
+        want = _record(5, game, 3 + game % 4, policy, ruleset)
+        got = g.result
+        assert {k: got[k] for k in want} == want
+        assert want["decisions"] > 0
+
+
+def test_random_play_fuzz_invariants_after_every_step():
+    """Random legal actions (OpenSpiel-style random simulation): every listed action
+    applies, and the invariants hold at every decision and at the end."""
+    rng = np.random.default_rng(2026)
+    steps = 0
+    for game in range(40):
+        ruleset = LIGHT if game % 2 else RULES
+        g = Game(seed=99, game=game, players=3 + game % 4, ruleset=ruleset, check=True)
+        while not g.over:
+            m = len(g.legal_actions())
+            assert m >= 2  # one-candidate decisions are not asked
+            assert invariant_violation_nb(g.state, g.rs) == K.VIOL_NONE
+            g.apply(int(rng.integers(m)))
+            steps += 1
+        assert g.result["violation"] == K.VIOL_NONE
+        assert g.result["outcome"] in (K.OUT_WIN, K.OUT_LOSS)
+    assert steps > 1000
+
+
+def test_clone_then_apply_equals_apply_and_clones_are_independent():
+    g = Game(seed=3, game=1, players=4, ruleset=LIGHT)
+    for _ in range(15):
+        g.apply(g.policy_choice("baseline"))
+    c = g.clone()
+    assert np.array_equal(c.state, g.state)
+    i = len(g.legal_actions()) - 1
+    c.apply(i)
+    assert not np.array_equal(c.state, g.state)  # the original did not move
+    g.apply(i)
+    assert np.array_equal(c.state, g.state)
+
+
+def test_a_game_cloned_midway_and_finished_equals_the_uncloned_game():
+    ref = _drive(Game(seed=8, game=4, players=5, ruleset=LIGHT), "baseline").result
+    g = Game(seed=8, game=4, players=5, ruleset=LIGHT)
+    for _ in range(30):
+        g.apply(g.policy_choice("baseline"))
+    half = g.clone()
+    del g
+    assert _drive(half, "baseline").result == ref
+    # and play() (the policy inside the engine) finishes it the same way
+    g2 = Game(seed=8, game=4, players=5, ruleset=LIGHT)
+    for _ in range(30):
+        g2.apply(g2.policy_choice("baseline"))
+    assert g2.play("baseline").result == ref
+
+
+def _permute_unseen(state: np.ndarray, rng) -> None:
+    """Shuffle the unseen part of both decks, in the position and in the step's snapshot."""
+    for base in (0, int(state[K.G_O_SNAP])):
+        for o_key, n_key in ((K.G_O_HDECK, K.G_HDECK_N), (K.G_O_RDECK, K.G_RDECK_N)):
+            o = base + int(state[o_key])
+            n = int(state[base + n_key])
+            state[o:o + n] = rng.permutation(state[o:o + n])
+
+
+def test_continuations_cannot_peek_at_the_real_deck_order():
+    """At turn-start decisions (nothing drawn since the step began), permuting the unseen
+    cards changes no continuation; with the real streams (peek) it does."""
+    rng = np.random.default_rng(1)
+    checked = differs_when_peeking = 0
+    g = Game(seed=21, game=0, players=4, ruleset=LIGHT)
+    while not g.over and checked < 12:
+        if g.state[K.G_SCRIPT_N] == 0 and g.state[K.G_HDECK_N] > 3:
+            p = g.clone()
+            _permute_unseen(p.state, rng)
+            assert np.array_equal(continuation_records(g, 20), continuation_records(p, 20))
+            a = continuation_records(g, 1, peek=True)
+            b = continuation_records(p, 1, peek=True)
+            differs_when_peeking += int(not np.array_equal(a, b))
+            checked += 1
+        g.apply(g.policy_choice("baseline"))
+    assert checked >= 8
+    assert differs_when_peeking >= 1
+
+
+def test_continuations_are_reproducible_and_distinct():
+    g = Game(seed=2, game=3, players=4, ruleset=LIGHT)
+    for _ in range(10):
+        g.apply(g.policy_choice("baseline"))
+    a = continuation_records(g, 50)
+    assert np.array_equal(a, continuation_records(g, 50))
+    assert np.array_equal(a[10:], continuation_records(g, 40, first=10))
+    assert len({tuple(r) for r in a}) > 5  # fresh streams per continuation
+
+
+def test_odds_of_a_finished_game_are_0_or_1():
+    g = _drive(Game(seed=1, game=0, players=4, ruleset=LIGHT), "baseline")
+    o = odds(g, n=25)
+    assert o.p == (1.0 if g.result["win"] else 0.0)
+    assert o.n == 25
+
+
+def test_odds_and_action_odds_from_a_position():
+    pos = position([
+        {"character": "trigger", "inventory": {"shotgun": 1, "shotgun_shells": 3}, "area": ["monster", "monster"]},
+        {"character": "pillar"}, {"character": "hipster"}, {"character": "psycho"},
+    ], round=4, phase="combat", ruleset=LIGHT)
+    assert pos.seat == 0 and pos.decision == "combat action"
+    texts = pos.legal_actions()
+    assert any("attack own area (monster, monster) with shotgun" in t for t in texts)
+    table = action_odds(pos, n=60)
+    assert list(table.columns[:2]) == ["action", "wins"]
+    assert len(table) == len(texts)
+    assert ((table.ci_low <= table.win_rate) & (table.win_rate <= table.ci_high)).all()
+    o = odds(pos, n=60)
+    assert 0.0 <= o.ci_low <= o.p <= o.ci_high <= 1.0
+
+
+@pytest.mark.parametrize("players, kwargs, match", [
+    ([{"character": "nobody"}, {"character": "pillar"}, {"character": "hipster"}], {},
+     "unknown character"),
+    ([{"character": "trigger", "inventory": {"laser": 1}}, {"character": "pillar"},
+      {"character": "hipster"}], {}, "unknown card"),
+    ([{"character": "trigger", "inventory": {"shotgun": 99}}, {"character": "pillar"},
+      {"character": "hipster"}], {}, "more shotgun in play"),
+    ([{"character": "trigger", "health": 99}, {"character": "pillar"},
+      {"character": "hipster"}], {}, "health must be from 1"),
+    ([{"character": "trigger", "area": ["dragon"]}, {"character": "pillar"},
+      {"character": "hipster"}], {}, "unknown enemy"),
+    ([{"character": "trigger"}, {"character": "pillar"}, {"character": "hipster"}],
+     {"round": 11}, "round must be an integer from 1 to 10"),
+    ([{"character": "trigger"}, {"character": "pillar"}, {"character": "hipster"}],
+     {"phase": "dusk"}, "phase must be one of"),
+    ([{"character": "trigger", "traps": 9}, {"character": "pillar"}, {"character": "hipster"}],
+     {}, "token limit"),
+])
+def test_position_validation(players, kwargs, match):
+    args = dict(round=3)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        position(players, **args)
+
+
+def test_step_errors():
+    g = Game(seed=0, game=0, players=4)
+    with pytest.raises(StepError, match="integer from 0"):
+        g.apply(len(g.legal_actions()))
+    g.play("baseline")
+    with pytest.raises(StepError, match="over"):
+        g.apply(0)
+
+
+def test_describe_reads_like_the_table():
+    g = Game(seed=0, game=0, players=4, characters=["trigger", "pillar", "hipster", "psycho"])
+    text = g.describe()
+    assert text.startswith("Round 1 of 10, search phase")
+    assert "seat 0 trigger" in text and "chooses the search action" in text
+    s = g.situation()
+    assert [p["character"] for p in s["seats"]] == ["trigger", "pillar", "hipster", "psycho"]
