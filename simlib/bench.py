@@ -71,6 +71,7 @@ import numba
 import numpy as np
 
 MARGIN = 1.6  # floor = measured ratio / MARGIN
+RETRIES = 3  # re-measurements of a kernel found below its floor (best one kept)
 CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation
 SEED = 20240611  # fixed games: every block of a benchmark does the same work
 
@@ -384,15 +385,61 @@ BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
 }
 
 
+SLOWDOWN_ENV = "SIMLIB_BENCH_SLOWDOWN"  # tests of the guard: "game=3,roll_dice=2"
+
+
+def slowdowns() -> dict[str, int]:
+    """``{benchmark: k}`` from ``$SIMLIB_BENCH_SLOWDOWN`` (tests of the guard only)."""
+    out = {}
+    for item in filter(None, os.environ.get(SLOWDOWN_ENV, "").split(",")):
+        name, _, k = item.partition("=")
+        out[name.strip()] = int(k)
+    return out
+
+
+def slowed(bench: Bench, k: int) -> Bench:
+    """The benchmark with ``k`` times the work per operation: each block runs the very same
+    operations ``k`` times (a stand-in for a kernel ``k`` times slower, measured through
+    the guard's own path)."""
+    run = bench.run
+
+    def run_k(n):
+        for _ in range(k):
+            out = run(n)
+        return out
+
+    return dataclasses.replace(bench, run=run_k, title=f"{bench.title} [x{k} work]")
+
+
 def make_benches(names: Iterable[str] = GUARDED) -> list[Bench]:
-    return [BENCH_FACTORIES[n]() for n in names]
+    slow = slowdowns()
+    benches = [BENCH_FACTORIES[n]() for n in names]
+    return [slowed(b, slow[b.name]) if slow.get(b.name, 1) != 1 else b for b in benches]
 
 
 # --------------------------------------------------------------------------- timing
+def _cpu_clock() -> Callable[[], float]:
+    """The process's CPU time (every thread), if the platform has a fine one: time the
+    process spends descheduled (other processes on a busy machine) is not counted, so a
+    block preempted half-way is not 'slow'.  Wall time otherwise."""
+    try:
+        info = time.get_clock_info("process_time")
+        if info.resolution <= 1e-6:
+            time.process_time()
+            return time.process_time
+    except (AttributeError, ValueError, OSError):  # pragma: no cover
+        pass
+    return time.perf_counter  # pragma: no cover
+
+
+CLOCK = _cpu_clock()
+
+
 def time_block(run: Callable[[int], object], n: int) -> float:
-    t0 = time.perf_counter()
+    """CPU seconds (see :func:`_cpu_clock`) of ``run(n)``."""
+    t0 = CLOCK()
     run(n)
-    return time.perf_counter() - t0
+    return CLOCK() - t0
 
 
 def block_size(bench: Bench, target: float) -> int:
@@ -556,7 +603,12 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
     ms = {m.name: m for m in measure_all(list(benches.values()), target, blocks, windows, cal)}
     for name in list(ms):
         f = floors.get(name)
-        if f is not None and ms[name].ratio < float(f["floor"]):  # noise? one more go
+        # below the floor: noise? up to RETRIES more goes with three times the windows,
+        # keeping the best (on a busy machine noise lowers a ratio far more often than it
+        # raises it: a 2x slower kernel would need +60 % of luck to pass, and gets none)
+        for _ in range(RETRIES):
+            if f is None or ms[name].ratio >= float(f["floor"]):
+                break
             again = measure(benches[name], cal, target, blocks, 3 * windows, n=ms[name].block)
             if again.ratio > ms[name].ratio:
                 ms[name] = again

@@ -233,6 +233,9 @@ def _header(result) -> str:
         f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
         "intervals are 95 % Wilson intervals.",
     ]
+    if not result.complete:
+        lines.insert(1, f"Unfinished run: {result.games} of {p.get('games')} games are done "
+                        "(the verified chunks so far); run the same command to finish it.")
     return "\n".join(lines)
 
 

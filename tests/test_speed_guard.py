@@ -117,3 +117,21 @@ def test_guard_fails_a_3x_slower_game(cal, floors):
     real, slow = bench.measure_all(
         [bench.game_bench(), bench.game_bench(kernel=play_game_3x)], cal=cal)
     _assert_guard_catches("game", real, slow, floors)
+
+
+@pytest.mark.parametrize("name, k", [("roll_dice", 3), ("roll_dice", 2), ("player_attack", 2)])
+def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
+    """Through the guard's own measuring path (``make_benches`` with
+    ``SIMLIB_BENCH_SLOWDOWN``): a benchmark doing k times the work, measured interleaved
+    with the real one, falls below a floor set from the real one with the committed
+    margin, and the real one does not."""
+    real = bench.make_benches([name])[0]
+    monkeypatch.setenv(bench.SLOWDOWN_ENV, f"{name}={k}")
+    slow = bench.make_benches([name])[0]
+    assert slow.title.endswith(f"[x{k} work]")
+    mr, ms = bench.measure_all([real, slow], cal=cal)
+    floor = mr.ratio / bench.MARGIN
+    assert bench.check_ratio(name, mr.ratio, floor) is None
+    assert bench.check_ratio(name, ms.ratio, floor) is not None, (ms.ratio, mr.ratio)
+    # about 1/k of the real ratio (the blocks are the same operations, k times)
+    assert 0.6 / k < ms.ratio / mr.ratio < 1.5 / k, (ms.ratio, mr.ratio)

@@ -31,6 +31,7 @@ from typing import Any, Iterator, Mapping, NamedTuple
 import numpy as np
 
 from . import codes as K
+from .capacities import check_capacities, check_range
 
 __all__ = [
     "RulesetError",
@@ -233,6 +234,7 @@ def _check_value(file: str, key: str, field: Field, value: Any) -> Any:
         if field.min is not None and value < field.min:
             what = "negative count" if field.min == 0 else "value too small"
             raise _err(file, key, f"{what}: {value}; must be >= {field.min}")
+        check_range(file, key, value, _err)
         return value
     if t == "bool":
         if not isinstance(value, bool):
@@ -407,6 +409,9 @@ def _read_toml(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{path}: malformed TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesetError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                           f"{exc.object[exc.start:exc.start + 1]!r}); TOML files are UTF-8") from None
     except OSError as exc:
         raise RulesetError(f"{path}: cannot read ruleset file: {exc.strerror}") from None
 
@@ -541,7 +546,7 @@ def _validate(flat: _Flat) -> dict:
             if ing not in card_keys:
                 raise _err(frc, f"recipes.{r}.ingredients", f"unknown card {ing!r}", card_names)
 
-    return {
+    model = {
         "card_names": tuple(card_names),
         "card_keys": card_keys,
         "basics": tuple(basics),
@@ -552,6 +557,8 @@ def _validate(flat: _Flat) -> dict:
         "character_names": tuple(chars),
         "recipe_names": tuple(recipes),
     }
+    check_capacities(v, model, fname, _err)  # what the kernels' fixed arrays can hold
+    return model
 
 
 # =========================================================================== packing
