@@ -22,6 +22,7 @@ GAMES = 240
 # notebook name -> (number of figures drawn at least, texts that must be printed, files written)
 EXPECT = {
     "01_win_rates": (2, [f"{GAMES} games"], ["win_rates_report.html"]),
+    "02_tuning": (2, ["compare: calibrated vs 4 Monsters", "calibrated value:"], []),
     "03_players": (1, ["Ladder, 4 players", "odds with the baseline playing on"], []),
 }
 
