@@ -25,11 +25,10 @@ def test_rollout_with_an_infinite_threshold_plays_the_baseline_games():
 
 
 def test_rollout_beats_the_baseline_on_a_lighter_ruleset_paired():
-    """Same games (common random numbers): rollout-20 wins clearly more often."""
+    """Same games (common random numbers): rollout-100 wins more often."""
     n = 120
     base = play_games(n, players=4, seed=11, policy="baseline", ruleset=LIGHT)["outcome"] == K.OUT_WIN
-    roll = play_games(n, players=4, seed=11, policy="rollout", policy_params={"budget": 20},
-                      ruleset=LIGHT)["outcome"] == K.OUT_WIN
+    roll = play_games(n, players=4, seed=11, policy="rollout-100", ruleset=LIGHT)["outcome"] == K.OUT_WIN
     gained, lost = int((roll & ~base).sum()), int((base & ~roll).sum())
     assert roll.mean() > base.mean() + 0.05, (roll.mean(), base.mean())
     assert gained > 2 * lost

@@ -38,11 +38,12 @@ POLICIES: dict[str, PolicySpec] = {
         "sacrifice a saved survivor only to avoid dying",
     ),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 1.0, 1.0, 1.0, 0.0, 2.0),
+        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 0.02, 0.02, 0.02, 0.0, 2.0),
         "flat Monte-Carlo search over the baseline: at each decision the baseline's best "
         "top_k candidates are played out `budget` times in total (successive halving, "
         "common random numbers, each continuation re-keyed: no peeking) by the baseline; "
-        "value 1 for a win, else a shaped score <= 0.5 (rounds, health, survivors); the "
+        "value 1 for a win, else a small shaped score (w_* times the shares of rounds, "
+        "health and survivors); the "
         "baseline's choice (always evaluated) stands unless a challenger's paired gain "
         "exceeds `threshold` and `z` standard errors",
         search=True,

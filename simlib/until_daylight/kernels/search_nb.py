@@ -144,12 +144,16 @@ RP_W_SAVED = 5  # ... per survivor held at the end (capped at 1 in total)
 RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
 RP_Z = 7  # a challenger must beat the baseline's choice by z paired standard errors too
 N_ROLLOUT_PARAMS = 8
+MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
+# a paired standard error from fewer is too often 0 (all differences alike)
 
 
 @njit_nb
 def rollout_value_nb(rec, rs, rp):
-    """A continuation's value: 1 for a win, else a shaped score in [0, 0.5] from the
-    share of rounds survived, of health left and the survivors held (weights ``rp``)."""
+    """A continuation's value: 1 for a win; a loss scores the weighted shares of rounds
+    survived, of health left and of survivors held (3 or more count fully), with small
+    weights (``rp``, 0.02 each by default) so that wins decide whenever a candidate's
+    continuations win, and the shaping still orders candidates on a night nobody wins."""
     if rec[REC_OUTCOME] == OUT_WIN:
         return 1.0
     rounds = max(1, rs[P_ROUNDS])
@@ -161,10 +165,7 @@ def rollout_value_nb(rec, rs, rp):
         hm += max(1, rs[rs[RH_O_CHAR] + rec[REC_CHARACTER + s] * N_CHAR_COLS + CH_HEALTH])
     v += rp[RP_W_HEALTH] * hl / hm
     v += rp[RP_W_SAVED] * min(1.0, rec[REC_SURVIVORS_SAVED] / 3.0)
-    total = rp[RP_W_ROUND] + rp[RP_W_HEALTH] + rp[RP_W_SAVED]
-    if total <= 0.0:
-        return 0.0
-    return 0.5 * v / total
+    return v
 
 
 @njit_nb
@@ -192,8 +193,9 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     surviving challenger and the baseline's choice on the same continuations (common
     random numbers: continuation ``r`` has the same key for every candidate), then keeps
     the better half of the challengers; the baseline's choice is never dropped.  The best
-    challenger replaces the baseline's choice only if its paired mean gain exceeds the
-    threshold and ``z`` standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
+    challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
+    continuations with it and its paired mean gain exceeds the threshold and ``z``
+    standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
     ``cand``/``total``/``count``/``sq`` (>= MAX_CANDS), ``basev`` (>= budget + MAX_CANDS).
     """
     m = st[G_PENDING_M]
@@ -275,7 +277,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
         se = np.sqrt(var / n)
     else:
         se = np.inf
-    if gain > rp[RP_THRESHOLD] and gain > rp[RP_Z] * se:
+    if n >= MIN_PAIRED and gain > rp[RP_THRESHOLD] and gain > rp[RP_Z] * se:
         return best
     return base
 
