@@ -211,11 +211,10 @@ def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None
                  check=check, trace=capacity).play(policy, policy_params)
         st = g.state
         write_record_nb(st, g.rs, np.int64(game), flat[0])
-        o = int(st[K.G_O_EV])
-        n_ev = int(st[K.G_EV_N])
-        return rec[0], st[o:o + n_ev * K.N_EV_COLS].reshape(n_ev, K.N_EV_COLS).copy()
-    st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
-                      np.int64(pid), pp, np.int64(capacity), np.int64(1 if check else 0), flat[0])
+    else:
+        st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
+                          np.int64(pid), pp, np.int64(capacity), np.int64(1 if check else 0),
+                          flat[0])
     o = int(st[K.G_O_EV])
     n_ev = int(st[K.G_EV_N])
     return rec[0], st[o:o + n_ev * K.N_EV_COLS].reshape(n_ev, K.N_EV_COLS).copy()
