@@ -206,6 +206,31 @@ def test_step_errors():
         g.apply(0)
 
 
+def test_a_full_step_script_is_refused_and_the_game_is_unchanged():
+    """A step's script (the choices already taken in the current turn, replayed when the
+    step resumes) has a fixed capacity that the rules cannot bound (see capacities.py):
+    when it is full, ``apply`` raises a StepError naming the capacity and the game is left
+    exactly as it was; with room again, the same choice plays on as usual."""
+    g = Game(seed=3, game=1, players=4)
+    while not g.over and int(g.state[K.G_SCRIPT_N]) == 0:  # a decision mid-step
+        g.apply(g.policy_choice("baseline"))
+    assert not g.over
+    n = int(g.state[K.G_SCRIPT_N])
+    ref = g.clone()
+    g.state[K.G_SCRIPT_CAP] = n  # full
+    i = g.policy_choice("baseline")
+    assert i == ref.policy_choice("baseline")
+    before = g.state.copy()
+    with pytest.raises(StepError, match=f"already holds {n} choices"):
+        g.apply(i)
+    assert np.array_equal(g.state, before)
+    g.state[K.G_SCRIPT_CAP] = K.SCRIPT_CAP
+    g.apply(i)
+    ref.apply(i)
+    pos = int(g.state[K.G_O_EV])  # the position: head and persistent parts
+    assert np.array_equal(g.state[:pos], ref.state[:pos])
+
+
 def test_describe_reads_like_the_table():
     g = Game(seed=0, game=0, players=4, characters=["trigger", "pillar", "hipster", "psycho"])
     text = g.describe()

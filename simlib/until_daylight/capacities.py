@@ -33,6 +33,16 @@ Capacities (name: what bounds it, where it is used)
   horde and rubble totals, which are bounded (:data:`MAX_HORDE_TOTAL`,
   :data:`MAX_RUBBLE_TOTAL`) so a game's state stays below ~10 MB.
 * event buffer: ``trace_game(capacity=...)``; the kernel stops writing events when full.
+* a step's script (``codes.SCRIPT_CAP``, 4096): the choices already taken in the current
+  step (a turn, an area attack, the traps, the horde release), replayed when a step-mode
+  game resumes.  This one is *not* derived from the ruleset because the rules give it no
+  bound: with reshuffling decks, a turn can chain adrenaline attacks without end (a kill
+  draws rubble cards, the spent adrenaline card comes back through the reshuffled discard
+  pile, a noise event brings new enemies from the reshuffled horde), each attack with its
+  ammo, card and reward choices.  So it is checked where it is used:
+  ``apply_action_nb`` refuses a choice that would overflow the script (code -3), leaving
+  the game unchanged, and ``step.Game.apply`` raises a ``StepError`` naming the
+  capacity.  The batch kernel and the policies' rollouts choose inline and use no script.
 """
 from __future__ import annotations
 

@@ -209,9 +209,13 @@ class Game:
         if not (isinstance(i, (int, np.integer)) and 0 <= int(i) < m):
             raise StepError(f"action index must be an integer from 0 to {m - 1}; got {i!r}")
         code = apply_action_nb(self.state, self.rs, np.int64(self._pid), self._pp, np.int64(i))
+        if code == -3:
+            raise StepError(
+                f"this step already holds {int(self.state[K.G_SCRIPT_CAP])} choices, the "
+                "capacity of a step's script (codes.SCRIPT_CAP); the game is unchanged. "
+                "The rules allow no fixed bound (see simlib/until_daylight/capacities.py)")
         if code < 0:
-            raise StepError(f"the engine refused the action (code {code}: the step's "
-                            f"script holds at most {K.SCRIPT_CAP} choices)")
+            raise StepError(f"the engine refused the action (code {code})")
         return self
 
     def policy_choice(self, policy: str = "baseline", params=None) -> int:
