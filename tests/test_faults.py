@@ -96,7 +96,7 @@ def test_sigkill_at_random_moments_then_resume(clean, tmp_path):
     rng = random.Random(13)
     kills = 0
     slow = _env(**{FAULT_ENV: "chunk-half:*:sleep0.05"})
-    for attempt in range(6):
+    for _attempt in range(6):
         proc = subprocess.Popen(_cmd(out), env=slow, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         parts = tmp_path / "r.parquet.parts"

@@ -295,8 +295,8 @@ def test_all_raiders_first_variant_orders_the_enemies_attack(rules, all_first):
     gs.set_area(1, ["raider", "wanderer"])
     gs.run(K.PC_ENEMIES, K.PC_SAVE)
     kinds = _enemy_roll_kinds(gs)
-    R, I = K.ENEMY_RAIDER, K.ENEMY_INFECTED
-    assert kinds == ([R, R, I, I] if all_first else [R, I, R, I])
+    R, INF = K.ENEMY_RAIDER, K.ENEMY_INFECTED
+    assert kinds == ([R, R, INF, INF] if all_first else [R, INF, R, INF])
 
 
 @pytest.mark.parametrize("reshuffle", [False, True])

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import sys
 import time
 
 import numpy as np
@@ -136,7 +134,7 @@ def test_tables_by_hand():
     assert as_dict(t.deaths_by_character_players, "count") == {
         ("a", 3): (3, 1), ("a", 4): (3, 0), ("b", 3): (2, 1), ("b", 4): (3, 0),
         ("c", 3): (2, 0), ("c", 4): (3, 0), ("d", 3): (2, 0), ("d", 4): (3, 0)}
-    for name, table in t.items():
+    for table in t.values():
         check_rates(table, "wins" if "win_rate" in table.columns else "count")
     m = rate_matrix(t.by_character_players, "character", "players")
     assert m.loc["d", 3] == "0.0 [0.0, 65.8]"
@@ -163,7 +161,7 @@ def test_counts_add_and_store():
        st.integers(1, 29))
 def test_counts_are_additive(games, cut):
     rows = []
-    for i, (p, w, cause, perm, rnd) in enumerate(games):
+    for p, w, cause, perm, rnd in games:
         row = {"players": p, "win": w, "loss_cause": "none" if w else cause, "round_reached": rnd,
                "dead_character": None if w or cause != "x" else perm[0]}
         for s in range(6):

@@ -254,7 +254,7 @@ def loss_causes(table: pd.DataFrame, round_: str, cause: str, ax=None, *,
     ax = _axes(ax)
     counts = table["count"].groupby(level=[round_, cause]).sum().unstack(cause, fill_value=0)
     # every game counts once per round row it ended in: total games = sum of per-row games
-    games = table["games"].groupby(level=[l for l in table.index.names if l != cause]).first().sum()
+    games = table["games"].groupby(level=[lv for lv in table.index.names if lv != cause]).first().sum()
     last = max(int(max(counts.index)), int(rounds or 0))
     counts = counts.reindex(range(1, last + 1), fill_value=0)
     bottom = np.zeros(len(counts))

@@ -29,10 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+import tomllib
 
 __all__ = ["RulesetError", "Field", "FileSchema", "TaggedRuleset", "load_tagged",
            "read_toml", "OVERRIDE_SOURCE"]

@@ -208,4 +208,4 @@ def check_capacities(values: Mapping[str, Any], model: Mapping[str, Any],
                 f"characters.{c}.advantage.kind"] == "extra_collateral"
                 else f"characters.{c}.drawback.amount",
                 f"collateral damage per X would be {low} for {c} (negative damage)",
-                [f"extra_collateral amounts >= -constants.collateral_per_x"])
+                ["extra_collateral amounts >= -constants.collateral_per_x"])

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 from math import factorial
 from typing import Iterable, Sequence
 

@@ -450,7 +450,7 @@ def _validate(flat: _Flat) -> dict:
     if v["constants.min_players"] > v["constants.max_players"]:
         raise _err(fc, "constants.min_players",
                    f"min_players {v['constants.min_players']} > max_players {v['constants.max_players']}",
-                   [f"1..max_players"])
+                   ["1..max_players"])
 
     if v["constants.dice_cap"] > K.MAX_DICE_CAP:
         raise _err(fc, "constants.dice_cap",

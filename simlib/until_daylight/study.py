@@ -207,7 +207,7 @@ class UntilDaylightAdapter:
 def _normalize(df: pd.DataFrame) -> pd.DataFrame:
     """One string dtype for every text column, whatever the chunk held (all-empty seats
     come out as object columns), so chunks concatenate to the same frame."""
-    if _STR_DTYPE != object:
+    if _STR_DTYPE is not object:
         for c in df.columns:
             if df[c].dtype == object:
                 df[c] = df[c].astype(_STR_DTYPE)

@@ -169,7 +169,7 @@ def table_label(table) -> str:
 
 
 def _normalize(df: pd.DataFrame) -> pd.DataFrame:
-    if _STR_DTYPE != object:
+    if _STR_DTYPE is not object:
         for c in df.columns:
             if df[c].dtype == object:
                 df[c] = df[c].astype(_STR_DTYPE)

@@ -274,7 +274,7 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
                     work[ext + cls_moon[c] * L + p] += cls_prob[c] * x
             # ... the bead's moves and the werewolf's misses loop inside the layer
             n_in = n2 if y_inside else n1
-            for sweep in range(1000):
+            for _sweep in range(1000):
                 delta = 0.0
                 for p in range(L - 1, -1, -1):
                     a0 = work[ext + p]
