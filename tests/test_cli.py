@@ -1,8 +1,10 @@
 """The ``simlib`` command, called in-process: ``main(argv)`` returns the exit status."""
 from __future__ import annotations
 
+import shutil
 import socket
-import sys
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -155,10 +157,32 @@ def test_bench_is_handed_its_own_flags(capsys):
     assert "simlib bench" in capsys.readouterr().out
 
 
-def test_console_script_entry_point():
-    if sys.version_info >= (3, 10):
-        from importlib.metadata import entry_points
+def test_pyproject_declares_the_console_script():
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    root = Path(__file__).resolve().parents[1]
+    with open(root / "pyproject.toml", "rb") as f:
+        scripts = tomllib.load(f)["project"]["scripts"]
+    assert scripts == {"simlib": "simlib.cli:main"}
 
-        eps = [e for e in entry_points(group="console_scripts") if e.name == "simlib"]
-        if eps:  # installed (pip install -e .): the script runs simlib.cli:main
-            assert eps[0].value == "simlib.cli:main"
+
+def test_console_script_entry_point():
+    """When simlib is installed, its ``simlib`` script is simlib.cli:main and runs."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution("simlib")
+    except PackageNotFoundError:
+        pytest.skip("simlib is not installed (pip install -e .): no console script to check")
+    eps = [e for e in dist.entry_points if e.group == "console_scripts" and e.name == "simlib"]
+    assert len(eps) == 1, f"installed simlib declares no single 'simlib' script: {eps}"
+    assert eps[0].value == "simlib.cli:main"
+    assert eps[0].load() is main
+    exe = shutil.which("simlib")
+    if exe is None:
+        pytest.skip("simlib is installed but its script is not on PATH")
+    done = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "simulate" in done.stdout and done.stdout.startswith("usage: simlib")

@@ -342,17 +342,86 @@ def test_invariants_hold_under_each_variant(rules, variant):
     assert (rec["violation"] == 0).all()
 
 
+MELEE = ["machete", "axe", "chainsaw", "basic_weapons.crowbar", "basic_weapons.knife",
+         "basic_weapons.drifter_machete", "basic_weapons.baseball_bat"]
+
+
+def _rolled(ev):
+    """Dice rolled by each player attack: the faces of the EV_ROLL after each EV_ATTACK."""
+    out = []
+    for i in np.flatnonzero(ev[:, 0] == K.EV_ATTACK):
+        roll = ev[i + 1]
+        assert roll[0] == K.EV_ROLL and roll[2] == ev[i, 2]
+        out.append((int(ev[i, 4]), int(roll[3] + roll[4] + roll[5]), int(roll[6])))
+    return out  # (weapon, dice rolled, faces code)
+
+
+def _enemy_attacks(ev):
+    """Batch sizes of each area's enemies' attack (consecutive EV_ENEMY_ROLL of one area
+    and kind, with only that attack's consequences in between)."""
+    between = {K.EV_SURVIVOR_KILLED, K.EV_BARRICADE_DOWN, K.EV_PROTECTION, K.EV_DAMAGE,
+               K.EV_IGNORED, K.EV_SACRIFICE, K.EV_DISCARD, K.EV_LEADER}
+    groups, cur, key = [], [], None
+    for row in ev:
+        kind = int(row[0])
+        if kind == K.EV_ENEMY_ROLL:
+            k = (int(row[1]), int(row[2]), int(row[3]))
+            if k != key and cur:
+                groups.append(cur)
+                cur = []
+            key = k
+            cur.append(int(row[4] + row[5] + row[6]))
+        elif kind not in between:
+            if cur:
+                groups.append(cur)
+            cur, key = [], None
+    if cur:
+        groups.append(cur)
+    return groups
+
+
 def test_whole_games_never_roll_more_than_the_dice_cap(rules):
-    """The 6-dice rule in whole games: every player attack and every enemy batch."""
-    cap = rules.get("constants.dice_cap")
-    seen_attack = seen_batch = 0
-    for game in range(40):
+    """The 6-dice rule in whole games, read from the dice the trace shows rolled.
+
+    Every melee weapon is given ``cap + 3`` dice and Monsters and Brutes ``cap + 3``
+    attack dice (Raiders ``cap + 1``): without the cap these attacks would roll more than
+    ``cap`` dice, so each such roll must show exactly ``cap`` faces, and each area's
+    attack must come in batches of ``cap`` (the last one smaller or equal)."""
+    cap = int(rules.get("constants.dice_cap"))
+    big = {f"rubble.{w}.dice": cap + 3 for w in MELEE}
+    big.update({"horde.monster.attack_dice": cap + 3, "horde.brute.attack_dice": cap + 3,
+                "horde.raider.attack_dice": cap + 1})
+    strong = rules.override(big)
+    melee_ids = {strong.card_id(w.split(".")[-1]) for w in MELEE}
+    capped_attacks = split_attacks = 0
+    for game in range(30):
         for policy in ("baseline", "random"):
-            _, ev = trace_game(seed=5, players=6, game=game, policy=policy)
-            attacks = ev[ev[:, 0] == K.EV_ATTACK]
-            batches = ev[ev[:, 0] == K.EV_ENEMY_ROLL]
-            assert (attacks[:, 5] <= cap).all()
-            assert (batches[:, 4] + batches[:, 5] + batches[:, 6] <= cap).all()
-            seen_attack = max(seen_attack, int(attacks[:, 5].max(initial=0)))
-            seen_batch = max(seen_batch, int((batches[:, 4] + batches[:, 5] + batches[:, 6]).max(initial=0)))
-    assert seen_attack == cap and seen_batch == cap  # the cap is reached, never passed
+            _, ev = trace_game(seed=5, players=6, game=game, policy=policy, ruleset=strong)
+            assert int(ev[-1, 0]) == K.EV_END  # the whole game is in the trace
+            for w, dice, code in _rolled(ev):
+                assert 0 <= dice <= cap and code < 3 ** cap
+                if w in melee_ids:  # would be >= cap + 3 uncapped
+                    assert dice == cap
+                    capped_attacks += 1
+            for sizes in _enemy_attacks(ev):
+                assert all(0 < k <= cap for k in sizes), sizes
+                assert all(k == cap for k in sizes[:-1]), sizes
+                split_attacks += len(sizes) > 1
+    assert capped_attacks >= 20 and split_attacks >= 20  # the cap was put to work
+
+
+def test_reference_games_roll_the_dice_their_attack_announces(rules):
+    """On the reference ruleset the rolled faces never exceed the cap, and the cap is
+    reached (the dice an EV_ATTACK announces are the dice rolled)."""
+    cap = int(rules.get("constants.dice_cap"))
+    most = 0
+    for game in range(20):
+        _, ev = trace_game(seed=5, players=6, game=game, policy="baseline")
+        attacks = ev[ev[:, 0] == K.EV_ATTACK]
+        rolled = _rolled(ev)
+        assert [d for _, d, _ in rolled] == attacks[:, 5].tolist()
+        most = max([most] + [d for _, d, _ in rolled])
+        assert all(d <= cap for _, d, _ in rolled)
+        for sizes in _enemy_attacks(ev):
+            assert all(0 < k <= cap for k in sizes) and all(k == cap for k in sizes[:-1])
+    assert most == cap
