@@ -447,3 +447,19 @@ def test_no_compile_notice_once_the_kernel_is_loaded():
     adapter = make_adapter(players=4, seed=0)
     adapter.run_chunk(0, 4)
     assert adapter.compile_notice() is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.lists(st.integers(-1, n - 1), min_size=6, max_size=6),
+                         min_size=0, max_size=40))))
+def test_team_names_match_a_per_game_oracle(case):
+    """The array decoder of teams (used by records_frame and the study's counts) names each
+    game's team as a plain per-game loop would: sorted names joined by '+'."""
+    from simlib.until_daylight.api import team_names
+
+    n, rows = case
+    names = [f"c{(7 * i) % 13}" for i in range(n)]  # names not in code order
+    seats = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
+    want = ["+".join(sorted(names[c] for c in row if c >= 0)) for row in rows]
+    assert list(team_names(seats, names)) == want

@@ -153,6 +153,27 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
             f.result()
 
 
+def team_names(seats: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """Each game's team as its sorted character names joined by ``+``, from the seats'
+    character codes (shape ``(games, seats)``, -1 for an empty seat), without a Python
+    pass per game: each game's sorted codes become one integer (mixed radix), and each
+    distinct team is named once."""
+    seats = np.asarray(seats, dtype=np.int64)
+    if seats.size == 0:
+        return np.empty(len(seats), dtype=object)
+    rows = np.sort(seats, axis=1) + 1  # 0: an empty seat
+    radix = len(names) + 1
+    if radix ** rows.shape[1] < 2 ** 62:
+        key = rows @ (radix ** np.arange(rows.shape[1], dtype=np.int64))
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        uniq = rows[first]
+    else:  # pragma: no cover - more characters than any ruleset has
+        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    teams = np.array(["+".join(sorted(names[c - 1] for c in row if c > 0)) for row in uniq],
+                     dtype=object)
+    return teams[inverse.reshape(-1)]
+
+
 def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.DataFrame:
     """Per-game records as a DataFrame with codes mapped to names.
 
@@ -182,8 +203,7 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
     seat_chars = np.stack([df[f"character_{s}"].to_numpy() for s in range(K.MAX_PLAYERS)], axis=1)
     lead_char = np.where(lead >= 0, seat_chars[np.arange(len(df)), np.maximum(lead, 0)], -1)
     out["leader_character"] = chars[lead_char]
-    out["team"] = ["+".join(sorted(c for c in row if isinstance(c, str)))
-                   for row in out[[f"character_{s}" for s in range(K.MAX_PLAYERS)]].itertuples(index=False)]
+    out["team"] = team_names(seat_chars, rules.character_names)
     for t, name in enumerate(rules.enemy_names[:K.MAX_ENEMY_TYPES]):
         out[f"killed_{name}"] = df[f"killed_{t}"]
     return out

@@ -179,11 +179,7 @@ class UntilDaylightAdapter:
                 "dead_character": lookup[out["dead_character"]]}
         for s in range(K.MAX_PLAYERS):
             cols[f"character_{s}"] = lookup[seats[:, s]]
-        bits = np.where(seats >= 0, np.left_shift(np.int64(1), np.maximum(seats, 0)), 0).sum(axis=1)
-        masks, inverse = np.unique(bits, return_inverse=True)
-        teams = np.array(["+".join(sorted(n for c, n in enumerate(names) if (m >> c) & 1))
-                          for m in masks], dtype=object)
-        cols["team"] = teams[inverse.reshape(-1)]
+        cols["team"] = api.team_names(seats, names)
         return pd.DataFrame(cols)
 
     def identity(self) -> dict:
