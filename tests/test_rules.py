@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simlib.core.rng import STREAM_DICE
 from simlib.until_daylight import codes as K
 from simlib.until_daylight.kernels.game_nb import (
     attack_nb,
@@ -486,18 +487,45 @@ def test_energy_shot_turns_an_x_into_a_b(rules):
 
 
 def test_lucky_rerolls_each_x_once(rules):
-    """8 'lucky 5 (reroll each of your X once)': every X is rerolled, and only once per
-    attack (a second lucky card is not offered after the reroll)."""
+    """8 'lucky 5 (reroll each of your X once)': the Psycho's bat rolls 3 X; lucky rerolls
+    the 3 dice - the dice stream moves exactly as for one roll of 6 dice (chainsaw 4 +
+    Psycho 1 + vitality 1), and the card is spent."""
+    r = die(rules, "X")
+    streams = {}
+    for cards in ({"baseball_bat": 1, "lucky": 1}, {"chainsaw": 1, "vitality": 1}, {"baseball_bat": 1}):
+        gs = new(r)
+        hold(gs, PSY, cards)
+        gs.set_area(PSY, ["wanderer", "wanderer"])
+        attack(gs, PSY, PSY, next(iter(cards)))
+        assert inv(gs, PSY) == {next(iter(cards)): 1} and gs.area_cards(PSY) == ["wanderer"] * 2
+        streams[len(streams)] = int(gs.rng[STREAM_DICE])
+    assert streams[0] == streams[1] != streams[2]
+
+
+def test_lucky_is_offered_after_the_roll_while_x_are_showing(rules):
+    """8 'combat, after the roll: ... lucky 5 (reroll each of your X once)'."""
+    g = position(table(psycho={"inventory": {"baseball_bat": 1, "lucky": 1}, "area": ["wanderer"] * 2}),
+                 round=3, first=PSY, ruleset=die(rules, "X"))
+    choose_attack(g, PSY, "baseball_bat")
+    assert g.decision == "card after the roll" and g.legal_actions() == ["keep the roll", "play lucky"]
+    assert g.view.g[K.G_CUR_X] == 3
+    choose(g, "play lucky")
+    assert g.view.inv[PSY, rules.card_id("lucky")] == 0 and g.seat == HIP
+
+
+@pytest.mark.xfail(strict=True, reason="engine disagrees: attack_nb offers lucky only while "
+                   "G_LUCKY_USED == 0 (one lucky card per attack); the rulebook lets a player use all "
+                   "the lucky cards they hold during their turn")
+def test_every_lucky_card_held_may_be_played(rules):
+    """Rulebook: 'You can use all energy shots, vitality!, focus and lucky cards that you
+    have, but only during your turn.'  Two lucky cards, 3 X still showing after the first
+    reroll: the second card may be played."""
     g = position(table(psycho={"inventory": {"baseball_bat": 1, "lucky": 2}, "area": ["wanderer"] * 2}),
                  round=3, first=PSY, ruleset=die(rules, "X"))
     choose_attack(g, PSY, "baseball_bat")
-    assert g.legal_actions() == ["keep the roll", "play lucky"]
-    assert g.view.g[K.G_CUR_X] == 3
     choose(g, "play lucky")
-    # all three X were rerolled (an all-X die shows X again) and no second reroll is offered
-    v = g.view
-    assert v.inv[PSY, rules.card_id("lucky")] == 1
-    assert g.seat == HIP and v.area_cards(PSY) == ["wanderer"] * 2
+    assert g.view.g[K.G_CUR_X] == 3  # the reroll showed X again (an all-X die)
+    assert g.decision == "card after the roll" and "play lucky" in g.legal_actions()
 
 
 def test_adrenaline_gives_one_more_attack_and_damage_resets_between_attacks(rules):
