@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from simlib.until_daylight import codes as K
+from simlib.until_daylight import api
 from simlib.until_daylight.api import play_games, trace_game
 from simlib.until_daylight.ruleset import load_ruleset
 
@@ -185,31 +186,34 @@ def _long_game():
     return rec, ev
 
 
-def test_a_small_buffer_keeps_the_first_events_and_the_whole_record():
-    """What trace_game does today with too small a buffer: the game is played to its end
-    (same record), the events stop at the capacity."""
+def test_a_small_buffer_keeps_the_first_events_and_the_whole_record_and_says_so():
+    """An explicit capacity too small for the game: the game is played to its end (same
+    record), the events stop at the capacity, and a TraceTruncatedWarning says so."""
     rec, ev = _long_game()
-    rec10, ev10 = trace_game(seed=3, players=6, game=1, policy="baseline", capacity=10)
+    with pytest.warns(api.TraceTruncatedWarning, match="capacity=10"):
+        rec10, ev10 = trace_game(seed=3, players=6, game=1, policy="baseline", capacity=10)
     assert rec10.tolist() == rec.tolist()
     assert len(ev10) == 10
     np.testing.assert_array_equal(ev10, ev[:10])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "trace_game silently truncates: emit_nb (simlib/until_daylight/kernels/state_nb.py, "
-    "'if i >= st[K.G_EV_CAP]: return') drops events without counting them, and "
-    "api.trace_game (simlib/until_daylight/api.py, after 'n_ev = int(st[K.G_EV_N])') "
-    "returns the rows written without comparing with the capacity: no flag, warning or error"))
-def test_a_full_event_buffer_is_reported():
+def test_a_buffer_large_enough_gives_no_warning():
     rec, ev = _long_game()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = trace_game(seed=3, players=6, game=1, policy="baseline", capacity=10)
-        except Exception as exc:  # an error naming the capacity is a report
-            assert "capacity" in str(exc).lower() or "full" in str(exc).lower()
-            return
-    if caught:
-        return  # a warning is a report
-    # or a flag in what is returned (an extra element, or a record field)
-    assert len(out) > 2 or any("trunc" in n or "overflow" in n for n in out[0].dtype.names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rec2, ev2 = trace_game(seed=3, players=6, game=1, policy="baseline", capacity=len(ev) + 1)
+    np.testing.assert_array_equal(ev2, ev)
+
+
+def test_the_default_trace_grows_its_buffer_to_the_whole_game(monkeypatch):
+    """capacity=None: a game longer than the starting buffer is replayed with a larger one,
+    and the trace is the whole game (the same events as one large enough buffer gives)."""
+    rec, ev = _long_game()
+    monkeypatch.setattr(api, "TRACE_START_CAPACITY", 7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rec2, ev2 = trace_game(seed=3, players=6, game=1, policy="baseline")
+    assert rec2.tolist() == rec.tolist()
+    np.testing.assert_array_equal(ev2, ev)
+    with pytest.raises(ValueError, match="capacity"):
+        trace_game(seed=3, players=6, game=1, capacity=0)

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import warnings
+
 from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
@@ -209,14 +211,46 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
     return out
 
 
+class TraceTruncatedWarning(UserWarning):
+    """``trace_game`` with an explicit ``capacity`` filled its event buffer: the trace may
+    miss the game's later events (the record is whole)."""
+
+
+TRACE_START_CAPACITY = 4096  # events; the whole-game trace grows it by replaying the game
+
+
 def trace_game(seed: int = 0, players: int = 4, characters: Sequence[str] | None = None,
                policy: str = "baseline", policy_params=None, ruleset: Ruleset | None = None,
-               game: int = 0, capacity: int = 200_000, check: bool = False):
+               game: int = 0, capacity: int | None = None, check: bool = False):
     """Play one game with the event buffer on; return ``(record, events)``.
 
     The game is the very game ``play_games(..., seed=seed, start=game)`` plays (same
     kernel, same streams): the trace shows what the simulator does.
+
+    ``capacity=None`` (the default) returns every event of the game: when the buffer fills
+    up, the game (a pure function of seed and game index) is played again with a buffer
+    eight times larger.  An explicit ``capacity`` keeps at most that many events; if the
+    buffer fills up, a :class:`TraceTruncatedWarning` says the trace may be cut there.
     """
+    if capacity is not None and (isinstance(capacity, bool) or
+                                 not isinstance(capacity, (int, np.integer)) or capacity < 1):
+        raise ValueError(f"capacity must be a positive integer or None; got {capacity!r}")
+    cap = TRACE_START_CAPACITY if capacity is None else int(capacity)
+    while True:
+        rec, events = _trace_once(seed, players, characters, policy, policy_params, ruleset,
+                                  game, cap, check)
+        if len(events) < cap:
+            return rec, events
+        if capacity is not None:
+            warnings.warn(f"trace_game: the event buffer is full at capacity={cap} events; the "
+                          "trace may miss the game's later events (capacity=None keeps them all)",
+                          TraceTruncatedWarning, stacklevel=2)
+            return rec, events
+        cap *= 8
+
+
+def _trace_once(seed, players, characters, policy, policy_params, ruleset, game, capacity,
+                check):
     rules = _rules(ruleset)
     p = check_players(players, rules)
     row = team_codes(characters, p, rules)

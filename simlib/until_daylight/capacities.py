@@ -32,7 +32,9 @@ Capacities (name: what bounds it, where it is used)
 * areas, horde deck and discard, rubble deck and discard, scratch rows: sized from the
   horde and rubble totals, which are bounded (:data:`MAX_HORDE_TOTAL`,
   :data:`MAX_RUBBLE_TOTAL`) so a game's state stays below ~10 MB.
-* event buffer: ``trace_game(capacity=...)``; the kernel stops writing events when full.
+* event buffer: sized by ``trace_game``; the kernel stops writing events when it is full,
+  and ``trace_game`` then replays the game with a larger buffer (default) or warns
+  (``TraceTruncatedWarning``, an explicit ``capacity``).
 * a step's script (``codes.SCRIPT_CAP``, 4096): the choices already taken in the current
   step (a turn, an area attack, the traps, the horde release), replayed when a step-mode
   game resumes.  This one is *not* derived from the ruleset because the rules give it no
