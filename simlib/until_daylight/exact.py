@@ -550,7 +550,7 @@ def dice_faces(k: int, ruleset=None, exact: bool = False) -> pd.Series:
 
     Examples
     --------
-    >>> dice_faces(6).loc[(2, 3, 1)]   # the rulebook example roll      # doctest: +SKIP
+    >>> float(dice_faces(6).loc[(2, 3, 1)])  # the rulebook example roll  # doctest: +SKIP
     0.0694...
     """
     _, packed = _packed(ruleset)
