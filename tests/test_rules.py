@@ -786,7 +786,7 @@ def test_a_saved_survivor_can_be_sacrificed_to_absorb_one_damage(rules):
     """5 'A player may sacrifice a saved survivor to absorb 1 damage (policy decision).'"""
     g = position(table(haggler={"area": ["wanderer"], "saved": {"survivor": 1}}), round=3,
                  first=HAG, ruleset=die(rules, "H"))
-    assert g.view.g[K.G_LEADER] == HAG  # the saved survivor's XP
+    assert g.view.g[K.G_LEADER] == HAG and xp(g.view, HAG) == 1  # 6 '+1 XP per survivor saved'
     for _ in range(4):
         choose(g, "do nothing")
     assert g.decision == "sacrifice a saved survivor?" and g.seat == HAG
