@@ -23,9 +23,12 @@ from simlib.core.tables import Counts, TableSpec, count_records, make_tables, ra
 from simlib.until_daylight import api, simulate
 from simlib.until_daylight.study import (TABLE_SPEC, default_games, load_result, make_adapter)
 
-# the reference ruleset (the studies' default is the calibrated preset): the runner's
-# tests compare with play_games, whose default is the reference
-STUDY = dict(games=600, players=[3, 4, 5, 6], seed=11, progress=False, ruleset="reference")
+# a lighter night than the reference (5 rounds, waves of `round` cards), where the baseline
+# wins about 40 % of games: the tables' win columns are exercised, and a ruleset that is
+# neither of the studies' defaults (calibrated preset, or play_games' reference) shows it
+# travels through the runner, the chunks, the store and Dask
+LIGHT = api.load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+STUDY = dict(games=600, players=[3, 4, 5, 6], seed=11, progress=False, ruleset=LIGHT)
 
 
 def scipy_ci(k, n, confidence=0.95):
@@ -264,16 +267,22 @@ def test_reference_study(reference):
                 "teams", "simlib_version", "numba_version", "backend", "chunk_size", "started",
                 "elapsed_s"]:
         assert key in p
-    assert p["ruleset_fingerprint"] == api.load_ruleset().fingerprint()
+    assert p["ruleset_fingerprint"] == LIGHT.fingerprint() != api.load_ruleset().fingerprint()
     assert p["teams"] == "random" and p["players"] == [3, 4, 5, 6]
+    # the light ruleset was played: nights of 5 rounds, and games are won and lost
+    assert rec["round_reached"].max() == 5
+    assert 0.2 < rec["win"].mean() < 0.8
+    assert 0 < t.overall["wins"].iloc[0] < 600
+    assert (t.by_players["wins"] > 0).all() and (t.by_character["wins"] > 0).all()
 
 
 def test_records_match_the_kernel_directly(reference):
     # game i of the study is play_games' game i with the same table
     # (2 games a call: with 1, play_games hands the kernel a read-only team array, a new
     # signature and a second compile)
-    rec = api.records_frame(np.concatenate([api.play_games(2, players=4, seed=11, start=g)[:1]
-                                            for g in (5, 9, 13, 17)]))
+    rec = api.records_frame(np.concatenate([api.play_games(2, players=4, seed=11, start=g,
+                                                           ruleset=LIGHT)[:1]
+                                            for g in (5, 9, 13, 17)]), LIGHT)
     rows = reference.records[reference.records["game"].isin([5, 9, 13, 17])]
     assert rows["players"].eq(4).all()
     for col in ["game", "win", "loss_cause", "round_reached", "team", "dead_character"]:
@@ -301,7 +310,7 @@ def test_counts_only_path_equals_counting_the_records():
 
 
 def test_automatic_counts_only_above_the_record_limit(reference):
-    ad = make_adapter([3, 4, 5, 6], seed=11, ruleset="reference")
+    ad = make_adapter([3, 4, 5, 6], seed=11, ruleset=LIGHT)
     res = run(ad, 600, chunk_size=200, record_limit=599, progress=False)
     assert res.records is None and res.provenance["stored"] == "counts"
     assert res.tables.equals(reference.tables)
@@ -314,9 +323,9 @@ def test_another_seed_gives_other_games(reference):
 
 
 def test_trace_is_a_game_of_the_study(reference):
-    ad = make_adapter([3, 4, 5, 6], seed=11, ruleset="reference")
+    ad = make_adapter([3, 4, 5, 6], seed=11, ruleset=LIGHT)
     p, names = ad.game_setup(6)
-    rec, events = api.trace_game(seed=11, players=p, characters=names, game=6)
+    rec, events = api.trace_game(seed=11, players=p, characters=names, game=6, ruleset=LIGHT)
     row = reference.records.iloc[6]
     assert int(rec["players"]) == row["players"] == 5 and len(events) > 0
     assert int(rec["round_reached"]) == row["round_reached"]
