@@ -93,6 +93,12 @@ def test_simulate_prints_tables_writes_and_reports(capsys, tmp_path):
     saved = load_result(out)
     same = simulate(120, [3, 4], seed=3, progress=False)
     assert saved.tables.equals(same.tables)
+    # the default study plays the calibrated preset, where games are won: the printed
+    # win column carries the wins of the tables
+    wins = int(saved.tables.overall["wins"].iloc[0])
+    assert 0 < wins < 120
+    from simlib.until_daylight.study import DEFAULT_RULES, _ruleset
+    assert saved.provenance["ruleset_fingerprint"] == _ruleset(DEFAULT_RULES).fingerprint()
     code, report, _ = run_cli(capsys, "report", str(out))
     assert code == 0
     # the report prints the very tables (the header's timing line aside)
