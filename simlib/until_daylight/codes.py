@@ -314,7 +314,7 @@ VIOL_TOKEN_SUPPLY = 4
 VIOL_INVENTORY = 5
 VIOL_HEALTH = 6
 VIOL_AREA = 7
-VIOL_SCRIPT = 8
+VIOL_NEGATIVE = 8
 VIOL_NAMES = {VIOL_NONE: "none", VIOL_RUBBLE_CONSERVATION: "rubble cards not conserved",
               VIOL_HORDE_CONSERVATION: "horde cards not conserved",
               VIOL_TOKEN_LIMIT: "a player holds more tokens than the limit",
@@ -322,7 +322,7 @@ VIOL_NAMES = {VIOL_NONE: "none", VIOL_RUBBLE_CONSERVATION: "rubble cards not con
               VIOL_INVENTORY: "an inventory over its slots",
               VIOL_HEALTH: "health outside [0, max] (or 0 while the game goes on)",
               VIOL_AREA: "an area over its capacity",
-              VIOL_SCRIPT: "a step took more decisions than the script holds"}
+              VIOL_NEGATIVE: "a negative count (deck, discard pile, inventory, kept cards, area)"}
 
 # the packed ruleset as one int64 array: params first (so R[P_*] is a param), then a
 # header of offsets and sizes, then the tables row by row
