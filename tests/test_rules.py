@@ -578,6 +578,22 @@ def test_collateral_each_x_into_another_area_deals_one_damage_straight_to_health
     assert gs.pl[HAG, K.PL_HEALTH] == 4 and gs.pl[HAG, K.PL_COLLATERAL] == 3
 
 
+def test_collateral_is_not_absorbed_by_a_saved_survivor(rules):
+    """3 'default: straight to health': the target is not asked to sacrifice a saved
+    survivor (rulebook p. 200 lets a survivor absorb damage; collateral goes past it)."""
+    g = position(table(haggler={"inventory": {"pistol": 1, "gun_ammo": 2}},
+                       psycho={"area": ["wanderer"], "saved": {"survivor": 1}}),
+                 round=3, first=HAG, ruleset=die(rules, "X"))
+    health = int(g.view.pl[PSY, K.PL_HEALTH])
+    choose_attack(g, PSY, "pistol")
+    while g.decision in ("ammo to spend", "card before the roll", "card after the roll",
+                         "sacrifice a saved survivor?"):
+        assert g.decision != "sacrifice a saved survivor?", g.describe()
+        g.apply(len(g.legal_actions()) - 1)  # all the ammo
+    assert g.view.pl[PSY, K.PL_HEALTH] == health - 2
+    assert g.view.kept[PSY, rules.enemy_id("survivor")] == 1
+
+
 def test_collateral_into_your_own_area_and_melee_collateral_do_not_exist(rules):
     """3 'Melee never causes collateral'; collateral is for another player's area only."""
     gs = new(die(rules, "X"))
@@ -1051,9 +1067,6 @@ def test_reference_ruleset_matches_the_spec_tables(rules):
     assert sum(rubble.values()) == 185
 
 
-@pytest.mark.xfail(strict=True, reason="engine disagrees: attack_nb sends collateral through hurt_nb, "
-                   "where the Drifter's ignore-damage ability and the Pillar's absorb come before "
-                   "health; the spec's default sends collateral straight to health")
 @pytest.mark.parametrize("team, target", [(["drifter", "hipster", "trigger", "haggler"], 0),
                                           (["hipster", "pillar", "trigger", "haggler"], 0)])
 def test_collateral_goes_straight_to_health_past_character_abilities(rules, team, target):

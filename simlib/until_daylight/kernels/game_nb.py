@@ -258,14 +258,24 @@ def hurt_nb(st, rs, pid, pp, seat, amount, protection, from_raider):
                 emit_nb(st, EV_SACRIFICE, seat, ts, 0, 0, 0, 0)
                 update_leader_nb(st, rs)
                 continue
-        pl[seat, PL_HEALTH] -= 1
-        pl[seat, PL_DAMAGE_TAKEN] += 1
-        emit_nb(st, EV_DAMAGE, seat, 1, pl[seat, PL_HEALTH], from_raider, 0, 0)
-        if pl[seat, PL_HEALTH] <= 0:
-            end_game_nb(st, OUT_LOSS, CAUSE_CHARACTER_DIED, seat)
+        if lose_health_nb(st, seat, from_raider):
             return
         if from_raider:
             discard_choice_nb(st, rs, pid, pp, seat)
+
+
+@njit_nb
+def lose_health_nb(st, seat, from_raider):
+    """One damage unit reaches ``seat``'s health; True when the character dies of it (the
+    game is then lost)."""
+    pl = pl_of(st)
+    pl[seat, PL_HEALTH] -= 1
+    pl[seat, PL_DAMAGE_TAKEN] += 1
+    emit_nb(st, EV_DAMAGE, seat, 1, pl[seat, PL_HEALTH], from_raider, 0, 0)
+    if pl[seat, PL_HEALTH] <= 0:
+        end_game_nb(st, OUT_LOSS, CAUSE_CHARACTER_DIED, seat)
+        return True
+    return False
 
 
 @njit_nb
@@ -811,7 +821,11 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             return
         if not melee and area_seat != seat and x > 0:
             dmg = x * (params[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
-            hurt_nb(st, rs, pid, pp, area_seat, dmg, False, False)
+            # spec 3, default: collateral goes straight to health (no ability, protection
+            # card or saved survivor stands in the way)
+            for _ in range(dmg):
+                if lose_health_nb(st, area_seat, False):
+                    break
             if g[G_OVER] != 0:
                 return
         if area_seat != seat and infected > 0 and (melee or card_tab[w, C_FIREARM] != 0) \
