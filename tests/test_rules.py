@@ -203,16 +203,30 @@ def test_inventory_over_its_limit_is_discarded_at_once_and_ammo_stacks(rules):
         dict(full, gun_ammo=6, canned_food=1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine disagrees: a give/take moves a whole ammo stack; "
-                   "the rulebook lets the giver choose how many cards of the stack")
 def test_a_player_may_give_part_of_an_ammo_stack(rules):
     """Rulebook: 'When a player gives some rubble card ammo, he may give the amount of
     ammunition cards he wishes, as long as they are of the same nature and in the same slot.'"""
     g = position(table(trigger={"inventory": {"trigger_pistol": 1, "gun_ammo": 4}}), round=3,
                  first=TRI, ruleset=rules)
+    ammo = rules.card_id("gun_ammo")
+    before = int(g.view.inv[HAG, ammo])
     choose(g, "give gun_ammo to haggler (seat 2)")
-    # the giver could keep part of the stack: the legal actions offered no choice of amount
-    assert g.view.inv[TRI, rules.card_id("gun_ammo")] > 0
+    assert g.decision == "cards of the stack" and g.seat == TRI
+    assert g.legal_actions() == ["1 card of the stack"] + [f"{k} cards of the stack" for k in (2, 3, 4)]
+    choose(g, "3 cards of the stack")
+    assert g.view.inv[TRI, ammo] == 1 and g.view.inv[HAG, ammo] == before + 3
+
+
+def test_the_baseline_gives_a_whole_stack_and_one_card_asks_no_amount(rules):
+    """The amount is a decision only for a stack of 2 or more; the baseline gives it all."""
+    g = position(table(trigger={"inventory": {"trigger_pistol": 1, "gun_ammo": 1}}), round=3,
+                 first=TRI, ruleset=rules)
+    choose(g, "give gun_ammo to haggler (seat 2)")
+    assert g.decision != "cards of the stack" and g.view.inv[TRI, rules.card_id("gun_ammo")] == 0
+    g = position(table(trigger={"inventory": {"trigger_pistol": 1, "gun_ammo": 3}}), round=3,
+                 first=TRI, ruleset=rules)
+    choose(g, "give gun_ammo to haggler (seat 2)")
+    assert g.legal_actions()[g.policy_choice("baseline")] == "3 cards of the stack"
 
 
 def test_give_and_take_move_one_card_between_players(rules):

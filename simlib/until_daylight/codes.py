@@ -389,9 +389,10 @@ D_KEEP = 6  # candidates: (A_KEEP, card)
 D_SACRIFICE = 7  # candidates: A_NOTHING, (A_SACRIFICE,)
 D_PICKPOCKET = 8  # candidates: (A_TAKE, card, from_seat)
 D_EXTRA_ATTACK = 9  # adrenaline: A_NOTHING or (A_ATTACK, area, weapon)
-N_DECISIONS = 10
+D_AMOUNT = 10  # how many cards of a stack a give/take moves: (A_COUNT, n_cards)
+N_DECISIONS = 11
 DECISION_NAMES = ["search_action", "combat_action", "ammo", "pre_roll", "post_roll",
-                  "discard", "keep", "sacrifice", "pickpocket", "extra_attack"]
+                  "discard", "keep", "sacrifice", "pickpocket", "extra_attack", "amount"]
 
 A_NOTHING = 0
 A_DRAW = 1
@@ -405,8 +406,9 @@ A_PLAY = 8  # a = card
 A_DISCARD = 9  # a = card
 A_KEEP = 10  # a = card
 A_SACRIFICE = 11
+A_COUNT = 12  # a = cards of the stack
 ACTION_NAMES = ["nothing", "draw", "craft", "give", "take", "use", "attack", "ammo",
-                "play", "discard", "keep", "sacrifice"]
+                "play", "discard", "keep", "sacrifice", "count"]
 MAX_CANDS = 512
 N_CAND_COLS = 4  # action, a, b, c
 

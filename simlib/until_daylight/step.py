@@ -43,7 +43,8 @@ DECISION_NAMES = {K.D_SEARCH_ACTION: "search action", K.D_COMBAT_ACTION: "combat
                   K.D_AMMO: "ammo to spend", K.D_PRE_ROLL: "card before the roll",
                   K.D_POST_ROLL: "card after the roll", K.D_DISCARD: "card to discard",
                   K.D_KEEP: "card to keep", K.D_SACRIFICE: "sacrifice a saved survivor?",
-                  K.D_PICKPOCKET: "card to pickpocket", K.D_EXTRA_ATTACK: "adrenaline attack"}
+                  K.D_PICKPOCKET: "card to pickpocket", K.D_EXTRA_ATTACK: "adrenaline attack",
+                  K.D_AMOUNT: "cards of the stack"}
 PHASE_NAMES = {K.PHASE_SETUP: "setup", K.PHASE_SEARCH: "search", K.PHASE_COMBAT: "combat",
                K.PHASE_ENEMIES: "enemies attack", K.PHASE_FINAL: "final fight"}
 TOKEN_LABEL = {K.TOKEN_TRAP: "a trap", K.TOKEN_BARRICADE: "a barricade"}
@@ -290,6 +291,8 @@ def describe_candidate(game: Game, decision: int, row: np.ndarray) -> str:
         return f"keep {cards[a]}"
     if act == K.A_SACRIFICE:
         return f"sacrifice a saved {r.enemy_names[a]}"
+    if act == K.A_COUNT:
+        return f"{a} card{'s' if a > 1 else ''} of the stack"
     return f"{K.ACTION_NAMES[act]} {a} {b}"
 
 

@@ -24,12 +24,12 @@ from simlib.core.rng import (
     randint_nb,
 )
 from simlib.until_daylight.codes import (  # layout constants
-    A_AMMO, A_ATTACK, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY,
+    A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY,
     A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR,
     CAUSE_STALEMATE, CH_HEALTH, CH_WEAPON, CK_ADRENALINE, CK_DICE_BONUS, CK_ENERGY_SHOT,
     CK_EVENT_INJURY, CK_EVENT_LOST_ITEM, CK_EVENT_NOISE, CK_FOCUS, CK_HEAL, CK_LUCKY,
     CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, C_AMMO, C_AMOUNT, C_BASIC_OF, C_COUNT, C_DICE,
-    C_FIREARM, C_KIND, C_MELEE, C_NEEDS_ACTION, C_SILENT, C_STACKS, D_AMMO, D_COMBAT_ACTION,
+    C_FIREARM, C_KIND, C_MELEE, C_NEEDS_ACTION, C_SILENT, C_STACKS, D_AMMO, D_AMOUNT, D_COMBAT_ACTION,
     D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE,
     D_SEARCH_ACTION, ENEMY_INFECTED, ENEMY_RAIDER, ENEMY_SURVIVOR, EV_ATTACK, EV_BARRICADE_DOWN,
     EV_CARD_PLAYED, EV_CAUGHT, EV_COLLATERAL, EV_CRAFT, EV_DAMAGE, EV_DEATH, EV_DISCARD,
@@ -444,12 +444,23 @@ def craft_nb(st, rs, seat, r):
 
 
 @njit_nb
-def transfer_nb(st, rs, pid, pp, src, dst, c):
-    """Move one card (a whole stack for stacking cards) from ``src`` to ``dst``."""
+def transfer_nb(st, rs, pid, pp, src, dst, c, actor):
+    """Move one card from ``src`` to ``dst``; of a stack (ammo), ``actor`` chooses how many
+    cards (rulebook: 'he may give the amount of ammunition cards he wishes, as long as they
+    are of the same nature and in the same slot'); ``actor`` -1: the whole stack."""
     inv = inv_of(st)
     k = 1
     if card_tab_of(rs)[c, C_STACKS] != 0:
         k = inv[src, c]
+        if actor >= 0 and k > 1:
+            cands = cands_of(st)
+            m = 0
+            for j in range(1, k + 1):
+                if m < MAX_CANDS - 1 or j == k:  # a huge stack: 1 .. MAX_CANDS-1, and all
+                    cands[m, 0] = A_COUNT
+                    cands[m, 1] = j
+                    m += 1
+            k = cands[decide_nb(st, rs, pid, pp, D_AMOUNT, actor, m), 1]
     inv[src, c] -= k
     inv[dst, c] += k
     if card_tab_of(rs)[c, C_KIND] == CK_SYMBOL:
@@ -600,7 +611,7 @@ def use_card_nb(st, rs, pid, pp, seat, c):
             i = decide_nb(st, rs, pid, pp, D_PICKPOCKET, seat, m)
             c2 = cands[i, 1]
             q = cands[i, 2]
-            k2 = transfer_nb(st, rs, pid, pp, q, seat, c2)
+            k2 = transfer_nb(st, rs, pid, pp, q, seat, c2, -1)  # a pickpocket takes the whole stack
             emit_nb(st, EV_TAKE, seat, c2, q, k2, 1, 0)
         update_leader_nb(st, rs)
 
@@ -613,10 +624,10 @@ def do_action_nb(st, rs, pid, pp, seat, act, a, b):
     elif act == A_CRAFT:
         craft_nb(st, rs, seat, a)
     elif act == A_GIVE:
-        k = transfer_nb(st, rs, pid, pp, seat, b, a)
+        k = transfer_nb(st, rs, pid, pp, seat, b, a, seat)
         emit_nb(st, EV_GIVE, seat, a, b, k, 0, 0)
     elif act == A_TAKE:
-        k = transfer_nb(st, rs, pid, pp, b, seat, a)
+        k = transfer_nb(st, rs, pid, pp, b, seat, a, seat)
         emit_nb(st, EV_TAKE, seat, a, b, k, 0, 0)
     elif act == A_USE:
         use_card_nb(st, rs, pid, pp, seat, a)

@@ -43,6 +43,7 @@ from simlib.until_daylight.codes import (
     CK_SYMBOL,
     CK_WEAPON,
     D_AMMO,
+    D_AMOUNT,
     D_COMBAT_ACTION,
     D_DISCARD,
     D_EXTRA_ATTACK,
@@ -277,6 +278,8 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
         return 0.0
     if decision == D_AMMO:
         return float(a)  # spend what reaches the cap
+    if decision == D_AMOUNT:
+        return float(a)  # a trade the heuristic wants moves the whole stack
     if decision == D_PRE_ROLL:
         if act == A_PLAY:
             return 1.0
