@@ -5,7 +5,8 @@ plays the same games (same seed: common random numbers) with each player of the 
 and prints a markdown table: win rate with its Wilson 95 % interval, mean round reached,
 and games per second (wall clock, this machine, the threads given).
 
-Players: ``random`` (the floor), ``baseline`` (the heuristic), ``rollout-100`` and
+Players: ``random`` (the floor), ``baseline`` (the heuristic), ``tuned`` (the baseline
+with weights tuned by ``simlib tune-policy``), ``rollout-100`` and
 ``rollout-1000`` (flat Monte-Carlo search over the baseline), ``clairvoyant`` (rollouts
 that see the real future: an upper bound, never a default).
 """
@@ -24,7 +25,7 @@ from . import codes as K
 from .api import play_games
 from .ruleset import RulesetError, load_ruleset
 
-LADDER = ("random", "baseline", "rollout-100", "rollout-1000", "clairvoyant")
+LADDER = ("random", "baseline", "tuned", "rollout-100", "rollout-1000", "clairvoyant")
 LIGHT = {"constants.rounds": 5, "constants.wave_per_player": 0}
 
 
@@ -87,7 +88,8 @@ def main(argv=None) -> int:
         return 2
     sg = a.games if a.search_games is None else a.search_games
     dg = max(1, sg // 5) if a.deep_games is None else a.deep_games
-    games = {"random": a.games, "baseline": a.games, "rollout-100": sg, "clairvoyant": sg,
+    games = {"random": a.games, "baseline": a.games, "tuned": a.games, "rollout-100": sg,
+             "clairvoyant": sg,
              "rollout-1000": dg}
     pols = [x.strip() for x in a.policies.split(",") if x.strip()]
     try:

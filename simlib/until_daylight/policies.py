@@ -57,6 +57,24 @@ ALIASES: dict[str, tuple[str, dict[str, float]]] = {
 }
 
 
+# `tuned`: the baseline with the weights of data/until_daylight/policies/tuned.toml
+# (written by `simlib tune-policy`, see tune.py); a missing or broken file makes the name
+# an error that says why, never a failed import
+_TUNED_ERROR: str | None = None
+
+
+def _register_tuned() -> None:
+    global _TUNED_ERROR
+    from .tune import read_tuned
+
+    try:
+        ALIASES["tuned"] = ("baseline", read_tuned()["params"])
+        _TUNED_ERROR = None
+    except ValueError as exc:
+        ALIASES.pop("tuned", None)
+        _TUNED_ERROR = str(exc)
+
+
 def policy_names() -> list[str]:
     """Every name a policy can be chosen by (policies and named budgets)."""
     return list(POLICIES) + list(ALIASES)
@@ -101,6 +119,8 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
             raise ValueError(f"policy {name!r} is a named budget: give parameters by name")
         return resolve_policy(base, merged)
     if name not in POLICIES:
+        if name == "tuned" and _TUNED_ERROR is not None:
+            raise ValueError(f"policy 'tuned' is not available: {_TUNED_ERROR}")
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(policy_names())}")
     spec = POLICIES[name]
     vec = np.array(spec.defaults, dtype=np.float64)
@@ -120,3 +140,6 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
     if vec.size == 0:
         vec = np.zeros(1, dtype=np.float64)  # one array type for every policy: one compile
     return spec.id, vec
+
+
+_register_tuned()
