@@ -376,6 +376,15 @@ def runner_bench(threads: int = 1, players: int = 4) -> Bench:
                  run, guarded=threads == 1, min_n=8, fixed_n=64 * threads)
 
 
+def decisions_per_game(players: int = 4) -> float:
+    """Mean decisions (2+ candidates) of the runner benchmark's games (the record's
+    ``decisions`` field)."""
+    from simlib.until_daylight.api import play_games
+
+    rec = play_games(64, players=players, seed=SEED, policy="baseline", threads=1)
+    return float(np.mean(rec["decisions"]))
+
+
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
     "roll_dice": roll_dice_bench,
     "player_attack": player_attack_bench,
@@ -847,6 +856,10 @@ def report(args) -> int:
     say("")
     say(f"headline: {runner.ops_per_s:,.0f} full games per second per core "
         "(baseline policy, 4 players, random teams, 1 thread)")
+    per_game = decisions_per_game()
+    say(f"          {runner.ops_per_s * per_game:,.0f} decisions per second per core "
+        f"({per_game:.1f} decisions with 2+ candidates a game in the runner's 64 games: a "
+        "rule change that lengthens games lowers games/s, not decisions/s)")
     if two is not None:
         say(f"2 threads: {two:.2f}x the 1-thread rate (machine shared: noisy)")
     return 0

@@ -24,6 +24,7 @@ def test_rollout_with_an_infinite_threshold_plays_the_baseline_games():
         assert np.array_equal(base[f], roll[f]), f
 
 
+@pytest.mark.slow  # 120 rollout-100 games: ~2 min of a fresh clone's 15-minute test budget
 def test_rollout_is_no_worse_than_the_baseline_on_a_lighter_ruleset_paired():
     """Same games (common random numbers): rollout-100 wins at least as often as the
     baseline it searches over.  Measured: 46 vs 43 of 120 games (20 gained, 17 lost) before
