@@ -10,6 +10,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..core.params import param_vector
 from .kernels import policies_nb as P
 
 
@@ -123,20 +124,7 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
             raise ValueError(f"policy 'tuned' is not available: {_TUNED_ERROR}")
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(policy_names())}")
     spec = POLICIES[name]
-    vec = np.array(spec.defaults, dtype=np.float64)
-    if params is not None:
-        if isinstance(params, Mapping):
-            for k, v in params.items():
-                if k not in spec.param_names:
-                    raise ValueError(f"policy {name!r} has no parameter {k!r}; allowed: "
-                                     f"{', '.join(spec.param_names) or '(none)'}")
-                vec[spec.param_names.index(k)] = float(v)
-        else:
-            vals = np.asarray(params, dtype=np.float64)
-            if vals.shape != vec.shape:
-                raise ValueError(f"policy {name!r} takes {len(vec)} parameters "
-                                 f"({', '.join(spec.param_names)}), got {vals.size}")
-            vec = vals.copy()
+    vec = param_vector(name, spec.param_names, spec.defaults, params)
     if vec.size == 0:
         vec = np.zeros(1, dtype=np.float64)  # one array type for every policy: one compile
     return spec.id, vec

@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ...core.params import param_vector
 from .kernels import policies_nb as P
 
 
@@ -75,20 +76,7 @@ def make_seat(name: str, params: Mapping[str, float] | Sequence[float] | None = 
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(POLICIES)}")
     spec = POLICIES[name]
-    vec = list(spec.defaults)
-    if params is not None:
-        if isinstance(params, Mapping):
-            for k, v in params.items():
-                if k not in spec.param_names:
-                    raise ValueError(f"policy {name!r} has no parameter {k!r}; allowed: "
-                                     f"{', '.join(spec.param_names) or '(none)'}")
-                vec[spec.param_names.index(k)] = float(v)
-        else:
-            vals = [float(v) for v in params]
-            if len(vals) != len(vec):
-                raise ValueError(f"policy {name!r} takes {len(vec)} parameters "
-                                 f"({', '.join(spec.param_names)}), got {len(vals)}")
-            vec = vals
+    vec = [float(v) for v in param_vector(name, spec.param_names, spec.defaults, params)]
     for n, v in zip(spec.param_names, vec):
         if not np.isfinite(v):
             raise ValueError(f"policy {name!r}: parameter {n} must be a finite number; got {v}")
