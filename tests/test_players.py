@@ -11,6 +11,8 @@ from simlib.until_daylight.policies import resolve_search
 from simlib.until_daylight.ruleset import load_ruleset
 from simlib.until_daylight.step import Game
 
+from positions import permute_unseen
+
 LIGHT = load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
 FIELDS = ["outcome", "cause", "round_reached", "dead_seat", "decisions", "attacks",
           "rubble_drawn", "horde_drawn"]
@@ -48,14 +50,6 @@ def test_rollout_threads_give_the_same_games():
     assert np.array_equal(a, b)
 
 
-def _permute_unseen(state, rng):
-    for base in (0, int(state[K.G_O_SNAP])):
-        for o_key, n_key in ((K.G_O_HDECK, K.G_HDECK_N), (K.G_O_RDECK, K.G_RDECK_N)):
-            o = base + int(state[o_key])
-            n = int(state[base + n_key])
-            state[o:o + n] = rng.permutation(state[o:o + n])
-
-
 def test_permuting_the_unseen_decks_changes_no_rollout_decision():
     rng = np.random.default_rng(5)
     g = Game(seed=13, game=2, players=4, ruleset=LIGHT)
@@ -64,7 +58,7 @@ def test_permuting_the_unseen_decks_changes_no_rollout_decision():
         choice = g.policy_choice("rollout", {"budget": 12})
         if g.state[K.G_SCRIPT_N] == 0 and len(g.legal_actions()) > 2:
             p = g.clone()
-            _permute_unseen(p.state, rng)
+            permute_unseen(p.state, rng)
             assert p.policy_choice("rollout", {"budget": 12}) == choice
             checked += 1
         g.apply(choice)

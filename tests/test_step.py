@@ -18,6 +18,8 @@ from simlib.until_daylight.step import (
     position,
 )
 
+from positions import permute_unseen
+
 RULES = load_ruleset()
 LIGHT = RULES.override({"constants.rounds": 5, "constants.wave_per_player": 0})
 
@@ -110,15 +112,6 @@ def test_a_game_cloned_midway_and_finished_equals_the_uncloned_game():
     assert g2.play("baseline").result == ref
 
 
-def _permute_unseen(state: np.ndarray, rng) -> None:
-    """Shuffle the unseen part of both decks, in the position and in the step's snapshot."""
-    for base in (0, int(state[K.G_O_SNAP])):
-        for o_key, n_key in ((K.G_O_HDECK, K.G_HDECK_N), (K.G_O_RDECK, K.G_RDECK_N)):
-            o = base + int(state[o_key])
-            n = int(state[base + n_key])
-            state[o:o + n] = rng.permutation(state[o:o + n])
-
-
 def test_continuations_cannot_peek_at_the_real_deck_order():
     """At turn-start decisions (nothing drawn since the step began), permuting the unseen
     cards changes no continuation; with the real streams (peek) it does."""
@@ -128,7 +121,7 @@ def test_continuations_cannot_peek_at_the_real_deck_order():
     while not g.over and checked < 12:
         if g.state[K.G_SCRIPT_N] == 0 and g.state[K.G_HDECK_N] > 3:
             p = g.clone()
-            _permute_unseen(p.state, rng)
+            permute_unseen(p.state, rng)
             assert np.array_equal(continuation_records(g, 20), continuation_records(p, 20))
             a = continuation_records(g, 1, peek=True)
             b = continuation_records(p, 1, peek=True)
