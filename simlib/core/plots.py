@@ -54,6 +54,19 @@ def _rate_col(table: pd.DataFrame) -> str:
                      "'ci_high')")
 
 
+def _rounds_axis(ax, rounds, xlabel: str, ylabel: str, title: str | None):
+    """Finish a bar chart of shares by round: ticks, labels, percent axis, grid, legend."""
+    ax.set_xticks(list(rounds))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _pct_axis(ax)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
 def _pct_axis(ax, axis: str = "y") -> None:
     from matplotlib.ticker import FuncFormatter
 
@@ -263,15 +276,8 @@ def loss_causes(table: pd.DataFrame, round_: str, cause: str, ax=None, *,
         ax.bar(counts.index, h, bottom=bottom, color=PALETTE[k % len(PALETTE)], label=str(c),
                width=0.75)
         bottom += h
-    ax.set_xticks(list(counts.index))
-    ax.set_xlabel("round in which the game was lost")
-    ax.set_ylabel("share of all games")
-    _pct_axis(ax)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, frameon=False)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _rounds_axis(ax, counts.index, "round in which the game was lost",
+                        "share of all games", title)
 
 
 def rate_bars(table: pd.DataFrame, ax=None, *, title: str | None = None,
@@ -325,15 +331,7 @@ def game_length(table: pd.DataFrame, group: str, round_: str, ax=None, *,
     for j, c in enumerate(share.columns):
         ax.bar(share.index + (j - (k - 1) / 2) * width, share[c].to_numpy(dtype=float), width=width,
                color=PALETTE[j % len(PALETTE)], label=f"{c} {group}")
-    ax.set_xticks(list(share.index))
-    ax.set_xlabel("round in which the game ended")
-    ax.set_ylabel("share of games")
-    _pct_axis(ax)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, frameon=False)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _rounds_axis(ax, share.index, "round in which the game ended", "share of games", title)
 
 
 # =========================================================================== generic figures
