@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import types
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -87,16 +88,35 @@ _set_cache_dir()
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
 
+def _one_signature_per_type(disp):
+    """Compile ``disp`` once per argument *types* when jitted code calls it, not once per
+    constant: numba types a constant argument (``decide_nb(st, rs, seat, pp, D_KEEP, ...)``,
+    ``emit_nb(..., EV_DRAW, ...)``) as a literal and, left alone, compiles and optimises a
+    separate copy of the callee and of everything it calls for each distinct constant.
+    The engine had 275 compiled signatures for about 130 functions (``emit_nb`` 51,
+    ``choose_nb`` and ``decide_nb`` 18 each); the constants are no faster as literals
+    (LLVM propagates them after inlining), so the call is typed with the constants'
+    plain types.  Calls from Python are typed by value and unaffected."""
+    resolve = disp.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args),
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    disp.get_call_template = get_call_template
+    return disp
+
+
 def _jit(fn, opts, kwargs):
     opts = dict(opts)
     opts.update(kwargs)
     if fn is not None:
         _set_cache_dir(_group_of(getattr(fn, "__module__", None)))
-        return numba.njit(**opts)(fn)
+        return _one_signature_per_type(numba.njit(**opts)(fn))
 
     def decorate(f):
         _set_cache_dir(_group_of(getattr(f, "__module__", None)))
-        return numba.njit(**opts)(f)
+        return _one_signature_per_type(numba.njit(**opts)(f))
 
     return decorate
 
