@@ -98,6 +98,22 @@ def test_hostile_rulesets_load():
         RULES.override(case["override"])  # valid: the engine must hold them
 
 
+@pytest.mark.parametrize("case", HOSTILE, ids=[c["name"] for c in HOSTILE])
+def test_hostile_rulesets_keep_the_invariants(case):
+    """The same hostile rulesets with the normal kernels, invariant checks on: no violation,
+    one record per game.  (A firearm whose own dice reach the cap used to spend a stale
+    count of ammo it did not hold: "dice cap 14, 100-die weapons" left -5 gun_ammo.)"""
+    from simlib.until_daylight.api import play_games
+
+    rules = RULES.override(case["override"])
+    for p in case["players"]:
+        rec = play_games(case["games"], players=p, seed=case.get("seed", 3),
+                         policy=case.get("policy", "baseline"), ruleset=rules, check=True)
+        assert len(rec) == case["games"]
+        bad = rec["violation"][rec["violation"] != 0]
+        assert bad.size == 0, [K.VIOL_NAMES[int(v)] for v in bad]
+
+
 @pytest.mark.slow  # a bounds-checked compile of its own: ~7 min once per machine
 def test_hostile_rulesets_play_within_bounds():
     """Every hostile ruleset: bounds-checked kernels, invariant checks on; no IndexError,

@@ -740,7 +740,9 @@ def attack_nb(st, rs, pid, pp, seat, area_seat, w):
             for i in range(most):
                 cands[i, 0] = A_AMMO
                 cands[i, 1] = i + 1
-            spent = cands[decide_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
+            # no useful ammo (none held, or the weapon's own dice reach the cap): nothing
+            # to spend and no decision (cands[0] would be a stale row)
+            spent = 0 if most == 0 else cands[decide_nb(st, rs, pid, pp, D_AMMO, seat, most), 1]
             inv[seat, a] -= spent
             rdisc_of(st)[a] += spent
             dice += spent * card_tab[a, C_DICE]
