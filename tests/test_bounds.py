@@ -2,11 +2,10 @@
 on, in a subprocess), capacities are checked when a ruleset loads, and random valid
 overrides of every numeric field play clean games (hypothesis).
 
-The bounds-checked kernels are a compilation of their own (~7 min once per machine and
-kernel version on a 2-core machine): they are cached in
-``~/.cache/simlib/boundscheck-<kernel hash>``.  The two tests that play under bounds checks
-are marked ``slow`` (the default command skips them to stay within its 15-minute budget
-on a fresh clone): ``python -m pytest -m slow`` runs them.
+The bounds-checked kernels are a compilation of their own (about 2 min once per machine
+and kernel version on a 2-core machine, since kernels compile once per argument types,
+see ``simlib.core.jit``): they are cached in ``~/.cache/simlib/boundscheck-<kernel hash>``.
+Both tests that play under bounds checks run in the default test command.
 """
 from __future__ import annotations
 
@@ -114,7 +113,6 @@ def test_hostile_rulesets_keep_the_invariants(case):
         assert bad.size == 0, [K.VIOL_NAMES[int(v)] for v in bad]
 
 
-@pytest.mark.slow  # a bounds-checked compile of its own: ~7 min once per machine
 def test_hostile_rulesets_play_within_bounds():
     """Every hostile ruleset: bounds-checked kernels, invariant checks on; no IndexError,
     no violation, one record per game."""
@@ -131,7 +129,6 @@ def test_hostile_rulesets_play_within_bounds():
     assert by[("200 rounds, characters that do not die", 3)]["max_round"] > 100
 
 
-@pytest.mark.slow
 def test_random_valid_overrides_play_within_bounds():
     """hypothesis: random valid overrides of every numeric field (within its allowed range),
     a few games each, bounds-checked, invariant checks on."""
