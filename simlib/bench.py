@@ -865,6 +865,71 @@ def report(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- anchor
+ANCHOR_INSTALL = "python -m pip install 'simlib[bench]'"
+
+
+class AnchorUnavailable(RuntimeError):
+    """OpenSpiel (the outside anchor) is not installed."""
+
+
+def anchor_bench() -> Bench:
+    """The outside anchor: OpenSpiel's C++-driven random play of connect four, one game per
+    operation (``pyspiel.evaluate_bots`` with two uniform random bots, the game's seed
+    ``SEED + i``).  Not guarded: a yardstick from outside simlib, printed beside our own
+    full game so the figures of different machines and days can be compared."""
+    try:
+        import pyspiel
+    except ImportError as exc:
+        raise AnchorUnavailable(
+            f"simlib bench --anchor needs OpenSpiel (the package open_spiel): {ANCHOR_INSTALL}"
+        ) from exc
+    game = pyspiel.load_game("connect_four")
+    bots = [pyspiel.make_uniform_random_bot(p, SEED + p) for p in range(2)]
+
+    def run(n):
+        for i in range(n):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, SEED + i)
+
+    return Bench("anchor", "connect four, uniform random bots (evaluate_bots)", run,
+                 guarded=False, fixed_n=512)
+
+
+def measure_anchor(target: float = 0.02, windows: int = 5, blocks: int = 3) -> dict:
+    """Our full game (``runner``: 4 players, baseline, 1 thread) and the anchor measured
+    interleaved in this process; ``ratio`` = our games/s over the anchor's."""
+    ours, anchor = runner_bench(1), anchor_bench()
+    mo, ma = measure_all([ours, anchor], target, blocks, windows)
+    return {"simlib_games_per_s": mo.ops_per_s, "anchor_games_per_s": ma.ops_per_s,
+            "ratio": mo.ops_per_s / ma.ops_per_s, "simlib": mo.title, "anchor": ma.title}
+
+
+def anchor_report(args) -> int:
+    try:
+        import pyspiel
+
+        version = getattr(pyspiel, "__version__", None)
+        if version is None:
+            from importlib.metadata import version as _v
+
+            version = _v("open_spiel")
+        r = measure_anchor(windows=9 if args.full else (3 if args.quick else 5))
+    except (AnchorUnavailable, ImportError) as exc:
+        msg = str(exc) if isinstance(exc, AnchorUnavailable) else \
+            f"simlib bench --anchor needs OpenSpiel (the package open_spiel): {ANCHOR_INSTALL}"
+        print(f"error: {msg}", file=sys.stderr)
+        return 2
+    print(f"simlib bench --anchor: {datetime.date.today().isoformat()}, {machine_description()}")
+    a = f"OpenSpiel {version}: {r['anchor']}"
+    o = f"simlib: Until Daylight, 4 players, baseline, {r['simlib']}"
+    w = max(len(a), len(o))
+    print(f"  {a:<{w}}  {r['anchor_games_per_s']:>10,.0f} games/s")
+    print(f"  {o:<{w}}  {r['simlib_games_per_s']:>10,.0f} games/s")
+    print(f"  ratio simlib / anchor: {r['ratio']:.3f}  (interleaved in this process: best "
+          "block of each window, median of the windows)")
+    return 0
+
+
 def measure_session() -> list[Measurement]:
     """One guard-settings measurement of every guarded kernel in a fresh process."""
     rows = _subprocess_json("ratios", {}, timeout=1800)
@@ -908,6 +973,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="floor = median ratio / margin (--update-floors)")
     ap.add_argument("--no-subprocess", action="store_true",
                     help="skip the subprocess figures (cached load, JIT disabled, cold)")
+    ap.add_argument("--anchor", action="store_true",
+                    help="our full game beside OpenSpiel's random connect four (an outside "
+                         "anchor; needs the bench extra)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -917,6 +985,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.guard:
         _ms, fails = run_guard(args.floors)
         return 1 if fails else 0
+    if args.anchor:
+        return anchor_report(args)
     return report(args)
 
 

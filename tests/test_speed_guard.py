@@ -140,3 +140,27 @@ def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     assert bench.check_ratio(name, ms.ratio, floor) is not None, (ms.ratio, mr.ratio)
     # about 1/k of the real ratio (the blocks are the same operations, k times)
     assert 0.6 / k < ms.ratio / mr.ratio < 1.5 / k, (ms.ratio, mr.ratio)
+
+
+def test_anchor_measures_openspiel_beside_our_game(capsys):
+    """``simlib bench --anchor``: OpenSpiel's random connect four and our full game measured
+    in the same run, and their ratio (the test extra installs open_spiel)."""
+    import re
+
+    assert bench.main(["--anchor", "--quick"]) == 0
+    out = capsys.readouterr().out
+    rates = [float(x.replace(",", "")) for x in re.findall(r"([\d,]+) games/s", out)]
+    assert len(rates) == 2 and all(r > 0 for r in rates), out
+    anchor, ours = rates
+    ratio = float(re.search(r"ratio simlib / anchor: ([\d.]+)", out).group(1))
+    assert ratio == pytest.approx(ours / anchor, rel=0.02, abs=0.001)
+    assert "OpenSpiel" in out and "connect four" in out
+
+
+def test_anchor_without_openspiel_is_a_clear_error(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel -> ImportError
+    assert bench.main(["--anchor", "--quick"]) == 2
+    err = capsys.readouterr().err
+    assert "open_spiel" in err and "pip install 'simlib[bench]'" in err
