@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit_nb
+from simlib.core.jit import njit_nb, view2d
 from simlib.core.rng import N_STREAMS
 from simlib.until_daylight import codes as K
 from simlib.until_daylight.codes import (
@@ -79,28 +79,28 @@ from simlib.until_daylight.codes import (
 @njit_nb(inline="always")
 def pl_of(st):
     o = st[K.G_O_PL]
-    return st[o:o + K.MAX_PLAYERS * K.N_PL].reshape((K.MAX_PLAYERS, K.N_PL))
+    return view2d(st, o, K.MAX_PLAYERS, K.N_PL)
 
 
 @njit_nb(inline="always")
 def inv_of(st):
     o = st[K.G_O_INV]
     n = st[K.G_N_CARDS]
-    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+    return view2d(st, o, K.MAX_PLAYERS, n)
 
 
 @njit_nb(inline="always")
 def area_of(st):
     o = st[K.G_O_AREA]
     n = st[K.G_AREA_CAP]
-    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+    return view2d(st, o, K.MAX_PLAYERS, n)
 
 
 @njit_nb(inline="always")
 def kept_of(st):
     o = st[K.G_O_KEPT]
     n = st[K.G_N_ENEMIES]
-    return st[o:o + K.MAX_PLAYERS * n].reshape((K.MAX_PLAYERS, n))
+    return view2d(st, o, K.MAX_PLAYERS, n)
 
 
 @njit_nb(inline="always")
@@ -137,20 +137,20 @@ def rng_of(st):
 def ev_of(st):
     o = st[K.G_O_EV]
     n = st[K.G_EV_CAP]
-    return st[o:o + n * K.N_EV_COLS].reshape((n, K.N_EV_COLS))
+    return view2d(st, o, n, K.N_EV_COLS)
 
 
 @njit_nb(inline="always")
 def cands_of(st):
     o = st[K.G_O_CANDS]
-    return st[o:o + K.MAX_CANDS * K.N_CAND_COLS].reshape((K.MAX_CANDS, K.N_CAND_COLS))
+    return view2d(st, o, K.MAX_CANDS, K.N_CAND_COLS)
 
 
 @njit_nb(inline="always")
 def buf_of(st):
     o = st[K.G_O_BUF]
     n = st[K.G_BUF_CAP]
-    return st[o:o + 5 * n].reshape((5, n))
+    return view2d(st, o, 5, n)
 
 
 @njit_nb(inline="always")
@@ -162,19 +162,19 @@ def killed_of(st):
 @njit_nb(inline="always")
 def card_tab_of(rs):
     o = rs[K.RH_O_CARD]
-    return rs[o:o + rs[K.RH_N_CARDS] * K.N_CARD_COLS].reshape((rs[K.RH_N_CARDS], K.N_CARD_COLS))
+    return view2d(rs, o, rs[K.RH_N_CARDS], K.N_CARD_COLS)
 
 
 @njit_nb(inline="always")
 def enemy_tab_of(rs):
     o = rs[K.RH_O_ENEMY]
-    return rs[o:o + rs[K.RH_N_ENEMIES] * K.N_ENEMY_COLS].reshape((rs[K.RH_N_ENEMIES], K.N_ENEMY_COLS))
+    return view2d(rs, o, rs[K.RH_N_ENEMIES], K.N_ENEMY_COLS)
 
 
 @njit_nb(inline="always")
 def char_tab_of(rs):
     o = rs[K.RH_O_CHAR]
-    return rs[o:o + rs[K.RH_N_CHARS] * K.N_CHAR_COLS].reshape((rs[K.RH_N_CHARS], K.N_CHAR_COLS))
+    return view2d(rs, o, rs[K.RH_N_CHARS], K.N_CHAR_COLS)
 
 
 @njit_nb(inline="always")
@@ -192,7 +192,7 @@ def fate_of(rs):
 @njit_nb(inline="always")
 def recipes_of(rs):
     o = rs[K.RH_O_RECIPES]
-    return rs[o:o + rs[K.RH_N_RECIPES] * K.N_RECIPE_COLS].reshape((rs[K.RH_N_RECIPES], K.N_RECIPE_COLS))
+    return view2d(rs, o, rs[K.RH_N_RECIPES], K.N_RECIPE_COLS)
 
 
 def flatten_rules(packed) -> np.ndarray:
