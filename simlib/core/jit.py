@@ -36,8 +36,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 def kernel_source_hash(group: str | None = None) -> str:
     """Hash of the source files kernels are compiled from.
 
-    ``group`` is a game package's folder relative to ``simlib/`` (``"until_daylight"``,
-    ``"games/till_dawn"``): the hash covers that package's ``*_nb.py`` and ``codes.py`` plus
+    ``group`` is a game package's folder relative to ``simlib/``
+    (``"games/until_daylight"``, ``"games/till_dawn"``): the hash covers that package's ``*_nb.py`` and ``codes.py`` plus
     the core's jit and rng modules.  ``None``: every kernel source of simlib.
     """
     core = [_PACKAGE / "core" / "jit.py", _PACKAGE / "core" / "rng.py"]
@@ -101,7 +101,9 @@ def _one_signature_per_type(disp):
     ``choose_nb`` and ``decide_nb`` 18 each); the constants are no faster as literals
     (LLVM propagates them after inlining), so the call is typed with the constants'
     plain types.  Calls from Python are typed by value and unaffected."""
-    resolve = disp.get_call_template
+    resolve = getattr(disp, "get_call_template", None)
+    if resolve is None:  # NUMBA_DISABLE_JIT=1: a plain Python function
+        return disp
 
     def get_call_template(args, kws):
         return resolve(tuple(types.unliteral(a) for a in args),
@@ -177,3 +179,14 @@ def view2d(typingctx, a, o, rows, cols):
         return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
 
     return ret(a, o, rows, cols), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same view, checked
+    _view2d_jit = view2d
+
+    def view2d(a, o, rows, cols):  # noqa: F811
+        if o < 0 or rows * cols < 0 or o + rows * cols > a.shape[0]:
+            raise IndexError("view2d: the view does not fit in the array")
+        return a[o:o + rows * cols].reshape((rows, cols))
+
+    view2d.__doc__ = _view2d_jit.__doc__
