@@ -19,7 +19,7 @@ import statistics
 import time
 
 import simlib
-from simlib.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.ruleset import load_ruleset
 
 KEY = "horde.survivor.count"
 

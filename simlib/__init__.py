@@ -6,7 +6,7 @@
 >>> res = simlib.simulate(20000, game="till_dawn", seats=["optimal", "threshold:t=8"])
 >>> simlib.list_games()                                               # what is registered
 
-The designer's instruments (``simlib.until_daylight.instruments``):
+The designer's instruments (``simlib.games.until_daylight.instruments``):
 ``simlib.compare`` (two variants on the same games, paired), ``simlib.sweep``,
 ``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``.
 """
@@ -22,7 +22,7 @@ def simulate(*args, game: str = "until_daylight", **kwargs):
     """Play a study of ``game`` (default Until Daylight; ``simlib.list_games()`` lists them).
 
     The arguments are those of the game's ``simulate`` (for Until Daylight
-    :func:`simlib.until_daylight.study.simulate`, for Till Dawn
+    :func:`simlib.games.until_daylight.study.simulate`, for Till Dawn
     :func:`simlib.games.till_dawn.study.simulate`); returns a
     :class:`simlib.core.runner.RunResult`.
     """
@@ -41,7 +41,7 @@ def list_games() -> list[str]:
 def __getattr__(name):
     # lazy: importing simlib must not import numba and compile-load the kernels
     if name in _INSTRUMENTS:
-        from .until_daylight import instruments
+        from .games.until_daylight import instruments
 
         return getattr(instruments, name)
     raise AttributeError(f"module 'simlib' has no attribute {name!r}")

@@ -154,7 +154,7 @@ _RULES = None
 def _rules():
     global _RULES
     if _RULES is None:
-        from simlib.until_daylight.ruleset import load_ruleset
+        from simlib.games.until_daylight.ruleset import load_ruleset
 
         r = load_ruleset()
         _RULES = (r, r.pack())
@@ -180,7 +180,7 @@ def compile_seconds(bench: Bench) -> float | None:
 
 def _dice_cases(pk, rng, m, lo, hi):
     """(h, b, x) of ``m`` rolls of ``lo..hi`` dice of the ruleset's combat die."""
-    from simlib.until_daylight.codes import FACE_B, FACE_H
+    from simlib.games.until_daylight.codes import FACE_B, FACE_H
 
     out = np.zeros((m, 3), dtype=np.int64)
     for j in range(m):
@@ -194,7 +194,7 @@ def _dice_cases(pk, rng, m, lo, hi):
 def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
     """A roll of ``k`` combat dice (default kernel: ``roll_faces_nb``)."""
     from simlib.core.rng import STREAM_DICE, make_streams
-    from simlib.until_daylight.kernels.combat_nb import roll_faces_nb
+    from simlib.games.until_daylight.kernels.combat_nb import roll_faces_nb
 
     kern = roll_faces_nb if kernel is None else kernel
     _, pk = _rules()
@@ -225,8 +225,8 @@ def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
 
 def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
     """One player attack on an area (default kernel: ``player_attack_area_nb``)."""
-    from simlib.until_daylight import codes as K
-    from simlib.until_daylight.kernels.combat_nb import player_attack_area_nb
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels.combat_nb import player_attack_area_nb
 
     kern = player_attack_area_nb if kernel is None else kernel
     _, pk = _rules()
@@ -275,8 +275,8 @@ def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
 
 def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
     """One enemy attack batch on an area (default kernel: ``enemy_batch_nb``)."""
-    from simlib.until_daylight import codes as K
-    from simlib.until_daylight.kernels.combat_nb import enemy_batch_nb
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels.combat_nb import enemy_batch_nb
 
     kern = enemy_batch_nb if kernel is None else kernel
     _, pk = _rules()
@@ -325,10 +325,10 @@ def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
     """
     import inspect
 
-    from simlib.until_daylight import codes as K
-    from simlib.until_daylight.api import flat_rules
-    from simlib.until_daylight.kernels.game_nb import play_game_nb
-    from simlib.until_daylight.policies import resolve_policy
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import flat_rules
+    from simlib.games.until_daylight.kernels.game_nb import play_game_nb
+    from simlib.games.until_daylight.policies import resolve_policy
 
     kern = play_game_nb if kernel is None else kernel
     rules, _ = _rules()
@@ -365,7 +365,7 @@ def game_bench(kernel=None, players: int = 4) -> Bench:
 
 def runner_bench(threads: int = 1, players: int = 4) -> Bench:
     """Games through the runner: ``api.play_games(n, players, threads=threads)``."""
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
 
     def run(n):
         play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
@@ -379,7 +379,7 @@ def runner_bench(threads: int = 1, players: int = 4) -> Bench:
 def decisions_per_game(players: int = 4) -> float:
     """Mean decisions (2+ candidates) of the runner benchmark's games (the record's
     ``decisions`` field)."""
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
 
     rec = play_games(64, players=players, seed=SEED, policy="baseline", threads=1)
     return float(np.mean(rec["decisions"]))
@@ -715,7 +715,7 @@ def _worker_pure() -> dict:
 def _first_call_times() -> dict:
     """Seconds of the first call of each kernel in this process: a load from numba's disk
     cache, or a compile when the cache is empty or stale (``cache``: hits and misses)."""
-    from simlib.until_daylight.kernels.game_nb import play_game_nb, play_range_nb
+    from simlib.games.until_daylight.kernels.game_nb import play_game_nb, play_range_nb
 
     _rules()  # ruleset loading is not part of any figure
     out: dict = {}
@@ -747,7 +747,7 @@ def _worker(mode: str) -> int:
         res = [dataclasses.asdict(m) for m in measure_all(make_benches())]
     elif mode in ("load", "cold"):
         t = time.perf_counter()
-        import simlib.until_daylight.api  # noqa: F401
+        import simlib.games.until_daylight.api  # noqa: F401
 
         imp = time.perf_counter() - t
         res = _first_call_times()
@@ -851,7 +851,7 @@ def report(args) -> int:
         if miss:
             say(f"note: the cached-load process missed numba's cache {miss} time(s): its game "
                 "figures are compile times (sources changed since the last compile).")
-        say(f"import of simlib.until_daylight.api: {_secs(t_load.get('import'))}")
+        say(f"import of simlib.games.until_daylight.api: {_secs(t_load.get('import'))}")
     runner = next(m for m in ms if m.name == "runner")
     say("")
     say(f"headline: {runner.ops_per_s:,.0f} full games per second per core "

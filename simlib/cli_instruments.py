@@ -153,7 +153,7 @@ def _base_kwargs(a) -> dict:
 
 
 def _check_out(a) -> None:
-    from .until_daylight.instruments import check_out
+    from .games.until_daylight.instruments import check_out
 
     check_out(a.out, a.force)
     if getattr(a, "plot", None):
@@ -184,7 +184,7 @@ def _wrote(a, extra: str = "") -> str:
 
 # =========================================================================== compare
 def cmd_compare(a) -> int:
-    from .until_daylight.instruments import compare, write_frame
+    from .games.until_daylight.instruments import compare, write_frame
 
     kw = _base_kwargs(a)
     games = _positive_int(a.games, "--games")
@@ -247,7 +247,7 @@ def render_compare(res) -> str:
 
 # =========================================================================== sweep
 def cmd_sweep(a) -> int:
-    from .until_daylight.instruments import (_base_rules, parse_range, resolve_param, sweep,
+    from .games.until_daylight.instruments import (_base_rules, parse_range, resolve_param, sweep,
                                              write_frame)
 
     kw = _base_kwargs(a)
@@ -287,7 +287,7 @@ def render_sweep(res) -> str:
 
 # =========================================================================== calibrate
 def cmd_calibrate(a) -> int:
-    from .until_daylight.instruments import (_base_rules, calibrate, parse_value, resolve_param,
+    from .games.until_daylight.instruments import (_base_rules, calibrate, parse_value, resolve_param,
                                              write_frame)
 
     kw = _base_kwargs(a)
@@ -347,7 +347,7 @@ def render_calibrate(res) -> str:
 
 # =========================================================================== sensitivity
 def cmd_sensitivity(a) -> int:
-    from .until_daylight.instruments import (_base_rules, parse_value, resolve_param,
+    from .games.until_daylight.instruments import (_base_rules, parse_value, resolve_param,
                                              sensitivity, write_frame)
 
     kw = _base_kwargs(a)
@@ -453,7 +453,7 @@ def add_precision_args(s) -> None:
 
 def cmd_simulate_precise(a) -> int:
     from .cli import render
-    from .until_daylight.instruments import simulate_precise
+    from .games.until_daylight.instruments import simulate_precise
 
     if a.games is not None:
         raise UsageError("--precision decides the games: use --max-games, not --games")
@@ -523,7 +523,7 @@ def _seed_arg(text, what: str) -> int:
 def cmd_tune_policy(a) -> int:
     from pathlib import Path
 
-    from .until_daylight.tune import tune_policy, write_tuned
+    from .games.until_daylight.tune import tune_policy, write_tuned
 
     out = Path(a.out)
     if out.suffix != ".toml":

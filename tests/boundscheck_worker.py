@@ -11,7 +11,7 @@ bounds-checked kernels are a different compilation from the normal ones).  Modes
     line per case and player count.
 ``python boundscheck_worker.py property N SEED``
     hypothesis draws ``N`` random valid overrides of the numeric fields (each within its
-    allowed range, ``simlib.until_daylight.capacities.int_range``) and plays a few games
+    allowed range, ``simlib.games.until_daylight.capacities.int_range``) and plays a few games
     of each the same way.
 
 Exit status 0 when every game kept within bounds, wrote one record with no invariant
@@ -28,8 +28,8 @@ import numpy as np
 
 
 def play_case(rules, players, games, policy, seed, trace_capacity):
-    from simlib.until_daylight import codes as K
-    from simlib.until_daylight.api import play_games, trace_game
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import play_games, trace_game
 
     out = []
     for p in players:
@@ -61,7 +61,7 @@ def play_case(rules, players, games, policy, seed, trace_capacity):
 
 def numeric_fields(rules):
     """``[(key, lo, hi)]`` of every integer value of the ruleset (die faces: per face)."""
-    from simlib.until_daylight.capacities import int_range
+    from simlib.games.until_daylight.capacities import int_range
 
     fields = []
     for key in rules.keys():
@@ -82,7 +82,7 @@ def property_mode(n_examples: int, seed: int) -> int:
     from hypothesis import HealthCheck, given, settings, strategies as st
     from hypothesis import seed as hseed
 
-    from simlib.until_daylight.ruleset import RulesetError, load_ruleset
+    from simlib.games.until_daylight.ruleset import RulesetError, load_ruleset
 
     base = load_ruleset()
     fields = numeric_fields(base)
@@ -139,7 +139,7 @@ def property_mode(n_examples: int, seed: int) -> int:
 
 
 def cases_mode() -> int:
-    from simlib.until_daylight.ruleset import load_ruleset
+    from simlib.games.until_daylight.ruleset import load_ruleset
 
     cases = json.load(sys.stdin)
     base = load_ruleset()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.until_daylight import codes as K
+from simlib.games.until_daylight import codes as K
 
 
 def permute_unseen(state: np.ndarray, rng) -> None:

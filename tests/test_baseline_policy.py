@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.step import position
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.step import position
 
 TEAM = ["hipster", "trigger", "haggler", "psycho"]
 HIP, TRI, HAG, PSY = range(4)

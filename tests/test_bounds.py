@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from simlib.core.jit import kernel_source_hash
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.capacities import INT_RANGES, MAX_HORDE_TOTAL, int_range
-from simlib.until_daylight.ruleset import RulesetError, load_ruleset
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.capacities import INT_RANGES, MAX_HORDE_TOTAL, int_range
+from simlib.games.until_daylight.ruleset import RulesetError, load_ruleset
 
 WORKER = Path(__file__).with_name("boundscheck_worker.py")
 RULES = load_ruleset()
@@ -102,7 +102,7 @@ def test_hostile_rulesets_keep_the_invariants(case):
     """The same hostile rulesets with the normal kernels, invariant checks on: no violation,
     one record per game.  (A firearm whose own dice reach the cap used to spend a stale
     count of ammo it did not hold: "dice cap 14, 100-die weapons" left -5 gun_ammo.)"""
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
 
     rules = RULES.override(case["override"])
     for p in case["players"]:

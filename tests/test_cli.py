@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from simlib.cli import main
-from simlib.until_daylight import load_result, simulate
+from simlib.games.until_daylight import load_result, simulate
 
 SMALL = ["--games", "120", "--seed", "3", "--no-progress"]
 
@@ -97,7 +97,7 @@ def test_simulate_prints_tables_writes_and_reports(capsys, tmp_path):
     # win column carries the wins of the tables
     wins = int(saved.tables.overall["wins"].iloc[0])
     assert 0 < wins < 120
-    from simlib.until_daylight.study import DEFAULT_RULES, _ruleset
+    from simlib.games.until_daylight.study import DEFAULT_RULES, _ruleset
     assert saved.provenance["ruleset_fingerprint"] == _ruleset(DEFAULT_RULES).fingerprint()
     code, report, _ = run_cli(capsys, "report", str(out))
     assert code == 0
@@ -129,7 +129,7 @@ def test_simulate_counts_only_and_teams(capsys, tmp_path):
 
 def test_default_study(capsys, monkeypatch):
     # the real default is 40 000 games per player count; shrink it, keep every other default
-    from simlib.until_daylight import study as sim
+    from simlib.games.until_daylight import study as sim
 
     monkeypatch.setattr(sim, "GAMES_PER_PLAYER_COUNT", 25)
     code, text, _ = run_cli(capsys, "simulate", "--no-progress")

@@ -1,9 +1,9 @@
-"""Tests of the jitted combat kernels (simlib.until_daylight.kernels.combat_nb).
+"""Tests of the jitted combat kernels (simlib.games.until_daylight.kernels.combat_nb).
 
 Three layers:
 
 1. the rulebook's worked examples, with the dice faces fixed by hand;
-2. the kernels against the exact oracle (:mod:`simlib.until_daylight.exact`):
+2. the kernels against the exact oracle (:mod:`simlib.games.until_daylight.exact`):
    exhaustive / hypothesis comparisons of the deterministic cores, and chi-square
    goodness of fit of the sampled dice and kill counts (fixed seeds: deterministic);
 3. structural properties (hypothesis): kills are a prefix of the target line, cards are
@@ -27,16 +27,16 @@ from simlib.core.rng import (
     STREAM_DICE,
     make_streams,
 )
-from simlib.until_daylight import codes as C
-from simlib.until_daylight import exact
-from simlib.until_daylight.kernels.combat_nb import (
+from simlib.games.until_daylight import codes as C
+from simlib.games.until_daylight import exact
+from simlib.games.until_daylight.kernels.combat_nb import (
     enemy_batch_nb,
     kills_for_counts_nb,
     player_attack_area_nb,
     roll_faces_nb,
     trap_step_nb,
 )
-from simlib.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.ruleset import load_ruleset
 
 # Hypothesis imports its patch writer (libcst -> mypy_extensions) only when a test fails;
 # that import emits a DeprecationWarning which the project's ``filterwarnings = error``

@@ -1,4 +1,4 @@
-"""The examples of simlib.until_daylight.exact and the README's exact odds are run.
+"""The examples of simlib.games.until_daylight.exact and the README's exact odds are run.
 
 * every doctest of ``exact`` runs (pytest does not collect doctests of the package:
   ``testpaths`` is ``tests``), and none may fail;
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import simlib.until_daylight.exact as exact_module
+import simlib.games.until_daylight.exact as exact_module
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -68,7 +68,7 @@ def test_skipped_name_layer_examples_hold_on_the_reference_ruleset():
 def test_a_wrong_expected_value_fails_the_doctest_run():
     """The harness above really compares: a changed expected value is a failure."""
     parser = doctest.DocTestParser()
-    t = parser.get_doctest(">>> from simlib.until_daylight.exact import batch_sizes\n"
+    t = parser.get_doctest(">>> from simlib.games.until_daylight.exact import batch_sizes\n"
                            ">>> batch_sizes(13)\n[6, 6, 2]\n", {}, "wrong", None, 0)
     res, _ = _run([t])
     assert res.failed == 1
@@ -106,7 +106,7 @@ def test_readme_exact_odds_match_exact():
     for idx, number in claims:
         assert outputs[idx].rstrip("%").strip() == number, (outputs[idx], number)
     # the stated 5.8 % is P(3 kills) of the distribution printed above it
-    from simlib.until_daylight.exact import attack_kills, prob_clear
+    from simlib.games.until_daylight.exact import attack_kills, prob_clear
 
     dist = attack_kills(4, ["brute", "wanderer", "wanderer"])
     assert float(dist.sum()) == pytest.approx(1.0)

@@ -1,4 +1,4 @@
-"""Tests of the exact combat distributions (simlib.until_daylight.exact).
+"""Tests of the exact combat distributions (simlib.games.until_daylight.exact).
 
 Brute-force oracles here are written independently of the module: they enumerate
 every face *sequence* and every die-to-enemy *assignment*, never the count formulas.
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import multinomial
 
-from simlib.until_daylight import codes as C
-from simlib.until_daylight.exact import (
+from simlib.games.until_daylight import codes as C
+from simlib.games.until_daylight.exact import (
     attack_kills,
     batch_sizes,
     best_kills_with_focus,
@@ -475,7 +475,7 @@ def test_default_ruleset_reference_numbers():
     # the loader and the default data ship with the package: any error of theirs fails
     # the test; only a missing *optional* dependency (a pyproject extra) skips it
     try:
-        from simlib.until_daylight import ruleset
+        from simlib.games.until_daylight import ruleset
 
         rs = ruleset.load_ruleset()
     except ModuleNotFoundError as exc:

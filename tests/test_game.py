@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.api import play_games, records_frame, trace_game
-from simlib.until_daylight.kernels.game_nb import horde_release_nb, save_survivors_nb
-from simlib.until_daylight.kernels.state_nb import char_mod_nb, free_dice_nb, update_leader_nb
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.state import GameState
-from simlib.until_daylight.trace import format_trace
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.api import play_games, records_frame, trace_game
+from simlib.games.until_daylight.kernels.game_nb import horde_release_nb, save_survivors_nb
+from simlib.games.until_daylight.kernels.state_nb import char_mod_nb, free_dice_nb, update_leader_nb
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.state import GameState
+from simlib.games.until_daylight.trace import format_trace
 
 TEAM = ["pillar", "hipster", "haggler", "psycho"]
 
@@ -326,7 +326,7 @@ def test_horde_reshuffle_variant(rules, reshuffle):
 
 @pytest.mark.parametrize("rewards", [False, True])
 def test_trap_rewards_variant(rules, rewards):
-    from simlib.until_daylight.kernels.game_nb import traps_nb
+    from simlib.games.until_daylight.kernels.game_nb import traps_nb
 
     r = rules.override({"variants.trap_rewards": rewards})
     gs = new_game(r)

@@ -1,4 +1,4 @@
-"""Whole-game combat against the exact distributions (simlib.until_daylight.exact).
+"""Whole-game combat against the exact distributions (simlib.games.until_daylight.exact).
 
 tests/test_combat_kernels.py compares the isolated combat kernels with ``exact``.  Here
 the same distributions are met as the *game* plays them:
@@ -25,11 +25,11 @@ import pytest
 from scipy.stats import chisquare
 
 from simlib.core.rng import make_streams
-from simlib.until_daylight import codes as K
-from simlib.until_daylight import exact
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.state import GameState
-from simlib.until_daylight.step import position
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight import exact
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.state import GameState
+from simlib.games.until_daylight.step import position
 
 RULES = load_ruleset()
 PACK = RULES.pack()

@@ -12,9 +12,9 @@ import pytest
 
 import simlib
 from simlib.cli import main
-from simlib.until_daylight.instruments import (DUMMY, InstrumentError, assumed_params,
+from simlib.games.until_daylight.instruments import (DUMMY, InstrumentError, assumed_params,
                                                simulate_precise)
-from simlib.until_daylight.ruleset import SOURCES, load_ruleset, preset_path
+from simlib.games.until_daylight.ruleset import SOURCES, load_ruleset, preset_path
 
 
 # =========================================================================== compare

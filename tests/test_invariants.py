@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.kernels.game_nb import invariant_violation_nb
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.state import GameState
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.kernels.game_nb import invariant_violation_nb
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.state import GameState
 
 TEAM = ["pillar", "hipster", "haggler", "psycho"]
 RULES = load_ruleset()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.api import play_games
-from simlib.until_daylight.policies import resolve_search
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.step import Game
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.api import play_games
+from simlib.games.until_daylight.policies import resolve_search
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.step import Game
 
 from positions import permute_unseen
 

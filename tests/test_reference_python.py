@@ -13,12 +13,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from simlib.until_daylight.api import play_games
+from simlib.games.until_daylight.api import play_games
 
 SCRIPT = textwrap.dedent("""
     import sys
     import numpy as np
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
     team = None if sys.argv[3] == "random" else sys.argv[3].split(",")
     rec = play_games(int(sys.argv[1]), players=int(sys.argv[2]), characters=team, seed=3,
                      policy=sys.argv[4], threads=1)

@@ -29,7 +29,7 @@ from simlib.core.report import (ReportError, Section, curve_section,  # noqa: E4
                                 write_study_report)
 from simlib.core.runner import RunResult  # noqa: E402
 from simlib.core.tables import Counts, _pct, count_records  # noqa: E402
-from simlib.until_daylight.study import TABLE_SPEC, load_result  # noqa: E402
+from simlib.games.until_daylight.study import TABLE_SPEC, load_result  # noqa: E402
 
 CHARS = ["ann", "bob", "cid", "dee", "eve", "fay"]
 CAUSES = ["character_died", "no_survivor_saved", "stalemate"]

@@ -15,17 +15,17 @@ import numpy as np
 import pytest
 
 from simlib.core.rng import STREAM_DICE
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.kernels.game_nb import (
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.kernels.game_nb import (
     attack_nb,
     draw_action_nb,
     horde_release_nb,
     resolve_event_nb,
 )
-from simlib.until_daylight.kernels.state_nb import xp_nb
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.state import GameState
-from simlib.until_daylight.step import position
+from simlib.games.until_daylight.kernels.state_nb import xp_nb
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.state import GameState
+from simlib.games.until_daylight.step import position
 
 # no Pillar (absorbs for neighbours) and no Drifter (ignores damage): damage is plain
 TEAM = ["hipster", "trigger", "haggler", "psycho"]

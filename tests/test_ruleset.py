@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.ruleset import (
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.ruleset import (
     SOURCES,
     PackedRules,
     Ruleset,

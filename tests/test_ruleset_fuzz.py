@@ -15,7 +15,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from simlib.until_daylight.ruleset import (  # noqa: E402
+from simlib.games.until_daylight.ruleset import (  # noqa: E402
     FILES,
     Ruleset,
     RulesetError,

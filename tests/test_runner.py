@@ -20,8 +20,8 @@ from simlib.core.runner import (BackendError, ChunkPlan, OutputExistsError, RunE
                                 run)
 from simlib.core.stats import rate_columns, wilson_interval
 from simlib.core.tables import Counts, TableSpec, count_records, make_tables, rate_matrix
-from simlib.until_daylight import api, simulate
-from simlib.until_daylight.study import (TABLE_SPEC, default_games, load_result, make_adapter)
+from simlib.games.until_daylight import api, simulate
+from simlib.games.until_daylight.study import (TABLE_SPEC, default_games, load_result, make_adapter)
 
 # a lighter night than the reference (5 rounds, waves of `round` cards), where the baseline
 # wins about 40 % of games: the tables' win columns are exercised, and a ruleset that is
@@ -465,7 +465,7 @@ def test_no_compile_notice_once_the_kernel_is_loaded():
 def test_team_names_match_a_per_game_oracle(case):
     """The array decoder of teams (used by records_frame and the study's counts) names each
     game's team as a plain per-game loop would: sorted names joined by '+'."""
-    from simlib.until_daylight.api import team_names
+    from simlib.games.until_daylight.api import team_names
 
     n, rows = case
     names = [f"c{(7 * i) % 13}" for i in range(n)]  # names not in code order

@@ -19,8 +19,8 @@ import numba
 import pytest
 
 from simlib import bench
-from simlib.until_daylight.kernels.combat_nb import roll_faces_nb
-from simlib.until_daylight.kernels.game_nb import play_game_nb
+from simlib.games.until_daylight.kernels.combat_nb import roll_faces_nb
+from simlib.games.until_daylight.kernels.game_nb import play_game_nb
 
 
 @numba.njit(nogil=True, error_model="numpy", _nrt=False, cache=False)

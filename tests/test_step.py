@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from simlib.core.rng import make_streams  # noqa: F401  (the streams' layout is uint64)
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.api import play_games
-from simlib.until_daylight.kernels.game_nb import invariant_violation_nb
-from simlib.until_daylight.ruleset import load_ruleset
-from simlib.until_daylight.step import (
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.api import play_games
+from simlib.games.until_daylight.kernels.game_nb import invariant_violation_nb
+from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.step import (
     Game,
     StepError,
     action_odds,

@@ -13,10 +13,10 @@ import warnings
 import numpy as np
 import pytest
 
-from simlib.until_daylight import codes as K
-from simlib.until_daylight import api
-from simlib.until_daylight.api import play_games, trace_game
-from simlib.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight import api
+from simlib.games.until_daylight.api import play_games, trace_game
+from simlib.games.until_daylight.ruleset import load_ruleset
 
 RULES = load_ruleset()
 TRAP_REWARDS = RULES.override({"variants.trap_rewards": not RULES.get("variants.trap_rewards")})

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from simlib.cli import main
-from simlib.until_daylight import codes as K
-from simlib.until_daylight import policies
-from simlib.until_daylight.api import play_games
-from simlib.until_daylight.policies import resolve_policy
-from simlib.until_daylight.study import _ruleset
-from simlib.until_daylight.tune import SPACE, read_tuned, tune_policy, tuned_path, write_tuned
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight import policies
+from simlib.games.until_daylight.api import play_games
+from simlib.games.until_daylight.policies import resolve_policy
+from simlib.games.until_daylight.study import _ruleset
+from simlib.games.until_daylight.tune import SPACE, read_tuned, tune_policy, tuned_path, write_tuned
 
 pytest.importorskip("optuna", reason="optuna is a core dependency (pip install .)")
 
@@ -92,7 +92,7 @@ def test_a_broken_weights_file_is_a_clear_error(tmp_path, monkeypatch):
     bad.write_text("[params\n")
     with pytest.raises(ValueError, match="cannot read"):
         read_tuned(bad)
-    from simlib.until_daylight import tune
+    from simlib.games.until_daylight import tune
 
     monkeypatch.setattr(tune, "tuned_path", lambda: bad)
     try:

@@ -64,7 +64,7 @@ class GameInfo:
 
 # name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself
 _REGISTRY: dict[str, Any] = {
-    "until_daylight": "simlib.games.until_daylight_entry:GAME",
+    "until_daylight": "simlib.games.until_daylight.game:GAME",
     "till_dawn": "simlib.games.till_dawn.game:GAME",
 }
 

@@ -15,9 +15,9 @@ half-loads.
 A game subclasses :class:`TaggedRuleset` and adds its cross-file checks in
 ``_validate`` and its packing into kernel arrays.
 
-Until Daylight still has its own copy of this machinery (``simlib/until_daylight/
-ruleset.py``, written before this module, with its special cases); it moves here when
-that package moves under ``simlib/games/``.
+Until Daylight's ruleset (``simlib/games/until_daylight/ruleset.py``, written before this
+module) shares its error type and value checks from here and keeps its own flattening
+and packing, with its special cases (characters' advantages, recipes, the dice).
 """
 from __future__ import annotations
 

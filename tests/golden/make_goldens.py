@@ -35,7 +35,7 @@ def combos():
 
 
 def ruleset(name: str):
-    from simlib.until_daylight.ruleset import load_ruleset
+    from simlib.games.until_daylight.ruleset import load_ruleset
 
     return load_ruleset().override(RULESETS[name]) if RULESETS[name] else load_ruleset()
 
@@ -44,7 +44,7 @@ def records(rules: str, policy: str, players: int, seed: int, games: int = GAMES
     """The records as a plain (games, fields) int64 array."""
     from numpy.lib.recfunctions import structured_to_unstructured
 
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
 
     rec = play_games(games, players=players, seed=seed, policy=policy, ruleset=ruleset(rules))
     return structured_to_unstructured(np.asarray(rec)).astype(np.int64)
@@ -55,7 +55,7 @@ def compute() -> dict[str, np.ndarray]:
 
 
 def _fields():
-    from simlib.until_daylight.api import play_games
+    from simlib.games.until_daylight.api import play_games
 
     return list(np.asarray(play_games(1, players=4)).dtype.names)
 

@@ -12,4 +12,4 @@ def __getattr__(name):
         from . import study
 
         return getattr(study, name)
-    raise AttributeError(f"module 'simlib.until_daylight' has no attribute {name!r}")
+    raise AttributeError(f"module 'simlib.games.until_daylight' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """Python face of the Until Daylight game kernel: play games, get records, trace one game.
 
->>> from simlib.until_daylight import play_games, records_frame
+>>> from simlib.games.until_daylight import play_games, records_frame
 >>> rec = play_games(1000, players=4, seed=7, policy="baseline")   # structured array
 >>> df = records_frame(rec)                                         # names, not codes
 """

@@ -10,7 +10,7 @@ It also gives every integer field an allowed range (:data:`INT_RANGES`), so sums
 products in the kernels stay far from int64 overflow and a game's state stays a few MB.
 
 The checks are plain Python (the kernels are not touched) and raise
-:class:`~simlib.until_daylight.ruleset.RulesetError` naming the file, the key, the value
+:class:`~simlib.games.until_daylight.ruleset.RulesetError` naming the file, the key, the value
 and the limit.
 
 Capacities (name: what bounds it, where it is used)

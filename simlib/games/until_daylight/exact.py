@@ -3,7 +3,7 @@
 Two layers:
 
 * **Plain numbers** — no ruleset needed.  A die is a sequence of face codes
-  (``FACE_X``/``FACE_B``/``FACE_H`` from :mod:`simlib.until_daylight.codes`), an enemy
+  (``FACE_X``/``FACE_B``/``FACE_H`` from :mod:`simlib.games.until_daylight.codes`), an enemy
   line is a sequence of ``(kill_heads, kill_bodies)`` pairs (``kill_bodies == 0``: bodies
   cannot kill it), attackers are ``(kind, attack_dice)`` pairs.  These functions are the
   oracle the numba kernels are tested against; their deterministic cores are
@@ -13,7 +13,7 @@ Two layers:
   :func:`enemy_attack_outcome`, :func:`trap_kills` and :func:`dice_faces` take enemy
   names and read every game number (die faces, kill needs, attack dice, dice cap,
   barricade and trap needs, bodies per damage, variant switches) from a ruleset
-  (``simlib.until_daylight.ruleset.load_ruleset()`` by default, loaded on each call).
+  (``simlib.games.until_daylight.ruleset.load_ruleset()`` by default, loaded on each call).
 
 Every distribution is a :class:`pandas.Series` indexed by outcome with probabilities as
 values.  Arithmetic is done in :class:`fractions.Fraction`; ``exact=True`` keeps the

@@ -1,9 +1,8 @@
-"""Until Daylight's registration in the game registry: thin wrappers around the modules
-of ``simlib/until_daylight/`` (which stay where they are until that package moves under
-``simlib/games/``; then this file becomes its ``game.py``)."""
+"""Until Daylight's registration in the game registry (:mod:`simlib.core.games`): thin
+wrappers around this package's study, ruleset and trace modules."""
 from __future__ import annotations
 
-from ..core.games import GameInfo
+from ...core.games import GameInfo
 
 
 def _make_adapter(players=None, characters=None, *, seed=0, policy="baseline",
@@ -11,7 +10,7 @@ def _make_adapter(players=None, characters=None, *, seed=0, policy="baseline",
     if seats is not None:
         raise ValueError("Until Daylight is cooperative: every seat plays the one --policy "
                          "(--seats is for competitive games such as till-dawn)")
-    from ..until_daylight.study import make_adapter
+    from .study import make_adapter
 
     return make_adapter(players, characters, seed=seed, policy=policy,
                         policy_params=policy_params, ruleset=ruleset)
@@ -20,32 +19,32 @@ def _make_adapter(players=None, characters=None, *, seed=0, policy="baseline",
 def _simulate(*args, seats=None, **kwargs):
     if seats is not None:
         _make_adapter(seats=seats)
-    from ..until_daylight.study import simulate
+    from .study import simulate
 
     return simulate(*args, **kwargs)
 
 
 def _load_result(path):
-    from ..until_daylight.study import load_result
+    from .study import load_result
 
     return load_result(path)
 
 
 def _load_ruleset(path=None):
-    from ..until_daylight.ruleset import load_ruleset
+    from .ruleset import load_ruleset
 
     return load_ruleset(path)
 
 
 def _render(result, all_tables=False):
-    from ..cli import render
+    from ...cli import render
 
     return render(result, all_tables)
 
 
 def _trace(adapter, game):
-    from ..until_daylight import api
-    from ..until_daylight.trace import format_trace
+    from . import api
+    from .trace import format_trace
 
     p, names = adapter.game_setup(game)
     record, events = api.trace_game(seed=adapter.seed, players=p, characters=names,
@@ -58,7 +57,7 @@ def _trace(adapter, game):
 
 
 def _policies():
-    from ..until_daylight.policies import POLICIES
+    from .policies import POLICIES
 
     return POLICIES
 
@@ -92,7 +91,7 @@ class _LazyPolicies(dict):
 
 
 def _spec():
-    from ..until_daylight.study import TABLE_SPEC
+    from .study import TABLE_SPEC
 
     return TABLE_SPEC
 
@@ -107,7 +106,7 @@ GAME = GameInfo(
     simulate=_simulate,
     load_result=_load_result,
     policies=_LazyPolicies(),
-    table_spec=None,  # simlib.until_daylight.study.TABLE_SPEC (imported lazily)
+    table_spec=None,  # simlib.games.until_daylight.study.TABLE_SPEC (imported lazily)
     render=_render,
     trace=_trace,
     default_policy="baseline",

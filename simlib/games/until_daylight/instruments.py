@@ -31,13 +31,13 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.calibrate import Calibration, CalibrationError, calibrate_integer, calibrate_real
-from ..core.paired import paired_counts, paired_summary
-from ..core.runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
+from ...core.calibrate import Calibration, CalibrationError, calibrate_integer, calibrate_real
+from ...core.paired import paired_counts, paired_summary
+from ...core.runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
                            _progress_bar, _show_progress, _write_parquet)
-from ..core.sequential import beta_binomial_cs
-from ..core.stats import rate_columns
-from ..core.tables import Counts
+from ...core.sequential import beta_binomial_cs
+from ...core.stats import rate_columns
+from ...core.tables import Counts
 from . import api
 from . import codes as K
 from .policies import POLICIES
@@ -185,7 +185,7 @@ def _seats(rec: np.ndarray) -> np.ndarray:
 def _versions() -> dict:
     import numba
 
-    from .. import __version__
+    from ... import __version__
 
     return {"simlib_version": __version__, "numba_version": numba.__version__,
             "python_version": sys.version.split()[0]}
@@ -193,7 +193,7 @@ def _versions() -> dict:
 
 def _provenance(adapter: UntilDaylightAdapter, instrument: str, t0: float, started: str,
                 **extra) -> dict:
-    from ..core.runner import _now
+    from ...core.runner import _now
 
     return {**adapter.provenance(), "instrument": instrument, **extra, **_versions(),
             "backend": "local", "started": started, "finished": _now(),
@@ -201,7 +201,7 @@ def _provenance(adapter: UntilDaylightAdapter, instrument: str, t0: float, start
 
 
 def _now() -> str:
-    from ..core.runner import _now as now
+    from ...core.runner import _now as now
 
     return now()
 

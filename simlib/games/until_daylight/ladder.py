@@ -1,6 +1,6 @@
 """The ladder of players: is it the game or the bot?
 
-``python -m simlib.until_daylight.ladder --players 4 --games 2000 --rules reference``
+``python -m simlib.games.until_daylight.ladder --players 4 --games 2000 --rules reference``
 plays the same games (same seed: common random numbers) with each player of the ladder
 and prints a markdown table: win rate with its Wilson 95 % interval, mean round reached,
 and games per second (wall clock, this machine, the threads given).
@@ -68,7 +68,7 @@ def to_markdown(df: pd.DataFrame) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m simlib.until_daylight.ladder",
+    p = argparse.ArgumentParser(prog="python -m simlib.games.until_daylight.ladder",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--games", type=int, default=2000, help="games per player (default 2000)")

@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..core.params import param_vector
+from ...core.params import param_vector
 from .kernels import policies_nb as P
 
 

@@ -13,7 +13,7 @@ switches of ``constants.toml`` are ``variants.<name>``.
 
 >>> rs = load_ruleset()
 >>> rs2 = rs.override({"characters.pillar.health": 8, "variants.trap_rewards": False})
->>> packed = rs2.pack()          # int64 arrays in the layouts of simlib.until_daylight.codes
+>>> packed = rs2.pack()          # int64 arrays in the layouts of simlib.games.until_daylight.codes
 
 Everything is validated before a :class:`Ruleset` exists; any problem raises
 :class:`RulesetError` naming the file, the dotted key and what is allowed.
@@ -1003,7 +1003,7 @@ def default_ruleset_dir() -> Path:
             return cand
     except (ImportError, TypeError, NotImplementedError):
         pass
-    cand = Path(__file__).resolve().parents[2] / "data" / "until_daylight"
+    cand = Path(__file__).resolve().parents[3] / "data" / "until_daylight"
     if (cand / "constants.toml").is_file():
         return cand
     raise RulesetError("cannot find the default Until Daylight ruleset (package simlib._data "
@@ -1072,7 +1072,7 @@ _PRESET_CACHE: dict[str, Ruleset] = {}
 def preset_path(name: str) -> Path:
     """The file of a named preset (``calibrated``) shipped with simlib."""
     # the checkout this module lives in first (a development tree), then the package data
-    local = Path(__file__).resolve().parents[2] / "data" / "until_daylight" / "presets" / f"{name}.toml"
+    local = Path(__file__).resolve().parents[3] / "data" / "until_daylight" / "presets" / f"{name}.toml"
     path = local if local.is_file() else default_ruleset_dir() / "presets" / f"{name}.toml"
     if not path.is_file():
         raise RulesetError(f"{path}: missing preset file of ruleset {name!r}")

@@ -4,7 +4,7 @@ The engine keeps a whole game in one int64 array, including where the game stand
 step, the pending decision and the choices taken within the step), so a game can stop at
 any decision, be copied, and continue (see ``kernels/game_nb.py``, "the engine").
 
->>> from simlib.until_daylight.step import Game, odds
+>>> from simlib.games.until_daylight.step import Game, odds
 >>> g = Game(seed=7, players=4)
 >>> g.legal_actions()[:2]                      # the pending decision, in words
 >>> g.apply(1)                                 # take candidate 1; play to the next decision
@@ -214,7 +214,7 @@ class Game:
             raise StepError(
                 f"this step already holds {int(self.state[K.G_SCRIPT_CAP])} choices, the "
                 "capacity of a step's script (codes.SCRIPT_CAP); the game is unchanged. "
-                "The rules allow no fixed bound (see simlib/until_daylight/capacities.py)")
+                "The rules allow no fixed bound (see simlib/games/until_daylight/capacities.py)")
         if code < 0:
             raise StepError(f"the engine refused the action (code {code})")
         return self

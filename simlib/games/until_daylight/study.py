@@ -30,8 +30,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
-from ..core.tables import Counts, TableSpec, count_records
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.tables import Counts, TableSpec, count_records
 from . import api
 from . import codes as K
 from .policies import ALIASES, POLICIES, resolve_policy, resolve_search

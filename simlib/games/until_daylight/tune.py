@@ -88,7 +88,7 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
     """
     import optuna
 
-    from ..core.paired import paired_counts, paired_summary
+    from ...core.paired import paired_counts, paired_summary
     from .study import _ruleset
 
     for name, v, lo in (("players", players, 1), ("trials", trials, 1),
@@ -187,7 +187,7 @@ def write_tuned(result: TuneResult, path: str | Path, command: str = "") -> Path
     path = Path(path)
     lines = ["# The `tuned` policy: the baseline's weights tuned by `simlib tune-policy`",
              "# (optuna TPE + Wilcoxon pruner on common training seeds, re-checked on fresh",
-             "# seeds against the baseline, paired).  Written by simlib.until_daylight.tune;",
+             "# seeds against the baseline, paired).  Written by simlib.games.until_daylight.tune;",
              "# re-create it with the command under [provenance].", "", "[params]"]
     for k, v in result.params.items():
         lines.append(f"{k} = {{ value = {v!r}, source = \"fit\" }}")

@@ -21,7 +21,7 @@ import numpy as np
 
 from simlib.core.jit import njit_nb
 from simlib.core.rng import randint_nb
-from simlib.until_daylight.codes import (
+from simlib.games.until_daylight.codes import (
     E_KILL_BODIES,
     E_KILL_HEADS,
     E_KIND,

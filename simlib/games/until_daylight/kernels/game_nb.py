@@ -23,7 +23,7 @@ from simlib.core.rng import (
     init_streams_nb,
     randint_nb,
 )
-from simlib.until_daylight.codes import (  # layout constants
+from simlib.games.until_daylight.codes import (  # layout constants
     A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY,
     A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR,
     CAUSE_STALEMATE, CH_HEALTH, CH_WEAPON, CK_ADRENALINE, CK_DICE_BONUS, CK_ENERGY_SHOT,
@@ -68,14 +68,14 @@ from simlib.until_daylight.codes import (  # layout constants
     VIOL_HORDE_CONSERVATION, VIOL_INVENTORY, VIOL_NEGATIVE, VIOL_NONE, VIOL_RUBBLE_CONSERVATION,
     VIOL_TOKEN_LIMIT, VIOL_TOKEN_SUPPLY,
 )
-from simlib.until_daylight.kernels.combat_nb import (
+from simlib.games.until_daylight.kernels.combat_nb import (
     enemy_batch_nb,
     player_attack_area_nb,
     roll_faces_nb,
     trap_step_nb,
 )
-from simlib.until_daylight.kernels.policies_nb import choose_nb
-from simlib.until_daylight.kernels.state_nb import (
+from simlib.games.until_daylight.kernels.policies_nb import choose_nb
+from simlib.games.until_daylight.kernels.state_nb import (
     area_of, buf_of, cands_of, card_tab_of, char_tab_of, die_of, enemy_tab_of, fate_of,
     hdeck_of, hdisc_of, inv_of, kept_of, killed_of, pl_of, rdeck_of, rdisc_of, recipes_of,
     rng_of,

@@ -4,7 +4,7 @@ The game kernel writes the legal candidates of a decision into ``cands_of(st)`` 
 rows ``(action, a, b, c)``, codes ``A_*``) and asks ``choose_nb`` for the index of one.
 A policy is a jitted scoring function with a float64 parameter vector ``pp``; adding a
 policy means adding a function here and a branch in ``choose_nb`` (and its name in
-``simlib.until_daylight.policies``) — the game kernel does not change.
+``simlib.games.until_daylight.policies``) — the game kernel does not change.
 
 Policies
 --------
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit_nb
 from simlib.core.rng import STREAM_POLICY, randint_nb
-from simlib.until_daylight.codes import (
+from simlib.games.until_daylight.codes import (
     A_ATTACK,
     A_CRAFT,
     A_DRAW,
@@ -70,8 +70,8 @@ from simlib.until_daylight.codes import (
     R_PRODUCT,
     TOKEN_BARRICADE,
 )
-from simlib.until_daylight.kernels.combat_nb import kills_for_counts_nb, target_line_nb
-from simlib.until_daylight.kernels.state_nb import (
+from simlib.games.until_daylight.kernels.combat_nb import kills_for_counts_nb, target_line_nb
+from simlib.games.until_daylight.kernels.state_nb import (
     area_of,
     area_threat_nb,
     buf_of,
@@ -96,7 +96,7 @@ from simlib.until_daylight.kernels.state_nb import (
 POLICY_RANDOM = 0
 POLICY_BASELINE = 1
 
-# baseline parameter vector (float64); defaults and names in simlib.until_daylight.policies
+# baseline parameter vector (float64); defaults and names in simlib.games.until_daylight.policies
 BP_DRAW = 0  # score of a draw action in the search phase
 BP_CRAFT = 1  # score of crafting a barricade (a trap scores a little less)
 BP_HEAL_MISSING = 2  # heal when at least this much health is missing

@@ -13,7 +13,7 @@ import numpy as np
 
 from simlib.core.jit import njit_alloc_nb, njit_nb
 from simlib.core.rng import GOLDEN, STREAM_SALT, mix64_nb
-from simlib.until_daylight.codes import (
+from simlib.games.until_daylight.codes import (
     CH_HEALTH,
     G_DECISIONS,
     G_EV_CAP,
@@ -45,7 +45,7 @@ from simlib.until_daylight.codes import (
     REC_SURVIVORS_SAVED,
     RH_O_CHAR,
 )
-from simlib.until_daylight.kernels.game_nb import (
+from simlib.games.until_daylight.kernels.game_nb import (
     advance_nb,
     apply_action_nb,
     finish_nb,
@@ -55,8 +55,8 @@ from simlib.until_daylight.kernels.game_nb import (
     start_game_nb,
     write_record_nb,
 )
-from simlib.until_daylight.kernels.policies_nb import baseline_score_nb, choose_nb
-from simlib.until_daylight.kernels.state_nb import card_tab_of, cands_of, inv_of, pl_of
+from simlib.games.until_daylight.kernels.policies_nb import baseline_score_nb, choose_nb
+from simlib.games.until_daylight.kernels.state_nb import card_tab_of, cands_of, inv_of, pl_of
 
 CONTINUATION_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 

@@ -24,7 +24,7 @@ tuple of 14 arrays made every call move ~100 scalars).  The accessors below retu
 
 ``rs`` parts: ``rs[P_*]`` are the params; ``card_tab_of(rs)``, ``enemy_tab_of(rs)``,
 ``char_tab_of(rs)``, ``die_of(rs)``, ``fate_of(rs)``, ``recipes_of(rs)`` are the packed
-tables of ``simlib.until_daylight.ruleset`` (layouts in ``codes``); ``flatten_rules``
+tables of ``simlib.games.until_daylight.ruleset`` (layouts in ``codes``); ``flatten_rules``
 builds ``rs`` from a ``PackedRules``.
 """
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 
 from simlib.core.jit import njit_nb, view2d
 from simlib.core.rng import N_STREAMS
-from simlib.until_daylight import codes as K
-from simlib.until_daylight.codes import (
+from simlib.games.until_daylight import codes as K
+from simlib.games.until_daylight.codes import (
     C_AMMO,
     C_AMOUNT,
     C_DICE,
