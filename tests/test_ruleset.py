@@ -468,3 +468,14 @@ def test_changes_lists_exactly_the_values_that_differ_from_the_reference():
     ]
     assert rs.changes()[0]["reference"] != 9 and rs.changes()[1]["reference"] != 4
     assert {c["key"] for c in ref.changes(rs)} == {"characters.pillar.health", "horde.monster.count"}
+
+
+def test_both_games_raise_the_one_ruleset_error_of_the_core():
+    """Until Daylight's ruleset shares the core's error type, value checks, TOML reading and
+    writing (simlib.core.ruleset): one ``except RulesetError`` catches either game's."""
+    from simlib.core.ruleset import RulesetError as CoreError
+    from simlib.games.till_dawn.ruleset import RulesetError as TDError
+
+    assert RulesetError is CoreError is TDError
+    with pytest.raises(CoreError, match="constants.rounds"):
+        load_ruleset().override({"constants.rounds": 0})

@@ -27,15 +27,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import tomllib
 
-__all__ = ["RulesetError", "Field", "FileSchema", "TaggedRuleset", "load_tagged",
-           "read_toml", "OVERRIDE_SOURCE"]
+__all__ = ["RulesetError", "Field", "FileSchema", "TaggedRuleset", "load_tagged", "error",
+           "check_value", "split_leaf", "read_toml", "toml_value", "NAME_RE", "OVERRIDE_SOURCE"]
 
 OVERRIDE_SOURCE = "override"
-_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 class RulesetError(ValueError):
@@ -118,7 +118,7 @@ def check_value(file: str, key: str, f: Field, value: Any) -> Any:
         return value
     if t == "names":
         if not isinstance(value, (list, tuple)) or not value or \
-                not all(isinstance(v, str) and _NAME_RE.match(v) for v in value):
+                not all(isinstance(v, str) and NAME_RE.match(v) for v in value):
             raise error(file, key, f"expected a non-empty list of snake_case names, got {value!r}")
         if len(set(value)) != len(value):
             raise error(file, key, f"duplicate names in {list(value)}")
@@ -136,8 +136,10 @@ def check_value(file: str, key: str, f: Field, value: Any) -> Any:
     raise AssertionError(t)  # pragma: no cover
 
 
-def _split_leaf(file: str, key: str, node: Any, f: Field, sources: tuple[str, ...]):
-    """``{value, source}`` -> (checked value, source); bare values are refused."""
+def split_leaf(file: str, key: str, node: Any, f: Any, sources: tuple[str, ...],
+               check: Callable[[str, str, Any, Any], Any] = check_value):
+    """``{value, source}`` -> (value checked by ``check``, source); bare values are refused.
+    (A game with value types of its own passes its ``check``.)"""
     if not isinstance(node, Mapping) or "value" not in node:
         raise error(file, key, 'missing source tag: write { value = ..., source = "..." }', sources)
     extra = [k for k in node if k not in ("value", "source")]
@@ -147,7 +149,7 @@ def _split_leaf(file: str, key: str, node: Any, f: Field, sources: tuple[str, ..
         raise error(file, key, "missing source tag", sources)
     if node["source"] not in sources:
         raise error(file, key, f"unknown source tag {node['source']!r}", sources)
-    return check_value(file, key, f, node["value"]), node["source"]
+    return check(file, key, f, node["value"]), node["source"]
 
 
 def read_toml(path: Path) -> dict:
@@ -157,8 +159,11 @@ def read_toml(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{path}: malformed TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesetError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                           f"{exc.object[exc.start:exc.start + 1]!r}); TOML files are UTF-8") from None
     except OSError as exc:
-        raise RulesetError(f"{path}: cannot read: {exc.strerror}") from None
+        raise RulesetError(f"{path}: cannot read ruleset file: {exc.strerror}") from None
 
 
 # =========================================================================== flat form
@@ -193,7 +198,7 @@ def _fields(flat: _Flat, file: str, prefix: str, node: Mapping, fields: Mapping[
             if f.required:
                 raise error(file, key, "missing required key")
             continue
-        flat.values[key], flat.sources[key] = _split_leaf(file, key, node[k], f, sources)
+        flat.values[key], flat.sources[key] = split_leaf(file, key, node[k], f, sources)
 
 
 def _flatten_file(flat: _Flat, file: str, schema: FileSchema, doc: Mapping, sources) -> None:
@@ -202,7 +207,7 @@ def _flatten_file(flat: _Flat, file: str, schema: FileSchema, doc: Mapping, sour
         names = []
         for name, node in doc.items():
             key = f"{s}.{name}"
-            if not _NAME_RE.match(name):
+            if not NAME_RE.match(name):
                 raise error(file, key, f"name {name!r} is not snake_case (a-z, 0-9, _)")
             _fields(flat, file, key, node, schema.entities, sources, schema.texts)
             for t in schema.texts:
@@ -398,7 +403,7 @@ class TaggedRuleset:
                     note = ""
                     if src not in self.SOURCES:
                         src, note = "assumed", f"  # set by {src}"
-                    lines.append(f'{k.rsplit(".", 1)[1]} = {{ value = {_toml(self._flat.values[k])}, '
+                    lines.append(f'{k.rsplit(".", 1)[1]} = {{ value = {toml_value(self._flat.values[k])}, '
                                  f'source = "{src}" }}{note}')
                 for t, txt in self._flat.texts.items():
                     if t.rsplit(".", 1)[0] == f"{sch.stem}.{table}":
@@ -408,15 +413,16 @@ class TaggedRuleset:
         return path
 
 
-def _toml(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """A value as TOML (inline tables for mappings)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, str)):
         return json.dumps(v)
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(v)  # pragma: no cover
 
 

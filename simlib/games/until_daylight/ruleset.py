@@ -23,14 +23,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
-import tomllib
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
 from . import codes as K
+from ...core.ruleset import NAME_RE, RulesetError, read_toml, split_leaf, toml_value
+from ...core.ruleset import error as _err
 from .capacities import check_capacities, check_range
 
 __all__ = [
@@ -52,19 +52,7 @@ PRESETS = ("reference", "calibrated")  # names load_ruleset() accepts besides pa
 OVERRIDE_SOURCE = "override"  # given to values changed by an override without a tag
 FILES = ("constants", "dice", "characters", "horde", "rubble", "recipes")
 FORMAT_VERSION = 1
-_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _BASIC = "basic_weapons"
-
-
-class RulesetError(ValueError):
-    """A ruleset file or override is invalid; the message names file, key and what is allowed."""
-
-
-def _err(file: str, key: str, msg: str, allowed: Any = None) -> RulesetError:
-    text = f"{file}: {key}: {msg}" if key else f"{file}: {msg}"
-    if allowed is not None:
-        text += "; allowed: " + ", ".join(str(a) for a in allowed)
-    return RulesetError(text)
 
 
 # =========================================================================== schema
@@ -271,21 +259,11 @@ def _check_value(file: str, key: str, field: Field, value: Any) -> Any:
 
 def _split_leaf(file: str, key: str, node: Any, field: Field) -> tuple[Any, str]:
     """``{value, source}`` → (checked value, source); bare values are refused."""
-    if not isinstance(node, Mapping) or "value" not in node:
-        raise _err(file, key, "missing source tag: write { value = ..., source = \"...\" }", SOURCES)
-    extra = [k for k in node if k not in ("value", "source")]
-    if extra:
-        raise _err(file, f"{key}.{extra[0]}", "unknown key", ("value", "source"))
-    if "source" not in node:
-        raise _err(file, key, "missing source tag", SOURCES)
-    src = node["source"]
-    if src not in SOURCES:
-        raise _err(file, key, f"unknown source tag {src!r}", SOURCES)
-    return _check_value(file, key, field, node["value"]), src
+    return split_leaf(file, key, node, field, SOURCES, _check_value)
 
 
 def _check_name(file: str, key: str, name: str, what: str) -> None:
-    if not _NAME_RE.match(name):
+    if not NAME_RE.match(name):
         raise _err(file, key, f"{what} name {name!r} is not snake_case (a-z, 0-9, _)")
 
 
@@ -401,19 +379,6 @@ _FLATTENERS = {
     "rubble": _flatten_rubble,
     "recipes": _flatten_recipes,
 }
-
-
-def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{path}: malformed TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RulesetError(f"{path}: not UTF-8 text (byte {exc.start}: "
-                           f"{exc.object[exc.start:exc.start + 1]!r}); TOML files are UTF-8") from None
-    except OSError as exc:
-        raise RulesetError(f"{path}: cannot read ruleset file: {exc.strerror}") from None
 
 
 # =========================================================================== semantic model
@@ -919,20 +884,6 @@ def _is_leaf(node: Any) -> bool:
     return not isinstance(node, dict) or "value" in node
 
 
-def _toml_scalar(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_scalar(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_scalar(x)}" for k, x in v.items()) + " }"
-    raise TypeError(v)  # pragma: no cover
-
-
 def _emit_toml(lines: list[str], node: dict, path: list[str]) -> None:
     leaves = [(k, x) for k, x in node.items() if _is_leaf(x)]
     tables = [(k, x) for k, x in node.items() if not _is_leaf(x)]
@@ -944,9 +895,9 @@ def _emit_toml(lines: list[str], node: dict, path: list[str]) -> None:
             note = ""
             if src not in SOURCES:  # files hold the four tags; an override is our assumption
                 src, note = "assumed", f"  # set by {x['source']}"
-            lines.append(f'{k} = {{ value = {_toml_scalar(x["value"])}, source = "{src}" }}{note}')
+            lines.append(f'{k} = {{ value = {toml_value(x["value"])}, source = "{src}" }}{note}')
         else:
-            lines.append(f"{k} = {_toml_scalar(x)}")
+            lines.append(f"{k} = {toml_value(x)}")
     if leaves:
         lines.append("")
     for k, x in tables:
@@ -1019,7 +970,7 @@ def _load_dir(path: Path) -> Ruleset:
                                + ", ".join(f"{s}.toml" for s in FILES))
         label = str(fpath)
         flat.files[sec] = label
-        _FLATTENERS[sec](flat, label, _read_toml(fpath))
+        _FLATTENERS[sec](flat, label, read_toml(fpath))
     return Ruleset._build(flat, str(path))
 
 
@@ -1044,7 +995,7 @@ def _walk_override(file: str, base: Ruleset, node: Mapping, prefix: str, out: di
 
 
 def _load_override_file(path: Path, base: Ruleset) -> Ruleset:
-    doc = _read_toml(path)
+    doc = read_toml(path)
     stem = path.stem
     prefix = stem if stem in FILES else ""
     if stem == "constants":
