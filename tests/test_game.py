@@ -433,3 +433,17 @@ def test_reference_games_roll_the_dice_their_attack_announces(rules):
         for sizes in _enemy_attacks(ev):
             assert all(0 < k <= cap for k in sizes) and all(k == cap for k in sizes[:-1])
     assert most == cap
+
+
+def test_record_column_names_follow_the_record_layout():
+    """codes.REC_* (written out for linters) agree with REC_FIELDS, the layout's one source:
+    a scalar field added without its constant, or a block out of order, fails here."""
+    for name in K.REC_SCALARS:
+        assert getattr(K, "REC_" + name.upper()) == K.REC_INDEX[name], name
+    for name in K.REC_PER_SEAT:
+        first = getattr(K, "REC_" + name.upper())
+        assert [first + s for s in range(K.MAX_PLAYERS)] == \
+            [K.REC_INDEX[f"{name}_{s}"] for s in range(K.MAX_PLAYERS)]
+    assert [K.REC_KILLED + t for t in range(K.MAX_ENEMY_TYPES)] == \
+        [K.REC_INDEX[f"killed_{t}"] for t in range(K.MAX_ENEMY_TYPES)]
+    assert K.REC_DECISIONS == K.N_REC - 1 and len(K.record_dtype()) == K.N_REC

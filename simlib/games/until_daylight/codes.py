@@ -473,12 +473,31 @@ def record_dtype():
 
     return np.dtype([(name, np.int64) for name in REC_FIELDS])
 
-# record column of each scalar field (REC_GAME, REC_OUTCOME, ...) and the first column of
-# each per-seat / per-type block (REC_CHARACTER + seat, REC_KILLED + enemy type)
-for _i, _name in enumerate(REC_SCALARS):
-    globals()["REC_" + _name.upper()] = _i
-for _name in REC_PER_SEAT:
-    globals()["REC_" + _name.upper()] = REC_INDEX[_name + "_0"]
+# record column of each scalar field, and the first column of each per-seat / per-type
+# block (REC_CHARACTER + seat, REC_KILLED + enemy type): named here for linters and
+# readers; tests/test_game.py checks each against REC_FIELDS
+REC_GAME = REC_INDEX["game"]
+REC_PLAYERS = REC_INDEX["players"]
+REC_OUTCOME = REC_INDEX["outcome"]
+REC_CAUSE = REC_INDEX["cause"]
+REC_ROUND_REACHED = REC_INDEX["round_reached"]
+REC_DEAD_SEAT = REC_INDEX["dead_seat"]
+REC_DEAD_CHARACTER = REC_INDEX["dead_character"]
+REC_DEAD_ROUND = REC_INDEX["dead_round"]
+REC_SURVIVORS_SAVED = REC_INDEX["survivors_saved"]
+REC_SURVIVORS_SAVED_TOTAL = REC_INDEX["survivors_saved_total"]
+REC_LEADER = REC_INDEX["leader"]
+REC_RUBBLE_DRAWN = REC_INDEX["rubble_drawn"]
+REC_HORDE_DRAWN = REC_INDEX["horde_drawn"]
+REC_EXCHANGES = REC_INDEX["exchanges"]
+REC_SEARCH_ACTIONS = REC_INDEX["search_actions"]
+REC_ATTACKS = REC_INDEX["attacks"]
+REC_HORDE_RESHUFFLES = REC_INDEX["horde_reshuffles"]
+REC_VIOLATION = REC_INDEX["violation"]
+REC_CHARACTER = REC_INDEX["character_0"]
+REC_DAMAGE = REC_INDEX["damage_0"]
+REC_XP = REC_INDEX["xp_0"]
+REC_KILLS = REC_INDEX["kills_0"]
+REC_HEALTH = REC_INDEX["health_0"]
 REC_KILLED = REC_INDEX["killed_0"]
 REC_DECISIONS = REC_INDEX["decisions"]
-del _i, _name

@@ -1,0 +1,34 @@
+"""What a game's speed benchmarks are made of (:mod:`simlib.bench` times them and guards
+their floors; a game's factories live in its package, e.g.
+``simlib/games/until_daylight/benches.py``)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numba
+
+SEED = 20240611  # fixed games: every block of a benchmark does the same work
+
+# Same options as simlib.core.jit.njit_nb but never cached: numba's cache check sees only
+# the driver's own file (and this file is not part of the kernel-source hash that names
+# simlib's cache folder), so a cached driver could time a stale copy of a kernel.
+DRIVER_OPTS = dict(cache=False, nogil=True, error_model="numpy", _nrt=False)
+
+
+def jit_driver(fn):
+    """A benchmark's jitted driver loop: compiled fresh in every process, never cached."""
+    return numba.njit(**DRIVER_OPTS)(fn)
+
+
+@dataclasses.dataclass
+class Bench:
+    """A benchmark: ``run(n)`` performs ``n`` operations of ``title``."""
+
+    name: str
+    title: str
+    run: Callable[[int], object]
+    guarded: bool = True
+    min_n: int = 1
+    compile_case: tuple | None = None  # (kernel dispatcher, call args) for compile_seconds
+    fixed_n: int | None = None  # operations per block, whatever the machine's speed
