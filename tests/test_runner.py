@@ -472,3 +472,28 @@ def test_team_names_match_a_per_game_oracle(case):
     seats = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
     want = ["+".join(sorted(names[c] for c in row if c >= 0)) for row in rows]
     assert list(team_names(seats, names)) == want
+
+
+def test_local_backend_plays_the_next_chunk_while_one_is_counted():
+    """Two chunks in flight: chunk 1 starts while chunk 0 is still running (its counting
+    no longer leaves the cores idle), and results come back in chunk order."""
+    import threading
+
+    from simlib.core.runner import _LocalBackend
+
+    started = [threading.Event() for _ in range(4)]
+
+    class Adapter:
+        def run_chunk_counts(self, start, count, threads):
+            i = start // 10
+            started[i].set()
+            if i == 0:
+                assert started[1].wait(20), "chunk 1 did not start while chunk 0 ran"
+            return f"counts {i}"
+
+    class Plan:
+        def chunk(self, i):
+            return i * 10, 10
+
+    out = list(_LocalBackend(1).map(Adapter(), Plan(), [0, 1, 2, 3], keep_records=False))
+    assert out == [(i, (None, f"counts {i}")) for i in range(4)]

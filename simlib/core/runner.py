@@ -588,10 +588,44 @@ class _LocalBackend:
     def __exit__(self, *exc):
         return False
 
+    IN_FLIGHT = 2  # chunks played at once: one is counted while the next one plays
+
     def map(self, adapter, plan: ChunkPlan, chunks: list[int], keep_records: bool):
-        for i in chunks:
+        """Chunks in order, two in flight: counting a chunk (pandas, mostly under the GIL)
+        used to leave the cores idle between kernels; now the next chunk's kernel (which
+        releases the GIL) runs meanwhile.  A chunk's result depends only on its games, so
+        the tables are the same as one chunk at a time; results are yielded (and written)
+        in chunk order."""
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
+        def task(i):
             start, count = plan.chunk(i)
-            yield i, _chunk_task(adapter, start, count, self.threads, keep_records)
+            return _chunk_task(adapter, start, count, self.threads, keep_records)
+
+        if len(chunks) <= 1:
+            for i in chunks:
+                yield i, task(i)
+            return
+        todo = iter(chunks)
+        with ThreadPoolExecutor(max_workers=self.IN_FLIGHT,
+                                thread_name_prefix="simlib-chunk") as pool:
+            pending = deque()
+            try:
+                for i in todo:
+                    pending.append((i, pool.submit(task, i)))
+                    if len(pending) == self.IN_FLIGHT:
+                        break
+                while pending:
+                    i, fut = pending.popleft()
+                    result = fut.result()
+                    nxt = next(todo, None)
+                    if nxt is not None:
+                        pending.append((nxt, pool.submit(task, nxt)))
+                    yield i, result
+            finally:  # an error or a stopped run: start nothing new
+                for _, fut in pending:
+                    fut.cancel()
 
 
 class _DaskBackend:
