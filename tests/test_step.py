@@ -231,3 +231,26 @@ def test_describe_reads_like_the_table():
     assert "seat 0 trigger" in text and "chooses the search action" in text
     s = g.situation()
     assert [p["character"] for p in s["seats"]] == ["trigger", "pillar", "hipster", "psycho"]
+
+
+def test_violation_reads_a_pending_keep_or_discard_as_the_rule_does():
+    """At "card to keep" the looked-at cards are in no pile yet, at "card to discard" the
+    seat is over its limit by rule: Game.violation() says "none" there (it used to report
+    "rubble cards not conserved" and "an inventory over its slots"), and still reports a
+    real fault at those decisions."""
+    rng = np.random.default_rng(1)
+    seen = set()
+    broken = None
+    for gi in range(30):
+        g = Game(seed=7, game=gi, players=4, check=True)
+        while not g.over:
+            assert g.violation() == "none", (gi, g.decision)
+            if g.decision in ("card to keep", "card to discard"):
+                seen.add(g.decision)
+                if broken is None:
+                    broken = g.clone()
+            acts = g.legal_actions()
+            g.apply(int(rng.integers(len(acts))) if gi % 2 else g.policy_choice("baseline"))
+    assert seen == {"card to keep", "card to discard"}
+    broken.view.pl[broken.seat, K.PL_HEALTH] = -1
+    assert broken.violation() == K.VIOL_NAMES[K.VIOL_HEALTH]

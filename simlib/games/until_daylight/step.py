@@ -246,8 +246,25 @@ class Game:
         return Game(seed=self.seed, game=self.game, ruleset=self.ruleset, _state=self.state.copy())
 
     def violation(self) -> str:
-        """The first invariant the current position breaks ("none" if it holds)."""
-        return K.VIOL_NAMES[int(invariant_violation_nb(self.state, self.rs))]
+        """The first invariant the current position breaks ("none" if it holds).
+
+        Two decisions stand mid-rule, and the check reads them as the rule does: at a
+        "card to keep" the looked-at cards are in no pile yet (they count as in play), and
+        at a "card to discard" the seat is over its inventory limit (that is the decision;
+        its cards count as in play, the other invariants are checked)."""
+        st = self.state
+        d = int(st[K.G_PENDING_D]) if st[K.G_SUSPENDED] else -1
+        if d in (K.D_KEEP, K.D_DISCARD):
+            st = st.copy()
+            v = GameState(st, self.ruleset)
+            if d == K.D_KEEP:
+                for row in self.candidates():
+                    v.rdisc[row[1]] += 1
+            else:
+                seat = self.seat
+                v.rdisc[:] += v.inv[seat]
+                v.inv[seat] = 0
+        return K.VIOL_NAMES[int(invariant_violation_nb(st, self.rs))]
 
 
 # =========================================================================== words
