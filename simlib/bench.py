@@ -70,7 +70,7 @@ from typing import Callable, Iterable, Sequence
 import numba
 import numpy as np
 
-from simlib.core.benchkit import DRIVER_OPTS, SEED, Bench, jit_driver
+from simlib.core.benchkit import SEED, Bench, jit_driver
 from simlib.games.until_daylight.benches import (  # noqa: F401  (re-exported: simlib.bench.game_bench, ...)
     BENCH_FACTORIES,
     decisions_per_game,
@@ -139,7 +139,7 @@ def calibration() -> "Bench":
 # --------------------------------------------------------------------------- benchmarks
 def fresh_copy(kernel):
     """A fresh, non-cached, not yet compiled dispatcher of ``kernel``'s Python code."""
-    return numba.njit(**DRIVER_OPTS)(kernel.py_func)
+    return jit_driver(kernel.py_func)
 
 
 def compile_seconds(bench: Bench) -> float | None:
@@ -644,6 +644,8 @@ def anchor_bench() -> Bench:
         raise AnchorUnavailable(
             f"simlib bench --anchor needs OpenSpiel (the package open_spiel): {ANCHOR_INSTALL}"
         ) from exc
+    from importlib.metadata import version
+
     game = pyspiel.load_game("connect_four")
     bots = [pyspiel.make_uniform_random_bot(p, SEED + p) for p in range(2)]
 
@@ -651,7 +653,8 @@ def anchor_bench() -> Bench:
         for i in range(n):
             pyspiel.evaluate_bots(game.new_initial_state(), bots, SEED + i)
 
-    return Bench("anchor", "connect four, uniform random bots (evaluate_bots)", run,
+    return Bench("anchor", f"OpenSpiel {version('open_spiel')}: connect four, uniform random "
+                 "bots (evaluate_bots)", run,
                  guarded=False, fixed_n=512)
 
 
@@ -666,21 +669,12 @@ def measure_anchor(target: float = 0.02, windows: int = 5, blocks: int = 3) -> d
 
 def anchor_report(args) -> int:
     try:
-        import pyspiel
-
-        version = getattr(pyspiel, "__version__", None)
-        if version is None:
-            from importlib.metadata import version as _v
-
-            version = _v("open_spiel")
         r = measure_anchor(windows=9 if args.full else (3 if args.quick else 5))
-    except (AnchorUnavailable, ImportError) as exc:
-        msg = str(exc) if isinstance(exc, AnchorUnavailable) else \
-            f"simlib bench --anchor needs OpenSpiel (the package open_spiel): {ANCHOR_INSTALL}"
-        print(f"error: {msg}", file=sys.stderr)
+    except AnchorUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"simlib bench --anchor: {datetime.date.today().isoformat()}, {machine_description()}")
-    a = f"OpenSpiel {version}: {r['anchor']}"
+    a = r["anchor"]
     o = f"simlib: Until Daylight, 4 players, baseline, {r['simlib']}"
     w = max(len(a), len(o))
     print(f"  {a:<{w}}  {r['anchor_games_per_s']:>10,.0f} games/s")

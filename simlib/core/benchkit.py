@@ -8,12 +8,14 @@ from typing import Callable
 
 import numba
 
+from simlib.core.jit import JIT_OPTIONS
+
 SEED = 20240611  # fixed games: every block of a benchmark does the same work
 
-# Same options as simlib.core.jit.njit_nb but never cached: numba's cache check sees only
-# the driver's own file (and this file is not part of the kernel-source hash that names
+# simlib.core.jit.njit_nb's options but never cached: numba's cache check sees only the
+# driver's own file (and this file is not part of the kernel-source hash that names
 # simlib's cache folder), so a cached driver could time a stale copy of a kernel.
-DRIVER_OPTS = dict(cache=False, nogil=True, error_model="numpy", _nrt=False)
+DRIVER_OPTS = dict(JIT_OPTIONS, cache=False, _nrt=False)
 
 
 def jit_driver(fn):

@@ -36,8 +36,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 def kernel_source_hash(group: str | None = None) -> str:
     """Hash of the source files kernels are compiled from.
 
-    ``group`` is a game package's folder relative to ``simlib/``
-    (``"games/until_daylight"``, ``"games/till_dawn"``): the hash covers that package's ``*_nb.py`` and ``codes.py`` plus
+    ``group`` is a game package's folder relative to ``simlib/`` (``"games/until_daylight"``,
+    ``"games/till_dawn"``): the hash covers that package's ``*_nb.py`` and ``codes.py`` plus
     the core's jit and rng modules.  ``None``: every kernel source of simlib.
     """
     core = [_PACKAGE / "core" / "jit.py", _PACKAGE / "core" / "rng.py"]

@@ -598,24 +598,17 @@ class _LocalBackend:
         in chunk order."""
         from collections import deque
         from concurrent.futures import ThreadPoolExecutor
+        from itertools import islice
 
         def task(i):
             start, count = plan.chunk(i)
             return _chunk_task(adapter, start, count, self.threads, keep_records)
 
-        if len(chunks) <= 1:
-            for i in chunks:
-                yield i, task(i)
-            return
         todo = iter(chunks)
         with ThreadPoolExecutor(max_workers=self.IN_FLIGHT,
                                 thread_name_prefix="simlib-chunk") as pool:
-            pending = deque()
+            pending = deque((i, pool.submit(task, i)) for i in islice(todo, self.IN_FLIGHT))
             try:
-                for i in todo:
-                    pending.append((i, pool.submit(task, i)))
-                    if len(pending) == self.IN_FLIGHT:
-                        break
                 while pending:
                     i, fut = pending.popleft()
                     result = fut.result()

@@ -193,7 +193,7 @@ def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
     missing = [n for n in names if n not in by_name]
     if missing:
         raise RuntimeError(f"simlib.bench does not know play_game_nb's parameters {missing}; "
-                           "update simlib.bench.game_call")
+                           "update game_call in simlib/games/until_daylight/benches.py")
     return kern, [by_name[n] for n in names], names.index("game")
 
 
