@@ -58,3 +58,22 @@ def test_cold_compile(benchmark, full_mode):
     benchmark.group = "compile"
     res = benchmark.pedantic(bench.cold_compile_times, rounds=1, iterations=1)
     benchmark.extra_info.update(res)
+
+
+def test_rollout_100(run_bench, benchmark):
+    """rollout-100 full games (reference ruleset, 4 players, 1 thread; issue #10's bar:
+    5 games/s per core)."""
+    run_bench(bench.rollout_bench(), rounds=3, group="search")  # 8 games a round
+
+
+def test_rollout_overhead(benchmark, calibrator):
+    """The rollout player's own work per continuation (clone, re-key, record, value) as a
+    share of a whole continuation (``extra_info``; issue #10's bar: under 5 %)."""
+    from simlib.games.until_daylight.benches import continuation_bench
+
+    benchmark.group = "search"
+    full, setup = benchmark.pedantic(
+        lambda: bench.measure_all([continuation_bench(), continuation_bench(setup_only=True)],
+                                  0.05, cal=calibrator), rounds=1, iterations=1)
+    benchmark.extra_info["continuations_per_s"] = full.ops_per_s
+    benchmark.extra_info["overhead_share"] = full.ops_per_s / setup.ops_per_s

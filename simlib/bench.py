@@ -622,7 +622,23 @@ def report(args) -> int:
         "rule change that lengthens games lowers games/s, not decisions/s)")
     if two is not None:
         say(f"2 threads: {two:.2f}x the 1-thread rate (machine shared: noisy)")
+    say("measuring the rollout player ...")
+    say(rollout_report(cal, target))
     return 0
+
+
+def rollout_report(cal: Calibrator | None = None, target: float = 0.02) -> str:
+    """rollout-100's full games per second per core, and the search's own overhead per
+    continuation (clone, re-key, record, value) as a share of a whole continuation."""
+    from simlib.games.until_daylight.benches import continuation_bench, rollout_bench
+
+    ro, full, setup = measure_all([rollout_bench(), continuation_bench(),
+                                   continuation_bench(setup_only=True)], target, 1, 3, cal)
+    share = full.ops_per_s / setup.ops_per_s
+    return (f"rollout-100: {ro.ops_per_s:.2f} full games per second per core (reference, 4 "
+            f"players, 1 thread); a continuation: {_si(full.ops_per_s)}/s, the search's own "
+            f"work in it (clone, re-key, record, value): {_si(setup.ops_per_s)}/s = "
+            f"{100 * share:.1f} % of a continuation's time")
 
 
 # --------------------------------------------------------------------------- anchor

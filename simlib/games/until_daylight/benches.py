@@ -232,10 +232,109 @@ def decisions_per_game(players: int = 4) -> float:
     return float(np.mean(rec["decisions"]))
 
 
+def rollout_bench(policy: str = "rollout-100", players: int = 4) -> Bench:
+    """Full games of a search player through the runner (reference ruleset, 1 thread)."""
+    from simlib.games.until_daylight.api import play_games
+
+    def run(n):
+        play_games(n, players=players, seed=SEED, policy=policy, threads=1)
+
+    # the same 8 games in every block (about 1.5 s at rollout-100)
+    return Bench("rollout", f"one full game ({players} players, {policy})", run,
+                 guarded=False, fixed_n=8)
+
+
+def _search_positions(k: int = 16, depth: int = 12, players: int = 4):
+    """``k`` reference games stopped at a decision after ``depth`` baseline decisions."""
+    from simlib.games.until_daylight.step import Game
+
+    out = []
+    i = 0
+    while len(out) < k:
+        g = Game(seed=SEED, game=i, players=players)
+        for _ in range(depth):
+            if g.over:
+                break
+            g.apply(g.policy_choice("baseline"))
+        if not g.over:
+            out.append(g)
+        i += 1
+    return out
+
+
+def continuation_bench(setup_only: bool = False, per_call: int = 8) -> Bench:
+    """One continuation of the rollout player from a fixed set of decisions.
+
+    ``setup_only=False``: the whole continuation (``continuations_nb``, ``per_call`` at a
+    time: clone, re-key, the baseline playing to the end, the record).  ``True``: only the
+    search's own work around the play (clone, continuation key, re-key with canonical
+    unseen decks, the record, the value), so the two rates give the share of a
+    continuation's time that is the search's overhead rather than the game."""
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels import game_nb as G
+    from simlib.games.until_daylight.kernels import search_nb as S
+    from simlib.games.until_daylight.policies import resolve_policy, resolve_search
+
+    games = _search_positions()
+    rs = games[0].rs
+    pid, pp = resolve_policy("baseline")
+    _, _, rp = resolve_search("rollout-100", None)
+    sts = [g.state for g in games]
+    out = np.zeros((per_call, K.N_REC), dtype=np.int64)
+    if not setup_only:
+        pid64 = np.int64(pid)
+
+        def run(n):
+            done = 0
+            j = 0
+            while done < n:
+                m = min(per_call, n - done)
+                S.continuations_nb(sts[j], rs, pid64, pp, np.int64(-1), np.int64(done),
+                                   np.int64(m), np.int64(0), out)
+                done += m
+                j = (j + 1) % len(sts)
+
+        return Bench("continuation", "one rollout continuation (reference)", run,
+                     guarded=False, fixed_n=256)
+
+    stack = np.stack(sts)
+    work = np.empty(stack.shape[1], dtype=np.int64)
+    rec = np.zeros(K.N_REC, dtype=np.int64)
+    clone, key_of, set_rekey = S.clone_into_nb, S.continuation_key_nb, G.set_rekey_nb
+    restore, rekey, record, value = G.restore_nb, G.rekey_now_nb, G.write_record_nb, S.rollout_value_nb
+
+    def drive(stack, rs, rp, work, rec, n):
+        s = 0.0
+        j = 0
+        for r in range(n):
+            st = stack[j]
+            clone(work, st)
+            set_rekey(work, np.int64(key_of(st[K.G_GAME_KEY], st[K.G_DECISIONS], r)))
+            restore(work)
+            rekey(work)
+            record(work, rs, -1, rec)
+            s += value(rec, rs, rp)
+            j += 1
+            if j == stack.shape[0]:
+                j = 0
+        return s
+
+    d = jit_driver(drive)
+
+    def run(n):
+        return d(stack, rs, rp, work, rec, np.int64(n))
+
+    return Bench("continuation_setup", "a continuation's search overhead (no play)", run,
+                 guarded=False, fixed_n=256)
+
+
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
     "roll_dice": roll_dice_bench,
     "player_attack": player_attack_bench,
     "enemy_batch": enemy_batch_bench,
     "game": game_bench,
     "runner": runner_bench,
+    "rollout": rollout_bench,
+    "continuation": continuation_bench,
+    "continuation_setup": lambda: continuation_bench(setup_only=True),
 }

@@ -144,6 +144,8 @@ RP_W_SAVED = 5  # ... per survivor held at the end (capped at 1 in total)
 RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
 RP_Z = 7  # a challenger must beat the baseline's choice by z paired standard errors too
 N_ROLLOUT_PARAMS = 8
+CHECK_EVERY = 4  # continuations per candidate between two checks for hopeless challengers
+MIN_CHECK = 8  # ... the first check after this many shared continuations
 MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
 # a paired standard error from fewer is too often 0 (all differences alike)
 
@@ -185,6 +187,31 @@ def _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec):
 
 
 @njit_nb
+def _drop_hopeless_nb(rp, cand, alive, total, count, sq, basev, n):
+    """Drop the challengers (``cand[1:alive]``, each with ``n`` continuations shared with
+    the baseline's choice) whose paired gain cannot plausibly reach the threshold: mean
+    gain + z standard errors below it (with every difference alike the error is 0, so a
+    challenger that changes nothing goes at once).  Returns the new ``alive``."""
+    if n < 2:
+        return alive
+    base_sum = 0.0
+    for r in range(n):
+        base_sum += basev[r]
+    j = 1
+    while j < alive:
+        c = cand[j]
+        gain = (total[c] - base_sum) / n
+        var = max(0.0, (sq[c] / n - gain * gain)) * n / (n - 1)
+        if gain + rp[RP_Z] * np.sqrt(var / n) < rp[RP_THRESHOLD]:
+            alive -= 1
+            cand[j] = cand[alive]
+            cand[alive] = c
+        else:
+            j += 1
+    return alive
+
+
+@njit_nb
 def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev):
     """The rollout player's choice at ``st``'s pending decision.
 
@@ -192,7 +219,11 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     when ``top_k`` is 0).  Successive halving spends the budget: each round plays every
     surviving challenger and the baseline's choice on the same continuations (common
     random numbers: continuation ``r`` has the same key for every candidate), then keeps
-    the better half of the challengers; the baseline's choice is never dropped.  The best
+    the better half of the challengers; the baseline's choice is never dropped.  Every
+    ``CHECK_EVERY`` continuations (from ``MIN_CHECK`` on), a challenger whose paired
+    gain + ``z`` standard errors stays below the
+    threshold is dropped, and when none is left the search stops early with the
+    baseline's choice (the budget is a maximum).  The best
     challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
     continuations with it and its paired mean gain exceeds the threshold and ``z``
     standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
@@ -239,20 +270,26 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     dec = st[G_DECISIONS]
     r0 = 0
     for rnd in range(rounds):
-        per = max(1, budget // (rounds * alive))
-        for r in range(r0, r0 + per):
-            v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, base, r, game_key, dec)
-            basev[r] = v
-            total[base] += v
-            count[base] += 1
-        for j in range(1, alive):
-            c = cand[j]
-            for r in range(r0, r0 + per):
-                v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec)
-                total[c] += v
-                count[c] += 1
-                sq[c] += (v - basev[r]) ** 2
-        r0 += per
+        end = r0 + max(1, budget // (rounds * alive))
+        while r0 < end:  # in batches, dropping hopeless challengers between them
+            r1 = min(end, r0 + CHECK_EVERY)
+            for r in range(r0, r1):
+                v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, base, r, game_key, dec)
+                basev[r] = v
+                total[base] += v
+                count[base] += 1
+            for j in range(1, alive):
+                c = cand[j]
+                for r in range(r0, r1):
+                    v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec)
+                    total[c] += v
+                    count[c] += 1
+                    sq[c] += (v - basev[r]) ** 2
+            r0 = r1
+            if r0 >= MIN_CHECK:
+                alive = _drop_hopeless_nb(rp, cand, alive, total, count, sq, basev, r0)
+                if alive <= 1:
+                    return base  # no challenger can plausibly beat the baseline's: stop early
         if alive <= 2 or rnd == rounds - 1:
             break
         for i in range(2, alive):  # challengers by mean value, best first
