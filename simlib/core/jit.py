@@ -14,6 +14,10 @@
 ``njit_parallel_nb``
     ``njit_alloc_nb`` with ``parallel=True`` for batch kernels that use ``prange``.
 
+Each takes ``entry=True`` for a hot kernel that Python calls *and* other kernels call
+(the batch entries): it is always compiled with LLVM's module optimisation (see
+"compile time" below).
+
 Compiled kernels are cached on disk in ``~/.cache/simlib/numba/<game>-<hash of that game's
 kernel sources>`` (or ``$NUMBA_CACHE_DIR`` when set); see ``_set_cache_dir``.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import numba
@@ -91,8 +96,50 @@ _set_cache_dir()
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
+# --------------------------------------------------------------------------- compile time
+# numba compiles every jitted function into its own LLVM library and, when it is
+# finalised, links in everything it calls and runs LLVM's module optimisation over the
+# whole (and then emits machine code for it).  A kernel called only from other kernels
+# is therefore optimised once on its own and again inside every caller: with about 30
+# engine functions stacked above the policies, the module optimisation of a cold
+# ``play_games`` took ~27 s of its ~90 s, almost all of it re-optimising the same code
+# at each level.  Here a library compiled *because a caller is being typed* (an
+# "intermediate") skips the module optimisation: its functions keep numba's
+# function-level passes, and the caller that is called from Python (or a kernel
+# declared ``entry=True``, the hot batch entries that other kernels also call) optimises
+# the whole linked module once.  Measured: cold ``play_games`` -30 s, and the same games
+# per second (A/B on the quiet machine, benchmarks/README.md).  Code compiled as an
+# intermediate and later called from Python directly still runs correctly, only without
+# the module optimisation: the hot entries are declared ``entry=True`` for that reason.
+_COMPILING = threading.local()  # stack of "optimise the module" flags, one per nested compile
 
-def _one_signature_per_type(disp):
+
+def _module_optimisation_wanted() -> bool:
+    stack = getattr(_COMPILING, "stack", None)
+    return not stack or stack[-1]
+
+
+def _install_module_optimisation_policy() -> None:
+    from numba.core import codegen
+
+    lib = codegen.CPUCodeLibrary
+    if getattr(lib, "_simlib_policy", False):
+        return
+    full = lib._optimize_final_module
+
+    def _optimize_final_module(self):
+        if _module_optimisation_wanted():
+            full(self)
+
+    lib._optimize_final_module = _optimize_final_module
+    lib._simlib_policy = True
+
+
+if not numba.config.DISABLE_JIT:
+    _install_module_optimisation_policy()
+
+
+def _one_signature_per_type(disp, entry: bool = False):
     """Compile ``disp`` once per argument *types* when jitted code calls it, not once per
     constant: numba types a constant argument (``decide_nb(st, rs, seat, pp, D_KEEP, ...)``,
     ``emit_nb(..., EV_DRAW, ...)``) as a literal and, left alone, compiles and optimises a
@@ -106,8 +153,15 @@ def _one_signature_per_type(disp):
         return disp
 
     def get_call_template(args, kws):
-        return resolve(tuple(types.unliteral(a) for a in args),
-                       {k: types.unliteral(v) for k, v in kws.items()})
+        stack = getattr(_COMPILING, "stack", None)
+        if stack is None:
+            stack = _COMPILING.stack = []
+        stack.append(entry)  # a compile triggered here is an intermediate (unless entry)
+        try:
+            return resolve(tuple(types.unliteral(a) for a in args),
+                           {k: types.unliteral(v) for k, v in kws.items()})
+        finally:
+            stack.pop()
 
     disp.get_call_template = get_call_template
     return disp
@@ -116,13 +170,14 @@ def _one_signature_per_type(disp):
 def _jit(fn, opts, kwargs):
     opts = dict(opts)
     opts.update(kwargs)
+    entry = bool(opts.pop("entry", False))
     if fn is not None:
         _set_cache_dir(_group_of(getattr(fn, "__module__", None)))
-        return _one_signature_per_type(numba.njit(**opts)(fn))
+        return _one_signature_per_type(numba.njit(**opts)(fn), entry)
 
     def decorate(f):
         _set_cache_dir(_group_of(getattr(f, "__module__", None)))
-        return _one_signature_per_type(numba.njit(**opts)(f))
+        return _one_signature_per_type(numba.njit(**opts)(f), entry)
 
     return decorate
 

@@ -1515,7 +1515,7 @@ def setup_nb(st, rs, seed, game, n_players, chars):
     g[G_HDECK_N] = m
 
 
-@njit_alloc_nb
+@njit_alloc_nb(entry=True)
 def play_game_nb(rs, seed, game, n_players, chars, pid, pp, ev_cap, check, rec):
     """Play one whole game; write its record into ``rec`` (int64, N_REC); return its state
     (``ev_of(state)[:state[G_EV_N]]`` are the trace events when ``ev_cap > 0``).  With
@@ -1591,7 +1591,7 @@ def write_record_nb(st, rs, game, rec):
         rec[REC_KILLED + t] = killed[t]
 
 
-@njit_alloc_nb
+@njit_alloc_nb(entry=True)
 def play_range_nb(rs, seed, start, n_players, chars, pid, pp, check, out, lo, hi):
     """Play games ``start + lo .. start + hi - 1``; game ``start + i`` writes ``out[i]``.
 

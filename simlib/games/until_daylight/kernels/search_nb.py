@@ -100,7 +100,7 @@ def take_then_finish_nb(st, rs, pid, pp, action, key, stop_pc):
     finish_nb(st, rs, pid, pp, stop_pc)
 
 
-@njit_alloc_nb
+@njit_alloc_nb(entry=True)
 def continuations_nb(st, rs, pid, pp, action, first, n, peek, out):
     """Play continuations ``first .. first + n - 1`` of ``st`` and write their records.
 
@@ -319,7 +319,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     return base
 
 
-@njit_alloc_nb
+@njit_alloc_nb(entry=True)
 def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, lo, hi):
     """``play_range_nb`` for the rollout player: each game runs in step mode and the
     rollout player takes every decision ("the policy picks, the engine applies")."""
