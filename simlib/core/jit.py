@@ -103,14 +103,16 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 # is therefore optimised once on its own and again inside every caller: with about 30
 # engine functions stacked above the policies, the module optimisation of a cold
 # ``play_games`` took ~27 s of its ~90 s, almost all of it re-optimising the same code
-# at each level.  Here a library compiled *because a caller is being typed* (an
-# "intermediate") skips the module optimisation: its functions keep numba's
-# function-level passes, and the caller that is called from Python (or a kernel
-# declared ``entry=True``, the hot batch entries that other kernels also call) optimises
-# the whole linked module once.  Measured: cold ``play_games`` -30 s, and the same games
-# per second (A/B on the quiet machine, benchmarks/README.md).  Code compiled as an
-# intermediate and later called from Python directly still runs correctly, only without
-# the module optimisation: the hot entries are declared ``entry=True`` for that reason.
+# at each level, and its machine code emitted again at each level.  Here a library
+# compiled *because a caller is being typed* (an "intermediate") skips the module
+# optimisation (its functions keep numba's function-level passes) and emits machine code
+# for its own functions only (see ``_optimize_final_module`` below); the kernel called
+# from Python (or a kernel declared ``entry=True``: the hot batch entries that other
+# kernels also call) optimises and emits the whole linked module once, and only such
+# kernels go to the disk cache, self-contained.  Measured: cold ``play_games`` 94 -> 52 s
+# on the same machine, the same games and games per second (benchmarks/README.md).  Code
+# compiled as an intermediate and later called from Python directly runs correctly, only
+# without the module optimisation: the hot entries are declared ``entry=True`` for that.
 _COMPILING = threading.local()  # stack of "optimise the module" flags, one per nested compile
 
 
@@ -119,19 +121,77 @@ def _module_optimisation_wanted() -> bool:
     return not stack or stack[-1]
 
 
+def _linked_own_symbols(library) -> set[str]:
+    """Names defined (external linkage) by the intermediates ``library`` links, at any
+    depth: their machine code is already in numba's execution engine."""
+    out: set[str] = set()
+    seen: set[int] = set()
+    todo = list(library._linking_libraries)
+    while todo:
+        lib = todo.pop()
+        if id(lib) in seen:
+            continue
+        seen.add(id(lib))
+        own = getattr(lib, "_simlib_own", None)
+        if own is not None:
+            out |= own
+        todo.extend(lib._linking_libraries)
+    return out
+
+
 def _install_module_optimisation_policy() -> None:
-    from numba.core import codegen
+    import llvmlite.binding as ll
+    from numba.core import caching, codegen
 
     lib = codegen.CPUCodeLibrary
     if getattr(lib, "_simlib_policy", False):
         return
     full = lib._optimize_final_module
+    for_linking = lib._get_module_for_linking
+    save = caching.Cache._save_overload
 
     def _optimize_final_module(self):
         if _module_optimisation_wanted():
             full(self)
+            return
+        # an intermediate: callers get the whole linked module to inline (as numba gives
+        # them), while its own machine code covers only its own functions: what it calls
+        # from other intermediates is marked available_externally (visible, not emitted)
+        # and resolved to the code the engine already holds.  Each function is emitted
+        # once instead of once per caller level.
+        shared = self._final_module.clone()
+        for fn in shared.functions:
+            if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+                fn.linkage = "linkonce_odr"
+        self._simlib_shared = shared
+        elsewhere = _linked_own_symbols(self)
+        own = set()
+        for fn in self._final_module.functions:
+            if fn.is_declaration:
+                continue
+            if fn.linkage == ll.Linkage.external:
+                own.add(fn.name)
+            elif fn.name in elsewhere:
+                fn.linkage = "available_externally"
+        self._simlib_own = own
+
+    def _get_module_for_linking(self):
+        shared = getattr(self, "_simlib_shared", None)
+        if shared is not None and self._shared_module is None:
+            self._ensure_finalized()
+            self._shared_module = shared
+        return for_linking(self)
+
+    def _save_overload(self, sig, data):
+        # an intermediate's machine code calls into other libraries of this process: not
+        # for the disk cache (the kernels Python calls are cached whole)
+        if getattr(getattr(data, "library", None), "_simlib_own", None) is not None:
+            return None
+        return save(self, sig, data)
 
     lib._optimize_final_module = _optimize_final_module
+    lib._get_module_for_linking = _get_module_for_linking
+    caching.Cache._save_overload = _save_overload
     lib._simlib_policy = True
 
 

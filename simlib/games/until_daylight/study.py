@@ -144,7 +144,7 @@ class UntilDaylightAdapter:
         if os.path.exists(index):
             return None
         return ("compiling the game kernels (first run on this machine or after an update: "
-                "about 4 minutes on 2 cores; later runs load them from the cache) ...")
+                "about a minute; later runs load them from the cache) ...")
 
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         npl, chars = self.configs(start, count)
