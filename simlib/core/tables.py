@@ -229,6 +229,13 @@ def _tidy(f: pd.DataFrame) -> pd.DataFrame:
     return f[cols].astype(np.int64)
 
 
+def _appender(parts: dict[str, list[np.ndarray]]):
+    def put(key: str, x: np.ndarray) -> None:
+        parts.setdefault(key, []).append(x)
+
+    return put
+
+
 def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     """Count a records frame (one row per game) into additive :class:`Counts`.
 
@@ -242,48 +249,62 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     Returns
     -------
     Counts
+
+    Each column is read into numpy once, and each grouping's rows are assembled as numpy
+    arrays before the one pandas group-by (a frame per participant and a concatenation
+    of frames cost ~3x more on a 10 000-game chunk).
     """
     n = len(records)
-    values = {GAMES: np.ones(n, dtype=np.int64),
-              WINS: records[spec.outcome].to_numpy().astype(bool).astype(np.int64)}
-    for col, _ in spec.categories:
-        cat = records[col].astype(object).where(records[col].notna(), spec.none_value).astype(str)
-        for v in sorted(pd.unique(cat.to_numpy())):
-            values[f"{col}{_SEP}{v}"] = (cat.to_numpy() == v).astype(np.int64)
-    measures = pd.DataFrame(values, index=pd.RangeIndex(n))
+    cache: dict[str, np.ndarray] = {}
+
+    def col(name: str) -> np.ndarray:
+        a = cache.get(name)
+        if a is None:
+            a = cache[name] = records[name].to_numpy()
+        return a
+
+    values: dict[str, np.ndarray] = {GAMES: np.ones(n, dtype=np.int64),
+                                     WINS: col(spec.outcome).astype(bool).astype(np.int64)}
+    for c, _ in spec.categories:
+        a = col(c)
+        cat = np.where(pd.isna(a), spec.none_value, a.astype(object)).astype(str)
+        for v in sorted(pd.unique(cat)):
+            values[f"{c}{_SEP}{v}"] = (cat == v).astype(np.int64)
     frames = {}
     for name, keys in spec.groupings:
         if not keys:
-            frames[name] = _tidy(measures.sum().to_frame().T.reset_index(drop=True))
+            frames[name] = _tidy(pd.DataFrame({k: np.array([v.sum()], dtype=np.int64)
+                                               for k, v in values.items()}))
             continue
         game_keys = [k for k in keys if k not in spec.member_keys()]
         if spec.by_member(keys):
             attrs = dict(spec.member_attrs)
-            parts = []
+            parts: dict[str, list[np.ndarray]] = {}
+            put = _appender(parts)
             for i, m in enumerate(spec.members):
-                present = records[m].notna().to_numpy()
-                part = measures[present].copy()
-                if spec.member_outcomes:
-                    part[WINS] = records[spec.member_outcomes[i]].to_numpy()[present] \
-                        .astype(bool).astype(np.int64)
+                present = ~pd.isna(col(m))
+                for k, v in values.items():
+                    if k == WINS and spec.member_outcomes:
+                        put(k, col(spec.member_outcomes[i])[present].astype(bool).astype(np.int64))
+                    else:
+                        put(k, v[present])
                 for vname, vcols in spec.member_values:
-                    x = records[vcols[i]].to_numpy()[present].astype(np.int64)
-                    part[f"sum{_SEP}{vname}"] = x
-                    part[f"sumsq{_SEP}{vname}"] = x * x
+                    x = col(vcols[i])[present].astype(np.int64)
+                    put(f"sum{_SEP}{vname}", x)
+                    put(f"sumsq{_SEP}{vname}", x * x)
                 if spec.member in keys:
-                    part[spec.member] = records[m].to_numpy()[present]
+                    put(spec.member, col(m)[present])
                 for k in keys:
                     if k in attrs:
-                        part[k] = records[attrs[k][i]].to_numpy()[present] if attrs[k] \
-                            else np.full(int(present.sum()), i, dtype=np.int64)
+                        put(k, col(attrs[k][i])[present] if attrs[k]
+                            else np.full(int(present.sum()), i, dtype=np.int64))
                 for k in game_keys:
-                    part[k] = records[k].to_numpy()[present]
-                parts.append(part)
-            long = pd.concat(parts, ignore_index=True)
+                    put(k, col(k)[present])
+            long = pd.DataFrame({k: np.concatenate(v) for k, v in parts.items()})
         else:
-            long = measures.copy()
+            long = pd.DataFrame(dict(values))
             for k in game_keys:
-                long[k] = records[k].to_numpy()
+                long[k] = col(k)
         g = long.groupby(list(keys), sort=True).sum()
         frames[name] = _tidy(g)
     return Counts(spec, frames)
