@@ -263,7 +263,7 @@ G_VIOLATION = 52  # first invariant violated (VIOL_*), 0 none
 # --- where the game stands (the resumable engine: see ``kernels/game_nb.run_nb``)
 G_PC = 53  # the step the game is at (PC_*)
 G_PC_I = 54  # index within the step's loop (turn, area attack)
-G_PC_J = 55  # reserved
+G_RDECK_CAP = 55  # length of the rubble deck part (rubble cards + 1)
 G_SEARCH_K = 56  # search actions the timer allows this round
 G_FINAL_E = 57  # final-fight exchange being played (0-based)
 G_DECISIONS = 58  # decisions with 2+ candidates taken so far (a record field)
@@ -501,3 +501,72 @@ REC_KILLS = REC_INDEX["kills_0"]
 REC_HEALTH = REC_INDEX["health_0"]
 REC_KILLED = REC_INDEX["killed_0"]
 REC_DECISIONS = REC_INDEX["decisions"]
+
+
+# =========================================================================== state layout
+# The parts of a game's state array after its N_G head scalars, in order: the ONE table
+# that ``kernels/game_nb.init_state_nb`` lays a state out from, that the Python views of
+# ``state.GameState`` read, and that ``tests/test_state_layout.py`` checks every kernel
+# accessor of ``kernels/state_nb.py`` (``pl_of`` ...) against.  A dimension is a head slot
+# ``G_*`` holding the size (set by ``init_state_nb`` from the ruleset) or a constant
+# ``const(k)``.  Roles: the *position* (zeroed at setup, copied by a step's snapshot and
+# by a clone: everything up to the first other part), the *trace* (zeroed), *scratch*
+# (always written before it is read: not zeroed).
+N_BUF_ROWS = 5  # scratch rows of buf_of(st): target line, killed, faces, misc, the policy's
+
+
+def const(k: int) -> int:
+    """A constant dimension ``k`` in ``STATE_PARTS`` (head slots are >= 0)."""
+    return -int(k)
+
+
+ROLE_POSITION = 0
+ROLE_TRACE = 1
+ROLE_SCRATCH = 2
+
+
+def _state_parts():
+    from simlib.core.rng import N_STREAMS
+
+    one = const(1)
+    return (  # name, offset slot, rows, columns, role
+        ("pl", G_O_PL, const(MAX_PLAYERS), const(N_PL), ROLE_POSITION),
+        ("inv", G_O_INV, const(MAX_PLAYERS), G_N_CARDS, ROLE_POSITION),
+        ("area", G_O_AREA, const(MAX_PLAYERS), G_AREA_CAP, ROLE_POSITION),
+        ("kept", G_O_KEPT, const(MAX_PLAYERS), G_N_ENEMIES, ROLE_POSITION),
+        ("hdeck", G_O_HDECK, one, G_AREA_CAP, ROLE_POSITION),
+        ("hdisc", G_O_HDISC, one, G_N_ENEMIES, ROLE_POSITION),
+        ("rdeck", G_O_RDECK, one, G_RDECK_CAP, ROLE_POSITION),
+        ("rdisc", G_O_RDISC, one, G_N_CARDS, ROLE_POSITION),
+        ("rng", G_O_RNG, one, const(N_STREAMS), ROLE_POSITION),
+        ("killed", G_O_KILLED, one, G_N_ENEMIES, ROLE_POSITION),
+        ("ev", G_O_EV, G_EV_CAP, const(N_EV_COLS), ROLE_TRACE),
+        ("cands", G_O_CANDS, const(MAX_CANDS), const(N_CAND_COLS), ROLE_SCRATCH),
+        ("buf", G_O_BUF, const(N_BUF_ROWS), G_BUF_CAP, ROLE_SCRATCH),
+        ("snap", G_O_SNAP, one, G_SNAP_N, ROLE_SCRATCH),
+        ("script", G_O_SCRIPT, one, G_SCRIPT_CAP, ROLE_SCRATCH),
+    )
+
+
+STATE_PARTS = _state_parts()
+STATE_PART = {p[0]: p for p in STATE_PARTS}
+N_PARTS = len(STATE_PARTS)
+
+
+def _part_column(i: int):
+    import numpy as np
+
+    a = np.array([p[i] for p in STATE_PARTS], dtype=np.int64)
+    a.setflags(write=False)
+    return a
+
+
+PART_SLOT = _part_column(1)  # the same table as arrays, for the kernels
+PART_ROWS = _part_column(2)
+PART_COLS = _part_column(3)
+PART_ROLE = _part_column(4)
+
+
+def part_dim(st, d: int) -> int:
+    """The value of dimension ``d`` (a head slot or ``const(k)``) in state ``st``."""
+    return -d if d < 0 else int(st[d])

@@ -16,7 +16,6 @@ from typing import Sequence
 
 import numpy as np
 
-from simlib.core.rng import N_STREAMS
 
 from . import codes as K
 from .api import flat_rules, team_codes
@@ -54,9 +53,13 @@ class GameState:
         run_steps_nb(self.array, self.rs, np.int64(self.pid), self.pp, np.int64(start), np.int64(stop))
         return self
 
-    def _part(self, key: int, size: int) -> np.ndarray:
-        o = int(self.array[key])
-        return self.array[o:o + size]
+    def part(self, name: str) -> np.ndarray:
+        """The view of part ``name`` of ``codes.STATE_PARTS`` (2-D when it has rows)."""
+        _, slot, rows, cols, _ = K.STATE_PART[name]
+        r, c = K.part_dim(self.array, rows), K.part_dim(self.array, cols)
+        o = int(self.array[slot])
+        a = self.array[o:o + r * c]
+        return a if rows == K.const(1) else a.reshape(r, c)
 
     @property
     def g(self) -> np.ndarray:
@@ -68,53 +71,47 @@ class GameState:
 
     @property
     def pl(self) -> np.ndarray:
-        return self._part(K.G_O_PL, K.MAX_PLAYERS * K.N_PL).reshape(K.MAX_PLAYERS, K.N_PL)
+        return self.part("pl")
 
     @property
     def inv(self) -> np.ndarray:
-        n = int(self.array[K.G_N_CARDS])
-        return self._part(K.G_O_INV, K.MAX_PLAYERS * n).reshape(K.MAX_PLAYERS, n)
+        return self.part("inv")
 
     @property
     def area(self) -> np.ndarray:
-        n = int(self.array[K.G_AREA_CAP])
-        return self._part(K.G_O_AREA, K.MAX_PLAYERS * n).reshape(K.MAX_PLAYERS, n)
+        return self.part("area")
 
     @property
     def kept(self) -> np.ndarray:
-        n = int(self.array[K.G_N_ENEMIES])
-        return self._part(K.G_O_KEPT, K.MAX_PLAYERS * n).reshape(K.MAX_PLAYERS, n)
+        return self.part("kept")
 
     @property
     def hdeck(self) -> np.ndarray:
-        return self._part(K.G_O_HDECK, int(self.array[K.G_AREA_CAP]))
+        return self.part("hdeck")
 
     @property
     def hdisc(self) -> np.ndarray:
-        return self._part(K.G_O_HDISC, int(self.array[K.G_N_ENEMIES]))
+        return self.part("hdisc")
 
     @property
     def rdeck(self) -> np.ndarray:
-        o = int(self.array[K.G_O_RDECK])
-        return self.array[o:int(self.array[K.G_O_RDISC])]
+        return self.part("rdeck")
 
     @property
     def rdisc(self) -> np.ndarray:
-        return self._part(K.G_O_RDISC, int(self.array[K.G_N_CARDS]))
+        return self.part("rdisc")
 
     @property
     def rng(self) -> np.ndarray:
-        return self._part(K.G_O_RNG, N_STREAMS).view(np.uint64)
+        return self.part("rng").view(np.uint64)
 
     @property
     def killed(self) -> np.ndarray:
-        return self._part(K.G_O_KILLED, int(self.array[K.G_N_ENEMIES]))
+        return self.part("killed")
 
     @property
     def events(self) -> np.ndarray:
-        n = int(self.array[K.G_EV_CAP])
-        ev = self._part(K.G_O_EV, n * K.N_EV_COLS).reshape(n, K.N_EV_COLS)
-        return ev[:int(self.array[K.G_EV_N])]
+        return self.part("ev")[:int(self.array[K.G_EV_N])]
 
     # ------------------------------------------------------------------ editing helpers
     def area_cards(self, seat: int) -> list[str]:

@@ -14,7 +14,6 @@ import numpy as np
 
 from simlib.core.jit import njit_alloc_nb, njit_nb
 from simlib.core.rng import (
-    N_STREAMS,
     STREAM_CARDS,
     STREAM_DICE,
     STREAM_POLICY,
@@ -24,6 +23,7 @@ from simlib.core.rng import (
     randint_nb,
 )
 from simlib.games.until_daylight.codes import (  # layout constants
+    G_RDECK_CAP, N_PARTS, PART_COLS, PART_ROLE, PART_ROWS, PART_SLOT, ROLE_POSITION, ROLE_SCRATCH,
     A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY,
     A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR,
     CAUSE_STALEMATE, CH_HEALTH, CH_WEAPON, CK_ADRENALINE, CK_DICE_BONUS, CK_ENERGY_SHOT,
@@ -42,15 +42,13 @@ from simlib.games.until_daylight.codes import (  # layout constants
     G_CUR_H, G_CUR_WEAPON, G_CUR_X, G_DEAD_ROUND, G_DEAD_SEAT, G_DECISIONS, G_EV_CAP,
     G_EXCHANGES, G_FINAL_E, G_FIRST, G_GAME_KEY, G_HDECK_N, G_HORDE_DRAWN, G_HORDE_RESHUFFLES,
     G_LEADER, G_LUCKY_USED, G_MODE, G_N_CARDS, G_N_ENEMIES, G_N_PLAYERS, G_OUTCOME, G_OVER,
-    G_O_AREA, G_O_BUF, G_O_CANDS, G_O_EV, G_O_HDECK, G_O_HDISC, G_O_INV, G_O_KEPT, G_O_KILLED,
-    G_O_PL, G_O_RDECK, G_O_RDISC, G_O_RNG, G_O_SCRIPT, G_O_SNAP, G_PC, G_PC_I, G_PENDING_D,
+    G_O_RNG, G_O_SCRIPT, G_O_SNAP, G_PC, G_PC_I, G_PENDING_D,
     G_PENDING_M, G_PENDING_SEAT, G_PHASE, G_RDECK_N, G_REKEY_AT, G_REKEY_KEY, G_ROUND,
     G_RUBBLE_DRAWN, G_RUBBLE_RESHUFFLES, G_SCRIPT_CAP, G_SCRIPT_N, G_SCRIPT_POS,
     G_SEARCH_ACTIONS, G_SEARCH_K, G_SIZE, G_SNAP_N, G_SUSPENDED, G_TRAP_SUPPLY, G_TURN_SEAT,
     G_VIOLATION, MAX_CANDS, MAX_ENEMY_TYPES, MAX_PLAYERS, MODE_INLINE, MODE_STEP,
     MOD_ABSORB_ADJACENT, MOD_DRAW_EXTRA, MOD_EXTRA_COLLATERAL, MOD_FREE_TRADES,
-    MOD_IGNORE_DAMAGE, MOD_NO_BARRICADES, MOD_NO_GIVE, N_CAND_COLS, N_EV_COLS, N_G, N_PL,
-    OUT_LOSS, OUT_WIN, PC_COMBAT_TURN, PC_ENEMIES, PC_EXCHANGE, PC_FINAL_END, PC_HORDE, PC_OVER,
+    MOD_IGNORE_DAMAGE, MOD_NO_BARRICADES, MOD_NO_GIVE, N_G, OUT_LOSS, OUT_WIN, PC_COMBAT_TURN, PC_ENEMIES, PC_EXCHANGE, PC_FINAL_END, PC_HORDE, PC_OVER,
     PC_ROUND_BEGIN, PC_SAVE, PC_SEARCH_BEGIN, PC_SEARCH_TURN, PC_TRAPS, PHASE_COMBAT,
     PHASE_ENEMIES, PHASE_FINAL, PHASE_SEARCH, PL_ABSORBED, PL_AREA_N, PL_BARRICADES, PL_CHAR,
     PL_COLLATERAL, PL_DAMAGE_TAKEN, PL_FREE_TRADES, PL_HEALTH, PL_IGNORED, PL_KILLS,
@@ -1406,38 +1404,64 @@ def new_state_nb(rs, ev_cap):
 
 
 @njit_nb
+def _layout_dim_nb(d, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n):
+    """Value of a ``codes.STATE_PARTS`` dimension for a state being laid out: a constant,
+    or the size a head slot will hold."""
+    if d < 0:
+        return -d
+    if d == G_N_CARDS:
+        return nc
+    if d == G_N_ENEMIES:
+        return ne
+    if d == G_AREA_CAP:
+        return area_cap
+    if d == G_EV_CAP:
+        return ev_cap
+    if d == G_BUF_CAP:
+        return buf_cap
+    if d == G_RDECK_CAP:
+        return rdeck_cap
+    if d == G_SNAP_N:
+        return snap_n
+    if d == G_SCRIPT_CAP:
+        return SCRIPT_CAP
+    raise ValueError("codes.STATE_PARTS names a dimension init_state_nb does not set")
+
+
+@njit_nb
 def init_state_nb(rs, ev_cap, st):
-    """Lay out and zero a game state in ``st`` (any length when it is empty: then only the
-    length is returned).  Returns the state's length."""
+    """Lay out and zero a game state in ``st`` from ``codes.STATE_PARTS`` (any length when
+    it is empty: then only the length is returned).  Returns the state's length."""
     nc = rs[RH_N_CARDS]
     ne = rs[RH_N_ENEMIES]
     area_cap = rs[P_HORDE_TOTAL] + 1
     buf_cap = max(rs[P_HORDE_TOTAL], rs[P_RUBBLE_TOTAL], MAX_CANDS) + 8
-    # the persistent parts first: st[:G_O_EV] is the position a step snapshots
-    sizes = (MAX_PLAYERS * N_PL, MAX_PLAYERS * nc, MAX_PLAYERS * area_cap, MAX_PLAYERS * ne,
-             area_cap, ne, rs[P_RUBBLE_TOTAL] + 1, nc, N_STREAMS, ne, ev_cap * N_EV_COLS,
-             MAX_CANDS * N_CAND_COLS, 5 * buf_cap, 0, SCRIPT_CAP)
-    keys = (G_O_PL, G_O_INV, G_O_AREA, G_O_KEPT, G_O_HDECK, G_O_HDISC, G_O_RDECK, G_O_RDISC,
-            G_O_RNG, G_O_KILLED, G_O_EV, G_O_CANDS, G_O_BUF, G_O_SNAP, G_O_SCRIPT)
+    rdeck_cap = rs[P_RUBBLE_TOTAL] + 1
+    # the position (the head and the parts before the first non-position part) is what a
+    # step snapshots and a continuation clones
     snap_n = N_G
-    for k in range(10):
-        snap_n += sizes[k]
-    total = N_G + snap_n
-    for k in range(len(sizes)):
-        total += sizes[k]
+    for k in range(N_PARTS):
+        if PART_ROLE[k] != ROLE_POSITION:
+            break
+        snap_n += _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, 0) \
+            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, 0)
+    total = N_G
+    for k in range(N_PARTS):
+        total += _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n) \
+            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
     if st.shape[0] == 0:
         return total
-    # the scratch parts (candidates, buffers, snapshot, script) are always written before
-    # they are read: only the rest is zeroed (a game's state is ~60 kB, mostly scratch)
+    # scratch parts (candidates, buffers, snapshot, script) are always written before they
+    # are read: only the rest is zeroed (a game's state is ~60 kB, mostly scratch)
     st[:N_G] = 0
     o = N_G
-    for k in range(len(sizes)):
-        st[keys[k]] = o
-        if keys[k] == G_O_SNAP:
-            o += snap_n
-        elif keys[k] != G_O_CANDS and keys[k] != G_O_BUF and keys[k] != G_O_SCRIPT:
-            st[o:o + sizes[k]] = 0
-        o += sizes[k]
+    for k in range(N_PARTS):
+        n = _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n) \
+            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
+        st[PART_SLOT[k]] = o
+        if PART_ROLE[k] != ROLE_SCRATCH:
+            st[o:o + n] = 0
+        o += n
     st[G_SNAP_N] = snap_n
     st[G_SCRIPT_CAP] = SCRIPT_CAP
     st[G_REKEY_AT] = -1
@@ -1448,6 +1472,7 @@ def init_state_nb(rs, ev_cap, st):
     st[G_AREA_CAP] = area_cap
     st[G_EV_CAP] = ev_cap
     st[G_BUF_CAP] = buf_cap
+    st[G_RDECK_CAP] = rdeck_cap
     st[G_SIZE] = total
     return total
 

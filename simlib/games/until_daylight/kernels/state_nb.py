@@ -6,7 +6,8 @@ sees, and a call costs two array arguments (numba passes arrays as structs by va
 tuple of 14 arrays made every call move ~100 scalars).  The accessors below return views
 (no copies, no reference counting: the kernels run without NRT).
 
-``st`` parts (accessor: dtype, shape)
+``st`` parts (accessor: dtype, shape); the one layout table is ``codes.STATE_PARTS``
+(``tests/test_state_layout.py`` checks every accessor against it)
     ``st`` itself          int64  (N_G,) head: scalars ``G_*`` (``st[G_ROUND]``), offsets
     ``pl_of(st)``          int64  (MAX_PLAYERS, N_PL)      per seat, ``PL_*``
     ``inv_of(st)``         int64  (MAX_PLAYERS, n_cards)   cards held per seat and card type
@@ -118,7 +119,7 @@ def hdisc_of(st):
 @njit_nb(inline="always")
 def rdeck_of(st):
     o = st[K.G_O_RDECK]
-    return st[o:st[K.G_O_RDISC]]
+    return st[o:o + st[K.G_RDECK_CAP]]
 
 
 @njit_nb(inline="always")
@@ -150,7 +151,7 @@ def cands_of(st):
 def buf_of(st):
     o = st[K.G_O_BUF]
     n = st[K.G_BUF_CAP]
-    return view2d(st, o, 5, n)
+    return view2d(st, o, K.N_BUF_ROWS, n)
 
 
 @njit_nb(inline="always")
