@@ -1429,6 +1429,13 @@ def _layout_dim_nb(d, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n):
 
 
 @njit_nb
+def _part_size_nb(k, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n):
+    """Entries of part ``k`` of ``codes.STATE_PARTS`` (rows x columns)."""
+    return _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n) \
+        * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
+
+
+@njit_nb
 def init_state_nb(rs, ev_cap, st):
     """Lay out and zero a game state in ``st`` from ``codes.STATE_PARTS`` (any length when
     it is empty: then only the length is returned).  Returns the state's length."""
@@ -1443,12 +1450,10 @@ def init_state_nb(rs, ev_cap, st):
     for k in range(N_PARTS):
         if PART_ROLE[k] != ROLE_POSITION:
             break
-        snap_n += _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, 0) \
-            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, 0)
+        snap_n += _part_size_nb(k, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, 0)
     total = N_G
     for k in range(N_PARTS):
-        total += _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n) \
-            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
+        total += _part_size_nb(k, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
     if st.shape[0] == 0:
         return total
     # scratch parts (candidates, buffers, snapshot, script) are always written before they
@@ -1456,8 +1461,7 @@ def init_state_nb(rs, ev_cap, st):
     st[:N_G] = 0
     o = N_G
     for k in range(N_PARTS):
-        n = _layout_dim_nb(PART_ROWS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n) \
-            * _layout_dim_nb(PART_COLS[k], nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
+        n = _part_size_nb(k, nc, ne, area_cap, ev_cap, buf_cap, rdeck_cap, snap_n)
         st[PART_SLOT[k]] = o
         if PART_ROLE[k] != ROLE_SCRATCH:
             st[o:o + n] = 0
