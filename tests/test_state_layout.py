@@ -30,7 +30,7 @@ def _state(rules, ev_cap=7):
 def test_a_state_is_laid_out_as_the_table_says(name):
     st = _state(RULESETS[name])
     o = K.N_G
-    for part, slot, rows, cols, role in K.STATE_PARTS:
+    for part, slot, rows, cols, _role in K.STATE_PARTS:
         assert st[slot] == o, part
         o += K.part_dim(st, rows) * K.part_dim(st, cols)
     assert o == len(st) == st[K.G_SIZE]
