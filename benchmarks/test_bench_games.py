@@ -21,14 +21,12 @@ def test_runner_1_thread(run_bench, benchmark):
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread")
-def test_runner_2_threads(run_bench, benchmark, calibrator):
+def test_runner_2_threads(run_bench, benchmark):
     """``api.play_games`` with 2 threads; ``extra_info`` has the speed-up over 1 thread
     (measured interleaved; a shared machine makes it noisy)."""
     b2 = bench.runner_bench(2)
     run_bench(b2, rounds=20, group="games")  # 128 games a round
-    n = benchmark.extra_info["ops_per_round"]
-    m1, m2 = bench.measure_all([bench.runner_bench(1), b2], 0.1, cal=calibrator, sizes=[n, n])
-    benchmark.extra_info["speedup_vs_1_thread"] = m2.ops_per_s / m1.ops_per_s
+    benchmark.extra_info["speedup_vs_1_thread"] = bench.two_thread_speedup()  # wall time
 
 
 def test_jit_speedup(benchmark, calibrator):
@@ -69,11 +67,9 @@ def test_rollout_100(run_bench, benchmark):
 def test_rollout_overhead(benchmark, calibrator):
     """The rollout player's own work per continuation (clone, re-key, record, value) as a
     share of a whole continuation (``extra_info``; issue #10's bar: under 5 %)."""
-    from simlib.games.until_daylight.benches import continuation_bench
-
     benchmark.group = "search"
     full, setup = benchmark.pedantic(
-        lambda: bench.measure_all([continuation_bench(), continuation_bench(setup_only=True)],
+        lambda: bench.measure_all([bench.continuation_bench(), bench.continuation_bench(setup_only=True)],
                                   0.05, cal=calibrator), rounds=1, iterations=1)
     benchmark.extra_info["continuations_per_s"] = full.ops_per_s
     benchmark.extra_info["overhead_share"] = full.ops_per_s / setup.ops_per_s

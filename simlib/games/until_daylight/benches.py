@@ -210,17 +210,19 @@ def game_bench(kernel=None, players: int = 4) -> Bench:
     return Bench("game", f"one full game ({players} players, baseline)", run, fixed_n=64)
 
 
-def runner_bench(threads: int = 1, players: int = 4) -> Bench:
-    """Games through the runner: ``api.play_games(n, players, threads=threads)``."""
+def runner_bench(threads: int = 1, players: int = 4, games: int | None = None) -> Bench:
+    """Games through the runner: ``api.play_games(n, players, threads=threads)``; ``games``
+    fixes the games per block (default 64 per thread: the guard's short blocks)."""
     from simlib.games.until_daylight.api import play_games
 
     def run(n):
         play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
 
     name = "runner" if threads == 1 else f"runner_{threads}t"
-    # the same 64 games (128 with 2 threads) in every block: games differ in length
+    # the same games in every block: games differ in length
     return Bench(name, f"games via api.play_games ({threads} thread{'s' if threads > 1 else ''})",
-                 run, guarded=threads == 1, min_n=8, fixed_n=64 * threads)
+                 run, guarded=threads == 1, min_n=8,
+                 fixed_n=64 * threads if games is None else int(games))
 
 
 def decisions_per_game(players: int = 4) -> float:
