@@ -187,22 +187,32 @@ def _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec):
 
 
 @njit_nb
-def _drop_hopeless_nb(rp, cand, alive, total, count, sq, basev, n):
+def _paired_gain_nb(c, total, sq, basev, n):
+    """Mean paired gain of candidate ``c`` over the baseline's choice on their first ``n``
+    shared continuations, and its standard error (infinite from one continuation)."""
+    base_sum = 0.0
+    for r in range(n):
+        base_sum += basev[r]
+    gain = (total[c] - base_sum) / n
+    if n < 2:
+        return gain, np.inf
+    var = max(0.0, (sq[c] / n - gain * gain)) * n / (n - 1)
+    return gain, np.sqrt(var / n)
+
+
+@njit_nb
+def _drop_hopeless_nb(rp, cand, alive, total, sq, basev, n):
     """Drop the challengers (``cand[1:alive]``, each with ``n`` continuations shared with
     the baseline's choice) whose paired gain cannot plausibly reach the threshold: mean
     gain + z standard errors below it (with every difference alike the error is 0, so a
     challenger that changes nothing goes at once).  Returns the new ``alive``."""
     if n < 2:
         return alive
-    base_sum = 0.0
-    for r in range(n):
-        base_sum += basev[r]
     j = 1
     while j < alive:
         c = cand[j]
-        gain = (total[c] - base_sum) / n
-        var = max(0.0, (sq[c] / n - gain * gain)) * n / (n - 1)
-        if gain + rp[RP_Z] * np.sqrt(var / n) < rp[RP_THRESHOLD]:
+        gain, se = _paired_gain_nb(c, total, sq, basev, n)
+        if gain + rp[RP_Z] * se < rp[RP_THRESHOLD]:
             alive -= 1
             cand[j] = cand[alive]
             cand[alive] = c
@@ -221,9 +231,9 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     random numbers: continuation ``r`` has the same key for every candidate), then keeps
     the better half of the challengers; the baseline's choice is never dropped.  Every
     ``CHECK_EVERY`` continuations (from ``MIN_CHECK`` on), a challenger whose paired
-    gain + ``z`` standard errors stays below the
-    threshold is dropped, and when none is left the search stops early with the
-    baseline's choice (the budget is a maximum).  The best
+    gain + ``z`` standard errors stays below the threshold is dropped, and when none is
+    left the search stops early with the baseline's choice (the budget is a maximum).  The
+    best
     challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
     continuations with it and its paired mean gain exceeds the threshold and ``z``
     standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
@@ -287,7 +297,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
                     sq[c] += (v - basev[r]) ** 2
             r0 = r1
             if r0 >= MIN_CHECK:
-                alive = _drop_hopeless_nb(rp, cand, alive, total, count, sq, basev, r0)
+                alive = _drop_hopeless_nb(rp, cand, alive, total, sq, basev, r0)
                 if alive <= 1:
                     return base  # no challenger can plausibly beat the baseline's: stop early
         if alive <= 2 or rnd == rounds - 1:
@@ -305,15 +315,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
         if total[cand[j]] / count[cand[j]] > total[best] / count[best]:
             best = cand[j]
     n = count[best]  # continuations 0 .. n-1, shared with the baseline's choice
-    base_sum = 0.0
-    for r in range(n):
-        base_sum += basev[r]
-    gain = (total[best] - base_sum) / n
-    if n > 1:
-        var = max(0.0, (sq[best] / n - gain * gain)) * n / (n - 1)
-        se = np.sqrt(var / n)
-    else:
-        se = np.inf
+    gain, se = _paired_gain_nb(best, total, sq, basev, n)
     if n >= MIN_PAIRED and gain > rp[RP_THRESHOLD] and gain > rp[RP_Z] * se:
         return best
     return base
