@@ -142,6 +142,24 @@ def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     assert 0.6 / k < ms.ratio / mr.ratio < 1.5 / k, (ms.ratio, mr.ratio)
 
 
+def test_guard_re_measures_a_failure_spread_over_time(tmp_path, monkeypatch):
+    """A kernel below its floor is re-measured ``RETRIES`` times, each after a pause (a
+    slow phase of the machine must not decide), and still fails when it stays below; a
+    kernel above its floor is measured once."""
+    path = tmp_path / "floors.toml"
+    path.write_text('[kernels.roll_dice]\nratio = 1e9\nfloor = 1e9\n'
+                    '[kernels.enemy_batch]\nratio = 1e-9\nfloor = 1e-9\n')
+    calls, pauses = [], []
+    real_measure = bench.measure
+    monkeypatch.setattr(bench, "measure", lambda b, *a, **k: calls.append(b.name) or real_measure(b, *a, **k))
+    monkeypatch.setattr(bench.time, "sleep", pauses.append)
+    ms, fails = bench.run_guard(path, names=("roll_dice", "enemy_batch"), target=0.002, echo=None)
+    assert calls == ["roll_dice"] * bench.RETRIES
+    assert pauses == [bench.RETRY_PAUSE] * bench.RETRIES and bench.RETRY_PAUSE >= 5
+    assert len(fails) == 1 and "'roll_dice' is too slow" in fails[0]
+    assert [m.name for m in ms] == ["roll_dice", "enemy_batch"]
+
+
 def test_anchor_measures_openspiel_beside_our_game(capsys):
     """``simlib bench --anchor``: OpenSpiel's random connect four and our full game measured
     in the same run, and their ratio (the test extra installs open_spiel)."""
