@@ -64,10 +64,60 @@ def test_permuting_the_unseen_decks_changes_no_rollout_decision():
     assert checked >= 5
 
 
+def _horizon_value(g, c, r, horizon):
+    """Value and record of continuation ``r`` of candidate ``c`` with a horizon."""
+    from simlib.games.until_daylight.kernels.search_nb import _rollout_value_of_nb
+
+    bid, bpp, rp = resolve_search("rollout", {"horizon": horizon})
+    work = np.empty_like(g.state)
+    rec = np.zeros(K.N_REC, dtype=np.int64)
+    v = _rollout_value_of_nb(g.state, g.rs, np.int64(bid), bpp, rp, work, rec, np.int64(c),
+                             np.int64(r), np.int64(g.state[K.G_GAME_KEY]),
+                             np.int64(g.state[K.G_DECISIONS]))
+    return v, rec, work
+
+
+def test_a_horizon_stops_each_continuation_at_the_end_of_its_round():
+    """horizon h: the continuation plays the current round to its end and h - 1 more,
+    then stops (the game not over) and is valued by the shaped score of that position."""
+    g = Game(seed=3, game=1, players=4)  # the calibrated default: ten rounds
+    while g.state[K.G_ROUND] < 2 or len(g.legal_actions()) < 2:
+        g.apply(g.policy_choice("baseline"))
+    r = int(g.state[K.G_ROUND])
+    _bid, _bpp, rp = resolve_search("rollout", {"horizon": 1})
+    stopped = 0
+    for k in range(6):
+        for h in (1, 2):
+            v, rec, work = _horizon_value(g, 0, k, h)
+            if work[K.G_OVER]:
+                assert rec[K.REC_ROUND_REACHED] <= r + h - 1
+                continue
+            stopped += 1
+            assert work[K.G_PC] == K.PC_ROUND_BEGIN
+            assert rec[K.REC_ROUND_REACHED] == r + h - 1  # the round that just ended
+            assert rec[K.REC_OUTCOME] == K.OUT_LOSS
+            assert 0 < v < 0.1  # a shaped score, never a win's 1
+    assert stopped >= 4  # of 12 (the others lost within their horizon)
+
+
+def test_a_horizon_beyond_the_night_plays_the_same_games():
+    """A horizon longer than the night never binds: the same decisions as playing every
+    continuation to the end (the round-by-round restarts lose nothing); a horizon of one
+    round changes some decisions."""
+    kw = dict(players=4, seed=6, policy="rollout", ruleset=LIGHT)
+    full = play_games(8, policy_params={"budget": 40}, **kw)
+    far = play_games(8, policy_params={"budget": 40, "horizon": 50}, **kw)
+    short = play_games(8, policy_params={"budget": 40, "horizon": 1}, **kw)
+    assert np.array_equal(full, far)
+    assert any(not np.array_equal(full[f], short[f]) for f in FIELDS + ["damage", "kills"])
+
+
 @pytest.mark.parametrize("name, params, match", [
     ("rollout", {"budget": 0}, "budget must be"),
     ("rollout", {"budget": 2.5}, "budget must be"),
     ("rollout", {"top_k": -1}, "top_k"),
+    ("rollout", {"horizon": -1}, "horizon must be"),
+    ("rollout", {"horizon": 1.5}, "horizon must be"),
     ("rollout", {"depth": 3}, "no parameter 'depth'"),
     ("wizard", None, "unknown policy 'wizard'"),
 ])

@@ -23,6 +23,7 @@ from simlib.core.stats import wilson_interval
 
 from . import codes as K
 from .api import play_games
+from .policies import resolve_search
 from .ruleset import RulesetError, load_ruleset
 
 LADDER = ("random", "baseline", "tuned", "rollout-100", "rollout-1000", "clairvoyant")
@@ -37,21 +38,27 @@ def ruleset_named(name: str):
 
 
 def ladder(players: int = 4, games: int | dict = 2000, ruleset=None, seed: int = 0,
-           policies=LADDER, threads: int | None = None) -> pd.DataFrame:
+           policies=LADDER, threads: int | None = None, horizon: int = 0) -> pd.DataFrame:
     """One row per player: games, wins, win_rate, ci_low, ci_high, mean_round, games_per_s.
 
-    ``games`` may be a dict policy -> games (search players cost their rollouts)."""
+    ``games`` may be a dict policy -> games (search players cost their rollouts).
+    ``horizon`` >= 1: the search players' continuations stop at the end of their
+    ``horizon``-th round and value the position (the row is named ``... (h=H)``)."""
     rows = []
     for pol in policies:
         n = games.get(pol, 0) if isinstance(games, dict) else int(games)
         if n <= 0:
             continue
+        search = resolve_search(pol) is not None
+        params = {"horizon": horizon} if search and horizon else None
         t = time.perf_counter()
-        rec = play_games(n, players=players, seed=seed, policy=pol, ruleset=ruleset, threads=threads)
+        rec = play_games(n, players=players, seed=seed, policy=pol, policy_params=params,
+                         ruleset=ruleset, threads=threads)
         dt = time.perf_counter() - t
         w = int((rec["outcome"] == K.OUT_WIN).sum())
         lo, hi = wilson_interval(w, n)
-        rows.append({"player": pol, "games": n, "wins": w, "win_rate": w / n,
+        name = f"{pol} (h={horizon})" if params else pol
+        rows.append({"player": name, "games": n, "wins": w, "win_rate": w / n,
                      "ci_low": float(lo), "ci_high": float(hi),
                      "mean_round": float(np.mean(rec["round_reached"])),
                      "games_per_s": n / dt})
@@ -80,6 +87,9 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--policies", default=",".join(LADDER))
+    p.add_argument("--horizon", type=int, default=0,
+                   help="search players: stop each continuation at the end of its H-th "
+                        "round and value the position (default 0: play to the end)")
     a = p.parse_args(argv)
     try:
         rules = ruleset_named(a.rules)
@@ -93,7 +103,8 @@ def main(argv=None) -> int:
              "rollout-1000": dg}
     pols = [x.strip() for x in a.policies.split(",") if x.strip()]
     try:
-        df = ladder(a.players, {k: games.get(k, sg) for k in pols}, rules, a.seed, pols, a.threads)
+        df = ladder(a.players, {k: games.get(k, sg) for k in pols}, rules, a.seed, pols, a.threads,
+                    a.horizon)
     except ValueError as e:
         print(f"ladder: error: {e}", file=sys.stderr)
         return 2

@@ -24,7 +24,8 @@ class PolicySpec:
     search: bool = False  # played by the search driver (``search_nb``) over the baseline
 
 
-ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek", "z")
+ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek", "z",
+                  "horizon")
 
 
 POLICIES: dict[str, PolicySpec] = {
@@ -39,14 +40,16 @@ POLICIES: dict[str, PolicySpec] = {
         "sacrifice a saved survivor only to avoid dying",
     ),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 0.02, 0.02, 0.02, 0.0, 2.0),
+        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 0.02, 0.02, 0.02, 0.0, 2.0, 0.0),
         "flat Monte-Carlo search over the baseline: at each decision the baseline's best "
         "top_k candidates are played out `budget` times in total (successive halving, "
         "common random numbers, each continuation re-keyed: no peeking) by the baseline; "
         "value 1 for a win, else a small shaped score (w_* times the shares of rounds, "
         "health and survivors); the "
         "baseline's choice (always evaluated) stands unless a challenger's paired gain "
-        "exceeds `threshold` and `z` standard errors",
+        "exceeds `threshold` and `z` standard errors; `horizon` h >= 1 stops each "
+        "continuation at the end of its h-th round (the current one first) and values the "
+        "position by the same shaped score (0: play to the end)",
         search=True,
     ),
 }
@@ -101,6 +104,10 @@ def resolve_search(name: str, params=None):
                          f"from 1 to 10^7; got {rp[0]:g}")
     if rp[1] < 0 or rp[1] != int(rp[1]):
         raise ValueError(f"policy {name!r}: top_k must be 0 (all) or a positive whole number; got {rp[1]:g}")
+    h = rp[ROLLOUT_PARAMS.index("horizon")]
+    if not 0 <= h <= 1000 or h != int(h):
+        raise ValueError(f"policy {name!r}: horizon must be 0 (play to the end) or a whole "
+                         f"number of rounds from 1 to 1000; got {h:g}")
     bid, bpp = resolve_policy("baseline")
     return bid, bpp, rp
 

@@ -18,6 +18,7 @@ from simlib.games.until_daylight.codes import (
     G_DECISIONS,
     G_EV_CAP,
     G_GAME_KEY,
+    G_OVER,
     G_O_EV,
     G_O_SCRIPT,
     G_O_SNAP,
@@ -36,6 +37,7 @@ from simlib.games.until_daylight.codes import (
     N_REC,
     OUT_WIN,
     PC_OVER,
+    PC_ROUND_BEGIN,
     P_ROUNDS,
     REC_CHARACTER,
     REC_HEALTH,
@@ -51,8 +53,10 @@ from simlib.games.until_daylight.kernels.game_nb import (
     finish_nb,
     init_state_nb,
     new_state_nb,
+    run_nb,
     set_rekey_nb,
     start_game_nb,
+    step_nb,
     write_record_nb,
 )
 from simlib.games.until_daylight.kernels.policies_nb import baseline_score_nb, choose_nb
@@ -143,7 +147,9 @@ RP_W_HEALTH = 4  # ... of the share of health left
 RP_W_SAVED = 5  # ... per survivor held at the end (capped at 1 in total)
 RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
 RP_Z = 7  # a challenger must beat the baseline's choice by z paired standard errors too
-N_ROLLOUT_PARAMS = 8
+RP_HORIZON = 8  # 0: continuations play to the end; h >= 1: to the end of the h-th round
+# that ends (the current one first), then the position is valued (rollout_value_nb)
+N_ROLLOUT_PARAMS = 9
 CHECK_EVERY = 4  # continuations per candidate between two checks for hopeless challengers
 MIN_CHECK = 8  # ... the first check after this many shared continuations
 MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
@@ -155,7 +161,9 @@ def rollout_value_nb(rec, rs, rp):
     """A continuation's value: 1 for a win; a loss scores the weighted shares of rounds
     survived, of health left and of survivors held (3 or more count fully), with small
     weights (``rp``, 0.02 each by default) so that wins decide whenever a candidate's
-    continuations win, and the shaping still orders candidates on a night nobody wins."""
+    continuations win, and the shaping still orders candidates on a night nobody wins.
+    A continuation stopped at its horizon (the game not over) is valued by the same
+    shaped score: the round it stands in, the health and the survivors it holds."""
     if rec[REC_OUTCOME] == OUT_WIN:
         return 1.0
     rounds = max(1, rs[P_ROUNDS])
@@ -172,16 +180,24 @@ def rollout_value_nb(rec, rs, rp):
 
 @njit_nb
 def _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, c, r, game_key, dec):
-    """Value of continuation ``r`` after taking candidate ``c`` at ``st``'s decision."""
+    """Value of continuation ``r`` after taking candidate ``c`` at ``st``'s decision,
+    played to the end or to the end of its ``horizon``-th round."""
+    h = np.int64(rp[RP_HORIZON])
+    stop = PC_OVER if h <= 0 else PC_ROUND_BEGIN
     clone_into_nb(work, st)
     if rp[RP_PEEK] != 0:
         kk = work[G_SCRIPT_N]
         work[work[G_O_SCRIPT] + kk] = c
         work[G_SCRIPT_N] = kk + 1
-        finish_nb(work, rs, bpid, bpp, PC_OVER)
+        finish_nb(work, rs, bpid, bpp, stop)
     else:
         key = continuation_key_nb(game_key, dec, r)
-        take_then_finish_nb(work, rs, bpid, bpp, c, np.int64(key), PC_OVER)
+        take_then_finish_nb(work, rs, bpid, bpp, c, np.int64(key), stop)
+    for _ in range(h - 1):  # the next rounds: each from its beginning to the next's
+        if work[G_OVER] != 0:
+            break
+        step_nb(work, rs, bpid, bpp)
+        run_nb(work, rs, bpid, bpp, PC_ROUND_BEGIN)
     write_record_nb(work, rs, -1, rec)
     return rollout_value_nb(rec, rs, rp)
 
