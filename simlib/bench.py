@@ -95,7 +95,9 @@ RETRY_PAUSE = 12.0  # seconds before each: this VM's slow phases (a co-tenant on
 CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation ...
 CAL_BRANCHY = 2048  # ... and steps of the branchy table-driven loop
 CAL_DESCRIPTION = (f"{CAL_BLOCK} dependent splitmix64 steps + {CAL_BRANCHY} steps of a "
-                   "branchy table-driven loop (simlib.bench.calibration)")
+                   "branchy table-driven loop (simlib.bench.calibration; kernels marked "
+                   "calibration = \"chain\": the splitmix64 steps alone)")
+CAL_CHAIN_DESCRIPTION = f"{CAL_BLOCK} splitmix64 steps"
 
 
 def _default_floors() -> Path:
@@ -171,9 +173,11 @@ _calib_nb = None
 _branchy_nb = None
 
 
-def calibration() -> "Bench":
+def calibration(profile: str = "mixed") -> "Bench":
     """The calibration loop as a benchmark: one operation = ``CAL_BLOCK`` dependent hash
-    steps + ``CAL_BRANCHY`` steps of a branchy table-driven loop.
+    steps + ``CAL_BRANCHY`` steps of a branchy table-driven loop (``profile="chain"``:
+    the hash steps alone, for tight arithmetic kernels such as the dice roll, which keep
+    their speed in the slow phases described below).
 
     Why both: on a shared VM a co-tenant on the sibling hyperthread slows the game kernel
     1.5x for seconds to minutes while a dependent hash chain (latency bound) keeps its
@@ -196,6 +200,11 @@ def calibration() -> "Bench":
         return fn(np.int64(n * CAL_BLOCK), np.int64(12345)) + \
             br(np.int64(n * CAL_BRANCHY), prog, mem, regs)
 
+    def chain(n):
+        return fn(np.int64(n * CAL_BLOCK), np.int64(12345))
+
+    if profile == "chain":
+        return Bench("calibration", CAL_CHAIN_DESCRIPTION, chain, guarded=False)
     return Bench("calibration", CAL_DESCRIPTION.split(" (")[0], run, guarded=False)
 
 
@@ -330,21 +339,35 @@ class Measurement:
     window_ratios: list[float]
     block: int
     blocks_per_window: int
+    calibration: str = "mixed"  # the calibration loop's profile (``calibration()``)
 
 
 class Calibrator:
-    """The calibration loop, timed between kernel blocks; keeps the session's best."""
+    """The calibration loops, timed between kernel blocks; keeps the session's best.
+
+    ``tick(profile)`` times one block of the loop a kernel is measured against (see
+    :func:`calibration`); ``ops_per_s`` is the "mixed" loop's."""
 
     def __init__(self, target: float):
+        self.target = target
         self.bench = calibration()
         self.n = block_size(self.bench, target)
-        self.best = float("inf")  # seconds per operation
+        self.best = float("inf")  # seconds per operation (mixed)
+        self._other: dict[str, tuple[Bench, int]] = {}
 
-    def tick(self) -> float:
+    def tick(self, profile: str = "mixed") -> float:
         """Time one calibration block; return its seconds per operation."""
-        t = time_block(self.bench.run, self.n) / self.n
-        self.best = min(self.best, t)
-        return t
+        if profile == "mixed":
+            t = time_block(self.bench.run, self.n) / self.n
+            self.best = min(self.best, t)
+            return t
+        if profile not in self._other:
+            if profile != "chain":
+                raise ValueError(f"calibration profile {profile!r}: 'mixed' or 'chain'")
+            b = calibration(profile)
+            self._other[profile] = (b, block_size(b, self.target))
+        b, n = self._other[profile]
+        return time_block(b.run, n) / n
 
     @property
     def ops_per_s(self) -> float:
@@ -365,15 +388,17 @@ def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
     for _w in range(windows):
         for i, (b, n) in enumerate(zip(benches, sizes)):
             kb = float("inf")
-            cb = cal.tick()
+            prof = getattr(b, "calibration", "mixed")
+            cb = cal.tick(prof)
             for _ in range(blocks):
                 kb = min(kb, time_block(b.run, n) / n)
-                cb = min(cb, cal.tick())
+                cb = min(cb, cal.tick(prof))
             wr[i].append(cb / kb)
             best[i] = min(best[i], kb)
             cbest[i] = min(cbest[i], cb)
     return [Measurement(b.name, b.title, 1.0 / best[i], 1.0 / cbest[i],
-                        statistics.median(wr[i]), wr[i], sizes[i], blocks)
+                        statistics.median(wr[i]), wr[i], sizes[i], blocks,
+                        getattr(b, "calibration", "mixed"))
             for i, b in enumerate(benches)]
 
 
@@ -432,6 +457,12 @@ def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[
     out = []
     for m in measurements:
         f = floors.get(m.name)
+        if f is not None and f.get("calibration", "mixed") != m.calibration:
+            out.append(f"speed guard: kernel {m.name!r} is measured against the "
+                       f"{m.calibration!r} calibration loop but its floor against "
+                       f"{f.get('calibration', 'mixed')!r}. Run `python -m simlib.bench "
+                       "--update-floors`.")
+            continue
         msg = check_ratio(m.name, m.ratio, None if f is None else float(f["floor"]),
                           None if f is None else float(f.get("ratio", 0)) or None)
         if msg:
@@ -520,6 +551,7 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
             "",
             f"[kernels.{name}]",
             f"operation = {_fmt_toml_str(sessions[0][i].title)}",
+            f"calibration = {_fmt_toml_str(sessions[0][i].calibration)}",
             f"ops_per_s = {statistics.median(s[i].ops_per_s for s in sessions):.6g}",
             f"ratio = {med:.6g}",
             f"floor = {floor:.6g}",

@@ -85,6 +85,23 @@ def test_check_ratio_messages():
     assert "'new_kernel'" in msg and "no floor" in msg and "--update-floors" in msg
 
 
+def test_each_kernel_is_measured_against_its_calibration_profile(floors):
+    """The dice roll (a tight arithmetic loop) against the hash chain alone, the rest
+    against the mixed loop; the floors say which, and a floor measured against the
+    other loop is refused with what to do."""
+    _meta, kernels = floors
+    profiles = {b.name: b.calibration for b in bench.make_benches()}
+    assert profiles == {"roll_dice": "chain", "player_attack": "mixed", "enemy_batch": "mixed",
+                        "game": "mixed", "runner": "mixed"}
+    for name, prof in profiles.items():
+        assert kernels[name]["calibration"] == prof
+    m = bench.Measurement("game", "one game", 1.0, 1.0, 1.0, [1.0], 1, 1, "chain")
+    fails = bench.guard([m], {"game": {"ratio": 0.5, "floor": 0.1, "calibration": "mixed"}})
+    assert len(fails) == 1 and "'chain' calibration loop" in fails[0] and "--update-floors" in fails[0]
+    with pytest.raises(ValueError, match="calibration profile"):
+        bench.Calibrator(0.001).tick("fast")
+
+
 def _assert_guard_catches(name, real, slow, floors):
     """The 3x-work variant is below the floor, the real kernel above, with messages."""
     _meta, kernels = floors
@@ -147,7 +164,7 @@ def test_guard_re_measures_a_failure_spread_over_time(tmp_path, monkeypatch):
     slow phase of the machine must not decide), and still fails when it stays below; a
     kernel above its floor is measured once."""
     path = tmp_path / "floors.toml"
-    path.write_text('[kernels.roll_dice]\nratio = 1e9\nfloor = 1e9\n'
+    path.write_text('[kernels.roll_dice]\nratio = 1e9\nfloor = 1e9\ncalibration = "chain"\n'
                     '[kernels.enemy_batch]\nratio = 1e-9\nfloor = 1e-9\n')
     calls, pauses = [], []
     real_measure = bench.measure

@@ -34,3 +34,7 @@ class Bench:
     min_n: int = 1
     compile_case: tuple | None = None  # (kernel dispatcher, call args) for compile_seconds
     fixed_n: int | None = None  # operations per block, whatever the machine's speed
+    # the calibration loop it is measured against (``simlib.bench.calibration``):
+    # "mixed" (hash chain + branchy loop: kernels with branches and memory traffic) or
+    # "chain" (the hash chain alone: a tight arithmetic loop like the dice roll)
+    calibration: str = "mixed"

@@ -67,7 +67,8 @@ def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
         return d(rng, rng0, kk, die, faces, np.int64(n))
 
     cc = (roll_faces_nb, (rng, np.int64(stream), kk, die, faces)) if kernel is None else None
-    return Bench("roll_dice", f"roll of {k} combat dice", run, compile_case=cc)
+    return Bench("roll_dice", f"roll of {k} combat dice", run, compile_case=cc,
+                 calibration="chain")
 
 
 def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
