@@ -53,11 +53,19 @@ def cal():
     return bench.Calibrator(0.005)
 
 
-def test_quick_guard(capsys):
-    """The CI speed guard: every kernel at or above its committed floor."""
-    rc = bench.main(["--guard", "--floors", str(FLOORS)])
-    out = capsys.readouterr().out
-    assert rc == 0, out
+def test_quick_guard():
+    """The CI speed guard: every kernel at or above its committed floor, measured as CI and
+    users run it: ``python -m simlib.bench --guard`` in a fresh process.  (In this long
+    pytest process, after the suite before it, the game and runner kernels measured 1.8x
+    below their ratio while the other kernels and the same command in a fresh process
+    measured normal; that is how CI failed on unchanged code on 2026-11-30.)"""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "simlib.bench", "--guard", "--floors", str(FLOORS)],
+                       capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "game" in p.stdout and "runner" in p.stdout and "x floor" in p.stdout, p.stdout
 
 
 def test_floors_file(floors):
@@ -112,16 +120,14 @@ def _assert_guard_catches(name, real, slow, floors):
     # in-process floor from this very measurement: deterministic up to a 3x / 1.6 margin
     assert bench.check_ratio(name, real.ratio, real.ratio / bench.MARGIN) is None
     assert bench.check_ratio(name, slow.ratio, real.ratio / bench.MARGIN) is not None
-    # the committed floor
-    assert bench.check_ratio(name, real.ratio, floor, measured) is None, (
-        f"the real {name} kernel is below its committed floor: ratio {real.ratio:.4g}, "
-        f"floor {floor:.4g}")
+    # the committed floor fails the slowed one (that the real one meets it is
+    # test_quick_guard's, in a fresh process: see there)
     msg = bench.check_ratio(name, slow.ratio, floor, measured)
     assert msg is not None, f"a 3x slower {name} passed: ratio {slow.ratio:.4g} >= {floor:.4g}"
     assert f"'{name}'" in msg and f"{slow.ratio:.4g}" in msg and f"floor {floor:.4g}" in msg
-    # guard() on the pair: exactly the slowed one fails
+    # guard() on the pair reports the slowed one with that message
     fails = bench.guard([real, slow], kernels)
-    assert fails == [msg]
+    assert msg in fails
 
 
 def test_guard_fails_a_3x_slower_dice_kernel(cal, floors):
