@@ -94,8 +94,9 @@ RETRY_PAUSE = 12.0  # seconds before each: this VM's slow phases (a co-tenant on
 # need not
 CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation ...
 CAL_BRANCHY = 2048  # ... and steps of the branchy table-driven loop
-CAL_DESCRIPTION = (f"{CAL_BLOCK} dependent splitmix64 steps + {CAL_BRANCHY} steps of a "
-                   "branchy table-driven loop (simlib.bench.calibration; kernels marked "
+CAL_MIXED_DESCRIPTION = (f"{CAL_BLOCK} dependent splitmix64 steps + {CAL_BRANCHY} steps of a "
+                         "branchy table-driven loop")
+CAL_DESCRIPTION = (f"{CAL_MIXED_DESCRIPTION} (simlib.bench.calibration; kernels marked "
                    "calibration = \"chain\": the splitmix64 steps alone)")
 CAL_CHAIN_DESCRIPTION = f"{CAL_BLOCK} splitmix64 steps"
 
@@ -205,7 +206,7 @@ def calibration(profile: str = "mixed") -> "Bench":
 
     if profile == "chain":
         return Bench("calibration", CAL_CHAIN_DESCRIPTION, chain, guarded=False)
-    return Bench("calibration", CAL_DESCRIPTION.split(" (")[0], run, guarded=False)
+    return Bench("calibration", CAL_MIXED_DESCRIPTION, run, guarded=False)
 
 
 # --------------------------------------------------------------------------- benchmarks
@@ -388,7 +389,7 @@ def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
     for _w in range(windows):
         for i, (b, n) in enumerate(zip(benches, sizes)):
             kb = float("inf")
-            prof = getattr(b, "calibration", "mixed")
+            prof = b.calibration
             cb = cal.tick(prof)
             for _ in range(blocks):
                 kb = min(kb, time_block(b.run, n) / n)
@@ -397,8 +398,7 @@ def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
             best[i] = min(best[i], kb)
             cbest[i] = min(cbest[i], cb)
     return [Measurement(b.name, b.title, 1.0 / best[i], 1.0 / cbest[i],
-                        statistics.median(wr[i]), wr[i], sizes[i], blocks,
-                        getattr(b, "calibration", "mixed"))
+                        statistics.median(wr[i]), wr[i], sizes[i], blocks, b.calibration)
             for i, b in enumerate(benches)]
 
 
@@ -490,7 +490,8 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
         # ratio far more often than it raises it: a 2x slower kernel would need +25 % of
         # luck in the median of 9 windows to pass)
         for _ in range(RETRIES):
-            if f is None or ms[name].ratio >= float(f["floor"]):
+            if f is None or ms[name].ratio >= float(f["floor"]) or \
+                    f.get("calibration", "mixed") != ms[name].calibration:  # no use re-measuring
                 break
             time.sleep(pause)
             again = measure(benches[name], cal, target, blocks, 3 * windows, n=ms[name].block)
@@ -697,7 +698,7 @@ def report(args) -> int:
             say("cold compile: a fresh process with an empty numba cache (minutes) ...")
             cold = cold_compile_times()
     say("")
-    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_DESCRIPTION.split(' (')[0]})")
+    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION})")
     hdr = (f"{'kernel':<14} {'operation':<38} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
            f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
     say(hdr)

@@ -84,7 +84,6 @@ def test_a_horizon_stops_each_continuation_at_the_end_of_its_round():
     while g.state[K.G_ROUND] < 2 or len(g.legal_actions()) < 2:
         g.apply(g.policy_choice("baseline"))
     r = int(g.state[K.G_ROUND])
-    _bid, _bpp, rp = resolve_search("rollout", {"horizon": 1})
     stopped = 0
     for k in range(6):
         for h in (1, 2):
