@@ -123,3 +123,16 @@ def test_a_horizon_beyond_the_night_plays_the_same_games():
 def test_bad_player_input(name, params, match):
     with pytest.raises(ValueError, match=match):
         resolve_search(name, params) if name != "wizard" else play_games(1, policy=name)
+
+
+def test_rollout_parameter_names_follow_the_kernel_indices():
+    """``policies.ROLLOUT_PARAMS`` is the order the search kernel reads ``rp[RP_*]`` in:
+    a name at the wrong place would silently feed one parameter to another."""
+    from simlib.games.until_daylight.kernels import search_nb
+    from simlib.games.until_daylight.policies import ROLLOUT_PARAMS
+
+    assert len(ROLLOUT_PARAMS) == search_nb.N_ROLLOUT_PARAMS
+    for i, name in enumerate(ROLLOUT_PARAMS):
+        assert getattr(search_nb, f"RP_{name.upper()}") == i, name
+    idx = sorted(v for k, v in vars(search_nb).items() if k.startswith("RP_"))
+    assert idx == list(range(search_nb.N_ROLLOUT_PARAMS))
