@@ -2,22 +2,27 @@
 
 A game's numbers live in a folder of TOML files; every value is written
 ``{ value = ..., source = "..." }`` with a source tag from the game's list (``rulebook``,
-``inferred``, ``assumed``...).  A game describes its files once with :class:`FileSchema`
-objects; this module flattens them to dotted keys (``<file>.<field>``,
-``<file>.<table>.<field>``), checks every value (type, range, vocabulary, missing and
-unknown keys) and builds an immutable :class:`TaggedRuleset`.  Problems raise
-:class:`RulesetError` naming the file, the dotted key and what is allowed; nothing
-half-loads.
+``inferred``, ``assumed``...).  A game describes its files once, as data, with
+:class:`FileSchema` objects: top-level fields, fixed sub-tables (``[variants]``; their
+keys may be top-level, ``variants.<name>``), or lists of named entries (:class:`Entities`:
+cards, characters, with fixed sub-tables of their own such as ``[pillar.advantage]``,
+untagged free texts, restricted names) and further entry lists inside a file
+(``sections``: ``rubble.basic_weapons.<card>``).  This module flattens the files to
+dotted keys (``<file>.<field>``, ``<file>.<table>.<field>``, ``<file>.<entry>.<field>``...),
+checks every value (type, range, vocabulary, missing and unknown keys) and builds an
+immutable :class:`TaggedRuleset`.  Problems raise :class:`RulesetError` naming the file,
+the dotted key and what is allowed; nothing half-loads.
 
->>> rules = load_tagged(folder, SCHEMAS, MyRules)           # a full ruleset folder
+>>> rules = load_tagged(folder, MyRules)                    # a full ruleset folder
 >>> tweaked = rules.override({"hunt.werewolf.count": 2})    # a new, re-validated ruleset
 
-A game subclasses :class:`TaggedRuleset` and adds its cross-file checks in
-``_validate`` and its packing into kernel arrays.
-
-Until Daylight's ruleset (``simlib/games/until_daylight/ruleset.py``, written before this
-module) shares its error type and value checks from here and keeps its own flattening
-and packing, with its special cases (characters' advantages, recipes, the dice).
+A game subclasses :class:`TaggedRuleset` and declares ``SCHEMAS`` and ``SOURCES``; it adds
+its cross-file checks in ``_validate``, its packing into kernel arrays, and, if it needs
+them, value types of its own (``_check_value``) and its own fingerprint formula
+(``_fingerprint_payload``).  Both games use it: Till Dawn
+(``simlib/games/till_dawn/ruleset.py``) and Until Daylight
+(``simlib/games/until_daylight/ruleset.py``, whose value types, error wording and
+fingerprint formula, older than this module, come through those hooks).
 """
 from __future__ import annotations
 

@@ -17,6 +17,12 @@ switches of ``constants.toml`` are ``variants.<name>``.
 
 Everything is validated before a :class:`Ruleset` exists; any problem raises
 :class:`RulesetError` naming the file, the dotted key and what is allowed.
+
+The generic machinery (flattening, overrides and override files, writing, describing,
+fingerprinting) is the core's (:mod:`simlib.core.ruleset`); this module declares the six
+files' schemas as data, the game's value types and their messages (``_check_value``),
+the cross-file checks that build the model used for packing (``_model``), the packing
+(:class:`PackedRules`) and the fingerprint formula stored studies are keyed by.
 """
 from __future__ import annotations
 
