@@ -2,22 +2,27 @@
 
 A game's numbers live in a folder of TOML files; every value is written
 ``{ value = ..., source = "..." }`` with a source tag from the game's list (``rulebook``,
-``inferred``, ``assumed``...).  A game describes its files once with :class:`FileSchema`
-objects; this module flattens them to dotted keys (``<file>.<field>``,
-``<file>.<table>.<field>``), checks every value (type, range, vocabulary, missing and
-unknown keys) and builds an immutable :class:`TaggedRuleset`.  Problems raise
-:class:`RulesetError` naming the file, the dotted key and what is allowed; nothing
-half-loads.
+``inferred``, ``assumed``...).  A game describes its files once, as data, with
+:class:`FileSchema` objects: top-level fields, fixed sub-tables (``[variants]``; their
+keys may be top-level, ``variants.<name>``), or lists of named entries (:class:`Entities`:
+cards, characters, with fixed sub-tables of their own such as ``[pillar.advantage]``,
+untagged free texts, restricted names) and further entry lists inside a file
+(``sections``: ``rubble.basic_weapons.<card>``).  This module flattens the files to
+dotted keys (``<file>.<field>``, ``<file>.<table>.<field>``, ``<file>.<entry>.<field>``...),
+checks every value (type, range, vocabulary, missing and unknown keys) and builds an
+immutable :class:`TaggedRuleset`.  Problems raise :class:`RulesetError` naming the file,
+the dotted key and what is allowed; nothing half-loads.
 
->>> rules = load_tagged(folder, SCHEMAS, MyRules)           # a full ruleset folder
+>>> rules = load_tagged(folder, MyRules)                    # a full ruleset folder
 >>> tweaked = rules.override({"hunt.werewolf.count": 2})    # a new, re-validated ruleset
 
-A game subclasses :class:`TaggedRuleset` and adds its cross-file checks in
-``_validate`` and its packing into kernel arrays.
-
-Until Daylight's ruleset (``simlib/games/until_daylight/ruleset.py``, written before this
-module) shares its error type and value checks from here and keeps its own flattening
-and packing, with its special cases (characters' advantages, recipes, the dice).
+A game subclasses :class:`TaggedRuleset` and declares ``SCHEMAS`` and ``SOURCES``; it adds
+its cross-file checks in ``_validate``, its packing into kernel arrays, and, if it needs
+them, value types of its own (``_check_value``) and its own fingerprint formula
+(``_fingerprint_payload``).  Both games use it: Till Dawn
+(``simlib/games/till_dawn/ruleset.py``) and Until Daylight
+(``simlib/games/until_daylight/ruleset.py``, whose value types, error wording and
+fingerprint formula, older than this module, come through those hooks).
 """
 from __future__ import annotations
 
@@ -31,7 +36,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import tomllib
 
-__all__ = ["RulesetError", "Field", "FileSchema", "TaggedRuleset", "load_tagged", "error",
+__all__ = ["RulesetError", "Field", "FileSchema", "Entities", "TEXT", "TaggedRuleset", "load_tagged", "error",
            "check_value", "split_leaf", "read_toml", "toml_value", "NAME_RE", "OVERRIDE_SOURCE"]
 
 OVERRIDE_SOURCE = "override"
@@ -54,8 +59,11 @@ class Field(NamedTuple):
     """One value of a schema.
 
     ``type``: ``int``, ``bool``, ``str``, ``choice`` (one of ``choices``), ``names`` (a
-    non-empty list of distinct snake_case names) or ``counts`` (a table ``{name = int}``
-    whose names are ``choices``).  ``min``/``max`` bound ints and count entries.
+    non-empty list of distinct snake_case names), ``counts`` (a table ``{name = int}``
+    whose names are ``choices``) or ``text`` (an untagged free text, kept out of the
+    values and the fingerprint: descriptions for reports).  A game may add types of its
+    own by giving its ruleset class a ``_check_value``.  ``min``/``max`` bound ints and
+    count entries.
     """
 
     type: str
@@ -67,26 +75,76 @@ class Field(NamedTuple):
     doc: str = ""
 
 
+TEXT = Field("text", required=False, default="")
+
+
+@dataclass(frozen=True)
+class Entities:
+    """A list of named tables (cards, characters...), each with the same layout.
+
+    ``fields``: the values of each entry; ``tables``: fixed sub-tables of each entry with
+    their fields (``[pillar.advantage]``).  Names are snake_case, or, when ``allowed`` is
+    set, one of those (``allowed_what`` names them in messages).  ``what`` names an entry
+    in messages (``unknown character 'x'``); ``nonempty``: a file without entries is an
+    error here (else the game's ``_validate`` decides).
+    """
+
+    fields: Mapping[str, Field]
+    tables: Mapping[str, Mapping[str, Field]] = field(default_factory=dict)
+    what: str = ""
+    allowed: tuple[str, ...] = ()
+    allowed_what: str = "name"
+    nonempty: bool = True
+
+    def field_of(self, parts: Sequence[str]) -> Field | None:
+        """Field of ``<name>.<field>`` or ``<name>.<table>.<field>`` (``None``: no such key)."""
+        if len(parts) == 2:
+            return self.fields.get(parts[1])
+        if len(parts) == 3 and parts[1] in self.tables:
+            return self.tables[parts[1]].get(parts[2])
+        return None
+
+
 @dataclass(frozen=True)
 class FileSchema:
     """The layout of one ruleset file.
 
     ``fields``: top-level values; ``tables``: fixed sub-tables (``[variants]``) with their
-    fields; ``entities``: when set, the file is a list of named tables (cards, characters)
-    each with these fields, in file order (the order gives the ids).  ``texts``: untagged
-    free-text keys an entity may carry (descriptions for reports).
+    fields; a table listed in ``top_level`` has dotted keys ``<table>.<field>`` instead of
+    ``<file>.<table>.<field>`` (the file-prefixed form is accepted as an alias).
+    ``entities``: when set, the file is a list of named tables (cards, characters), in
+    file order (the order gives the ids): an :class:`Entities`, or a plain mapping of
+    fields (plus the free texts ``texts``).  ``sections``: further entity lists in named
+    sub-tables of an entity file (``[basic_weapons.bow]``: keys
+    ``<file>.<section>.<name>.<field>``).
     """
 
     stem: str
     fields: Mapping[str, Field] = field(default_factory=dict)
     tables: Mapping[str, Mapping[str, Field]] = field(default_factory=dict)
-    entities: Mapping[str, Field] | None = None
+    entities: Mapping[str, Field] | Entities | None = None
     texts: tuple[str, ...] = ("text",)
+    sections: Mapping[str, Entities] = field(default_factory=dict)
+    top_level: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.entities is not None and not isinstance(self.entities, Entities):
+            fields = dict(self.entities)
+            fields.update({t: TEXT for t in self.texts if t not in fields})
+            object.__setattr__(self, "entities", Entities(fields))
+
+    def prefix(self, table: str = "") -> str:
+        """Dotted prefix of the file (``table`` empty) or of one of its fixed tables."""
+        if not table:
+            return self.stem
+        return table if table in self.top_level else f"{self.stem}.{table}"
 
     def field_of(self, parts: Sequence[str]) -> Field | None:
         """Schema field of a dotted key's parts after the stem (``None``: no such key)."""
         if self.entities is not None:
-            return self.entities.get(parts[1]) if len(parts) == 2 else None
+            if parts and parts[0] in self.sections:
+                return self.sections[parts[0]].field_of(parts[1:])
+            return self.entities.field_of(parts)
         if len(parts) == 1:
             return self.fields.get(parts[0])
         if len(parts) == 2 and parts[0] in self.tables:
@@ -110,7 +168,7 @@ def check_value(file: str, key: str, f: Field, value: Any) -> Any:
         if not isinstance(value, bool):
             raise error(file, key, f"expected true or false, got {type(value).__name__} {value!r}")
         return value
-    if t in ("str", "choice"):
+    if t in ("str", "choice", "text"):
         if not isinstance(value, str):
             raise error(file, key, f"expected a string, got {type(value).__name__} {value!r}")
         if t == "choice" and value not in f.choices:
@@ -168,7 +226,7 @@ def read_toml(path: Path) -> dict:
 
 # =========================================================================== flat form
 class _Flat:
-    """Ordered dotted key -> value, source; free texts; entity order per file."""
+    """Ordered dotted key -> value, source; free texts; entity order per entity list."""
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
@@ -185,10 +243,18 @@ class _Flat:
         return new
 
 
-def _fields(flat: _Flat, file: str, prefix: str, node: Mapping, fields: Mapping[str, Field],
-            sources, extra: Sequence[str] = ()) -> None:
+Check = Callable[[str, str, Any, Any], Any]
+
+
+def _not_a_table(file: str, key: str, node: Any) -> RulesetError:
+    return error(file, key, f"expected a table, got {type(node).__name__} {node!r}")
+
+
+def _fields(flat: _Flat, file: str, prefix: str, node: Any, fields: Mapping[str, Field],
+            sources: tuple[str, ...], check: Check, extra: Sequence[str] = ()) -> None:
+    """Flatten one table of fields (text fields go to the texts, untagged)."""
     if not isinstance(node, Mapping):
-        raise error(file, prefix, f"expected a table, got {type(node).__name__} {node!r}")
+        raise _not_a_table(file, prefix, node)
     for k in node:
         if k not in fields and k not in extra:
             raise error(file, f"{prefix}.{k}", "unknown key", list(fields) + list(extra))
@@ -198,43 +264,79 @@ def _fields(flat: _Flat, file: str, prefix: str, node: Mapping, fields: Mapping[
             if f.required:
                 raise error(file, key, "missing required key")
             continue
-        flat.values[key], flat.sources[key] = split_leaf(file, key, node[k], f, sources)
+        if f.type == "text":
+            flat.texts[key] = check(file, key, f, node[k])
+        else:
+            flat.values[key], flat.sources[key] = split_leaf(file, key, node[k], f, sources, check)
 
 
-def _flatten_file(flat: _Flat, file: str, schema: FileSchema, doc: Mapping, sources) -> None:
+def _entity_list(flat: _Flat, file: str, prefix: str, doc: Any, ent: Entities,
+                 sources: tuple[str, ...], check: Check, skip: Sequence[str] = ()) -> None:
+    if not isinstance(doc, Mapping):
+        raise _not_a_table(file, prefix, doc)
+    names = []
+    for name, node in doc.items():
+        if name in skip:
+            continue
+        key = f"{prefix}.{name}"
+        if ent.allowed:
+            if name not in ent.allowed:
+                raise error(file, key, f"unknown {ent.allowed_what} {name!r}", ent.allowed)
+        elif not NAME_RE.match(name):
+            what = f"{ent.what} name" if ent.what else "name"
+            raise error(file, key, f"{what} {name!r} is not snake_case (a-z, 0-9, _)")
+        if not isinstance(node, Mapping):
+            raise _not_a_table(file, key, node)
+        top = {k: v for k, v in node.items() if k not in ent.tables}
+        _fields(flat, file, key, top, ent.fields, sources, check, tuple(ent.tables))
+        for t, fields in ent.tables.items():
+            if t not in node:
+                raise error(file, f"{key}.{t}", f"missing table [{name}.{t}]")
+            _fields(flat, file, f"{key}.{t}", node[t], fields, sources, check)
+        names.append(name)
+    if ent.nonempty and not names:
+        raise error(file, prefix, "no entries")
+    flat.entities[prefix] = names
+
+
+def _flatten_file(flat: _Flat, file: str, schema: FileSchema, doc: Mapping,
+                  sources: tuple[str, ...], check: Check = check_value) -> None:
     s = schema.stem
     if schema.entities is not None:
-        names = []
-        for name, node in doc.items():
-            key = f"{s}.{name}"
-            if not NAME_RE.match(name):
-                raise error(file, key, f"name {name!r} is not snake_case (a-z, 0-9, _)")
-            _fields(flat, file, key, node, schema.entities, sources, schema.texts)
-            for t in schema.texts:
-                if t in node:
-                    if not isinstance(node[t], str):
-                        raise error(file, f"{key}.{t}", "expected a string")
-                    flat.texts[f"{key}.{t}"] = node[t]
-            names.append(name)
-        if not names:
-            raise error(file, s, "no entries")
-        flat.entities[s] = names
+        _entity_list(flat, file, s, doc, schema.entities, sources, check, tuple(schema.sections))
+        for sec, ent in schema.sections.items():
+            _entity_list(flat, file, f"{s}.{sec}", doc.get(sec, {}), ent, sources, check)
         return
     top = {k: v for k, v in doc.items() if k not in schema.tables}
-    _fields(flat, file, s, top, schema.fields, sources, tuple(schema.tables))
+    _fields(flat, file, s, top, schema.fields, sources, check, tuple(schema.tables))
     for t, fields in schema.tables.items():
         if t not in doc:
-            raise error(file, f"{s}.{t}", f"missing table [{t}]")
-        _fields(flat, file, f"{s}.{t}", doc[t], fields, sources)
+            raise error(file, schema.prefix(t), f"missing table [{t}]")
+        _fields(flat, file, schema.prefix(t), doc[t], fields, sources, check)
+
+
+def _jsonable(value: Any) -> Any:
+    """Tuples as lists, mappings as dicts (recursively): a value as JSON sees it."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return {k: _jsonable(x) for k, x in value.items()}
+    return value
 
 
 # =========================================================================== ruleset
+def _rebuild(cls: type, flat: _Flat, origin: str, files: Mapping[str, str]) -> "TaggedRuleset":
+    return cls._build(flat, origin, files)
+
+
 class TaggedRuleset:
     """An immutable, validated ruleset: dotted keys with values and source tags.
 
     Subclasses set ``SCHEMAS`` (tuple of :class:`FileSchema`), ``SOURCES`` (allowed tags),
     ``GAME`` (a display name for written files) and may override ``_validate``
-    (cross-file checks, raising :class:`RulesetError`).
+    (cross-file checks, raising :class:`RulesetError`; it may set attributes of its own
+    with ``object.__setattr__``), ``_check_value`` (value types of the game's own) and
+    ``_fingerprint_payload`` (what the fingerprint hashes).
     """
 
     SCHEMAS: tuple[FileSchema, ...] = ()
@@ -248,23 +350,42 @@ class TaggedRuleset:
     @classmethod
     def _build(cls, flat: _Flat, origin: str, files: Mapping[str, str]):
         obj = object.__new__(cls)
-        obj._flat = flat
-        obj.origin = origin
-        obj._files = dict(files)
-        obj._cache = {}
-        obj._validate()
+        for name, value in (("_flat", flat), ("origin", origin), ("_files", dict(files)),
+                            ("_cache", {})):
+            object.__setattr__(obj, name, value)
+        obj._validate()  # raises before the object is handed out
         return obj
 
     def _validate(self) -> None:
         """Cross-file checks of a subclass (raise :class:`RulesetError`)."""
 
+    @classmethod
+    def _check_value(cls, file: str, key: str, f: Field, value: Any) -> Any:
+        """Type and range check of one value (a game with types of its own overrides it)."""
+        return check_value(file, key, f, value)
+
     def __setattr__(self, name, value):
-        if name in ("_flat", "origin", "_files", "_cache") and name not in self.__dict__:
-            object.__setattr__(self, name, value)
-            return
         raise AttributeError("a ruleset is immutable: use override()")
 
-    # ------------------------------------------------------------------ schema
+    def __delattr__(self, name):
+        raise AttributeError("a ruleset is immutable")
+
+    def __reduce__(self):  # pickled as its values, re-validated when unpickled
+        return (_rebuild, (type(self), self._flat, self.origin, self._files))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo: dict):
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.fingerprint() == self.fingerprint()
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint())
+
+    # ------------------------------------------------------------------ schema and keys
     @classmethod
     def schema(cls, stem: str) -> FileSchema | None:
         for s in cls.SCHEMAS:
@@ -272,70 +393,128 @@ class TaggedRuleset:
                 return s
         return None
 
+    @classmethod
+    def canonical(cls, key: str) -> str:
+        """The public form of a dotted key (``<file>.<top-level table>.x`` -> ``<table>.x``)."""
+        parts = key.split(".")
+        if len(parts) >= 2:
+            sch = cls.schema(parts[0])
+            if sch is not None and parts[1] in sch.top_level:
+                return ".".join(parts[1:])
+        return key
+
+    @classmethod
+    def _locate(cls, key: str) -> tuple[FileSchema, list[str]] | None:
+        """(schema, parts inside the file) of a canonical dotted key (``None``: no such file)."""
+        parts = key.split(".")
+        for sch in cls.SCHEMAS:
+            if parts[0] == sch.stem:
+                return sch, parts[1:]
+            if parts[0] in sch.top_level:
+                return sch, parts
+        return None
+
+    @classmethod
+    def _heads(cls) -> list[str]:
+        return [h for s in cls.SCHEMAS for h in (s.stem, *s.top_level)]
+
     def file_of(self, key: str) -> str:
-        """The file a dotted key was read from (or the override that set it)."""
-        return self._files.get(key.split(".", 1)[0], key.split(".", 1)[0] + ".toml")
+        """The file a dotted key (or a file stem) was read from (or the override that set it)."""
+        loc = self._locate(self.canonical(key))
+        stem = loc[0].stem if loc else key.split(".", 1)[0]
+        return self._files.get(stem, stem + ".toml")
 
     def names(self, stem: str) -> tuple[str, ...]:
-        """Entity names of an entity file, in file order (their ids)."""
+        """Entity names of an entity list (``hunt``, ``rubble.basic_weapons``), in file order."""
         return tuple(self._flat.entities.get(stem, ()))
 
-    def _field(self, key: str) -> Field:
-        parts = key.split(".")
-        sch = self.schema(parts[0])
-        if sch is None:
-            raise error("override", key, "unknown file", [s.stem for s in self.SCHEMAS])
-        f = sch.field_of(parts[1:])
-        if sch.entities is not None and len(parts) >= 2 and parts[1] not in self.names(parts[0]):
-            raise error("override", key, f"unknown entry {parts[1]!r} of {parts[0]}.toml",
-                        self.names(parts[0]))
+    def _field(self, key: str) -> tuple[str, Field]:
+        """(canonical key, schema field) of a dotted key; an unknown key raises, naming what
+        is allowed (messages start with ``override:``)."""
+        key = self.canonical(key)
+        loc = self._locate(key)
+        if loc is None:
+            raise error("override", key, "unknown key", self._heads())
+        sch, parts = loc
+        if sch.entities is None:
+            f = sch.field_of(parts)
+            if f is None:
+                head = key.split(".")[0]
+                raise error("override", key, "unknown key",
+                            [k for k in self._flat.values if k.split(".")[0] == head])
+            return key, f
+        ent, prefix, rest = sch.entities, sch.stem, parts
+        if rest and rest[0] in sch.sections:
+            ent, prefix, rest = sch.sections[rest[0]], f"{sch.stem}.{rest[0]}", rest[1:]
+        names = self.names(prefix)
+        name = rest[0] if rest else ""
+        if name not in names:
+            for sec, other in sch.sections.items():
+                if name in self.names(f"{sch.stem}.{sec}"):
+                    raise error("override", key, f"{name!r} is a {other.what or sec + ' entry'}: "
+                                f"use {sch.stem}.{sec}.{name}.<field>")
+            what = f"unknown {ent.what} {name!r}" if ent.what else \
+                f"unknown entry {name!r} of {sch.stem}.toml"
+            raise error("override", key, what, names)
+        f = ent.field_of(rest)
         if f is None:
-            if sch.entities is not None and len(parts) == 3 and parts[2] in sch.texts:
-                return Field("text")
-            if sch.entities is not None:
-                allowed = [f"{parts[0]}.{parts[1]}.{k}" for k in sch.entities]
+            if len(rest) >= 2 and rest[1] in ent.tables:
+                allowed = [f"{prefix}.{name}.{rest[1]}.{k}" for k in ent.tables[rest[1]]]
             else:
-                allowed = [k for k in self._flat.values if k.startswith(parts[0] + ".")]
+                allowed = [f"{prefix}.{name}.{k}" for k in (*ent.fields, *ent.tables)]
             raise error("override", key, "unknown key", allowed)
-        return f
+        return key, f
 
     # ------------------------------------------------------------------ values
     def keys(self) -> list[str]:
-        """Every dotted key holding a value, in file order."""
+        """Every dotted key holding a value, in file order (texts excluded)."""
         return list(self._flat.values)
 
     def get(self, key: str) -> Any:
-        """Value of a dotted key (an omitted optional field: its default)."""
+        """Value of a dotted key (lists come back as tuples; an omitted optional field: its
+        default; a text key: its text)."""
+        key = self.canonical(key)
         if key in self._flat.values:
             return copy.deepcopy(self._flat.values[key])
         if key in self._flat.texts:
             return self._flat.texts[key]
-        f = self._field(key)
-        return f.default
+        return self._field(key)[1].default
 
     def source(self, key: str) -> str:
-        """Source tag of a dotted key (omitted optional fields: ``assumed``)."""
+        """Source tag of a dotted key (omitted optional fields: ``assumed``; texts: ``text``)."""
+        key = self.canonical(key)
         if key in self._flat.sources:
             return self._flat.sources[key]
-        self._field(key)
-        return "assumed"
+        return "text" if self._field(key)[1].type == "text" else "assumed"
 
     def text(self, key: str) -> str:
-        return self._flat.texts.get(key, "")
+        """A free text: ``text("hunt.werewolf.text")`` or of its table,
+        ``text("characters.pillar.advantage")``; ``""`` if none."""
+        key = self.canonical(key)
+        if key in self._flat.texts:
+            return self._flat.texts[key]
+        return self._flat.texts.get(key + ".text", "")
 
     def describe(self):
-        """A DataFrame: one row per value with its key, file, value and source tag."""
+        """A DataFrame: one row per value with its key, file, value, source tag and note
+        (the free text of the value's table, if any)."""
         import pandas as pd
 
-        rows = [{"key": k, "file": self.file_of(k), "value": v, "source": self._flat.sources[k]}
+        rows = [{"key": k, "file": self._locate(k)[0].stem + ".toml", "value": _jsonable(v),
+                 "source": self._flat.sources[k],
+                 "note": self._flat.texts.get(k.rsplit(".", 1)[0] + ".text", "")}
                 for k, v in self._flat.values.items()]
-        return pd.DataFrame(rows, columns=["key", "file", "value", "source"])
+        return pd.DataFrame(rows, columns=["key", "file", "value", "source", "note"])
+
+    def _fingerprint_payload(self) -> Any:
+        """What :meth:`fingerprint` hashes (as compact ASCII JSON)."""
+        return [self.GAME, self.FORMAT_VERSION, [[k, v] for k, v in self._flat.values.items()]]
 
     def fingerprint(self) -> str:
         """sha256 of a canonical JSON of every value (sources and texts excluded)."""
         if "fp" not in self._cache:
-            payload = [self.GAME, self.FORMAT_VERSION, [[k, v] for k, v in self._flat.values.items()]]
-            blob = json.dumps(payload, separators=(",", ":"), default=list)
+            blob = json.dumps(self._fingerprint_payload(), separators=(",", ":"), default=list,
+                              ensure_ascii=True)
             self._cache["fp"] = hashlib.sha256(blob.encode()).hexdigest()
         return self._cache["fp"]
 
@@ -347,30 +526,29 @@ class TaggedRuleset:
         """
         flat = self._flat.copy()
         files = dict(self._files)
-        for key, node in (mapping or {}).items():
-            if not isinstance(key, str):
-                raise error(file, repr(key), "override keys must be dotted strings")
+        tags = self.SOURCES + (OVERRIDE_SOURCE,)
+        for raw, node in (mapping or {}).items():
+            if not isinstance(raw, str):
+                raise error(file, repr(raw), "override keys must be dotted strings")
             try:
-                f = self._field(key)
+                key, f = self._field(raw)
             except RulesetError as exc:
                 raise RulesetError(str(exc).replace("override:", f"{file}:", 1)) from None
             if f.type == "text":
-                if not isinstance(node, str):
-                    raise error(file, key, "expected a string")
-                flat.texts[key] = node
-                continue
-            src = OVERRIDE_SOURCE
-            if isinstance(node, Mapping) and "value" in node:  # { value, source } form
-                extra = [k for k in node if k not in ("value", "source")]
-                if extra:
-                    raise error(file, f"{key}.{extra[0]}", "unknown key", ("value", "source"))
-                src = node.get("source", OVERRIDE_SOURCE)
-                if src not in self.SOURCES + (OVERRIDE_SOURCE,):
-                    raise error(file, key, f"unknown source tag {src!r}", self.SOURCES)
-                node = node["value"]
-            flat.values[key] = check_value(file, key, f, node)
-            flat.sources[key] = src
-            files[key.split(".", 1)[0]] = file
+                flat.texts[key] = self._check_value(file, key, f, node)
+            else:
+                src = OVERRIDE_SOURCE
+                if isinstance(node, Mapping) and "value" in node:  # { value, source } form
+                    extra = [k for k in node if k not in ("value", "source")]
+                    if extra:
+                        raise error(file, f"{key}.{extra[0]}", "unknown key", ("value", "source"))
+                    src = node.get("source", OVERRIDE_SOURCE)
+                    if src not in tags:
+                        raise error(file, key, f"unknown source tag {src!r}", tags)
+                    node = node["value"]
+                flat.values[key] = self._check_value(file, key, f, node)
+                flat.sources[key] = src
+            files[self._locate(key)[0].stem] = file
         origin = self.origin if not mapping else f"{self.origin}+{file}"
         try:
             return type(self)._build(flat, origin, files)
@@ -379,38 +557,32 @@ class TaggedRuleset:
 
     # ------------------------------------------------------------------ writing
     def to_toml_dir(self, path: str | Path) -> Path:
-        """Write the whole ruleset as its TOML files into ``path`` (created if needed).
+        """Write the whole ruleset as its TOML files into ``path`` (created if needed); they
+        load back to the same fingerprint.
 
         Values set by an override are written with the tag ``assumed`` and a comment.
         """
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
+        tables: dict[str, dict[str, list[str]]] = {s.stem: {} for s in self.SCHEMAS}
+        for items, is_text in ((self._flat.values, False), (self._flat.texts, True)):
+            for k in items:
+                sch, parts = self._locate(k)
+                leaf = f"{parts[-1]} = " + (json.dumps(items[k]) if is_text else self._toml_leaf(k))
+                tables[sch.stem].setdefault(".".join(parts[:-1]), []).append(leaf)
         for sch in self.SCHEMAS:
             lines = [f"# {self.GAME} ruleset: {sch.stem}.toml (written by simlib; fingerprint "
                      f"{self.fingerprint()[:16]})", ""]
-            groups: dict[str, list[str]] = {}
-            for k in self._flat.values:
-                parts = k.split(".")
-                if parts[0] != sch.stem:
-                    continue
-                table = ".".join(parts[1:-1])
-                groups.setdefault(table, []).append(k)
-            for table, keys in groups.items():
-                if table:
-                    lines.append(f"[{table}]")
-                for k in keys:
-                    src = self._flat.sources[k]
-                    note = ""
-                    if src not in self.SOURCES:
-                        src, note = "assumed", f"  # set by {src}"
-                    lines.append(f'{k.rsplit(".", 1)[1]} = {{ value = {toml_value(self._flat.values[k])}, '
-                                 f'source = "{src}" }}{note}')
-                for t, txt in self._flat.texts.items():
-                    if t.rsplit(".", 1)[0] == f"{sch.stem}.{table}":
-                        lines.append(f"{t.rsplit('.', 1)[1]} = {json.dumps(txt)}")
-                lines.append("")
+            for table, leaves in tables[sch.stem].items():
+                lines += ([f"[{table}]"] if table else []) + leaves + [""]
             (path / f"{sch.stem}.toml").write_text("\n".join(lines), encoding="utf-8")
         return path
+
+    def _toml_leaf(self, key: str) -> str:
+        src, note = self._flat.sources[key], ""
+        if src not in self.SOURCES:  # the files hold the game's tags; an override is an assumption
+            src, note = "assumed", f"  # set by {src}"
+        return f'{{ value = {toml_value(self._flat.values[key])}, source = "{src}" }}{note}'
 
 
 def toml_value(v: Any) -> str:
@@ -433,8 +605,8 @@ def load_tagged(path: str | Path, cls: type[TaggedRuleset], base: TaggedRuleset 
     * a directory: the full ruleset (one file per schema, every value source-tagged);
     * a ``.toml`` file: ``base`` with that file's values overriding.  A file named like a
       ruleset file (``hunt.toml``) uses that file's layout; any other file uses top-level
-      tables named after the files (``[hunt.werewolf]``, ``[constants]``).  Values are
-      bare (source ``override``) or ``{ value, source }``.
+      tables named after the files (``[hunt.werewolf]``, ``[constants]``) or the top-level
+      tables (``[variants]``).  Values are bare (source ``override``) or ``{ value, source }``.
     """
     path = Path(path)
     if path.is_dir():
@@ -446,7 +618,7 @@ def load_tagged(path: str | Path, cls: type[TaggedRuleset], base: TaggedRuleset 
                 raise RulesetError(f"{fpath}: missing ruleset file; a ruleset directory holds "
                                    + ", ".join(f"{s.stem}.toml" for s in cls.SCHEMAS))
             files[sch.stem] = str(fpath)
-            _flatten_file(flat, str(fpath), sch, read_toml(fpath), cls.SOURCES)
+            _flatten_file(flat, str(fpath), sch, read_toml(fpath), cls.SOURCES, cls._check_value)
         return cls._build(flat, str(path), files)
     if path.is_file():
         if base is None:
@@ -456,23 +628,50 @@ def load_tagged(path: str | Path, cls: type[TaggedRuleset], base: TaggedRuleset 
             doc = {path.stem: doc}
         out: dict[str, Any] = {}
         _walk(str(path), base, doc, "", out)
-        return base.override(out, file=str(path))
+        try:
+            return base.override(out, file=str(path))
+        except RulesetError as exc:
+            msg = str(exc)
+            if msg.startswith("override:"):
+                msg = f"{path}:" + msg[len("override:"):]
+            raise RulesetError(msg) from None
     raise RulesetError(f"{path}: no such ruleset directory or .toml file")
 
 
 def _walk(file: str, base: TaggedRuleset, node: Mapping, prefix: str, out: dict) -> None:
+    """An override file's tables -> dotted key: value or { value, source }."""
     for k, x in node.items():
-        key = f"{prefix}.{k}" if prefix else k
-        parts = key.split(".")
-        sch = base.schema(parts[0])
-        if sch is None:
-            raise error(file, key, "unknown file", [s.stem for s in base.SCHEMAS])
-        f = sch.field_of(parts[1:]) if len(parts) > 1 else None
-        table_level = len(parts) == 1 or (sch.entities is not None and len(parts) == 2) or \
-            (sch.entities is None and len(parts) == 2 and parts[1] in sch.tables)
-        is_leaf = f is not None or not isinstance(x, Mapping) or \
-            (not table_level and "value" in x)
-        if is_leaf:
+        key = base.canonical(f"{prefix}.{k}" if prefix else k)
+        loc = base._locate(key)
+        f = loc[0].field_of(loc[1]) if loc else None
+        if f is not None:
+            if isinstance(x, Mapping) and "value" in x and "source" not in x:
+                raise error(file, key, "missing source tag (or give a bare value)", base.SOURCES)
+            if isinstance(x, Mapping) and "source" in x and x["source"] not in base.SOURCES:
+                raise error(file, key, f"unknown source tag {x['source']!r}", base.SOURCES)
             out[key] = x
-        else:
+        elif isinstance(x, Mapping) and (_is_table(loc) or not ("value" in x or "source" in x)):
             _walk(file, base, x, key, out)
+        else:
+            try:
+                base._field(key)
+            except RulesetError as exc:
+                raise RulesetError(str(exc).replace("override:", f"{file}:", 1)) from None
+            out[key] = x  # pragma: no cover - every known key has a field
+
+
+def _is_table(loc: tuple[FileSchema, list[str]] | None) -> bool:
+    """Whether a located key names a table of the schema (a file, entry, fixed table)."""
+    if loc is None:
+        return False
+    sch, parts = loc
+    if not parts:
+        return True
+    if sch.entities is None:
+        return len(parts) == 1 and parts[0] in sch.tables
+    ent = sch.entities
+    if parts[0] in sch.sections:
+        ent, parts = sch.sections[parts[0]], parts[1:]
+        if not parts:
+            return True
+    return len(parts) == 1 or (len(parts) == 2 and parts[1] in ent.tables)

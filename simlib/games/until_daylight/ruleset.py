@@ -17,19 +17,24 @@ switches of ``constants.toml`` are ``variants.<name>``.
 
 Everything is validated before a :class:`Ruleset` exists; any problem raises
 :class:`RulesetError` naming the file, the dotted key and what is allowed.
+
+The generic machinery (flattening, overrides and override files, writing, describing,
+fingerprinting) is the core's (:mod:`simlib.core.ruleset`); this module declares the six
+files' schemas as data, the game's value types and their messages (``_check_value``),
+the cross-file checks that build the model used for packing (``_model``), the packing
+(:class:`PackedRules`) and the fingerprint formula stored studies are keyed by.
 """
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
 from . import codes as K
-from ...core.ruleset import NAME_RE, RulesetError, read_toml, split_leaf, toml_value
+from ...core.ruleset import TEXT, Entities, Field, FileSchema, RulesetError, TaggedRuleset, \
+    _jsonable, load_tagged
 from ...core.ruleset import error as _err
 from .capacities import check_capacities, check_range
 
@@ -56,38 +61,41 @@ _BASIC = "basic_weapons"
 
 
 # =========================================================================== schema
-class Field(NamedTuple):
-    type: str  # int, bool, str, card, cards, mod, enemy_kind, card_kind, faces, fate_faces
-    min: int | None = None
-    required: bool = True
-    default: Any = None
-    doc: str = ""
+# Field types of this game besides the core's int/bool/str/text: card (a card name),
+# cards (a list of ingredients), mod, enemy_kind, card_kind (names of codes.py),
+# faces, fate_faces (tables of face counts); checked by _check_value below.
+def _int(lo: int | None = None, default: Any = None, required: bool = True) -> Field:
+    return Field("int", lo, required=required, default=default)
+
+
+def _opt(type_: str, default: Any, lo: int | None = None) -> Field:
+    return Field(type_, lo, required=False, default=default)
 
 
 CONSTANT_FIELDS: dict[str, tuple[Field, int]] = {
-    "rounds": (Field("int", 1), K.P_ROUNDS),
-    "dice_cap": (Field("int", 1), K.P_DICE_CAP),
-    "token_limit": (Field("int", 0), K.P_TOKEN_LIMIT),
-    "trap_supply": (Field("int", 0), K.P_TRAP_SUPPLY),
-    "barricade_supply": (Field("int", 0), K.P_BARRICADE_SUPPLY),
-    "barricade_heads": (Field("int", 1), K.P_BARRICADE_HEADS),
-    "barricade_bodies": (Field("int", 0), K.P_BARRICADE_BODIES),
-    "trap_heads": (Field("int", 0), K.P_TRAP_HEADS),
-    "collateral_per_x": (Field("int", 0), K.P_COLLATERAL_PER_X),
-    "wave_per_player": (Field("int", 0), K.P_WAVE_PER_PLAYER),
-    "survivor_xp": (Field("int", 0), K.P_SURVIVOR_XP),
-    "min_players": (Field("int", 1), K.P_MIN_PLAYERS),
-    "max_players": (Field("int", 1), K.P_MAX_PLAYERS),
-    "stalemate_cap": (Field("int", 1), K.P_STALEMATE_CAP),
+    "rounds": (_int(1), K.P_ROUNDS),
+    "dice_cap": (_int(1), K.P_DICE_CAP),
+    "token_limit": (_int(0), K.P_TOKEN_LIMIT),
+    "trap_supply": (_int(0), K.P_TRAP_SUPPLY),
+    "barricade_supply": (_int(0), K.P_BARRICADE_SUPPLY),
+    "barricade_heads": (_int(1), K.P_BARRICADE_HEADS),
+    "barricade_bodies": (_int(0), K.P_BARRICADE_BODIES),
+    "trap_heads": (_int(0), K.P_TRAP_HEADS),
+    "collateral_per_x": (_int(0), K.P_COLLATERAL_PER_X),
+    "wave_per_player": (_int(0), K.P_WAVE_PER_PLAYER),
+    "survivor_xp": (_int(0), K.P_SURVIVOR_XP),
+    "min_players": (_int(1), K.P_MIN_PLAYERS),
+    "max_players": (_int(1), K.P_MAX_PLAYERS),
+    "stalemate_cap": (_int(1), K.P_STALEMATE_CAP),
     # packed only when codes.py has the column (P_BODIES_PER_DAMAGE, added after N_PARAMS)
-    "bodies_per_damage": (Field("int", 1), getattr(K, "P_BODIES_PER_DAMAGE", None)),
+    "bodies_per_damage": (_int(1), getattr(K, "P_BODIES_PER_DAMAGE", None)),
 }
 _N_PARAMS = max(getattr(K, "N_PARAMS_FULL", K.N_PARAMS), K.N_PARAMS)
 TIMER_FIELDS: dict[str, tuple[Field, int]] = {
-    "per_player": (Field("int", 0), K.P_TIMER_PER_PLAYER),
-    "offset": (Field("int"), K.P_TIMER_OFFSET),
-    "spread": (Field("int", 0), K.P_TIMER_SPREAD),
-    "min": (Field("int", 0), K.P_TIMER_MIN),
+    "per_player": (_int(0), K.P_TIMER_PER_PLAYER),
+    "offset": (_int(), K.P_TIMER_OFFSET),
+    "spread": (_int(0), K.P_TIMER_SPREAD),
+    "min": (_int(0), K.P_TIMER_MIN),
 }
 VARIANT_FIELDS: dict[str, tuple[Field, int]] = {
     "survivors_block_attacks": (Field("bool"), K.P_V_SURVIVORS_BLOCK),
@@ -96,40 +104,57 @@ VARIANT_FIELDS: dict[str, tuple[Field, int]] = {
     "trap_rewards": (Field("bool"), K.P_V_TRAP_REWARDS),
 }
 DIE_FIELDS = {
-    "combat": {"size": Field("int", 1), "faces": Field("faces")},
-    "fate": {"size": Field("int", 1), "faces": Field("fate_faces")},
+    "combat": {"size": _int(1), "faces": Field("faces")},
+    "fate": {"size": _int(1), "faces": Field("fate_faces")},
 }
 CHAR_FIELDS = {
-    "health": Field("int", 1),
-    "slots": Field("int", 1),
+    "health": _int(1),
+    "slots": _int(1),
     "basic_weapon": Field("card"),
 }
-MOD_FIELDS = {"kind": Field("mod"), "amount": Field("int")}  # + optional plain `text`
+MOD_FIELDS = {"kind": Field("mod"), "amount": _int(), "text": TEXT}
 ENEMY_FIELDS = {
     "kind": Field("enemy_kind"),
-    "count": Field("int", 0),
-    "kill_heads": Field("int", 1),
-    "kill_bodies": Field("int", 0),
-    "attack_dice": Field("int", 0),
-    "reward_cards": Field("int", 0, False, 0),
-    "reward_xp": Field("int", 0, False, 0),
-    "kept": Field("bool", None, False, False),
+    "count": _int(0),
+    "kill_heads": _int(1),
+    "kill_bodies": _int(0),
+    "attack_dice": _int(0),
+    "reward_cards": _opt("int", 0, 0),
+    "reward_xp": _opt("int", 0, 0),
+    "kept": _opt("bool", False),
 }
 CARD_FIELDS = {
     "kind": Field("card_kind"),
-    "count": Field("int", 0),
-    "dice": Field("int", 0, False, 0),
-    "ammo": Field("card", None, False, None),
-    "weapon_bonus": Field("int", 0, False, 0),
-    "melee": Field("bool", None, False, False),
-    "firearm": Field("bool", None, False, False),
-    "silent": Field("bool", None, False, False),
-    "amount": Field("int", 0, False, 0),
-    "needs_action": Field("bool", None, False, False),
-    "stacks": Field("bool", None, False, False),
+    "count": _int(0),
+    "dice": _opt("int", 0, 0),
+    "ammo": _opt("card", None),
+    "weapon_bonus": _opt("int", 0, 0),
+    "melee": _opt("bool", False),
+    "firearm": _opt("bool", False),
+    "silent": _opt("bool", False),
+    "amount": _opt("int", 0, 0),
+    "needs_action": _opt("bool", False),
+    "stacks": _opt("bool", False),
 }
 BASIC_FIELDS = {k: v for k, v in CARD_FIELDS.items() if k != "count"}
 RECIPE_FIELDS = {"ingredients": Field("cards")}
+
+# The six files.  Entity lists may be empty here: _model says what is missing.
+SCHEMAS = (
+    FileSchema("constants", fields={k: f for k, (f, _) in CONSTANT_FIELDS.items()},
+               tables={"search_timer": {k: f for k, (f, _) in TIMER_FIELDS.items()},
+                       "variants": {k: f for k, (f, _) in VARIANT_FIELDS.items()}},
+               top_level=("variants",)),  # variants.<name> (constants.variants.<name>: alias)
+    FileSchema("dice", tables=DIE_FIELDS),
+    FileSchema("characters", entities=Entities(
+        CHAR_FIELDS, {"advantage": MOD_FIELDS, "drawback": MOD_FIELDS}, what="character",
+        nonempty=False)),
+    FileSchema("horde", entities=Entities(ENEMY_FIELDS, what="enemy", nonempty=False)),
+    FileSchema("rubble", entities=Entities(CARD_FIELDS, what="card", nonempty=False),
+               sections={_BASIC: Entities(BASIC_FIELDS, what="basic weapon", nonempty=False)}),
+    FileSchema("recipes", entities=Entities(RECIPE_FIELDS, what="recipe", allowed=tuple(K.TOKEN_NAMES),
+                                            allowed_what="token", nonempty=False)),
+)
 
 _CARD_COLS = {
     "kind": K.C_KIND, "count": K.C_COUNT, "dice": K.C_DICE, "ammo": K.C_AMMO,
@@ -160,59 +185,13 @@ _VOCAB_LABEL = {
 }
 
 
-def _section_of(key: str) -> str:
-    """File stem a dotted key lives in."""
-    head = key.split(".", 1)[0]
-    return "constants" if head == "variants" else head
-
-
-def _file_of(key: str) -> str:
-    return _section_of(key) + ".toml"
-
-
-def _normalize_key(key: str) -> str:
-    if key.startswith("constants.variants."):
-        return "variants." + key[len("constants.variants."):]
-    return key
-
-
 def _field_for_key(key: str) -> Field | None:
     """Schema field of a dotted key (shape only; entity names are not checked here)."""
-    p = key.split(".")
-    sec = p[0]
-    if sec == "constants":
-        if len(p) == 2 and p[1] in CONSTANT_FIELDS:
-            return CONSTANT_FIELDS[p[1]][0]
-        if len(p) == 3 and p[1] == "search_timer" and p[2] in TIMER_FIELDS:
-            return TIMER_FIELDS[p[2]][0]
-    elif sec == "variants":
-        if len(p) == 2 and p[1] in VARIANT_FIELDS:
-            return VARIANT_FIELDS[p[1]][0]
-    elif sec == "dice":
-        if len(p) == 3 and p[1] in DIE_FIELDS:
-            return DIE_FIELDS[p[1]].get(p[2])
-    elif sec == "characters":
-        if len(p) == 3:
-            return CHAR_FIELDS.get(p[2])
-        if len(p) == 4 and p[2] in ("advantage", "drawback"):
-            if p[3] == "text":
-                return Field("text", None, False, "")
-            return MOD_FIELDS.get(p[3])
-    elif sec == "horde":
-        if len(p) == 3:
-            return ENEMY_FIELDS.get(p[2])
-    elif sec == "rubble":
-        if len(p) == 3 and p[1] != _BASIC:
-            return CARD_FIELDS.get(p[2])
-        if len(p) == 4 and p[1] == _BASIC:
-            return BASIC_FIELDS.get(p[3])
-    elif sec == "recipes":
-        if len(p) == 3:
-            return RECIPE_FIELDS.get(p[2])
-    return None
+    loc = Ruleset._locate(Ruleset.canonical(key))
+    return loc[0].field_of(loc[1]) if loc else None
 
 
-# =========================================================================== leaf checks
+# =========================================================================== value checks
 def _check_value(file: str, key: str, field: Field, value: Any) -> Any:
     """Type/range check of one value; returns it in canonical (immutable) form."""
     t = field.type
@@ -257,149 +236,11 @@ def _check_value(file: str, key: str, field: Field, value: Any) -> Any:
     raise AssertionError(t)  # pragma: no cover
 
 
-def _split_leaf(file: str, key: str, node: Any, field: Field) -> tuple[Any, str]:
-    """``{value, source}`` → (checked value, source); bare values are refused."""
-    return split_leaf(file, key, node, field, SOURCES, _check_value)
-
-
-def _check_name(file: str, key: str, name: str, what: str) -> None:
-    if not NAME_RE.match(name):
-        raise _err(file, key, f"{what} name {name!r} is not snake_case (a-z, 0-9, _)")
-
-
-# =========================================================================== flattening
-class _Flat:
-    """Ordered dotted key → (value, source), plus descriptive texts (no source)."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-        self.sources: dict[str, str] = {}
-        self.texts: dict[str, str] = {}
-        self.files: dict[str, str] = {}  # section → file label used in messages
-
-    def put(self, key: str, value: Any, source: str) -> None:
-        self.values[key] = value
-        self.sources[key] = source
-
-    def copy(self) -> "_Flat":
-        new = _Flat()
-        new.values = copy.deepcopy(self.values)
-        new.sources = dict(self.sources)
-        new.texts = dict(self.texts)
-        new.files = dict(self.files)
-        return new
-
-
-def _table(file: str, key: str, node: Any) -> Mapping:
-    if not isinstance(node, Mapping):
-        raise _err(file, key, f"expected a table, got {type(node).__name__} {node!r}")
-    return node
-
-
-def _flatten_fields(flat: _Flat, file: str, prefix: str, node: Mapping,
-                    fields: Mapping[str, Field], extra_allowed: tuple[str, ...] = ()) -> None:
-    for k in node:
-        if k not in fields and k not in extra_allowed:
-            raise _err(file, f"{prefix}.{k}", "unknown key", list(fields) + list(extra_allowed))
-    for k, f in fields.items():
-        if k not in node:
-            if f.required:
-                raise _err(file, f"{prefix}.{k}", "missing required key")
-            continue
-        value, src = _split_leaf(file, f"{prefix}.{k}", node[k], f)
-        flat.put(f"{prefix}.{k}", value, src)
-
-
-def _flatten_constants(flat: _Flat, file: str, doc: Mapping) -> None:
-    fields = {k: f for k, (f, _) in CONSTANT_FIELDS.items()}
-    top = {k: v for k, v in doc.items() if k not in ("search_timer", "variants")}
-    _flatten_fields(flat, file, "constants", top, fields, ("search_timer", "variants"))
-    for sub, spec, prefix in (("search_timer", TIMER_FIELDS, "constants.search_timer"),
-                              ("variants", VARIANT_FIELDS, "variants")):
-        if sub not in doc:
-            raise _err(file, prefix, f"missing table [{sub}]")
-        _flatten_fields(flat, file, prefix, _table(file, prefix, doc[sub]),
-                        {k: f for k, (f, _) in spec.items()})
-
-
-def _flatten_dice(flat: _Flat, file: str, doc: Mapping) -> None:
-    for k in doc:
-        if k not in DIE_FIELDS:
-            raise _err(file, f"dice.{k}", "unknown die", DIE_FIELDS)
-    for die, fields in DIE_FIELDS.items():
-        if die not in doc:
-            raise _err(file, f"dice.{die}", f"missing table [{die}]")
-        _flatten_fields(flat, file, f"dice.{die}", _table(file, f"dice.{die}", doc[die]), fields)
-
-
-def _flatten_characters(flat: _Flat, file: str, doc: Mapping) -> None:
-    for name, node in doc.items():
-        prefix = f"characters.{name}"
-        _check_name(file, prefix, name, "character")
-        node = _table(file, prefix, node)
-        top = {k: v for k, v in node.items() if k not in ("advantage", "drawback")}
-        _flatten_fields(flat, file, prefix, top, CHAR_FIELDS, ("advantage", "drawback"))
-        for part in ("advantage", "drawback"):
-            if part not in node:
-                raise _err(file, f"{prefix}.{part}", f"missing table [{name}.{part}]")
-            sub = _table(file, f"{prefix}.{part}", node[part])
-            _flatten_fields(flat, file, f"{prefix}.{part}", sub, MOD_FIELDS, ("text",))
-            if "text" in sub:
-                flat.texts[f"{prefix}.{part}.text"] = _check_value(
-                    file, f"{prefix}.{part}.text", Field("text"), sub["text"])
-
-
-def _flatten_entities(flat: _Flat, file: str, sec: str, doc: Mapping,
-                      fields: Mapping[str, Field], what: str) -> None:
-    for name, node in doc.items():
-        prefix = f"{sec}.{name}"
-        _check_name(file, prefix, name, what)
-        _flatten_fields(flat, file, prefix, _table(file, prefix, node), fields)
-
-
-def _flatten_rubble(flat: _Flat, file: str, doc: Mapping) -> None:
-    deck = {k: v for k, v in doc.items() if k != _BASIC}
-    _flatten_entities(flat, file, "rubble", deck, CARD_FIELDS, "card")
-    basics = _table(file, f"rubble.{_BASIC}", doc.get(_BASIC, {}))
-    _flatten_entities(flat, file, f"rubble.{_BASIC}", basics, BASIC_FIELDS, "card")
-
-
-def _flatten_recipes(flat: _Flat, file: str, doc: Mapping) -> None:
-    for name in doc:
-        if name not in K.TOKEN_NAMES:
-            raise _err(file, f"recipes.{name}", f"unknown token {name!r}", K.TOKEN_NAMES)
-    _flatten_entities(flat, file, "recipes", doc, RECIPE_FIELDS, "recipe")
-
-
-_FLATTENERS = {
-    "constants": _flatten_constants,
-    "dice": _flatten_dice,
-    "characters": _flatten_characters,
-    "horde": lambda flat, file, doc: _flatten_entities(flat, file, "horde", doc, ENEMY_FIELDS, "enemy"),
-    "rubble": _flatten_rubble,
-    "recipes": _flatten_recipes,
-}
-
-
 # =========================================================================== semantic model
-def _entities(flat: _Flat, prefix: str) -> list[str]:
-    """Entity names directly under ``prefix`` in file order."""
-    n = prefix.count(".") + 1
-    seen: dict[str, None] = {}
-    for key in flat.values:
-        if key.startswith(prefix + "."):
-            p = key.split(".")
-            if len(p) > n + 1 and not (prefix == "rubble" and p[1] == _BASIC):
-                seen.setdefault(p[n], None)
-    return list(seen)
-
-
-def _validate(flat: _Flat) -> dict:
-    """Cross-field checks; returns the structured model used for packing."""
-    v = flat.values
-
-    def fname(sec: str) -> str:
-        return flat.files.get(sec, sec + ".toml")
+def _model(rs: "Ruleset") -> dict:
+    """Cross-file checks; returns the structured model used for packing."""
+    v = rs._flat.values
+    fname = rs.file_of
 
     def get(key: str) -> Any:
         if key in v:
@@ -434,8 +275,8 @@ def _validate(flat: _Flat) -> dict:
 
     # ---- rubble
     fr = fname("rubble")
-    deck = _entities(flat, "rubble")
-    basics = _entities(flat, f"rubble.{_BASIC}")
+    deck = rs.names("rubble")
+    basics = rs.names(f"rubble.{_BASIC}")
     card_keys = {n: f"rubble.{n}" for n in deck}
     for n in basics:
         if n in card_keys:
@@ -471,14 +312,14 @@ def _validate(flat: _Flat) -> dict:
 
     # ---- horde
     fh = fname("horde")
-    enemies = _entities(flat, "horde")
+    enemies = rs.names("horde")
     if not enemies or sum(v[f"horde.{e}.count"] for e in enemies) == 0:
         raise _err(fh, "horde", "the horde deck is empty", ["at least one enemy type with count >= 1"])
     horde_total = sum(v[f"horde.{e}.count"] for e in enemies)
 
     # ---- characters
     fch = fname("characters")
-    chars = _entities(flat, "characters")
+    chars = rs.names("characters")
     if not chars:
         raise _err(fch, "characters", "no character defined")
     basic_of: dict[str, str] = {}
@@ -505,7 +346,7 @@ def _validate(flat: _Flat) -> dict:
 
     # ---- recipes
     frc = fname("recipes")
-    recipes = _entities(flat, "recipes")
+    recipes = rs.names("recipes")
     for r in recipes:
         for ing in v[f"recipes.{r}.ingredients"]:
             if ing not in card_keys:
@@ -545,8 +386,7 @@ def _freeze(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _pack(flat: _Flat, model: dict) -> PackedRules:
-    v = flat.values
+def _pack(v: Mapping[str, Any], model: dict) -> PackedRules:
 
     def get(key: str) -> Any:
         return v[key] if key in v else _field_for_key(key).default
@@ -620,65 +460,36 @@ def _pack(flat: _Flat, model: dict) -> PackedRules:
 
 
 # =========================================================================== Ruleset
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return list(value)
-    if isinstance(value, Mapping):
-        return {k: _jsonable(x) for k, x in value.items()}
-    return value
+class Ruleset(TaggedRuleset):
+    """An immutable, validated Until Daylight ruleset.  Build it with :func:`load_ruleset`.
 
+    Keys, values, sources, overrides, writing and the fingerprint come from
+    :class:`simlib.core.ruleset.TaggedRuleset`; this class adds the cross-file model, the
+    packing into the kernels' arrays and the names and ids of cards, enemies, characters.
+    """
 
-class Ruleset:
-    """An immutable, validated Until Daylight ruleset.  Build it with :func:`load_ruleset`."""
-
-    __slots__ = ("_flat", "_model", "_origin", "_packed", "_fingerprint")
+    SCHEMAS = SCHEMAS
+    SOURCES = SOURCES
+    GAME = "Until Daylight"
+    FORMAT_VERSION = FORMAT_VERSION
+    _check_value = staticmethod(_check_value)
 
     def __init__(self, *_: Any, **__: Any) -> None:
         raise TypeError("use load_ruleset() or Ruleset.override() to build a Ruleset")
 
-    @classmethod
-    def _build(cls, flat: _Flat, origin: str) -> "Ruleset":
-        model = _validate(flat)  # raises before any object exists
-        self = object.__new__(cls)
-        object.__setattr__(self, "_flat", flat)
-        object.__setattr__(self, "_model", model)
-        object.__setattr__(self, "_origin", origin)
-        object.__setattr__(self, "_packed", None)
-        object.__setattr__(self, "_fingerprint", None)
-        return self
+    def _validate(self) -> None:
+        object.__setattr__(self, "_model", _model(self))  # raises before any Ruleset exists
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Ruleset is immutable; use .override() to get a changed copy")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Ruleset is immutable")
+    def _fingerprint_payload(self) -> Any:
+        # the fingerprint keys stored studies: this formula (no game name) stays as it is
+        return [FORMAT_VERSION, [[k, _jsonable(v)] for k, v in self._flat.values.items()]]
 
     def __repr__(self) -> str:
-        return (f"<Ruleset {self._origin!r} {len(self._model['character_names'])} characters, "
+        return (f"<Ruleset {self.origin!r} {len(self._model['character_names'])} characters, "
                 f"{len(self._model['enemy_names'])} enemy types, {len(self._model['card_names'])} "
                 f"card types, fingerprint {self.fingerprint()[:12]}>")
 
-    def __reduce__(self):
-        return (_rebuild, (self._flat, self._origin))
-
-    def __copy__(self) -> "Ruleset":
-        return self
-
-    def __deepcopy__(self, memo: dict) -> "Ruleset":
-        return self
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ruleset) and other.fingerprint() == self.fingerprint()
-
-    def __hash__(self) -> int:
-        return hash(self.fingerprint())
-
     # ------------------------------------------------------------------ names and ids
-    @property
-    def origin(self) -> str:
-        """Where the ruleset came from (directory, file, and '+override' marks)."""
-        return self._origin
-
     @property
     def card_names(self) -> tuple[str, ...]:
         return self._model["card_names"]
@@ -712,45 +523,6 @@ class Ruleset:
         return self._id(self.character_names, name, "character")
 
     # ------------------------------------------------------------------ values
-    def keys(self) -> list[str]:
-        """Every dotted key holding a value, in canonical order (texts excluded)."""
-        return list(self._flat.values)
-
-    def _known(self, key: str) -> tuple[str, Field | None]:
-        key = _normalize_key(key)
-        if key in self._flat.values or key in self._flat.texts:
-            return key, _field_for_key(key)
-        field = _field_for_key(key)
-        if field is not None and not field.required and self._entity_exists(key):
-            return key, field
-        raise _unknown_key(key, self)
-
-    def _entity_exists(self, key: str) -> bool:
-        p = key.split(".")
-        depth = 3 if (p[0] == "rubble" and p[1] == _BASIC) or (p[0] == "characters" and len(p) == 4) else 2
-        prefix = ".".join(p[:depth]) + "."
-        return any(k.startswith(prefix) for k in self._flat.values)
-
-    def get(self, key: str) -> Any:
-        """Value of a dotted key (lists come back as tuples; omitted optional fields: default)."""
-        key, field = self._known(key)
-        if key in self._flat.texts:
-            return self._flat.texts[key]
-        if key in self._flat.values:
-            return copy.deepcopy(self._flat.values[key])
-        return field.default
-
-    def source(self, key: str) -> str:
-        """Source tag of a dotted key (an omitted optional field takes its default: 'assumed')."""
-        key, _ = self._known(key)
-        if key in self._flat.texts:
-            return "text"
-        return self._flat.sources.get(key, "assumed")
-
-    def text(self, key: str) -> str:
-        """Description of an advantage/drawback, e.g. ``text("characters.pillar.advantage")``."""
-        return self._flat.texts.get(_normalize_key(key) + ".text", "")
-
     def to_dict(self, with_sources: bool = False) -> dict:
         """Nested dict of every value ({value, source} leaves if ``with_sources``)."""
         out: dict = {}
@@ -761,30 +533,6 @@ class Ruleset:
         for key, txt in self._flat.texts.items():
             _set_nested(out, key.split("."), txt)
         return copy.deepcopy(out)
-
-    def describe(self):
-        """A pandas DataFrame: one row per value with its key, file, value and source."""
-        import pandas as pd
-
-        rows = []
-        for key, val in self._flat.values.items():
-            parent = key.rsplit(".", 1)[0]
-            rows.append({
-                "key": key,
-                "file": _file_of(key),
-                "value": _jsonable(val),
-                "source": self._flat.sources[key],
-                "note": self._flat.texts.get(parent + ".text", ""),
-            })
-        return pd.DataFrame(rows, columns=["key", "file", "value", "source", "note"])
-
-    def fingerprint(self) -> str:
-        """sha256 hex of a canonical JSON of every value (in id order; sources and texts excluded)."""
-        if self._fingerprint is None:
-            payload = [FORMAT_VERSION, [[k, _jsonable(v)] for k, v in self._flat.values.items()]]
-            blob = json.dumps(payload, separators=(",", ":"), ensure_ascii=True)
-            object.__setattr__(self, "_fingerprint", hashlib.sha256(blob.encode()).hexdigest())
-        return self._fingerprint
 
     def changes(self, base: "Ruleset | None" = None) -> list[dict]:
         """Every value that differs from ``base`` (default: the reference ruleset).
@@ -809,136 +557,15 @@ class Ruleset:
 
     def pack(self) -> PackedRules:
         """The kernels' arrays (cached; read-only int64, C-contiguous, codes.py layouts)."""
-        if self._packed is None:
-            object.__setattr__(self, "_packed", _pack(self._flat, self._model))
-        return self._packed
-
-    # ------------------------------------------------------------------ overrides
-    def override(self, mapping: Mapping[str, Any] | None = None, /, **_: Any) -> "Ruleset":
-        """A NEW validated Ruleset with dotted keys replaced; this one is unchanged.
-
-        Values are bare (source becomes ``"override"``) or ``{"value": v, "source": tag}``.
-        """
-        if _:
-            raise TypeError("override() takes one mapping of dotted keys")
-        return self._override(mapping or {}, "override")
-
-    def _override(self, mapping: Mapping[str, Any], file: str) -> "Ruleset":
-        flat = self._flat.copy()
-        for raw_key, node in mapping.items():
-            if not isinstance(raw_key, str):
-                raise _err(file, repr(raw_key), "override keys must be dotted strings")
-            key, field = self._known(raw_key)
-            if field is None or field.type == "text":
-                flat.texts[key] = _check_value(file, key, Field("text"), node)
-                continue
-            if isinstance(node, Mapping) and "value" in node:
-                extra = [k for k in node if k not in ("value", "source")]
-                if extra:
-                    raise _err(file, f"{key}.{extra[0]}", "unknown key", ("value", "source"))
-                src = node.get("source", OVERRIDE_SOURCE)
-                if src not in SOURCES + (OVERRIDE_SOURCE,):
-                    raise _err(file, key, f"unknown source tag {src!r}", SOURCES + (OVERRIDE_SOURCE,))
-                value = node["value"]
-            else:
-                src, value = OVERRIDE_SOURCE, node
-            value = _check_value(file, key, field, value)
-            flat.put(key, value, src)
-        for sec in FILES:
-            flat.files[sec] = file if any(_section_of(_normalize_key(k)) == sec for k in mapping) \
-                else self._flat.files.get(sec, sec + ".toml")
-        origin = self._origin if not mapping else f"{self._origin}+{file}"
-        return Ruleset._build(flat, origin)
-
-    # ------------------------------------------------------------------ writing
-    def to_toml_dir(self, path: str | Path) -> Path:
-        """Write the full ruleset as the six TOML files into ``path`` (created if needed).
-
-        Values whose source is ``override`` are written as ``assumed`` with a comment.
-        """
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        tree = self.to_dict(with_sources=True)
-        for sec in FILES:
-            lines = [f"# Until Daylight ruleset: {sec}.toml (written by simlib; fingerprint "
-                     f"{self.fingerprint()[:16]})", ""]
-            node = dict(tree.get(sec, {}))
-            if sec == "constants":
-                node["variants"] = tree["variants"]
-            _emit_toml(lines, node, [])
-            (path / f"{sec}.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return path
-
-
-def _rebuild(flat: _Flat, origin: str) -> Ruleset:
-    return Ruleset._build(flat, origin)
+        if "packed" not in self._cache:
+            self._cache["packed"] = _pack(self._flat.values, self._model)
+        return self._cache["packed"]
 
 
 def _set_nested(d: dict, parts: list[str], leaf: Any) -> None:
     for p in parts[:-1]:
         d = d.setdefault(p, {})
     d[parts[-1]] = leaf
-
-
-def _is_leaf(node: Any) -> bool:
-    return not isinstance(node, dict) or "value" in node
-
-
-def _emit_toml(lines: list[str], node: dict, path: list[str]) -> None:
-    leaves = [(k, x) for k, x in node.items() if _is_leaf(x)]
-    tables = [(k, x) for k, x in node.items() if not _is_leaf(x)]
-    if path and leaves:
-        lines.append(f"[{'.'.join(path)}]")
-    for k, x in leaves:
-        if isinstance(x, dict):
-            src = x["source"]
-            note = ""
-            if src not in SOURCES:  # files hold the four tags; an override is our assumption
-                src, note = "assumed", f"  # set by {x['source']}"
-            lines.append(f'{k} = {{ value = {toml_value(x["value"])}, source = "{src}" }}{note}')
-        else:
-            lines.append(f"{k} = {toml_value(x)}")
-    if leaves:
-        lines.append("")
-    for k, x in tables:
-        _emit_toml(lines, x, path + [k])
-
-
-def _unknown_key(key: str, rs: Ruleset) -> RulesetError:
-    """An informative error for an override of a key that does not exist."""
-    p = key.split(".")
-    file = "override"
-    sections = ["constants", "variants", "dice", "characters", "horde", "rubble", "recipes"]
-    if p[0] not in sections:
-        return _err(file, key, "unknown key", sections)
-    entity_lists = {
-        "characters": ("character", rs.character_names, CHAR_FIELDS.keys() | {"advantage", "drawback"}),
-        "horde": ("enemy", rs.enemy_names, ENEMY_FIELDS.keys()),
-        "recipes": ("recipe", rs._model["recipe_names"], RECIPE_FIELDS.keys()),
-    }
-    if p[0] in entity_lists:
-        what, names, fields = entity_lists[p[0]]
-        if len(p) < 2 or p[1] not in names:
-            return _err(file, key, f"unknown {what} {p[1] if len(p) > 1 else ''!r}", names)
-        if p[0] == "characters" and len(p) >= 3 and p[2] in ("advantage", "drawback"):
-            return _err(file, key, "unknown key", [f"characters.{p[1]}.{p[2]}.{f}"
-                                                   for f in ("kind", "amount", "text")])
-        return _err(file, key, "unknown key", [f"{p[0]}.{p[1]}.{f}" for f in fields])
-    if p[0] == "rubble":
-        if len(p) >= 2 and p[1] == _BASIC:
-            if len(p) < 3 or p[2] not in rs.basic_weapon_names:
-                return _err(file, key, "unknown basic weapon", rs.basic_weapon_names)
-            return _err(file, key, "unknown key", [f"rubble.{_BASIC}.{p[2]}.{f}" for f in BASIC_FIELDS])
-        deck = [n for n in rs.card_names if n not in rs.basic_weapon_names]
-        if len(p) < 2 or p[1] not in deck:
-            if len(p) >= 2 and p[1] in rs.basic_weapon_names:
-                return _err(file, key, f"{p[1]!r} is a basic weapon: use rubble.{_BASIC}.{p[1]}.<field>")
-            return _err(file, key, f"unknown card {p[1] if len(p) > 1 else ''!r}", deck)
-        return _err(file, key, "unknown key", [f"rubble.{p[1]}.{f}" for f in CARD_FIELDS])
-    if p[0] == "dice":
-        return _err(file, key, "unknown key", [f"dice.{d}.{f}" for d in DIE_FIELDS for f in DIE_FIELDS[d]])
-    allowed = [k for k in rs._flat.values if k.split(".")[0] == p[0]]
-    return _err(file, key, "unknown key", allowed)
 
 
 # =========================================================================== loading
@@ -959,61 +586,6 @@ def default_ruleset_dir() -> Path:
         return cand
     raise RulesetError("cannot find the default Until Daylight ruleset (package simlib._data "
                        f"or {cand})")
-
-
-def _load_dir(path: Path) -> Ruleset:
-    flat = _Flat()
-    for sec in FILES:
-        fpath = path / f"{sec}.toml"
-        if not fpath.is_file():
-            raise RulesetError(f"{fpath}: missing ruleset file; a ruleset directory holds "
-                               + ", ".join(f"{s}.toml" for s in FILES))
-        label = str(fpath)
-        flat.files[sec] = label
-        _FLATTENERS[sec](flat, label, read_toml(fpath))
-    return Ruleset._build(flat, str(path))
-
-
-def _walk_override(file: str, base: Ruleset, node: Mapping, prefix: str, out: dict) -> None:
-    for k, x in node.items():
-        key = _normalize_key(f"{prefix}.{k}" if prefix else k)
-        field = _field_for_key(key)
-        if field is not None:
-            if isinstance(x, Mapping) and "value" in x and "source" not in x:
-                raise _err(file, key, "missing source tag (or give a bare value)", SOURCES)
-            if isinstance(x, Mapping) and "source" in x and x["source"] not in SOURCES:
-                raise _err(file, key, f"unknown source tag {x['source']!r}", SOURCES)
-            out[key] = x
-        elif isinstance(x, Mapping) and not ("value" in x or "source" in x):
-            _walk_override(file, base, x, key, out)
-        else:
-            try:
-                base._known(key)
-            except RulesetError as exc:
-                raise RulesetError(str(exc).replace("override:", f"{file}:", 1)) from None
-            out[key] = x  # pragma: no cover - every known key has a field
-
-
-def _load_override_file(path: Path, base: Ruleset) -> Ruleset:
-    doc = read_toml(path)
-    stem = path.stem
-    prefix = stem if stem in FILES else ""
-    if stem == "constants":
-        doc = dict(doc)
-        variants = doc.pop("variants", None)
-        doc = {"constants": doc}
-        if variants is not None:
-            doc["variants"] = variants
-        prefix = ""
-    out: dict = {}
-    _walk_override(str(path), base, doc, prefix, out)
-    try:
-        return base._override(out, str(path))
-    except RulesetError as exc:
-        msg = str(exc)
-        if msg.startswith("override:"):
-            msg = f"{path}:" + msg[len("override:"):]
-        raise RulesetError(msg) from None
 
 
 _DEFAULT: Ruleset | None = None
@@ -1047,19 +619,17 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
     global _DEFAULT
     if path is None:
         if _DEFAULT is None:
-            _DEFAULT = _load_dir(default_ruleset_dir())
+            _DEFAULT = load_tagged(default_ruleset_dir(), Ruleset)
         return _DEFAULT
     if isinstance(path, str) and path in PRESETS and not Path(path).exists():
         if path == "reference":
             return load_ruleset()
         if path not in _PRESET_CACHE:
-            _PRESET_CACHE[path] = _load_override_file(preset_path(path), load_ruleset())
+            _PRESET_CACHE[path] = load_tagged(preset_path(path), Ruleset, base=load_ruleset())
         return _PRESET_CACHE[path]
     path = Path(path)
-    if path.is_dir():
-        return _load_dir(path)
-    if path.is_file():
-        return _load_override_file(path, load_ruleset())
+    if path.is_dir() or path.is_file():
+        return load_tagged(path, Ruleset, base=load_ruleset())
     raise RulesetError(f"{path}: no such ruleset directory or .toml file (or a preset name: "
                        f"{', '.join(PRESETS)})")
 
