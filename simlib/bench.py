@@ -33,6 +33,9 @@ the guard compares **ratios measured in one process**: a kernel's operations per
 divided by the operations per second of a fixed calibration loop (:func:`calibration`,
 a chain of splitmix64 hashes and a float accumulation, independent of simlib's code),
 timed in the same windows (:class:`Measurement`, :func:`measure_all`).
+The small combat kernels (``player_attack``, ``enemy_batch``: ``calibration = "self"``)
+are measured instead against a frozen copy of themselves (``benchmarks/frozen/``, written
+with the floors), whose speed moves with the machine's load exactly as theirs does.
 ``benchmarks/floors.toml`` holds, per kernel, the median ratio of several fresh processes
 and its floor = ratio / ``MARGIN`` (1.6): noise stays well inside 1.6x (see
 ``benchmarks/README.md`` for the noise studies), a 2x slowdown does not.  A kernel below
@@ -54,8 +57,12 @@ The JIT speed-up is the same benchmark run with ``NUMBA_DISABLE_JIT=1`` in a sub
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import datetime
+import hashlib
+import importlib.util
+import inspect
 import json
 import os
 import platform
@@ -63,9 +70,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numba
 import numpy as np
@@ -190,6 +198,12 @@ def calibration(profile: str = "mixed") -> "Bench":
         _calib_nb = jit_driver(_calib_py)
         _branchy_nb = jit_driver(_branchy_py)
     fn, br = _calib_nb, _branchy_nb
+
+    def chain(n):
+        return fn(np.int64(n * CAL_BLOCK), np.int64(12345))
+
+    if profile == "chain":
+        return Bench("calibration", CAL_CHAIN_DESCRIPTION, chain, guarded=False)
     rng = np.random.default_rng(20261130)  # fixed: the same program and table everywhere
     prog = rng.integers(0, 16, 4096).astype(np.int64)
     mem0 = rng.integers(0, 2 ** 62, 16384).astype(np.uint64)
@@ -198,15 +212,146 @@ def calibration(profile: str = "mixed") -> "Bench":
 
     def run(n):
         mem[:] = mem0  # every block starts from the same table
-        return fn(np.int64(n * CAL_BLOCK), np.int64(12345)) + \
-            br(np.int64(n * CAL_BRANCHY), prog, mem, regs)
+        return chain(n) + br(np.int64(n * CAL_BRANCHY), prog, mem, regs)
 
-    def chain(n):
-        return fn(np.int64(n * CAL_BLOCK), np.int64(12345))
-
-    if profile == "chain":
-        return Bench("calibration", CAL_CHAIN_DESCRIPTION, chain, guarded=False)
     return Bench("calibration", CAL_MIXED_DESCRIPTION, run, guarded=False)
+
+
+# --------------------------------------------------------------------------- frozen copies
+# A small kernel's speed relative to an outside loop moves with the load of the machine
+# (a game-like neighbour slows the mixed loop 1.5x more than the player attack), so such
+# kernels (``calibration = "self"``) are measured against a frozen copy of themselves:
+# their source and that of every kernel they call, written next to the floors by
+# ``--update-floors`` and compiled in the guard's process.  Unchanged code then measures
+# ~1.0 whatever the neighbours do, and a kernel made k times slower 1/k.  (What such a
+# ratio cannot see is a slowdown of the toolchain itself, which slows the copy too: the
+# game, runner and dice kernels, measured against the calibration loops, guard that.)
+FROZEN_DIR_NAME = "frozen"  # beside the floors file: benchmarks/frozen/<benchmark>.py
+
+
+FROZEN_ENV = "SIMLIB_FROZEN_DIR"  # where --update-floors' sessions find the new copies
+
+
+def default_frozen_dir() -> Path:
+    """``$SIMLIB_FROZEN_DIR``, else ``frozen/`` beside the default floors file."""
+    env = os.environ.get(FROZEN_ENV)
+    return Path(env) if env else DEFAULT_FLOORS.parent / FROZEN_DIR_NAME
+
+
+def _code_names(code) -> set[str]:
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            out |= _code_names(c)
+    return out
+
+
+def kernel_tree(kernel) -> list:
+    """The jitted functions ``kernel`` reaches through global names: itself first, then
+    its callees depth first."""
+    from numba.core.dispatcher import Dispatcher
+
+    seen: dict[tuple[str, str], object] = {}
+
+    def visit(d):
+        f = d.py_func
+        key = (f.__module__, f.__qualname__)
+        if key in seen:
+            return
+        seen[key] = d
+        for name in sorted(_code_names(f.__code__)):
+            g = f.__globals__.get(name)
+            if isinstance(g, Dispatcher):
+                visit(g)
+
+    visit(kernel)
+    return list(seen.values())
+
+
+def frozen_source(kernel, note: str = "") -> str:
+    """Python source of a frozen copy of ``kernel`` and every jitted function it calls
+    (compiled like the kernels, never cached); other global names (codes, ``np``) are
+    imported from the kernels' modules, so the copy reads today's data layouts.
+    ``KERNEL`` is the copy of ``kernel``."""
+    funcs = kernel_tree(kernel)
+    names = {d.py_func.__name__ for d in funcs}
+    if len(names) != len(funcs):
+        raise ValueError(f"cannot freeze {kernel.py_func.__name__}: two kernels it calls "
+                         "share a name")
+    imports: dict[str, set[str]] = {}
+    origin: dict[str, object] = {}
+    bodies = []
+    for d in funcs:
+        f = d.py_func
+        for name in sorted(_code_names(f.__code__)):
+            if name in names or name not in f.__globals__:
+                continue
+            obj = f.__globals__[name]
+            if name in origin and origin[name] is not obj:
+                raise ValueError(f"cannot freeze {kernel.py_func.__name__}: the global "
+                                 f"{name!r} means two things in its kernels")
+            origin[name] = obj
+            imports.setdefault(f.__module__, set()).add(name)
+        src = textwrap.dedent(inspect.getsource(f))
+        node = ast.parse(src).body[0]
+        bodies.append("@njit_nb(cache=False)\n" + "\n".join(src.splitlines()[node.lineno - 1:]))
+    head = [f'"""Frozen copy of ``{kernel.py_func.__module__}.{kernel.py_func.__name__}`` and '
+            "the kernels it calls,", "written by `python -m simlib.bench --update-floors`"
+            + (f" ({note})" if note else "") + ".", "",
+            "The speed guard measures the kernel against this copy (see simlib.bench, "
+            '"frozen copies"): do not edit; re-measure the floors instead.', '"""',
+            "from simlib.core.jit import njit_nb"]
+    head += [f"from {mod} import {', '.join(sorted(ns))}" for mod, ns in sorted(imports.items())]
+    return "\n".join(head) + "\n\n\n" + "\n\n\n".join(bodies) + \
+        f"\n\n\nKERNEL = {kernel.py_func.__name__}\n"
+
+
+def frozen_path(bench: Bench, frozen_dir: Path | str) -> Path:
+    return Path(frozen_dir) / f"{bench.name}.py"
+
+
+def file_sha(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def write_frozen(benches: Sequence[Bench], frozen_dir: Path | str, note: str = "") -> dict[str, str]:
+    """Write the frozen copy of every ``calibration = "self"`` benchmark's kernel into
+    ``frozen_dir``; returns ``{benchmark: sha256 of its file}``."""
+    out = {}
+    Path(frozen_dir).mkdir(parents=True, exist_ok=True)
+    for b in benches:
+        if b.calibration == "self":
+            path = frozen_path(b, frozen_dir)
+            path.write_text(frozen_source(b.kernel, note))
+            out[b.name] = file_sha(path)
+    return out
+
+
+class FrozenMissing(RuntimeError):
+    """A benchmark measured against its frozen copy has none (or it cannot run)."""
+
+
+def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
+    """``bench`` timing the frozen copy of its kernel (the reference of ``"self"``)."""
+    path = frozen_path(bench, frozen_dir)
+    if bench.kernel is None or bench.rebuild is None:
+        raise ValueError(f"benchmark {bench.name!r} has no kernel to freeze")
+    if not path.is_file():
+        raise FrozenMissing(f"speed guard: {path}: no frozen copy of the {bench.name!r} "
+                            "kernel. Run `python -m simlib.bench --update-floors`.")
+    spec = importlib.util.spec_from_file_location(f"simlib_frozen_{bench.name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+        if not hasattr(getattr(mod, "KERNEL", None), "py_func"):
+            raise TypeError("KERNEL is not a jitted kernel")
+        ref = bench.rebuild(mod.KERNEL)
+        ref.run(1)  # compile; a copy older than today's data layout fails here
+    except Exception as exc:  # noqa: BLE001 - any failure of the copy means: re-freeze
+        raise FrozenMissing(f"speed guard: {path}: the frozen copy of {bench.name!r} does "
+                            f"not run with today's code ({type(exc).__name__}: {exc}). "
+                            "Run `python -m simlib.bench --update-floors`.") from None
+    return dataclasses.replace(ref, name=f"{bench.name}@frozen", guarded=False)
 
 
 # --------------------------------------------------------------------------- benchmarks
@@ -346,33 +491,43 @@ class Measurement:
 class Calibrator:
     """The calibration loops, timed between kernel blocks; keeps the session's best.
 
-    ``tick(profile)`` times one block of the loop a kernel is measured against (see
-    :func:`calibration`); ``ops_per_s`` is the "mixed" loop's."""
+    ``tick(bench)`` times one block of the loop ``bench`` is measured against (its
+    ``calibration`` profile, :func:`calibration`; for ``"self"`` its frozen copy from
+    ``frozen_dir``, :func:`frozen_bench`); ``tick("mixed")`` / ``tick("chain")`` a loop by
+    name.  ``ops_per_s`` is the "mixed" loop's best."""
 
-    def __init__(self, target: float):
+    def __init__(self, target: float, frozen_dir: Path | str | None = None):
         self.target = target
-        self.bench = calibration()
-        self.n = block_size(self.bench, target)
-        self.best = float("inf")  # seconds per operation (mixed)
-        self._other: dict[str, tuple[Bench, int]] = {}
+        self.frozen_dir = Path(frozen_dir) if frozen_dir is not None else default_frozen_dir()
+        self._loops: dict[str, tuple[Bench, int, list[float]]] = {}
+        self._loop("mixed")
 
-    def tick(self, profile: str = "mixed") -> float:
+    def _loop(self, profile: str, bench: Bench | None = None) -> tuple[Bench, int, list[float]]:
+        key = f"self:{bench.name}" if profile == "self" else profile
+        if key not in self._loops:
+            if profile == "self":
+                b = frozen_bench(bench, self.frozen_dir)
+            elif profile in ("mixed", "chain"):
+                b = calibration(profile)
+            else:
+                raise ValueError(f"calibration profile {profile!r}: 'mixed', 'chain' or 'self'")
+            n = bench.fixed_n if profile == "self" and bench.fixed_n else block_size(b, self.target)
+            self._loops[key] = (b, n, [float("inf")])
+        return self._loops[key]
+
+    def tick(self, what: "Bench | str" = "mixed") -> float:
         """Time one calibration block; return its seconds per operation."""
-        if profile == "mixed":
-            t = time_block(self.bench.run, self.n) / self.n
-            self.best = min(self.best, t)
-            return t
-        if profile not in self._other:
-            if profile != "chain":
-                raise ValueError(f"calibration profile {profile!r}: 'mixed' or 'chain'")
-            b = calibration(profile)
-            self._other[profile] = (b, block_size(b, self.target))
-        b, n = self._other[profile]
-        return time_block(b.run, n) / n
+        if isinstance(what, str):
+            b, n, best = self._loop(what)
+        else:
+            b, n, best = self._loop(what.calibration, what)
+        t = time_block(b.run, n) / n
+        best[0] = min(best[0], t)
+        return t
 
     @property
     def ops_per_s(self) -> float:
-        return 1.0 / self.best
+        return 1.0 / self._loops["mixed"][2][0]
 
 
 def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
@@ -389,11 +544,10 @@ def measure_all(benches: Sequence[Bench], target: float = 0.01, blocks: int = 3,
     for _w in range(windows):
         for i, (b, n) in enumerate(zip(benches, sizes)):
             kb = float("inf")
-            prof = b.calibration
-            cb = cal.tick(prof)
+            cb = cal.tick(b)
             for _ in range(blocks):
                 kb = min(kb, time_block(b.run, n) / n)
-                cb = min(cb, cal.tick(prof))
+                cb = min(cb, cal.tick(b))
             wr[i].append(cb / kb)
             best[i] = min(best[i], kb)
             cbest[i] = min(cbest[i], cb)
@@ -438,22 +592,35 @@ def load_floors(path: Path | str = DEFAULT_FLOORS) -> tuple[dict, dict[str, dict
 
 
 def check_ratio(name: str, ratio: float, floor: float | None,
-                measured: float | None = None) -> str | None:
-    """``None`` when ``ratio`` meets ``floor``; else the guard's readable failure message."""
+                measured: float | None = None, self_ref: bool = False) -> str | None:
+    """``None`` when ``ratio`` meets ``floor``; else the guard's readable failure message
+    (``self_ref``: the ratio is to the kernel's frozen copy)."""
     if floor is None:
         return (f"speed guard: kernel {name!r} has no floor in benchmarks/floors.toml; "
                 f"measured ratio {ratio:.4g}. Run `python -m simlib.bench --update-floors`.")
     if ratio >= floor:
         return None
-    msg = (f"speed guard: kernel {name!r} is too slow: ratio to the calibration loop "
-           f"{ratio:.4g} < floor {floor:.4g}")
+    msg = (f"speed guard: kernel {name!r} is too slow: ratio to "
+           f"{'its frozen copy' if self_ref else 'the calibration loop'} {ratio:.4g} < floor {floor:.4g}")
     if measured:
         msg += f" (committed measurement {measured:.4g}: now {measured / ratio:.2f}x slower)"
     return msg + "."
 
 
-def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[str]:
-    """Failure messages of the measurements below their floors (empty: all pass)."""
+def frozen_problem(name: str, floor: Mapping, frozen_dir: Path | str) -> str | None:
+    """Why kernel ``name``'s frozen copy cannot be its reference (missing, or not the copy
+    its ``floor`` entry was measured against), else ``None``."""
+    path = Path(frozen_dir) / f"{name}.py"
+    if path.is_file() and file_sha(path) == floor.get("frozen"):
+        return None
+    return (f"speed guard: {path}: the frozen copy of {name!r} is missing or not the one its "
+            "floor was measured against. Run `python -m simlib.bench --update-floors`.")
+
+
+def guard(measurements: Sequence[Measurement], floors: dict[str, dict],
+          frozen_dir: Path | str | None = None) -> list[str]:
+    """Failure messages of the measurements below their floors (empty: all pass); with
+    ``frozen_dir``, also of ``"self"`` kernels whose frozen copy is not the floors' one."""
     out = []
     for m in measurements:
         f = floors.get(m.name)
@@ -463,8 +630,14 @@ def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[
                        f"{f.get('calibration', 'mixed')!r}. Run `python -m simlib.bench "
                        "--update-floors`.")
             continue
+        if m.calibration == "self" and f is not None and frozen_dir is not None:
+            msg = frozen_problem(m.name, f, frozen_dir)
+            if msg:
+                out.append(msg)
+                continue
         msg = check_ratio(m.name, m.ratio, None if f is None else float(f["floor"]),
-                          None if f is None else float(f.get("ratio", 0)) or None)
+                          None if f is None else float(f.get("ratio", 0)) or None,
+                          m.calibration == "self")
         if msg:
             out.append(msg)
     return out
@@ -480,8 +653,24 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
 
     Returns ``(measurements, failure messages)``."""
     _meta, floors = load_floors(floors_path)
+    frozen_dir = Path(floors_path).parent / FROZEN_DIR_NAME
     benches = {b.name: b for b in make_benches(names)}
-    cal = Calibrator(target / 2)
+    cal = Calibrator(target / 2, frozen_dir)
+    early = []  # "self" kernels whose frozen copy is missing, changed or does not run
+    for b in list(benches.values()):
+        if b.calibration != "self":
+            continue
+        f = floors.get(b.name)
+        msg = frozen_problem(b.name, f, frozen_dir) if f and f.get("calibration") == "self" else None
+        if msg:
+            early.append(msg)
+        else:
+            try:
+                cal.tick(b)  # loads and compiles the copy
+                continue
+            except FrozenMissing as exc:
+                early.append(str(exc))
+        del benches[b.name]
     ms = {m.name: m for m in measure_all(list(benches.values()), target, blocks, windows, cal)}
     for name in list(ms):
         f = floors.get(name)
@@ -497,8 +686,8 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
             again = measure(benches[name], cal, target, blocks, 3 * windows, n=ms[name].block)
             if again.ratio > ms[name].ratio:
                 ms[name] = again
-    result = [ms[n] for n in names]
-    fails = guard(result, floors)
+    result = [ms[n] for n in names if n in ms]
+    fails = early + guard(result, floors, frozen_dir)
     if echo:
         echo(f"speed guard: ratio = kernel ops/s / calibration ops/s (same process), "
              f"floors from {floors_path}")
@@ -518,7 +707,7 @@ def _fmt_toml_str(s: str) -> str:
 
 
 def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: float = MARGIN,
-                 note: str = "") -> dict[str, dict]:
+                 note: str = "", frozen: Mapping[str, str] | None = None) -> dict[str, dict]:
     """Write the floors file from several measurement sessions (median ratio / margin)."""
     names = [m.name for m in sessions[0]]
     lines = [
@@ -527,7 +716,9 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
         "# best-of blocks of the same windows in one process, median of 3 windows (what the",
         "# quick guard measures); here the median over `sessions` fresh processes.",
         "# floor = ratio / margin; the guard (tests/test_speed_guard.py, `python -m simlib.bench",
-        "# --guard`) fails when a kernel's ratio falls below its floor.",
+        "# --guard`) fails when a kernel's ratio falls below its floor.  A kernel with",
+        "# calibration = \"self\" is measured against its frozen copy in frozen/<kernel>.py",
+        "# (written with this file; `frozen` is that file's sha256).",
         "",
         "[meta]",
         f"date = {_fmt_toml_str(datetime.date.today().isoformat())}",
@@ -553,6 +744,10 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
             f"[kernels.{name}]",
             f"operation = {_fmt_toml_str(sessions[0][i].title)}",
             f"calibration = {_fmt_toml_str(sessions[0][i].calibration)}",
+        ]
+        if frozen and name in frozen:
+            lines.append(f"frozen = {_fmt_toml_str(frozen[name])}")
+        lines += [
             f"ops_per_s = {statistics.median(s[i].ops_per_s for s in sessions):.6g}",
             f"ratio = {med:.6g}",
             f"floor = {floor:.6g}",
@@ -620,7 +815,7 @@ def _first_call_times() -> dict:
 def _worker(mode: str) -> int:
     if mode == "pure":
         res = _worker_pure()
-    elif mode == "ratios":
+    elif mode == "ratios":  # the frozen copies: $SIMLIB_FROZEN_DIR (default_frozen_dir)
         res = [dataclasses.asdict(m) for m in measure_all(make_benches())]
     elif mode in ("load", "cold"):
         t = time.perf_counter()
@@ -698,7 +893,8 @@ def report(args) -> int:
             say("cold compile: a fresh process with an empty numba cache (minutes) ...")
             cold = cold_compile_times()
     say("")
-    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION})")
+    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION}); "
+        "ratio of a kernel marked * : to its frozen copy (benchmarks/frozen/)")
     hdr = (f"{'kernel':<14} {'operation':<38} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
            f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
     say(hdr)
@@ -708,7 +904,8 @@ def report(args) -> int:
         comp = _secs(compile_fresh.get(m.name))
         load = _secs(t_load.get(m.name)) if t_load else "-"
         cc = _secs(cold.get(m.name)) if cold else "(--full)"
-        say(f"{m.name:<14} {m.title:<38} {_si(m.ops_per_s):>10} {m.ratio:>10.4g} {sp:>13} "
+        star = "*" if m.calibration == "self" else ""
+        say(f"{m.name + star:<14} {m.title:<38} {_si(m.ops_per_s):>10} {m.ratio:>10.4g} {sp:>13} "
             f"{comp:>10} {load:>12} {cc:>13}")
     say("")
     say("ops/s: best of %d blocks of ~%.0f ms (game, runner: the same 64 games) after a "
@@ -813,28 +1010,50 @@ def anchor_report(args) -> int:
     return 0
 
 
-def measure_session() -> list[Measurement]:
+def measure_session(frozen_dir: Path | str | None = None) -> list[Measurement]:
     """One guard-settings measurement of every guarded kernel in a fresh process."""
-    rows = _subprocess_json("ratios", {}, timeout=1800)
+    env = {FROZEN_ENV: str(frozen_dir)} if frozen_dir is not None else {}
+    rows = _subprocess_json("ratios", env, timeout=1800)
     return [Measurement(**r) for r in rows]
+
+
+def _git_head() -> str:
+    try:
+        p = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                           text=True, timeout=10, cwd=Path(__file__).resolve().parent)
+        return p.stdout.strip() if p.returncode == 0 else ""
+    except OSError:
+        return ""
 
 
 def update_floors(args) -> int:
     """Median ratio of ``--sessions`` fresh processes (each measures like the quick
-    guard), floor = median / margin, written to the floors file."""
+    guard), floor = median / margin, written to the floors file; the frozen copies of the
+    ``"self"`` kernels are written first to a temporary folder (the sessions measure
+    against them) and moved beside the floors file with it (nothing partial on failure)."""
+    import shutil
+
     path = Path(args.floors)
+    frozen_dir = path.parent / FROZEN_DIR_NAME
+    head = _git_head()
+    note = f"{datetime.date.today().isoformat()}" + (f", commit {head}" if head else "")
     sessions = []
-    for s in range(args.sessions):
-        ms = measure_session()
-        sessions.append(ms)
-        print(f"session {s + 1}/{args.sessions}: " +
-              ", ".join(f"{m.name} {m.ratio:.4g}" for m in ms), flush=True)
-    floors = write_floors(path, sessions, args.margin)
+    with tempfile.TemporaryDirectory(prefix="simlib-frozen-") as tmp:
+        shas = write_frozen(make_benches(), tmp, note)
+        for s in range(args.sessions):
+            ms = measure_session(tmp)
+            sessions.append(ms)
+            print(f"session {s + 1}/{args.sessions}: " +
+                  ", ".join(f"{m.name} {m.ratio:.4g}" for m in ms), flush=True)
+        frozen_dir.mkdir(parents=True, exist_ok=True)
+        for name in shas:
+            shutil.copyfile(Path(tmp) / f"{name}.py", frozen_dir / f"{name}.py")
+    floors = write_floors(path, sessions, args.margin, frozen=shas)
     for name, f in floors.items():
         rs = [m.ratio for s in sessions for m in s if m.name == name]
         print(f"  {name:<14} ratio {f['ratio']:.4g}  floor {f['floor']:.4g}  "
               f"(sessions spread {max(rs) / min(rs):.2f}x)")
-    print(f"wrote {path}")
+    print(f"wrote {path}" + (f" and {len(shas)} frozen kernel copies in {frozen_dir}" if shas else ""))
     return 0
 
 

@@ -99,15 +99,56 @@ def test_each_kernel_is_measured_against_its_calibration_profile(floors):
     other loop is refused with what to do."""
     _meta, kernels = floors
     profiles = {b.name: b.calibration for b in bench.make_benches()}
-    assert profiles == {"roll_dice": "chain", "player_attack": "mixed", "enemy_batch": "mixed",
+    assert profiles == {"roll_dice": "chain", "player_attack": "self", "enemy_batch": "self",
                         "game": "mixed", "runner": "mixed"}
     for name, prof in profiles.items():
         assert kernels[name]["calibration"] == prof
+        if prof == "self":  # the frozen copy its floor was measured against
+            assert kernels[name]["frozen"] == bench.file_sha(FLOORS.parent / "frozen" / f"{name}.py")
     m = bench.Measurement("game", "one game", 1.0, 1.0, 1.0, [1.0], 1, 1, "chain")
     fails = bench.guard([m], {"game": {"ratio": 0.5, "floor": 0.1, "calibration": "mixed"}})
     assert len(fails) == 1 and "'chain' calibration loop" in fails[0] and "--update-floors" in fails[0]
-    with pytest.raises(ValueError, match="calibration profile"):
+    with pytest.raises(ValueError, match="calibration profile 'fast'"):
         bench.Calibrator(0.001).tick("fast")
+
+
+def test_a_frozen_copy_computes_what_its_kernel_computes():
+    """The frozen copies hold the kernel and every jitted function it calls, and, on the
+    benchmark's fixed cases, give the very results of today's kernel: the guard compares
+    the same work."""
+    for b in bench.make_benches(["player_attack", "enemy_batch"]):
+        tree = [d.py_func.__name__ for d in bench.kernel_tree(b.kernel)]
+        assert tree[0] == b.kernel.py_func.__name__
+        src = (FLOORS.parent / "frozen" / f"{b.name}.py").read_text()
+        for fn in tree:
+            assert f"def {fn}(" in src
+        ref = bench.frozen_bench(b, FLOORS.parent / "frozen")
+        assert ref.name == f"{b.name}@frozen" and not ref.guarded
+        assert ref.run(700) == b.run(700)
+    assert set(bench.kernel_tree(bench.make_benches(["player_attack"])[0].kernel)) >= {
+        bench.make_benches(["player_attack"])[0].kernel}
+
+
+def test_the_guard_refuses_a_missing_or_edited_frozen_copy(tmp_path):
+    """A "self" kernel whose frozen copy is gone, edited after its floor was measured, or no
+    longer runs with today's code fails with what to do (it is not measured against it)."""
+    import shutil
+
+    path = tmp_path / "floors.toml"
+    shutil.copyfile(FLOORS, path)
+    (tmp_path / "frozen").mkdir()
+    _ms, fails = bench.run_guard(path, names=("player_attack",), target=0.002, echo=None)
+    assert len(fails) == 1 and "frozen copy of 'player_attack' is missing" in fails[0]
+    assert "--update-floors" in fails[0]
+    edited = (FLOORS.parent / "frozen" / "player_attack.py").read_text().replace("m += 1", "m += 1  # ")
+    (tmp_path / "frozen" / "player_attack.py").write_text(edited)
+    _ms, fails = bench.run_guard(path, names=("player_attack",), target=0.002, echo=None)
+    assert len(fails) == 1 and "not the one its floor was measured against" in fails[0]
+    with pytest.raises(bench.FrozenMissing, match="does not run with today's code"):
+        (tmp_path / "frozen" / "enemy_batch.py").write_text(  # an older kernel's arguments
+            "from simlib.core.jit import njit_nb\n\n@njit_nb(cache=False)\ndef enemy_batch_nb(h, b):\n"
+            "    return h, b, 0\n\nKERNEL = enemy_batch_nb\n")
+        bench.frozen_bench(bench.make_benches(["enemy_batch"])[0], tmp_path / "frozen")
 
 
 def _assert_guard_catches(name, real, slow, floors):
@@ -169,9 +210,14 @@ def test_guard_re_measures_a_failure_spread_over_time(tmp_path, monkeypatch):
     """A kernel below its floor is re-measured ``RETRIES`` times, each after a pause (a
     slow phase of the machine must not decide), and still fails when it stays below; a
     kernel above its floor is measured once."""
+    import shutil
+
     path = tmp_path / "floors.toml"
+    shutil.copytree(FLOORS.parent / "frozen", tmp_path / "frozen")
+    sha = bench.file_sha(tmp_path / "frozen" / "enemy_batch.py")
     path.write_text('[kernels.roll_dice]\nratio = 1e9\nfloor = 1e9\ncalibration = "chain"\n'
-                    '[kernels.enemy_batch]\nratio = 1e-9\nfloor = 1e-9\n')
+                    '[kernels.enemy_batch]\nratio = 1e-9\nfloor = 1e-9\ncalibration = "self"\n'
+                    f'frozen = "{sha}"\n')
     calls, pauses = [], []
     real_measure = bench.measure
     monkeypatch.setattr(bench, "measure", lambda b, *a, **k: calls.append(b.name) or real_measure(b, *a, **k))

@@ -36,5 +36,8 @@ class Bench:
     fixed_n: int | None = None  # operations per block, whatever the machine's speed
     # the calibration loop it is measured against (``simlib.bench.calibration``):
     # "mixed" (hash chain + branchy loop: kernels with branches and memory traffic) or
-    # "chain" (the hash chain alone: a tight arithmetic loop like the dice roll)
+    # "chain" (the hash chain alone: a tight arithmetic loop like the dice roll) or
+    # "self" (a frozen copy of the kernel itself, see ``simlib.bench.frozen_source``)
     calibration: str = "mixed"
+    kernel: Callable | None = None  # "self": the jitted kernel the benchmark times ...
+    rebuild: Callable[[Callable], "Bench"] | None = None  # ... and the same benchmark of another kernel

@@ -118,7 +118,8 @@ def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
     if kernel is None:
         row[: ns[0]] = areas[0, : ns[0]]
         cc = (player_attack_area_nb, (row, ns[0], tab, hs[0], bs[0], sb, line, killed))
-    return Bench("player_attack", "one player attack on an area", run, compile_case=cc)
+    return Bench("player_attack", "one player attack on an area", run, compile_case=cc,
+                 calibration="self", kernel=kern, rebuild=lambda k: player_attack_bench(k, cases))
 
 
 def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
@@ -160,7 +161,8 @@ def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
     cc = None
     if kernel is None:
         cc = (enemy_batch_nb, tuple(np.int64(v) for v in c[0]) + (bh, bb, bpd))
-    return Bench("enemy_batch", "one enemy attack batch", run, compile_case=cc)
+    return Bench("enemy_batch", "one enemy attack batch", run, compile_case=cc,
+                 calibration="self", kernel=kern, rebuild=lambda k: enemy_batch_bench(k, cases))
 
 
 def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
