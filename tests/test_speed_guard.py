@@ -183,7 +183,7 @@ def test_guard_fails_a_3x_slower_game(cal, floors):
     _assert_guard_catches("game", real, slow, floors)
 
 
-@pytest.mark.parametrize("name, k", [("roll_dice", 3), ("player_attack", 3)])
+@pytest.mark.parametrize("name, k", [("roll_dice", 3), ("player_attack", 3), ("player_attack", 2)])
 def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     """Through the guard's own measuring path (``make_benches`` with
     ``SIMLIB_BENCH_SLOWDOWN``): a benchmark doing k times the work, measured interleaved
@@ -193,7 +193,9 @@ def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     k = 3, the slowdown the guard promises to catch on a busy machine.  (A k = 2 case
     with 3 windows failed once in CI: with a busy sibling core, the 2x variant measured
     0.77x the real one, inside the 1/1.6 margin; 2x is caught on a quiet machine only,
-    see benchmarks/README.md.)  Seven windows, so one disturbed window does not decide."""
+    see benchmarks/README.md.)  Seven windows, so one disturbed window does not decide.
+    ``player_attack`` is measured against its frozen copy, a ratio the machine's load
+    does not move: there k = 2 is asserted too."""
     real = bench.make_benches([name])[0]
     monkeypatch.setenv(bench.SLOWDOWN_ENV, f"{name}={k}")
     slow = bench.make_benches([name])[0]
