@@ -497,3 +497,23 @@ def test_local_backend_plays_the_next_chunk_while_one_is_counted():
 
     out = list(_LocalBackend(1).map(Adapter(), Plan(), [0, 1, 2, 3], keep_records=False))
     assert out == [(i, (None, f"counts {i}")) for i in range(4)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", None]), st.integers(2, 4),
+                          st.booleans(), st.integers(0, 50)), min_size=0, max_size=40),
+       st.sampled_from([("k",), ("p",), ("k", "p"), ("p", "k")]))
+def test_group_sum_equals_pandas_groupby(rows, keys):
+    """The counting's array group-sum (factorised keys, sorted, ``np.add.reduceat``) gives
+    pandas' ``groupby(keys, sort=True).sum()`` frame, rows with a missing key dropped."""
+    from simlib.core.tables import _group_sum
+
+    cols = {"k": np.array([r[0] for r in rows], dtype=object),
+            "p": np.array([r[1] for r in rows], dtype=np.int64),
+            "games": np.ones(len(rows), dtype=np.int64),
+            "wins": np.array([r[2] for r in rows], dtype=np.int64),
+            "sum": np.array([r[3] for r in rows], dtype=np.int64)}
+    cols = {k: v for k, v in cols.items() if k in keys or k not in ("k", "p")}
+    want = pd.DataFrame(cols).groupby(list(keys), sort=True).sum()
+    got = _group_sum(cols, list(keys))
+    pd.testing.assert_frame_equal(got, want[list(got.columns)] if len(want) else want)

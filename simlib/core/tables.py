@@ -241,9 +241,10 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
 
     Parameters
     ----------
-    records : pandas.DataFrame, shape (n_games, ...)
+    records : pandas.DataFrame, shape (n_games, ...), or a mapping of column name to array
         Must hold ``spec.outcome`` (bool), the member columns, every grouping key and
-        every category column.
+        every category column (a mapping of numpy arrays skips building a frame: the
+        counts-only path of a study).
     spec : TableSpec
 
     Returns
@@ -254,14 +255,16 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     arrays before the one pandas group-by (a frame per participant and a concatenation
     of frames cost ~3x more on a 10 000-game chunk).
     """
-    n = len(records)
     cache: dict[str, np.ndarray] = {}
 
     def col(name: str) -> np.ndarray:
         a = cache.get(name)
         if a is None:
-            a = cache[name] = records[name].to_numpy()
+            a = records[name]
+            a = cache[name] = a.to_numpy() if hasattr(a, "to_numpy") else np.asarray(a)
         return a
+
+    n = len(col(spec.outcome))
 
     values: dict[str, np.ndarray] = {GAMES: np.ones(n, dtype=np.int64),
                                      WINS: col(spec.outcome).astype(bool).astype(np.int64)}
@@ -300,14 +303,45 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
                             else np.full(int(present.sum()), i, dtype=np.int64))
                 for k in game_keys:
                     put(k, col(k)[present])
-            long = pd.DataFrame({k: np.concatenate(v) for k, v in parts.items()})
+            long = {k: np.concatenate(v) for k, v in parts.items()}
         else:
-            long = pd.DataFrame(dict(values))
+            long = dict(values)
             for k in game_keys:
                 long[k] = col(k)
-        g = long.groupby(list(keys), sort=True).sum()
-        frames[name] = _tidy(g)
+        frames[name] = _tidy(_group_sum(long, list(keys)))
     return Counts(spec, frames)
+
+
+def _group_sum(cols: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:
+    """``pd.DataFrame(cols).groupby(keys, sort=True).sum()`` (rows with a missing key
+    dropped, as pandas does) with array operations: each key factorised, the codes
+    combined into one integer, rows sorted by it and summed by ``np.add.reduceat``
+    (exact integers).  About 3x faster on a 10 000-game chunk, where pandas spent most of
+    its time building arrow string columns and its group index."""
+    values = {k: v for k, v in cols.items() if k not in keys}
+    codes, levels = [], []
+    for k in keys:
+        c, u = pd.factorize(cols[k], sort=True)
+        codes.append(c)
+        levels.append(u)
+    keep = np.logical_and.reduce([c >= 0 for c in codes]) if codes else None
+    if keep is not None and not keep.all():
+        codes = [c[keep] for c in codes]
+        values = {k: v[keep] for k, v in values.items()}
+    n = len(codes[0]) if codes else 0
+    if n == 0:
+        return pd.DataFrame(cols).groupby(keys, sort=True).sum()
+    shape = tuple(max(len(u), 1) for u in levels)
+    flat = np.ravel_multi_index(codes, shape) if len(keys) > 1 else codes[0]
+    order = np.argsort(flat, kind="stable")
+    fs = flat[order]
+    starts = np.flatnonzero(np.concatenate(([True], fs[1:] != fs[:-1])))
+    at = np.unravel_index(fs[starts], shape)
+    arrays = [pd.Index(levels[i]).take(at[i]) for i in range(len(keys))]
+    index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
+        pd.Index(arrays[0], name=keys[0])
+    data = {k: np.add.reduceat(np.asarray(v)[order], starts) for k, v in values.items()}
+    return pd.DataFrame(data, index=index)
 
 
 # =========================================================================== tables

@@ -165,9 +165,9 @@ class UntilDaylightAdapter:
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
                        self.policy_params, flat, threads, search=self.search)
-        return count_records(self._lean_frame(out), self.spec)
+        return count_records(self._lean_columns(out), self.spec)
 
-    def _lean_frame(self, out: np.ndarray) -> pd.DataFrame:
+    def _lean_columns(self, out: np.ndarray) -> dict[str, np.ndarray]:
         names = self.rules.character_names
         lookup = np.array(list(names) + [None], dtype=object)  # code -1 (nobody) -> None
         causes = np.array([K.CAUSE_NAMES.get(i, str(i)) for i in range(max(K.CAUSE_NAMES) + 1)],
@@ -180,7 +180,7 @@ class UntilDaylightAdapter:
         for s in range(K.MAX_PLAYERS):
             cols[f"character_{s}"] = lookup[seats[:, s]]
         cols["team"] = api.team_names(seats, names)
-        return pd.DataFrame(cols)
+        return cols
 
     def identity(self) -> dict:
         spec = POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
