@@ -517,3 +517,19 @@ def test_group_sum_equals_pandas_groupby(rows, keys):
     want = pd.DataFrame(cols).groupby(list(keys), sort=True).sum()
     got = _group_sum(cols, list(keys))
     pd.testing.assert_frame_equal(got, want[list(got.columns)] if len(want) else want)
+
+
+def test_one_record_decoder_for_frames_and_counts():
+    """``records_frame`` and the counts-only path decode records through the one
+    ``api.decode_records``: the lean columns are the frame's columns, value for value."""
+    from simlib.games.until_daylight.study import LEAN_COLUMNS
+
+    ad = make_adapter([3, 4, 5, 6], seed=2)
+    recs = api.play_games(300, players=4, seed=2)
+    frame = api.records_frame(recs)
+    assert list(frame.columns) == api.record_columns()
+    lean = ad._lean_columns(recs)
+    assert tuple(lean) == LEAN_COLUMNS
+    for c, v in lean.items():
+        assert pd.Series(v).equals(pd.Series(frame[c].to_numpy(dtype=object) if v.dtype == object
+                                             else frame[c].to_numpy())), c

@@ -176,39 +176,68 @@ def team_names(seats: np.ndarray, names: Sequence[str]) -> np.ndarray:
     return teams[inverse.reshape(-1)]
 
 
+_PLAIN_GAME = ["dead_round", "survivors_saved", "survivors_saved_total", "leader",
+               "rubble_drawn", "horde_drawn", "exchanges", "search_actions", "attacks",
+               "horde_reshuffles", "violation"]
+_SEAT_FIELDS = ("damage", "xp", "kills", "health")
+
+
+def record_columns(ruleset: Ruleset | None = None) -> list[str]:
+    """The columns of :func:`records_frame` (and of :func:`decode_records`), in order."""
+    rules = _rules(ruleset)
+    cols = ["game", "players", "win", "loss_cause", "round_reached", "dead_seat",
+            "dead_character"] + _PLAIN_GAME
+    for s in range(K.MAX_PLAYERS):
+        cols += [f"character_{s}"] + [f"{f}_{s}" for f in _SEAT_FIELDS]
+    cols += ["leader_character", "team"]
+    return cols + [f"killed_{name}" for name in rules.enemy_names[:K.MAX_ENEMY_TYPES]]
+
+
+def decode_records(records: np.ndarray, ruleset: Ruleset | None = None,
+                   columns: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """The one decoder of records: kernel records (``codes.record_dtype()``) to named
+    columns, codes mapped to names with array lookups (no pass in Python per game).
+
+    ``columns``: the columns wanted (default: all of :func:`record_columns`, in order);
+    the study's counts-only path asks for the few its tables read."""
+    rules = _rules(ruleset)
+    names = rules.character_names
+    chars = np.array(list(names) + [None], dtype=object)  # code -1 (nobody) -> None
+    causes = np.array([K.CAUSE_NAMES.get(i) for i in range(max(K.CAUSE_NAMES) + 1)], dtype=object)
+    enemy = {f"killed_{n}": f"killed_{t}" for t, n in enumerate(rules.enemy_names[:K.MAX_ENEMY_TYPES])}
+    cache: dict[str, np.ndarray] = {}
+
+    def seats() -> np.ndarray:
+        if "seats" not in cache:
+            cache["seats"] = np.stack([records[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
+        return cache["seats"]
+
+    def one(c: str) -> np.ndarray:
+        if c == "win":
+            return records["outcome"] == K.OUT_WIN
+        if c == "loss_cause":
+            return causes[records["cause"]]
+        if c == "dead_character" or c.startswith("character_"):
+            return chars[records[c]]
+        if c == "leader_character":
+            lead = records["leader"]
+            return chars[np.where(lead >= 0, seats()[np.arange(len(records)), np.maximum(lead, 0)], -1)]
+        if c == "team":
+            return team_names(seats(), names)
+        return records[enemy.get(c, c)]
+
+    return {c: one(c) for c in (record_columns(rules) if columns is None else columns)}
+
+
 def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.DataFrame:
-    """Per-game records as a DataFrame with codes mapped to names.
+    """Per-game records as a DataFrame with codes mapped to names (:func:`decode_records`).
 
     Columns: game, players, win (bool), loss_cause, round_reached, dead_character,
     dead_round, survivors_saved, ..., ``character_<seat>``, ``damage_<seat>``, ``xp_<seat>``,
     ``kills_<seat>``, ``health_<seat>``, ``team`` (sorted names joined by ``+``),
     ``killed_<enemy>``.
     """
-    rules = _rules(ruleset)
-    df = pd.DataFrame(records)
-    chars = np.array(list(rules.character_names) + [None], dtype=object)
-    out = pd.DataFrame({"game": df["game"], "players": df["players"],
-                        "win": df["outcome"] == K.OUT_WIN})
-    out["loss_cause"] = df["cause"].map(K.CAUSE_NAMES)
-    for col in ["round_reached", "dead_seat"]:
-        out[col] = df[col]
-    out["dead_character"] = chars[df["dead_character"].to_numpy()]
-    for col in ["dead_round", "survivors_saved", "survivors_saved_total", "leader",
-                "rubble_drawn", "horde_drawn", "exchanges", "search_actions", "attacks",
-                "horde_reshuffles", "violation"]:
-        out[col] = df[col]
-    for s in range(K.MAX_PLAYERS):
-        out[f"character_{s}"] = chars[df[f"character_{s}"].to_numpy()]
-        for f in ("damage", "xp", "kills", "health"):
-            out[f"{f}_{s}"] = df[f"{f}_{s}"]
-    lead = df["leader"].to_numpy()
-    seat_chars = np.stack([df[f"character_{s}"].to_numpy() for s in range(K.MAX_PLAYERS)], axis=1)
-    lead_char = np.where(lead >= 0, seat_chars[np.arange(len(df)), np.maximum(lead, 0)], -1)
-    out["leader_character"] = chars[lead_char]
-    out["team"] = team_names(seat_chars, rules.character_names)
-    for t, name in enumerate(rules.enemy_names[:K.MAX_ENEMY_TYPES]):
-        out[f"killed_{name}"] = df[f"killed_{t}"]
-    return out
+    return pd.DataFrame(decode_records(records, ruleset))
 
 
 class TraceTruncatedWarning(UserWarning):

@@ -43,6 +43,9 @@ __all__ = ["simulate", "load_result", "UntilDaylightAdapter", "TABLE_SPEC",
 GAMES_PER_PLAYER_COUNT = 40_000  # 95 % intervals within about +-1 point per character x players
 GAME = "until_daylight"
 
+# the record columns the tables read (the counts-only path decodes only these)
+LEAN_COLUMNS = ("players", "round_reached", "win", "loss_cause", "dead_character") + \
+    tuple(f"character_{s}" for s in range(K.MAX_PLAYERS)) + ("team",)
 TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("players", ("players",)), ("character", ("character",)),
                ("character_players", ("character", "players")), ("team", ("team",)),
@@ -168,19 +171,7 @@ class UntilDaylightAdapter:
         return count_records(self._lean_columns(out), self.spec)
 
     def _lean_columns(self, out: np.ndarray) -> dict[str, np.ndarray]:
-        names = self.rules.character_names
-        lookup = np.array(list(names) + [None], dtype=object)  # code -1 (nobody) -> None
-        causes = np.array([K.CAUSE_NAMES.get(i, str(i)) for i in range(max(K.CAUSE_NAMES) + 1)],
-                          dtype=object)
-        seats = np.stack([out[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
-        cols = {"players": out["players"], "round_reached": out["round_reached"],
-                "win": out["outcome"] == K.OUT_WIN,
-                "loss_cause": causes[out["cause"]],
-                "dead_character": lookup[out["dead_character"]]}
-        for s in range(K.MAX_PLAYERS):
-            cols[f"character_{s}"] = lookup[seats[:, s]]
-        cols["team"] = api.team_names(seats, names)
-        return cols
+        return api.decode_records(out, self.rules, LEAN_COLUMNS)
 
     def identity(self) -> dict:
         spec = POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
