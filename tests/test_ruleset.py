@@ -479,3 +479,12 @@ def test_both_games_raise_the_one_ruleset_error_of_the_core():
     assert RulesetError is CoreError is TDError
     with pytest.raises(CoreError, match="constants.rounds"):
         load_ruleset().override({"constants.rounds": 0})
+
+
+def test_a_key_with_a_control_character_is_named_on_one_line(rdir):
+    """A TOML quoted key may hold a newline; the error names it escaped, on one line
+    (found by the structural fuzz)."""
+    edit(rdir / "constants.toml", "rounds = { value = 10,", 'rounds = { "\\n" = 0, value = 10,')
+    msg = load_error(rdir)
+    assert "\n" not in msg
+    assert msg.endswith("constants.toml: constants.rounds.\\n: unknown key; allowed: value, source"), msg

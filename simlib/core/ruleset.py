@@ -48,7 +48,10 @@ class RulesetError(ValueError):
 
 
 def error(file: str, key: str, msg: str, allowed: Any = None) -> RulesetError:
-    """``RulesetError("<file>: <key>: <msg>; allowed: ...")``."""
+    """``RulesetError("<file>: <key>: <msg>; allowed: ...")``; a key holding control
+    characters (a TOML quoted key may) is shown escaped, so the message stays one line."""
+    if key and not key.isprintable():
+        key = key.encode("unicode_escape").decode("ascii")
     text = f"{file}: {key}: {msg}" if key else f"{file}: {msg}"
     if allowed is not None:
         text += "; allowed: " + ", ".join(str(a) for a in allowed)
