@@ -54,6 +54,26 @@ def test_compare_two_policies_reports_speed_per_policy():
     assert res.overall["rate_a"].iloc[0] >= res.overall["rate_b"].iloc[0]
 
 
+def test_compare_plays_a_search_player_and_its_named_budgets():
+    """A search player's arm plays the search (its step driver), not the baseline it
+    searches over: the compare of ``clairvoyant`` (a named budget of ``rollout``) wins the
+    very games ``play_games`` gives it.  (Until this test the instruments' own kernel
+    call dropped the search, so such an arm silently played the baseline's games.)"""
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import play_games
+
+    light = load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+    n = 24
+    res = simlib.compare(n, players=4, policies=["baseline", "clairvoyant"], ruleset=light,
+                         seed=6, progress=False)
+    assert res.labels == ("baseline", "clairvoyant")
+    wins = {p: int((play_games(n, players=4, seed=6, policy=p, ruleset=light)["outcome"]
+                    == K.OUT_WIN).sum()) for p in res.labels}
+    assert wins["clairvoyant"] > wins["baseline"], wins
+    assert round(res.overall["rate_a"].iloc[0] * n) == wins["baseline"]
+    assert round(res.overall["rate_b"].iloc[0] * n) == wins["clairvoyant"]
+
+
 def test_compare_needs_one_axis():
     with pytest.raises(InstrumentError, match="exactly one"):
         simlib.compare(10, rulesets=["reference", "calibrated"], policies=["baseline", "random"])

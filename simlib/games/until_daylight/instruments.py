@@ -38,9 +38,8 @@ from ...core.runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, 
 from ...core.sequential import beta_binomial_cs
 from ...core.stats import rate_columns
 from ...core.tables import Counts
-from . import api
 from . import codes as K
-from .policies import POLICIES
+from .policies import POLICIES, policy_names
 from .ruleset import Ruleset, RulesetError, _field_for_key
 from .study import GAME, UntilDaylightAdapter, make_adapter
 
@@ -167,17 +166,6 @@ def _base_rules(ruleset) -> Ruleset:
 
 
 # =========================================================================== playing
-def _play(adapter: UntilDaylightAdapter, start: int, count: int,
-          threads: int | None = None) -> np.ndarray:
-    """Records (structured, ``codes.record_dtype()``) of games ``start .. start+count-1``."""
-    npl, chars = adapter.configs(start, count)
-    out = np.zeros(count, dtype=K.record_dtype())
-    flat = out.view(np.int64).reshape(count, K.N_REC)
-    api.run_kernel(adapter.rules, adapter.seed, start, npl, chars, adapter.policy_id,
-                   adapter.policy_params, flat, threads)
-    return out
-
-
 def _seats(rec: np.ndarray) -> np.ndarray:
     return np.stack([rec[f"character_{s}"] for s in range(K.MAX_PLAYERS)], axis=1)
 
@@ -361,8 +349,8 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         if len(ps) != 2:
             raise InstrumentError(f"compare needs exactly two policies; got {len(ps)}")
         for p in ps:
-            if p not in POLICIES:
-                raise InstrumentError(f"unknown policy {p!r}; allowed: {', '.join(POLICIES)}")
+            if p not in policy_names():
+                raise InstrumentError(f"unknown policy {p!r}; allowed: {', '.join(policy_names())}")
         arms = [(base, p, pp if p == policy else None) for p in ps]
         labels = (ps[0], ps[1])
     try:
@@ -385,7 +373,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
             recs = []
             for k, ad in enumerate(adapters):
                 t = time.perf_counter()
-                recs.append(_play(ad, start, count, threads))
+                recs.append(ad.play_records(start, count, threads))
                 kernel_s[k] += time.perf_counter() - t
                 if bar is not None:
                     bar.update(count)
@@ -540,7 +528,7 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
         for pt, ad in zip(points, adapters):
             recs = []
             for start, count in _chunks(games, chunk_size):
-                recs.append(_play(ad, start, count, threads))
+                recs.append(ad.play_records(start, count, threads))
                 if bar is not None:
                     bar.update(count)
             rec = np.concatenate(recs)
@@ -641,7 +629,7 @@ def calibrate(param: str, target: float, players=4, characters=None, *, lo=None,
         ad = adapter_for(int(v) if prm.integer else float(v))
         w = 0
         for s, c in _chunks(count, chunk_size):
-            rec = _play(ad, start + s, c, threads)
+            rec = ad.play_records(start + s, c, threads)
             w += int((rec["outcome"] == K.OUT_WIN).sum())
         return w, count
 
@@ -857,7 +845,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
         for i, key in enumerate(points):
             slot = cache[key]
             if slot[1] is None:
-                rec = np.concatenate([_play(slot[0], s, c, threads)
+                rec = np.concatenate([slot[0].play_records(s, c, threads)
                                       for s, c in _chunks(games, DEFAULT_CHUNK_SIZE)])
                 slot[1] = (float((rec["outcome"] == K.OUT_WIN).mean()),
                            float(rec["round_reached"].mean()))

@@ -149,13 +149,18 @@ class UntilDaylightAdapter:
         return ("compiling the game kernels (first run on this machine or after an update: "
                 "about a minute; later runs load them from the cache) ...")
 
-    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+    def play_records(self, start: int, count: int, threads: int | None = None) -> np.ndarray:
+        """Records (structured, ``codes.record_dtype()``) of games ``start .. start+count-1``
+        under this study's player (a search player through its step driver)."""
         npl, chars = self.configs(start, count)
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
         api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
                        self.policy_params, flat, threads, search=self.search)
-        return _normalize(api.records_frame(out, self.rules))
+        return out
+
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        return _normalize(api.records_frame(self.play_records(start, count, threads), self.rules))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
@@ -163,12 +168,8 @@ class UntilDaylightAdapter:
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
         """``aggregate(run_chunk(start, count))`` without building the full records frame:
         only the columns the tables read, mapped to names with array lookups."""
-        npl, chars = self.configs(start, count)
-        out = np.zeros(count, dtype=K.record_dtype())
-        flat = out.view(np.int64).reshape(count, K.N_REC)
-        api.run_kernel(self.rules, self.seed, start, npl, chars, self.policy_id,
-                       self.policy_params, flat, threads, search=self.search)
-        return count_records(self._lean_columns(out), self.spec)
+        return count_records(self._lean_columns(self.play_records(start, count, threads)),
+                             self.spec)
 
     def _lean_columns(self, out: np.ndarray) -> dict[str, np.ndarray]:
         return api.decode_records(out, self.rules, LEAN_COLUMNS)
