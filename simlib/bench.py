@@ -227,8 +227,6 @@ def calibration(profile: str = "mixed") -> "Bench":
 # ratio cannot see is a slowdown of the toolchain itself, which slows the copy too: the
 # game, runner and dice kernels, measured against the calibration loops, guard that.)
 FROZEN_DIR_NAME = "frozen"  # beside the floors file: benchmarks/frozen/<benchmark>.py
-
-
 FROZEN_ENV = "SIMLIB_FROZEN_DIR"  # where --update-floors' sessions find the new copies
 
 
@@ -306,8 +304,9 @@ def frozen_source(kernel, note: str = "") -> str:
         f"\n\n\nKERNEL = {kernel.py_func.__name__}\n"
 
 
-def frozen_path(bench: Bench, frozen_dir: Path | str) -> Path:
-    return Path(frozen_dir) / f"{bench.name}.py"
+def frozen_path(name: str, frozen_dir: Path | str) -> Path:
+    """The frozen copy of benchmark ``name``'s kernel."""
+    return Path(frozen_dir) / f"{name}.py"
 
 
 def file_sha(path: Path) -> str:
@@ -321,7 +320,7 @@ def write_frozen(benches: Sequence[Bench], frozen_dir: Path | str, note: str = "
     Path(frozen_dir).mkdir(parents=True, exist_ok=True)
     for b in benches:
         if b.calibration == "self":
-            path = frozen_path(b, frozen_dir)
+            path = frozen_path(b.name, frozen_dir)
             path.write_text(frozen_source(b.kernel, note))
             out[b.name] = file_sha(path)
     return out
@@ -333,7 +332,7 @@ class FrozenMissing(RuntimeError):
 
 def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
     """``bench`` timing the frozen copy of its kernel (the reference of ``"self"``)."""
-    path = frozen_path(bench, frozen_dir)
+    path = frozen_path(bench.name, frozen_dir)
     if bench.kernel is None or bench.rebuild is None:
         raise ValueError(f"benchmark {bench.name!r} has no kernel to freeze")
     if not path.is_file():
@@ -511,8 +510,7 @@ class Calibrator:
                 b = calibration(profile)
             else:
                 raise ValueError(f"calibration profile {profile!r}: 'mixed', 'chain' or 'self'")
-            n = bench.fixed_n if profile == "self" and bench.fixed_n else block_size(b, self.target)
-            self._loops[key] = (b, n, [float("inf")])
+            self._loops[key] = (b, block_size(b, self.target), [float("inf")])
         return self._loops[key]
 
     def tick(self, what: "Bench | str" = "mixed") -> float:
@@ -610,17 +608,17 @@ def check_ratio(name: str, ratio: float, floor: float | None,
 def frozen_problem(name: str, floor: Mapping, frozen_dir: Path | str) -> str | None:
     """Why kernel ``name``'s frozen copy cannot be its reference (missing, or not the copy
     its ``floor`` entry was measured against), else ``None``."""
-    path = Path(frozen_dir) / f"{name}.py"
+    path = frozen_path(name, frozen_dir)
     if path.is_file() and file_sha(path) == floor.get("frozen"):
         return None
     return (f"speed guard: {path}: the frozen copy of {name!r} is missing or not the one its "
             "floor was measured against. Run `python -m simlib.bench --update-floors`.")
 
 
-def guard(measurements: Sequence[Measurement], floors: dict[str, dict],
-          frozen_dir: Path | str | None = None) -> list[str]:
-    """Failure messages of the measurements below their floors (empty: all pass); with
-    ``frozen_dir``, also of ``"self"`` kernels whose frozen copy is not the floors' one."""
+def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[str]:
+    """Failure messages of the measurements below their floors (empty: all pass).  (A
+    ``"self"`` kernel whose frozen copy is not the floors' one is refused before it is
+    measured: :func:`run_guard`, :func:`frozen_problem`.)"""
     out = []
     for m in measurements:
         f = floors.get(m.name)
@@ -630,11 +628,6 @@ def guard(measurements: Sequence[Measurement], floors: dict[str, dict],
                        f"{f.get('calibration', 'mixed')!r}. Run `python -m simlib.bench "
                        "--update-floors`.")
             continue
-        if m.calibration == "self" and f is not None and frozen_dir is not None:
-            msg = frozen_problem(m.name, f, frozen_dir)
-            if msg:
-                out.append(msg)
-                continue
         msg = check_ratio(m.name, m.ratio, None if f is None else float(f["floor"]),
                           None if f is None else float(f.get("ratio", 0)) or None,
                           m.calibration == "self")
@@ -687,7 +680,7 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
             if again.ratio > ms[name].ratio:
                 ms[name] = again
     result = [ms[n] for n in names if n in ms]
-    fails = early + guard(result, floors, frozen_dir)
+    fails = early + guard(result, floors)
     if echo:
         echo(f"speed guard: ratio = kernel ops/s / calibration ops/s (same process), "
              f"floors from {floors_path}")
@@ -1047,7 +1040,7 @@ def update_floors(args) -> int:
                   ", ".join(f"{m.name} {m.ratio:.4g}" for m in ms), flush=True)
         frozen_dir.mkdir(parents=True, exist_ok=True)
         for name in shas:
-            shutil.copyfile(Path(tmp) / f"{name}.py", frozen_dir / f"{name}.py")
+            shutil.copyfile(frozen_path(name, tmp), frozen_path(name, frozen_dir))
     floors = write_floors(path, sessions, args.margin, frozen=shas)
     for name, f in floors.items():
         rs = [m.ratio for s in sessions for m in s if m.name == name]
