@@ -6,7 +6,7 @@
 >>> res = simlib.simulate(20000, game="till_dawn", seats=["optimal", "threshold:t=8"])
 >>> simlib.list_games()                                               # what is registered
 
-The designer's instruments (``simlib.games.until_daylight.instruments``):
+The designer's instruments (``simlib.core.instruments``, every game: ``game="till_dawn"``):
 ``simlib.compare`` (two variants on the same games, paired), ``simlib.sweep``,
 ``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``.
 """
@@ -41,7 +41,7 @@ def list_games() -> list[str]:
 def __getattr__(name):
     # lazy: importing simlib must not import numba and compile-load the kernels
     if name in _INSTRUMENTS:
-        from .games.until_daylight import instruments
+        from .core import instruments
 
         return getattr(instruments, name)
     raise AttributeError(f"module 'simlib' has no attribute {name!r}")

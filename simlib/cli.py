@@ -279,8 +279,6 @@ def _cmd_simulate(a) -> int:
 
         if a.precision is None:
             raise UsageError("--max-games goes with --precision")
-        if game.name != "until_daylight":
-            raise UsageError(f"--precision is available for Until Daylight only (not {game.name})")
         return cmd_simulate_precise(a)
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)

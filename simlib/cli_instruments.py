@@ -32,12 +32,16 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
                    help="player counts (default: every count the rules allow)")
     p.add_argument("--characters", action="append", metavar="TEAM|all|random",
                    help="a team, 'all' or 'random' (default), as in simlib simulate")
+    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
+                   help="a registered game (default until-daylight; `simlib games` lists them)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     if policy_append:
         p.add_argument("--policy", action="append", metavar="NAME",
-                       help="bot policy; give it twice to compare two policies")
+                       help="bot policy; give it twice to compare two policies (in a "
+                            "competitive game the focal seat plays each against the field)")
     else:
-        p.add_argument("--policy", default="baseline", help="bot policy (default baseline)")
+        p.add_argument("--policy", default=None,
+                       help="bot policy (default: the game's, baseline for Until Daylight)")
     p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
                    help="a policy parameter (repeatable)")
     if rules_append:
@@ -144,7 +148,7 @@ def _base_kwargs(a) -> dict:
     players = _int_list(a.players, "--players") if a.players else None
     kw = {"players": players, "characters": _characters(a.characters), "seed": a.seed,
           "policy_params": _policy_params(a.policy_param),
-          "progress": False if a.no_progress else None}
+          "progress": False if a.no_progress else None, "game": _game(a)}
     if a.threads is not None:
         kw["threads"] = _positive_int(a.threads, "--threads")
     if a.seed < 0:
@@ -152,8 +156,17 @@ def _base_kwargs(a) -> dict:
     return kw
 
 
+def _game(a) -> str:
+    from .core.games import get_game
+
+    try:
+        return get_game(getattr(a, "game_name", None)).name
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _check_out(a) -> None:
-    from .games.until_daylight.instruments import check_out
+    from .core.instruments import check_out
 
     check_out(a.out, a.force)
     if getattr(a, "plot", None):
@@ -169,12 +182,15 @@ def _check_out(a) -> None:
 def _header(prov: dict, what: str) -> str:
     origin = str(prov.get("base_ruleset_origin", prov.get("ruleset_origin", "")))
     name = ("calibrated preset" if origin.endswith("calibrated.toml")
-            else "reference" if origin.rstrip("/").endswith("until_daylight") else origin)
-    return (f"Until Daylight {what}: seed {prov.get('seed')}, players "
-            f"{','.join(map(str, prov.get('players', [])))}, policy {prov.get('policy')}, "
+            else "reference" if origin.rstrip("/").endswith(str(prov.get("game"))) else origin)
+    who = (f"policy {prov.get('policy')}" if prov.get("policy")
+           else "tables " + "; ".join(prov.get("table_labels", [])))
+    success = f"\n'win': {prov['success']}." if prov.get("success") else ""
+    return (f"{prov.get('display_name', '')} {what}: seed {prov.get('seed')}, players "
+            f"{','.join(map(str, prov.get('players', [])))}, {who}, "
             f"ruleset {name} "
             f"({str(prov.get('base_ruleset_fingerprint', prov.get('ruleset_fingerprint', '')))[:12]}), "
-            f"{prov.get('elapsed_s', 0):.1f} s\n"
+            f"{prov.get('elapsed_s', 0):.1f} s{success}\n"
             "Note: win rates of a bot, not of human players; intervals are 95 %.")
 
 
@@ -184,7 +200,7 @@ def _wrote(a, extra: str = "") -> str:
 
 # =========================================================================== compare
 def cmd_compare(a) -> int:
-    from .games.until_daylight.instruments import compare, write_frame
+    from .core.instruments import compare, write_frame
 
     kw = _base_kwargs(a)
     games = _positive_int(a.games, "--games")
@@ -196,7 +212,7 @@ def cmd_compare(a) -> int:
                          "--rules), or --policy P --policy Q")
     _check_out(a)
     call = dict(kw, ruleset=rules[0] if len(rules) == 1 else None,
-                policy=policies[0] if len(policies) == 1 else "baseline")
+                policy=policies[0] if len(policies) == 1 else None)
     if len(rules) == 2:
         res = compare(games, rulesets=rules, **call)
     elif sets:
@@ -235,8 +251,10 @@ def render_compare(res) -> str:
     lines.append("")
     lines.append(block("by players", res.by_players))
     lines.append("")
-    lines.append(block("by character (a game counts for each character in it)", res.by_character))
-    lines.append("")
+    for name, df in res.tables.items():
+        if name not in ("overall", "players"):
+            lines.append(block(f"by {name} (a game counts for each {name} in it)", df))
+            lines.append("")
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
     lines.append("== speed (kernel time per variant) ==\n" + sp.to_string(index=False))
@@ -247,7 +265,7 @@ def render_compare(res) -> str:
 
 # =========================================================================== sweep
 def cmd_sweep(a) -> int:
-    from .games.until_daylight.instruments import (_base_rules, parse_range, resolve_param, sweep,
+    from .core.instruments import (_base_rules, parse_range, resolve_param, sweep,
                                              write_frame)
 
     kw = _base_kwargs(a)
@@ -258,8 +276,8 @@ def cmd_sweep(a) -> int:
     if len({k for k, _ in sets}) != len(sets):
         raise UsageError("sweep: the same key twice")
     _check_out(a)
-    base = _base_rules(a.rules)
-    params = {k: parse_range(v, resolve_param(k, base, a.policy)) for k, v in sets}
+    base = _base_rules(a.rules, kw["game"])
+    params = {k: parse_range(v, resolve_param(k, base, a.policy, kw["game"])) for k, v in sets}
     res = sweep(params, games, policy=a.policy, ruleset=a.rules, **kw)
     sys.stdout.write(render_sweep(res))
     if a.out:
@@ -276,10 +294,15 @@ def render_sweep(res) -> str:
     out = t[list(res.params) + ["players", "games"]].copy()
     out["win %"] = [_pct(x) for x in t["win_rate"]]
     out["95% CI"] = [f"[{_pct(lo).strip()}, {_pct(hi).strip()}]" for lo, hi in zip(t["ci_low"], t["ci_high"])]
-    out["round"] = [f"{m:.2f} ± {(h - m):.2f}" for m, h in zip(t["round_mean"], t["round_high"])]
+    known = set(res.params) | {"players", "games", "wins", "win_rate", "ci_low", "ci_high"}
     for c in t.columns:
-        if c.startswith("loss_"):
-            out[c[5:] + " %"] = [_pct(x) for x in t[c]]
+        if c.endswith("_mean"):
+            m = c[:-5]
+            out[m] = [f"{x:.2f} ± {(h - x):.2f}" for x, h in zip(t[c], t[m + "_high"])]
+            known |= {c, m + "_low", m + "_high"}
+    for c in t.columns:
+        if c not in known:
+            out[(c[5:] if c.startswith("loss_") else c) + " %"] = [_pct(x) for x in t[c]]
     p = res.provenance
     return (_header(p, f"sweep ({p['games']} games per value, the same seeds at every value)")
             + "\n\n" + out.to_string(index=False) + "\n")
@@ -287,7 +310,7 @@ def render_sweep(res) -> str:
 
 # =========================================================================== calibrate
 def cmd_calibrate(a) -> int:
-    from .games.until_daylight.instruments import (_base_rules, calibrate, parse_value, resolve_param,
+    from .core.instruments import (_base_rules, calibrate, parse_value, resolve_param,
                                              write_frame)
 
     kw = _base_kwargs(a)
@@ -305,8 +328,8 @@ def cmd_calibrate(a) -> int:
     max_games = _positive_int(a.max_games, "--max-games")
     if max_games < games:
         raise UsageError(f"--max-games {max_games} is below --games {games}")
-    base = _base_rules(a.rules)
-    prm = resolve_param(a.param, base, a.policy)
+    base = _base_rules(a.rules, kw["game"])
+    prm = resolve_param(a.param, base, a.policy, kw["game"])
     lo = hi = None
     if a.range:
         parts = a.range.split(":")
@@ -347,8 +370,8 @@ def render_calibrate(res) -> str:
 
 # =========================================================================== sensitivity
 def cmd_sensitivity(a) -> int:
-    from .games.until_daylight.instruments import (_base_rules, parse_value, resolve_param,
-                                             sensitivity, write_frame)
+    from .core.instruments import (_base_rules, _spec, parse_value, resolve_param,
+                                   sensitivity, write_frame)
 
     kw = _base_kwargs(a)
     games = _positive_int(a.games, "--games")
@@ -361,14 +384,15 @@ def cmd_sensitivity(a) -> int:
         raise UsageError("--levels must be >= 2")
     if top is not None and a.method != "sobol":
         raise UsageError("--top goes with --method sobol")
-    rules_arg = a.rules or "reference"
-    base = _base_rules(rules_arg)
+    rules_arg = a.rules
+    base = _base_rules(rules_arg if rules_arg is not None else
+                       _spec(kw["game"]).sensitivity_ruleset, kw["game"])
     params = None
     if a.param:
         params = {}
         for item in a.param:
             key, sep, rng = item.partition("=")
-            prm = resolve_param(key.strip(), base, a.policy)
+            prm = resolve_param(key.strip(), base, a.policy, kw["game"])
             if sep:
                 parts = rng.split(":")
                 if len(parts) != 2:
@@ -402,13 +426,14 @@ def render_sensitivity(res, show: int = 25) -> str:
     p = res.provenance
     parts = [_header(p, f"sensitivity ({res.method}, {p['evaluations']} evaluations of "
                         f"{p['games_per_evaluation']} games)")]
-    for output in ("win_rate", "round_reached"):
+    for output in res.outputs:
         full = res.table[res.table["output"] == output]
         t = full.head(show)
         if "dummy.seed" not in set(t["key"]):  # always show the noise floor
             t = pd.concat([t, full[full["key"] == "dummy.seed"]])
         t = t.copy()
-        scale, unit = (100, "points") if output == "win_rate" else (1, "rounds")
+        scale, unit = ((100, "points") if output == "win_rate"
+                       else (1, p.get("measure_unit", "rounds")))
         if res.method == "morris":
             out = pd.DataFrame({
                 "rank": t["rank"], "key": t["key"],
@@ -426,7 +451,7 @@ def render_sensitivity(res, show: int = 25) -> str:
                                 "ST": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["ST"], t["ST_conf"])],
                                 "S1": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["S1"], t["S1_conf"])]})
         parts.append(f"== {output} ==\n" + out.to_string(index=False))
-    for output in ("win_rate", "round_reached"):
+    for output in res.outputs:
         t = res.table[res.table["output"] == output]
         col = "mu_star" if res.method == "morris" else "ST"
         if (t[col] == 0).all():
@@ -446,14 +471,17 @@ def add_precision_args(s) -> None:
                         "valid interval (confidence sequence) of at most this half-width")
     s.add_argument("--max-games", default=None, metavar="N",
                    help="cap of a --precision run (default 1000000)")
-    s.add_argument("--precision-table", default="overall",
-                   choices=("overall", "by_players", "by_character", "by_character_players", "by_team"),
-                   help="the table whose rows must reach the precision (default overall)")
+    s.add_argument("--precision-table", default="overall", metavar="TABLE",
+                   help="the table whose rows must reach the precision: overall (default) or "
+                        "by_<grouping> of the game's tables (Until Daylight: by_players, "
+                        "by_character, by_character_players, by_team; Till Dawn: by_players, "
+                        "by_seat, by_character, by_strategy, by_strategy_table)")
 
 
 def cmd_simulate_precise(a) -> int:
-    from .cli import render
-    from .games.until_daylight.instruments import simulate_precise
+    from .cli import _seats
+    from .core.games import get_game
+    from .core.instruments import simulate_precise
 
     if a.games is not None:
         raise UsageError("--precision decides the games: use --max-games, not --games")
@@ -466,11 +494,15 @@ def cmd_simulate_precise(a) -> int:
     cap = _positive_int(a.max_games, "--max-games") if a.max_games is not None else 1_000_000
     from .core.runner import DEFAULT_CHUNK_SIZE
 
+    seats = _seats(getattr(a, "seats", None))
+    if seats is not None and (a.policy or a.policy_param):
+        raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
     res = simulate_precise(prec, cap, table=a.precision_table, policy=a.policy,
                            ruleset=a.rules, chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
-                           keep_records=a.keep_records, out=a.out, overwrite=a.force, **kw)
+                           keep_records=a.keep_records, out=a.out, overwrite=a.force,
+                           seats=seats, **kw)
     p = res.provenance
-    sys.stdout.write(render(res, a.all_tables))
+    sys.stdout.write(get_game(kw["game"]).render(res, a.all_tables))
     why = ("every row reached the precision" if p["stopped_by"] == "precision"
            else "the --max-games cap was reached first")
     sys.stdout.write(f"\nprecision run: stopped after {res.games} games ({why}); widest 95 % "

@@ -12,7 +12,7 @@ import pytest
 
 import simlib
 from simlib.cli import main
-from simlib.games.until_daylight.instruments import (DUMMY, InstrumentError, assumed_params,
+from simlib.core.instruments import (DUMMY, InstrumentError, assumed_params,
                                                simulate_precise)
 from simlib.games.until_daylight.ruleset import SOURCES, load_ruleset, preset_path
 

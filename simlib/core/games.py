@@ -26,6 +26,12 @@ A game provides (see ``docs/adding-a-game.md``):
     Game ``game`` of a study, action by action.
 ``default_policy``
     The policy of ``simlib simulate`` without ``--policy``.
+``instruments``
+    What the designer's instruments measure (a
+    :class:`simlib.core.instruments.InstrumentSpec`, or ``"module:attribute"`` of one).
+``benches``
+    ``"module:attribute"`` of a ``{name: factory}`` mapping of the game's speed-guard
+    benchmarks (:class:`simlib.core.benchkit.Bench`).
 """
 from __future__ import annotations
 
@@ -60,6 +66,8 @@ class GameInfo:
     trace: Callable[..., str]
     default_policy: str
     accepts_seats: bool = False
+    instruments: Any = None
+    benches: str | None = None
 
 
 # name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself

@@ -468,6 +468,11 @@ class TaggedRuleset:
             raise error("override", key, "unknown key", allowed)
         return key, f
 
+    def field(self, key: str) -> Field:
+        """The schema field (type, range, default) of a dotted key; an unknown key raises
+        :class:`RulesetError` naming what is allowed."""
+        return self._field(key)[1]
+
     # ------------------------------------------------------------------ values
     def keys(self) -> list[str]:
         """Every dotted key holding a value, in file order (texts excluded)."""

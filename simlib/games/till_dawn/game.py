@@ -21,4 +21,6 @@ GAME = GameInfo(
     trace=study.trace_text,
     default_policy="threshold",
     accepts_seats=True,
+    instruments="simlib.games.till_dawn.instruments:INSTRUMENTS",
+    benches="simlib.games.till_dawn.benches:BENCH_FACTORIES",
 )

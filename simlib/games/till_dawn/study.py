@@ -128,6 +128,18 @@ class TillDawnAdapter:
         out, labels = self._play(start, count, threads)
         return _normalize(api.records_frame(out, self.rules, labels))
 
+    def play_records(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        """Records of games ``start .. start + count - 1`` (what the instruments read)."""
+        return self.run_chunk(start, count, threads)
+
+    def focal_seats(self, games: np.ndarray) -> np.ndarray:
+        """Seat of the player of table seat 0 (its first strategy) in each game."""
+        games = np.asarray(games, dtype=np.int64)
+        nt = len(self.tables)
+        p = np.array([len(t) for t in self.tables], dtype=np.int64)[games % nt]
+        r = (games // nt) % p
+        return (p - r) % p  # seat s plays table seat (s + r) % p
+
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
 

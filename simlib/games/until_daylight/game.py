@@ -111,4 +111,6 @@ GAME = GameInfo(
     trace=_trace,
     default_policy="baseline",
     accepts_seats=False,
+    instruments="simlib.games.until_daylight.instruments:INSTRUMENTS",
+    benches="simlib.games.until_daylight.benches:BENCH_FACTORIES",
 )
