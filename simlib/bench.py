@@ -80,7 +80,6 @@ import numpy as np
 
 from simlib.core.benchkit import SEED, Bench, jit_driver
 from simlib.games.until_daylight.benches import (  # noqa: F401  (re-exported: simlib.bench.game_bench, ...)
-    BENCH_FACTORIES,
     continuation_bench,
     decisions_per_game,
     enemy_batch_bench,
@@ -120,7 +119,27 @@ def _default_floors() -> Path:
 
 
 DEFAULT_FLOORS = _default_floors()
-GUARDED = ("roll_dice", "player_attack", "enemy_batch", "game", "runner")
+
+
+def game_bench_factories() -> dict[str, Callable[[], Bench]]:
+    """Every registered game's benchmark factories (``GameInfo.benches``), by name."""
+    from simlib.core.games import game_names, get_game
+
+    out: dict[str, Callable[[], Bench]] = {}
+    for game in game_names():
+        ref = get_game(game).benches
+        if not ref:
+            continue
+        module, _, attr = ref.partition(":")
+        for name, factory in getattr(importlib.import_module(module), attr).items():
+            if name in out:
+                raise ValueError(f"benchmark {name!r} declared twice (game {game})")
+            out[name] = factory
+    return out
+
+
+BENCH_FACTORIES = game_bench_factories()
+GUARDED = ("roll_dice", "player_attack", "enemy_batch", "game", "runner", "till_dawn_game")
 TWO_THREAD_GAMES = 4096  # games per block of the 2-thread figure
 TWO_THREAD_ROUNDS = 5  # blocks of each, best kept
 
@@ -764,7 +783,7 @@ def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float) -> di
 
 
 PURE_COUNTS = {"roll_dice": 2000, "player_attack": 1000, "enemy_batch": 5000, "game": 16,
-               "runner": 16}  # games: the first 16 of the 64 the JIT figure plays
+               "runner": 16, "till_dawn_game": 64}  # games: the first 16 of the 64 the JIT figure plays
 
 
 def _worker_pure() -> dict:
