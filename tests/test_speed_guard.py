@@ -100,7 +100,7 @@ def test_each_kernel_is_measured_against_its_calibration_profile(floors):
     _meta, kernels = floors
     profiles = {b.name: b.calibration for b in bench.make_benches()}
     assert profiles == {"roll_dice": "chain", "player_attack": "self", "enemy_batch": "self",
-                        "game": "mixed", "runner": "mixed"}
+                        "game": "mixed", "runner": "mixed", "till_dawn_game": "mixed"}
     for name, prof in profiles.items():
         assert kernels[name]["calibration"] == prof
         if prof == "self":  # the frozen copy its floor was measured against
@@ -264,3 +264,19 @@ def test_rollout_report_measures_games_and_the_search_overhead():
     games = float(re.search(r"rollout-100: ([\d.]+) full games", line).group(1))
     share = float(re.search(r"= ([\d.]+) % of a continuation", line).group(1))
     assert games > 0 and 0 < share < 100, line
+
+
+def test_every_games_benchmarks_are_found_through_the_registry():
+    """The guard watches each registered game's declared benchmarks; Till Dawn's plays the
+    very games its study plays (same seed, same seats, random characters)."""
+    import numpy as np
+
+    from simlib.core.benchkit import SEED
+    from simlib.games.till_dawn.study import make_adapter
+
+    factories = bench.game_bench_factories()
+    assert {"game", "runner", "till_dawn_game"} <= set(factories)
+    assert "till_dawn_game" in bench.GUARDED
+    b = factories["till_dawn_game"]()
+    out, _ = make_adapter(players=4, seed=SEED)._play(0, 16, 1)
+    assert np.array_equal(b.run(16), out)
