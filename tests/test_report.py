@@ -494,3 +494,34 @@ def test_report_in_headless_chromium(tweak_report, tmp_path):
     after = probe["sorted"]
     assert len(after) == len(load_result(tweak_report / "r.parquet").tables.by_team)
     assert after == sorted(after)  # clicked twice: descending, then ascending
+
+
+def test_till_dawn_html_report_is_its_own_and_equals_its_tables(capsys, tmp_path):
+    """A competitive game's report (the builder it registers): seats, characters,
+    strategies, points, ties; every number the study's own tables."""
+    out = tmp_path / "td.parquet"
+    code, _, _ = run_cli(capsys, "simulate", "--game", "till-dawn", "--games", "900", "--seats",
+                         "optimal,threshold:t=8,threshold", "--out", str(out), "--html",
+                         str(tmp_path / "td.html"), "--no-progress")
+    assert code == 0
+    from simlib.core.games import get_game
+
+    res = get_game("till_dawn").load_result(out)
+    page = check_self_contained((tmp_path / "td.html").read_text())
+    text = "".join(page.text)
+    for title in ("Win share by seat", "Win share by character", "Strategy against strategy",
+                  "Coffin points", "How games end", "Provenance"):
+        assert title in text
+    assert "The group won" not in text and "When the night is lost" not in text
+    assert len(page.imgs) == 3 and not page.unavailable
+    t = res.tables
+    check_rate_rows(page, "table-by-seat", t.by_seat)
+    check_rate_rows(page, "table-by-character", t.by_character)
+    check_rate_rows(page, "table-by-strategy", t.by_strategy)
+    ov = t.overall.iloc[0]
+    assert f"{int(ov['ties']):,} of 900 games ended in a shared victory" in text
+    # the same report from the saved file
+    code, _, _ = run_cli(capsys, "report", str(out), "--html", str(tmp_path / "again.html"))
+    assert code == 0
+    again = check_self_contained((tmp_path / "again.html").read_text())
+    assert again.tables["table-by-seat"] == page.tables["table-by-seat"]

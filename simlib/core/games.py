@@ -29,6 +29,9 @@ A game provides (see ``docs/adding-a-game.md``):
 ``instruments``
     What the designer's instruments measure (a
     :class:`simlib.core.instruments.InstrumentSpec`, or ``"module:attribute"`` of one).
+``report``
+    ``"module:attribute"`` of the study's HTML report builder ``(result, *, title,
+    command) -> simlib.core.report.Report`` (default: the co-operative report).
 ``benches``
     ``"module:attribute"`` of a ``{name: factory}`` mapping of the game's speed-guard
     benchmarks (:class:`simlib.core.benchkit.Bench`).
@@ -68,6 +71,7 @@ class GameInfo:
     accepts_seats: bool = False
     instruments: Any = None
     benches: str | None = None
+    report: str | None = None  # "module:attribute" of the HTML report builder
 
 
 # name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself

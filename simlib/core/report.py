@@ -38,7 +38,7 @@ from .tables import _pct
 __all__ = ["Report", "Section", "ReportError", "Column", "Cell", "TableBlock", "FigureBlock",
            "Unavailable", "Note", "figure_block", "rate_table", "frame_table",
            "paired_differences_section", "curve_section", "ranked_bars_section",
-           "study_report", "write_study_report", "check_output_path"]
+           "study_report", "cooperative_report", "write_study_report", "check_output_path"]
 
 TEMPLATE = "report.html.j2"
 TEMPLATE_DIR = Path(__file__).with_name("templates")
@@ -417,7 +417,27 @@ def _provenance_section(result, command: str | None) -> Section:
 
 
 def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
-    """The standard report of a study (a :class:`~simlib.core.runner.RunResult`).
+    """The standard report of a study (a :class:`~simlib.core.runner.RunResult`): the
+    game's own report builder when it registers one (``GameInfo.report``, e.g. Till
+    Dawn's), else :func:`cooperative_report`."""
+    from .games import UnknownGameError, get_game
+
+    try:
+        builder = get_game(result.provenance.get("game")).report
+    except UnknownGameError:
+        builder = None
+    if builder:
+        import importlib
+
+        module, _, attr = builder.partition(":")
+        return getattr(importlib.import_module(module), attr)(result, title=title,
+                                                              command=command)
+    return cooperative_report(result, title=title, command=command)
+
+
+def cooperative_report(result, *, title: str | None = None, command: str | None = None) -> Report:
+    """The report of a co-operative game's study (Until Daylight's): the team's win rate
+    by player count and member, survival by round, loss causes, deaths, teams, provenance.
 
     Figures the result cannot draw (e.g. round counts missing in an old saved run) are
     replaced by a line saying why.

@@ -23,4 +23,5 @@ GAME = GameInfo(
     accepts_seats=True,
     instruments="simlib.games.till_dawn.instruments:INSTRUMENTS",
     benches="simlib.games.till_dawn.benches:BENCH_FACTORIES",
+    report="simlib.games.till_dawn.report:study_report",
 )
