@@ -53,6 +53,9 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
     p.add_argument("--games", default=games_default, metavar="N",
                    help=f"games per variant / value / evaluation (default {games_default})")
     p.add_argument("--threads", default=None, metavar="N", help="numba threads")
+    p.add_argument("--seats", action="append", metavar="P1,P2,...",
+                   help="a competitive game's table, one policy spec per seat (repeatable, as "
+                        "in simlib simulate); the focal player is the first seat's")
     p.add_argument("--out", metavar="FILE.parquet|FILE.csv", help="write the result table here")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -149,6 +152,10 @@ def _base_kwargs(a) -> dict:
     kw = {"players": players, "characters": _characters(a.characters), "seed": a.seed,
           "policy_params": _policy_params(a.policy_param),
           "progress": False if a.no_progress else None, "game": _game(a)}
+    if getattr(a, "seats", None):
+        from .cli import _seats
+
+        kw["seats"] = _seats(a.seats)
     if a.threads is not None:
         kw["threads"] = _positive_int(a.threads, "--threads")
     if a.seed < 0:
@@ -338,7 +345,7 @@ def cmd_calibrate(a) -> int:
         lo, hi = parse_value(parts[0], prm), parse_value(parts[1], prm)
         if not lo < hi:
             raise UsageError(f"--range {a.range}: empty range (need lo < hi)")
-    if kw["players"] is None:
+    if kw["players"] is None and kw.get("seats") is None:
         kw["players"] = [4]
     _check_out(a)
     res = calibrate(a.param, target, lo=lo, hi=hi, tolerance=tol, games=games,
@@ -407,7 +414,7 @@ def cmd_sensitivity(a) -> int:
             params = list(params)
         elif any(v is None for v in params.values()):
             raise UsageError("--param: give a range for every parameter or for none")
-    if kw["players"] is None:
+    if kw["players"] is None and kw.get("seats") is None:
         kw["players"] = [4]
     _check_out(a)
     res = sensitivity(params, method=a.method, games=games, trajectories=traj, levels=levels,
@@ -479,7 +486,6 @@ def add_precision_args(s) -> None:
 
 
 def cmd_simulate_precise(a) -> int:
-    from .cli import _seats
     from .core.games import get_game
     from .core.instruments import simulate_precise
 
@@ -494,7 +500,7 @@ def cmd_simulate_precise(a) -> int:
     cap = _positive_int(a.max_games, "--max-games") if a.max_games is not None else 1_000_000
     from .core.runner import DEFAULT_CHUNK_SIZE
 
-    seats = _seats(getattr(a, "seats", None))
+    seats = kw.pop("seats", None)
     if seats is not None and (a.policy or a.policy_param):
         raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
     res = simulate_precise(prec, cap, table=a.precision_table, policy=a.policy,

@@ -116,3 +116,23 @@ def test_the_instrument_commands_take_a_game(capsys, tmp_path):
     assert main(["simulate", "--game", "till-dawn", "--precision", "0.2", "--max-games",
                  "300", "--players", "3", "--precision-table", "by_seat", "--no-progress"]) == 0
     assert "precision run: stopped" in capsys.readouterr().out
+
+
+def test_instruments_take_a_mixed_table_whose_first_seat_is_the_focal_player():
+    games = 200
+    seats = ["optimal,threshold,threshold"]
+    res = simlib.sweep({"constants.track_length": [10]}, games, game="till_dawn", seats=seats,
+                       seed=4, progress=False)
+    rec = simlib.simulate(games, game="till_dawn", seats=seats, seed=4, keep_records=True,
+                          progress=False).records
+    won = sum(((rec[f"strategy_{s}"] == "optimal") & rec[f"win_{s}"].astype(bool)).sum()
+              for s in range(3))
+    assert res.table["wins"].iloc[0] == won
+    assert res.table["players"].tolist() == [3]
+    with pytest.raises(InstrumentError, match="seat spec"):
+        simlib.sweep({"policy.t": [8, 9]}, 10, game="till_dawn", seats=seats, progress=False)
+    with pytest.raises(InstrumentError, match="no seats table"):
+        simlib.compare(10, game="till_dawn", seats=seats, policies=["optimal", "threshold"],
+                       progress=False)
+    with pytest.raises(InstrumentError, match="cooperative"):
+        simlib.sweep({"horde.monster.count": [4]}, 10, seats=seats, progress=False)

@@ -261,10 +261,16 @@ def _base_rules(ruleset, game=None):
         raise InstrumentError(str(exc)) from None
 
 
-def _adapter(spec: InstrumentSpec, **kw):
+def _adapter(spec: InstrumentSpec, seats=None, **kw):
+    if seats is not None:
+        if kw.get("policy_params"):
+            raise InstrumentError("with seats, each seat's policy and parameters come from its "
+                                  "seat spec (threshold:t=8): drop the policy parameters and "
+                                  "policy.* keys")
+        kw["seats"] = seats
     try:
         return spec.make_adapter(**kw)
-    except RulesetError as exc:
+    except ValueError as exc:
         raise InstrumentError(str(exc)) from None
 
 
@@ -410,7 +416,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
             policies: Sequence[str] | None = None, policy: str | None = None,
             policy_params=None, ruleset=None, threads: int | None = None,
             chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool | None = None,
-            confidence: float = 0.95, game: str | None = None) -> CompareResult:
+            confidence: float = 0.95, game: str | None = None, seats=None) -> CompareResult:
     """Play the same games under two variants and compare their win rates, paired.
 
     Exactly one axis varies:
@@ -431,6 +437,10 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         Execution (never change the results).
     game : str
         A registered game (default Until Daylight).
+    seats : optional
+        A competitive game's table(s), as in its ``simulate`` (``["optimal,threshold"]``);
+        the focal player is the one in table seat 0.  Also taken by :func:`sweep`,
+        :func:`calibrate` and :func:`sensitivity`.
 
     Returns
     -------
@@ -446,11 +456,14 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     base = _base_rules(ruleset, spec)
     pp = policy_params
     common = dict(players=players, characters=characters, seed=seed)
+    if seats is not None and policies is not None:
+        raise InstrumentError("compare of two policies seats each in the focal seat against a "
+                              "field of `policy`; it takes no seats table")
     if rulesets is not None:
         rs = list(rulesets)
         if len(rs) != 2:
             raise InstrumentError(f"compare needs exactly two rulesets; got {len(rs)}")
-        adapters = [_adapter(spec, **common, policy=policy, policy_params=pp,
+        adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=pp,
                              ruleset=_base_rules(r, spec)) for r in rs]
         labels = (_label_rules(rs[0], "A"), _label_rules(rs[1], "B"))
     elif sets is not None:
@@ -462,7 +475,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
             vals[k] = parse_value(v, prm) if isinstance(v, str) else v
             prm.check(vals[k])
         rb, ppb = _apply(base, pp, vals)
-        adapters = [_adapter(spec, **common, policy=policy, policy_params=q, ruleset=r)
+        adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=q, ruleset=r)
                     for r, q in ((base, pp), (rb, ppb))]
         labels = (_label_rules(ruleset, "default"),
                   ", ".join(f"{k}={v}" for k, v in vals.items()))
@@ -619,7 +632,7 @@ class SweepResult:
 def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=None, *,
           seed: int = 0, policy: str | None = None, policy_params=None, ruleset=None,
           threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-          progress: bool | None = None, game: str | None = None) -> SweepResult:
+          progress: bool | None = None, game: str | None = None, seats=None) -> SweepResult:
     """Play the same ``games`` games at every value (grid) of one or two parameters.
 
     Parameters
@@ -656,7 +669,7 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
     adapters = []
     for pt in points:  # validate every point before playing anything
         r, pp = _apply(base, policy_params, pt)
-        adapters.append(_adapter(spec, players=players, characters=characters, seed=seed,
+        adapters.append(_adapter(spec, seats, players=players, characters=characters, seed=seed,
                                  policy=policy, policy_params=pp, ruleset=r))
     t0, started = time.perf_counter(), _now()
     bar = _progress_bar(games * len(points), 0, _show_progress(progress), "sweep")
@@ -709,12 +722,12 @@ class CalibrationResult:
                               "games": c.games, "converged": c.converged}])
 
 
-def calibrate(param: str, target: float, players=4, characters=None, *, lo=None, hi=None,
+def calibrate(param: str, target: float, players=None, characters=None, *, lo=None, hi=None,
               tolerance: float = 0.01, games: int = 2000, growth: int = 4,
               max_games: int = 128_000, seed: int = 0, policy: str | None = None,
               policy_params=None, ruleset=None, threads: int | None = None,
               chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool | None = None,
-              game: str | None = None) -> CalibrationResult:
+              game: str | None = None, seats=None) -> CalibrationResult:
     """Find the value of ``param`` whose win rate is closest to ``target``.
 
     Integer (ruleset) parameters: bisection on the nested seed blocks, ``games`` games in
@@ -735,6 +748,8 @@ def calibrate(param: str, target: float, players=4, characters=None, *, lo=None,
         raise InstrumentError(f"tolerance must be in (0, 0.5); got {tolerance!r}")
     spec = _spec(game)
     policy = policy or spec.default_policy
+    if players is None and seats is None:
+        players = 4
     games = _check_games(games)
     max_games = _check_games(max_games, "max_games")
     base = _base_rules(ruleset, spec)
@@ -754,7 +769,7 @@ def calibrate(param: str, target: float, players=4, characters=None, *, lo=None,
     def adapter_for(v):
         if v not in ads:
             r, pp = _apply(base, policy_params, {param: v})
-            ads[v] = _adapter(spec, players=players, characters=characters, seed=seed,
+            ads[v] = _adapter(spec, seats, players=players, characters=characters, seed=seed,
                               policy=policy, policy_params=pp, ruleset=r)
         return ads[v]
 
@@ -882,12 +897,13 @@ class SensitivityResult:
 
 
 def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
-                method: str = "morris", games: int = 1000, players=4, characters=None,
+                method: str = "morris", games: int = 1000, players=None, characters=None,
                 trajectories: int = 6, levels: int = 4, spread: float = 0.3,
                 sobol_samples: int = 32, top: int | None = None, seed: int = 0,
                 sample_seed: int = 0, policy: str | None = None, policy_params=None,
                 ruleset=None, threads: int | None = None,
-                progress: bool | None = None, game: str | None = None) -> SensitivityResult:
+                progress: bool | None = None, game: str | None = None,
+                seats=None) -> SensitivityResult:
     """Global sensitivity analysis (SALib) of the win rate over ruleset values.
 
     Parameters
@@ -912,6 +928,8 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     """
     spec = _spec(game)
     policy = policy or spec.default_policy
+    if players is None and seats is None:
+        players = 4
     if ruleset is None:
         ruleset = spec.sensitivity_ruleset
     if method not in ("morris", "sobol"):
@@ -950,7 +968,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                              trajectories=trajectories, levels=levels, seed=seed,
                              sample_seed=sample_seed, policy=policy,
                              policy_params=policy_params, ruleset=ruleset, threads=threads,
-                             progress=progress, game=spec)
+                             progress=progress, game=spec, seats=seats)
         t = screen.table[(screen.table.output == "win_rate") & (screen.table.key != DUMMY)]
         keep = list(t.sort_values(["mu_star", "key"], ascending=[False, True])["key"].head(int(top)))
         rng = rng[rng["key"].isin(keep)].reset_index(drop=True)
@@ -980,7 +998,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
         key = (tuple(sorted(vals.items())), dummy_seed)
         if key not in cache:
             r, pp = _apply(base, policy_params, vals)
-            ad = _adapter(spec, players=players, characters=characters, seed=dummy_seed,
+            ad = _adapter(spec, seats, players=players, characters=characters, seed=dummy_seed,
                           policy=policy, policy_params=pp, ruleset=r)
             cache[key] = [ad, None]
         points.append(key)

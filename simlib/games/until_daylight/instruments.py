@@ -34,7 +34,7 @@ def _resolve_ruleset(ruleset):
 
 
 def _make_adapter(**kw):
-    from .study import make_adapter
+    from .game import _make_adapter as make_adapter  # refuses seats (a co-operative game)
 
     return make_adapter(**kw)
 
