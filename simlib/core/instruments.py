@@ -313,13 +313,8 @@ def write_frame(df: pd.DataFrame, out: str | Path, provenance: Mapping, kind: st
     (provenance in ``<out>.json`` next to it).  An existing file needs ``overwrite``."""
     import json
 
+    check_out(out, overwrite)
     path = Path(out)
-    if path.suffix not in (".parquet", ".csv"):
-        raise InstrumentError(f"--out {out}: expected a .parquet or .csv file name")
-    if path.exists() and not overwrite:
-        raise InstrumentError(f"{path} exists; pass --force (overwrite=True) to replace it")
-    if not path.parent.is_dir():
-        raise InstrumentError(f"{path}: no such directory {path.parent}")
     meta = {"format": FORMAT, "kind": kind, "identity": {"game": provenance.get("game")},
             "provenance": dict(provenance)}
     flat = df.reset_index() if not isinstance(df.index, pd.RangeIndex) else df
