@@ -357,19 +357,38 @@ def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
     if not path.is_file():
         raise FrozenMissing(f"speed guard: {path}: no frozen copy of the {bench.name!r} "
                             "kernel. Run `python -m simlib.bench --update-floors`.")
-    spec = importlib.util.spec_from_file_location(f"simlib_frozen_{bench.name}", path)
-    mod = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(mod)
-        if not hasattr(getattr(mod, "KERNEL", None), "py_func"):
-            raise TypeError("KERNEL is not a jitted kernel")
-        ref = bench.rebuild(mod.KERNEL)
-        ref.run(1)  # compile; a copy older than today's data layout fails here
+        ref = _load_copy(path, bench, f"simlib_frozen_{bench.name}")
     except Exception as exc:  # noqa: BLE001 - any failure of the copy means: re-freeze
         raise FrozenMissing(f"speed guard: {path}: the frozen copy of {bench.name!r} does "
                             f"not run with today's code ({type(exc).__name__}: {exc}). "
                             "Run `python -m simlib.bench --update-floors`.") from None
     return dataclasses.replace(ref, name=f"{bench.name}@frozen", guarded=False)
+
+
+def _load_copy(path: Path, bench: Bench, module_name: str) -> Bench:
+    """``bench`` rebuilt on the ``KERNEL`` of the copy at ``path``, compiled (one call)."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if not hasattr(getattr(mod, "KERNEL", None), "py_func"):
+        raise TypeError("KERNEL is not a jitted kernel")
+    ref = bench.rebuild(mod.KERNEL)
+    ref.run(1)  # compile; a copy older than today's data layout fails here
+    return ref
+
+
+def current_bench(bench: Bench) -> Bench:
+    """``bench`` timing today's kernel tree compiled fresh in this process, written and
+    loaded exactly as its frozen copy is.  A "self" ratio then compares two compiles made
+    the same way: the kernel numba's disk cache holds was compiled by whichever process
+    came first, in another context, and ran up to 1.9x faster than the same source
+    compiled here (benchmarks/README.md, "Does the guard cry wolf?")."""
+    path = Path(tempfile.mkdtemp(prefix="simlib-current-")) / f"{bench.name}.py"
+    path.write_text(frozen_source(bench.kernel, "today's kernel, compiled fresh by the guard"))
+    ref = _load_copy(path, bench, f"simlib_current_{bench.name}")
+    return dataclasses.replace(ref, name=bench.name, title=bench.title, guarded=bench.guarded,
+                               kernel=bench.kernel, rebuild=bench.rebuild)
 
 
 # --------------------------------------------------------------------------- benchmarks
@@ -419,6 +438,7 @@ def slowed(bench: Bench, k: int) -> Bench:
 def make_benches(names: Iterable[str] = GUARDED) -> list[Bench]:
     slow = slowdowns()
     benches = [BENCH_FACTORIES[n]() for n in names]
+    benches = [current_bench(b) if b.calibration == "self" else b for b in benches]
     return [slowed(b, slow[b.name]) if slow.get(b.name, 1) != 1 else b for b in benches]
 
 

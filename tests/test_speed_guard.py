@@ -280,3 +280,17 @@ def test_every_games_benchmarks_are_found_through_the_registry():
     b = factories["till_dawn_game"]()
     out, _ = make_adapter(players=4, seed=SEED)._play(0, 16, 1)
     assert np.array_equal(b.run(16), out)
+
+
+def test_the_guard_times_a_fresh_compile_of_todays_kernel_not_the_cached_one():
+    """A "self" benchmark times today's kernel tree compiled in the guard's process the
+    way its frozen copy is, not the dispatcher numba's cache filled (whose machine code
+    depends on which process compiled it first: 1.8x apart once); it does the very work
+    of the cached kernel."""
+    for name in ("player_attack", "enemy_batch"):
+        cached = bench.BENCH_FACTORIES[name]()
+        current = bench.make_benches([name])[0]
+        assert current.name == name and current.guarded and current.calibration == "self"
+        assert current.kernel is cached.kernel  # what --update-floors freezes
+        assert current.run is not cached.run
+        assert current.run(700) == cached.run(700)
