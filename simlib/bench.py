@@ -123,15 +123,14 @@ DEFAULT_FLOORS = _default_floors()
 
 def game_bench_factories() -> dict[str, Callable[[], Bench]]:
     """Every registered game's benchmark factories (``GameInfo.benches``), by name."""
-    from simlib.core.games import game_names, get_game
+    from simlib.core.games import game_names, get_game, load_ref
 
     out: dict[str, Callable[[], Bench]] = {}
     for game in game_names():
         ref = get_game(game).benches
         if not ref:
             continue
-        module, _, attr = ref.partition(":")
-        for name, factory in getattr(importlib.import_module(module), attr).items():
+        for name, factory in load_ref(ref).items():
             if name in out:
                 raise ValueError(f"benchmark {name!r} declared twice (game {game})")
             out[name] = factory

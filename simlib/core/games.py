@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 __all__ = ["GameInfo", "register", "get_game", "game_names", "normalize", "DEFAULT_GAME",
-           "UnknownGameError"]
+           "UnknownGameError", "load_ref"]
 
 DEFAULT_GAME = "until_daylight"
 
@@ -106,9 +106,14 @@ def get_game(name: str | None = None) -> GameInfo:
     if key not in _REGISTRY:
         raise UnknownGameError(f"unknown game {name!r}; allowed: "
                                + ", ".join(n.replace("_", "-") for n in _REGISTRY))
-    entry = _REGISTRY[key]
-    if isinstance(entry, str):
-        module, _, attr = entry.partition(":")
-        entry = getattr(importlib.import_module(module), attr)
-        _REGISTRY[key] = entry
+    entry = _REGISTRY[key] = load_ref(_REGISTRY[key])
     return entry
+
+
+def load_ref(ref: Any) -> Any:
+    """The object a ``"module:attribute"`` string names (imported now); anything else as
+    it is.  The registry and a game's lazy declarations (instruments, benches, report)."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)

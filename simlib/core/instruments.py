@@ -123,18 +123,12 @@ class InstrumentSpec:
 
 def instrument_spec(game: str | None = None) -> InstrumentSpec:
     """The instrument declaration of a registered game (default Until Daylight)."""
-    from .games import get_game
+    from .games import get_game, load_ref
 
     info = get_game(game)
-    spec = info.instruments
-    if spec is None:
+    if info.instruments is None:
         raise InstrumentError(f"{info.display_name} declares no instruments")
-    if isinstance(spec, str):
-        import importlib
-
-        module, _, attr = spec.partition(":")
-        spec = getattr(importlib.import_module(module), attr)
-    return spec
+    return load_ref(info.instruments)
 
 
 def _spec(game) -> InstrumentSpec:
@@ -185,7 +179,7 @@ def resolve_param(key: str, rules, policy: str | None = None, game=None) -> Para
         fld = rules.field(key)
     except RulesetError as exc:
         raise InstrumentError(str(exc).replace("override: ", "", 1)) from None
-    if fld is None or fld.type != "int" or isinstance(value, bool):
+    if fld.type != "int" or isinstance(value, bool):
         raise InstrumentError(f"{key} is not a number (it holds {value!r}); instruments vary "
                               "integer ruleset values or policy.<parameter>")
     return Param(key, "rules", int(value), fld.min, True)
@@ -484,7 +478,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         try:
             adapters = [spec.policy_arm(p, pp if p == policy else None, field_policy=policy,
                                         field_params=pp, ruleset=base, **common) for p in ps]
-        except RulesetError as exc:
+        except ValueError as exc:  # a ruleset or a policy parameter the game refuses
             raise InstrumentError(str(exc)) from None
         labels = (ps[0], ps[1])
     a0, a1 = adapters

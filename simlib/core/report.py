@@ -38,7 +38,8 @@ from .tables import _pct
 __all__ = ["Report", "Section", "ReportError", "Column", "Cell", "TableBlock", "FigureBlock",
            "Unavailable", "Note", "figure_block", "rate_table", "frame_table",
            "paired_differences_section", "curve_section", "ranked_bars_section",
-           "study_report", "cooperative_report", "write_study_report", "check_output_path"]
+           "study_report", "cooperative_report", "incomplete_warnings", "write_study_report",
+           "check_output_path"]
 
 TEMPLATE = "report.html.j2"
 TEMPLATE_DIR = Path(__file__).with_name("templates")
@@ -416,22 +417,26 @@ def _provenance_section(result, command: str | None) -> Section:
     return sec
 
 
+def incomplete_warnings(result) -> list[str]:
+    """The report's warning for a run that has not played all its games (else none)."""
+    if result.complete:
+        return []
+    return [f"Incomplete run: {result.games:,} of {result.provenance.get('games', '?')} games "
+            "played. Resume it with the same command before drawing conclusions."]
+
+
 def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
     """The standard report of a study (a :class:`~simlib.core.runner.RunResult`): the
     game's own report builder when it registers one (``GameInfo.report``, e.g. Till
     Dawn's), else :func:`cooperative_report`."""
-    from .games import UnknownGameError, get_game
+    from .games import UnknownGameError, get_game, load_ref
 
     try:
         builder = get_game(result.provenance.get("game")).report
     except UnknownGameError:
         builder = None
     if builder:
-        import importlib
-
-        module, _, attr = builder.partition(":")
-        return getattr(importlib.import_module(module), attr)(result, title=title,
-                                                              command=command)
+        return load_ref(builder)(result, title=title, command=command)
     return cooperative_report(result, title=title, command=command)
 
 
@@ -460,9 +465,7 @@ def cooperative_report(result, *, title: str | None = None, command: str | None 
            f"{_fmt_value(teams)}, policy {p.get('policy')}, ruleset "
            f"{str(p.get('ruleset_fingerprint', ''))[:12]}"
            + (f" ({len(p['ruleset_changes'])} value(s) changed)" if p.get("ruleset_changes") else ""))
-    warnings = [] if result.complete else [
-        f"Incomplete run: {result.games:,} of {p.get('games', '?')} games played. Resume it with "
-        "the same command before drawing conclusions."]
+    warnings = incomplete_warnings(result)
     notes = [f"These are win rates of the {p.get('policy', '?')!r} bot (computer players), not of "
              "human players. Every rate comes with its 95 % Wilson interval: where two "
              "intervals overlap widely, the study cannot tell the two apart."]

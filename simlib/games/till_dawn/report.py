@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...core import plots
 from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
-                            frame_table, rate_table)
+                            frame_table, incomplete_warnings, rate_table)
 from ...core.tables import _pct
 
 __all__ = ["study_report"]
@@ -30,9 +30,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     labels = p.get("table_labels") or []
     sub = (f"seed {p.get('seed')}, players {', '.join(map(str, p.get('players') or []))}, "
            f"tables {'; '.join(labels)}, ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}")
-    warnings = [] if result.complete else [
-        f"Incomplete run: {result.games:,} of {p.get('games', '?')} games played. Resume it with "
-        "the same command before drawing conclusions."]
+    warnings = incomplete_warnings(result)
     notes = ["These are results of computer players (bots), not of human players. A seat wins "
              "when it has the most coffin points; tied seats each count a win, so a game's win "
              "shares add up to 1 plus its ties. A fair seat, character or strategy at a table "
