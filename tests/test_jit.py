@@ -52,3 +52,31 @@ def test_view2d_is_a_view_of_the_part_it_names():
 def test_view2d_that_does_not_fit_is_an_index_error(o, rows, cols):
     with pytest.raises(IndexError, match="does not fit"):
         _sum_view(np.zeros(20, dtype=np.int64), o, rows, cols)
+
+
+@njit_nb(cache=False)
+def _fib(n):
+    if n < 2:
+        return n
+    return _fib(n - 1) + _fib(n - 2)  # recursive: LLVM cannot inline it away
+
+
+@njit_nb(cache=False)
+def _uses_fib(n):
+    return _fib(n) + 1
+
+
+def test_a_kernel_called_from_python_runs_its_own_optimised_copies():
+    """What a Python-called kernel links in must be private to it: left ``linkonce_odr``,
+    the execution engine of the compiling process resolved those names to the callees'
+    own code, compiled without the module optimisation, and the game ran 1.6-3.9x slower
+    in the process that compiled it (simlib.core.jit, "the entry's own copies")."""
+    import llvmlite.binding as ll
+
+    assert _uses_fib(10) == 56
+    lib = _uses_fib.overloads[_uses_fib.signatures[0]].library
+    defined = {fn.name: fn.linkage for fn in lib._final_module.functions if not fn.is_declaration}
+    fib = [name for name in defined if "_fib" in name and "_uses_fib" not in name]
+    assert fib, sorted(defined)  # the callee's copy is in the caller's module ...
+    assert all(defined[name] == ll.Linkage.internal for name in fib), defined  # ... its own
+    assert not [n for n, k in defined.items() if k == ll.Linkage.linkonce_odr], defined

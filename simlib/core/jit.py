@@ -113,6 +113,20 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 # on the same machine, the same games and games per second (benchmarks/README.md).  Code
 # compiled as an intermediate and later called from Python directly runs correctly, only
 # without the module optimisation: the hot entries are declared ``entry=True`` for that.
+#
+# The entry's own copies.  What an entry links in arrives ``linkonce_odr`` (numba's
+# sharing linkage); whatever LLVM does not inline stays a weak definition, and when the
+# entry's machine code was added to numba's execution engine in the process that compiled
+# it, the engine resolved those weak names to the definitions it already held: the
+# intermediates' code, compiled without the module optimisation (and, loaded from the
+# disk cache instead, to the entry's own copies).  The same kernel then ran 1.6-3.9x
+# slower in the process that compiled it than in the next one.  An entry now makes what
+# it linked in ``internal`` before its module optimisation: its calls stay in its own
+# optimised code in every process, and LLVM may also inline and specialise the internal
+# functions across the whole game.  Measured (benchmarks/README.md, "The entry's own
+# copies"): reference 4-player games on one thread 8.5-9.6 k/s -> 13.3-13.7 k/s from the
+# cache, 3.3 k/s -> 12.9 k/s in the compiling process; golden records identical; the
+# cold compile 5-8 s longer.
 _COMPILING = threading.local()  # stack of "optimise the module" flags, one per nested compile
 
 
@@ -152,6 +166,11 @@ def _install_module_optimisation_policy() -> None:
 
     def _optimize_final_module(self):
         if _module_optimisation_wanted():
+            # a kernel Python calls: what it linked in becomes private to it, so its calls
+            # stay inside this module's optimised code (see "the entry's own copies" above)
+            for fn in self._final_module.functions:
+                if not fn.is_declaration and fn.linkage == ll.Linkage.linkonce_odr:
+                    fn.linkage = "internal"
             full(self)
             return
         # an intermediate: callers get the whole linked module to inline (as numba gives
