@@ -66,11 +66,24 @@ def _uses_fib(n):
     return _fib(n) + 1
 
 
+@njit_nb(cache=False)
+def _fib_plus(n, k):
+    return _fib(n) + k
+
+
+@njit_nb(cache=False)
+def _uses_fib_plus(n):
+    return _fib_plus(n, 2)
+
+
 def test_a_kernel_called_from_python_runs_its_own_optimised_copies():
     """What a Python-called kernel links in must be private to it: left ``linkonce_odr``,
     the execution engine of the compiling process resolved those names to the callees'
     own code, compiled without the module optimisation, and the game ran 1.6-3.9x slower
-    in the process that compiled it (simlib.core.jit, "the entry's own copies")."""
+    in the process that compiled it (simlib.core.jit, "the entry's own copies").  And
+    private, not internal: an internal copy keeps its name in the machine code, and a
+    kernel compiled later and called from Python resolved its callee's name to that
+    copy, which LLVM had been free to change (a segfault in ``Game.result``)."""
     import llvmlite.binding as ll
 
     assert _uses_fib(10) == 56
@@ -78,5 +91,9 @@ def test_a_kernel_called_from_python_runs_its_own_optimised_copies():
     defined = {fn.name: fn.linkage for fn in lib._final_module.functions if not fn.is_declaration}
     fib = [name for name in defined if "_fib" in name and "_uses_fib" not in name]
     assert fib, sorted(defined)  # the callee's copy is in the caller's module ...
-    assert all(defined[name] == ll.Linkage.internal for name in fib), defined  # ... its own
+    assert all(defined[name] == ll.Linkage.private for name in fib), defined  # ... its own
     assert not [n for n, k in defined.items() if k == ll.Linkage.linkonce_odr], defined
+    # a kernel compiled as a callee of another (its callee _fib resolved by name), then
+    # called from Python, runs _fib's own code
+    assert _uses_fib_plus(10) == 57
+    assert _fib_plus(12, 1) == 145

@@ -121,9 +121,12 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 # intermediates' code, compiled without the module optimisation (and, loaded from the
 # disk cache instead, to the entry's own copies).  The same kernel then ran 1.6-3.9x
 # slower in the process that compiled it than in the next one.  An entry now makes what
-# it linked in ``internal`` before its module optimisation: its calls stay in its own
-# optimised code in every process, and LLVM may also inline and specialise the internal
-# functions across the whole game.  Measured (benchmarks/README.md, "The entry's own
+# it linked in ``private`` before its module optimisation: its calls stay in its own
+# optimised code in every process, and LLVM may also inline and specialise the private
+# functions across the whole game.  Private, not internal: an internal function keeps its
+# name in the machine code, the engine found it by that name for a kernel compiled later
+# that calls the same function, and LLVM may have changed its calling convention (a
+# segfault when that kernel was then called from Python).  Measured (benchmarks/README.md, "The entry's own
 # copies"): reference 4-player games on one thread 8.5-9.6 k/s -> 13.3-13.7 k/s from the
 # cache, 3.3 k/s -> 12.9 k/s in the compiling process; golden records identical; the
 # cold compile 5-8 s longer.
@@ -167,10 +170,11 @@ def _install_module_optimisation_policy() -> None:
     def _optimize_final_module(self):
         if _module_optimisation_wanted():
             # a kernel Python calls: what it linked in becomes private to it, so its calls
-            # stay inside this module's optimised code (see "the entry's own copies" above)
+            # stay inside this module's optimised code, and no other module can reach
+            # these copies by name (see "the entry's own copies" above)
             for fn in self._final_module.functions:
                 if not fn.is_declaration and fn.linkage == ll.Linkage.linkonce_odr:
-                    fn.linkage = "internal"
+                    fn.linkage = "private"
             full(self)
             return
         # an intermediate: callers get the whole linked module to inline (as numba gives
