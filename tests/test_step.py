@@ -8,6 +8,7 @@ from simlib.core.rng import make_streams  # noqa: F401  (the streams' layout is 
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.api import play_games
 from simlib.games.until_daylight.kernels.game_nb import invariant_violation_nb
+from simlib.games.until_daylight.ladder import ruleset_named
 from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.step import (
     Game,
@@ -22,6 +23,7 @@ from positions import permute_unseen
 
 RULES = load_ruleset()
 LIGHT = RULES.override({"constants.rounds": 5, "constants.wave_per_player": 0})
+CALIBRATED = ruleset_named("calibrated")
 
 
 def _record(seed, game, players, policy, ruleset):
@@ -36,10 +38,14 @@ def _drive(g: Game, policy: str) -> Game:
 
 
 @pytest.mark.parametrize("policy", ["baseline", "random"])
-@pytest.mark.parametrize("ruleset", [RULES, LIGHT], ids=["reference", "light"])
+@pytest.mark.parametrize("ruleset", [RULES, LIGHT, CALIBRATED],
+                         ids=["reference", "light", "calibrated"])
 def test_step_mode_driven_by_a_policy_plays_the_batch_game(policy, ruleset):
     """The step loop ("the policy picks, the engine applies") and the batch kernel play
-    the same games, record for record (decisions counted alike)."""
+    the same games, record for record (decisions counted alike).  The batch kernel lists
+    no trade the baseline never wants (``ignores_trade_nb``), the step loop lists every
+    legal action: the same choices all the same (the calibrated default's long games
+    hold many cards)."""
     for game in range(12):
         g = _drive(Game(seed=5, game=game, players=3 + game % 4, ruleset=ruleset), policy)
         want = _record(5, game, 3 + game % 4, policy, ruleset)

@@ -72,7 +72,7 @@ from simlib.games.until_daylight.kernels.combat_nb import (
     roll_faces_nb,
     trap_step_nb,
 )
-from simlib.games.until_daylight.kernels.policies_nb import choose_nb
+from simlib.games.until_daylight.kernels.policies_nb import choose_nb, ignores_trade_nb
 from simlib.games.until_daylight.kernels.state_nb import (
     area_of, buf_of, cands_of, card_tab_of, char_tab_of, die_of, enemy_tab_of, fate_of,
     hdeck_of, hdisc_of, inv_of, kept_of, killed_of, pl_of, rdeck_of, rdisc_of, recipes_of,
@@ -495,8 +495,13 @@ def attack_candidates_nb(st, rs, seat, m):
 
 
 @njit_nb
-def turn_candidates_nb(st, rs, seat, combat, free_only):
-    """Legal actions of ``seat``'s turn; ``free_only`` keeps those that use no action."""
+def turn_candidates_nb(st, rs, seat, combat, free_only, prune_pid):
+    """Legal actions of ``seat``'s turn; ``free_only`` keeps those that use no action.
+
+    Returns ``(m, skipped)``: ``m`` candidates written; with ``prune_pid >= 0``, the
+    ``skipped`` trades that policy never chooses (``policies_nb.ignores_trade_nb``) are
+    counted but not written, so the policy scores fewer candidates and chooses the same
+    action (``m + skipped`` is the decision's true size)."""
     g = st
     pl = pl_of(st)
     inv = inv_of(st)
@@ -533,6 +538,7 @@ def turn_candidates_nb(st, rs, seat, combat, free_only):
             cands[m, 0] = A_USE
             cands[m, 1] = c
             m += 1
+    skipped = 0
     if (not free_only) or free_trade:
         can_give = char_mod_nb(st, rs, seat, MOD_NO_GIVE) == 0
         for q in range(n):
@@ -540,16 +546,22 @@ def turn_candidates_nb(st, rs, seat, combat, free_only):
                 continue
             for c in range(nc):
                 if can_give and inv[seat, c] > 0:
-                    cands[m, 0] = A_GIVE
-                    cands[m, 1] = c
-                    cands[m, 2] = q
-                    m += 1
+                    if prune_pid >= 0 and ignores_trade_nb(rs, prune_pid, A_GIVE, c):
+                        skipped += 1
+                    else:
+                        cands[m, 0] = A_GIVE
+                        cands[m, 1] = c
+                        cands[m, 2] = q
+                        m += 1
                 if inv[q, c] > 0:
-                    cands[m, 0] = A_TAKE
-                    cands[m, 1] = c
-                    cands[m, 2] = q
-                    m += 1
-    return m
+                    if prune_pid >= 0 and ignores_trade_nb(rs, prune_pid, A_TAKE, c):
+                        skipped += 1
+                    else:
+                        cands[m, 0] = A_TAKE
+                        cands[m, 1] = c
+                        cands[m, 2] = q
+                        m += 1
+    return m, skipped
 
 
 @njit_nb
@@ -646,8 +658,11 @@ def take_turn_nb(st, rs, pid, pp, seat, combat):
     for _ in range(MAX_FREE_ACTIONS + 1):
         if g[G_OVER] != 0:
             return
-        m = turn_candidates_nb(st, rs, seat, combat, False)
-        i = decide_nb(st, rs, pid, pp, decision, seat, m)
+        # the policy chooses here (no replayed script, no stop for a step): it need not
+        # score the trades it never wants
+        prune = st[G_MODE] == MODE_INLINE and st[G_SCRIPT_POS] >= st[G_SCRIPT_N]
+        m, skipped = turn_candidates_nb(st, rs, seat, combat, False, pid if prune else -1)
+        i = decide_of_nb(st, rs, pid, pp, decision, seat, m, m + skipped)
         cands = cands_of(st)
         act = cands[i, 0]
         a = cands[i, 1]
@@ -1052,7 +1067,16 @@ def decide_nb(st, rs, pid, pp, decision, seat, m):
     choice replayed from the step's script; in step mode the game stops (``Suspended``)
     with the decision pending; else the policy chooses.
     """
-    if m <= 1:
+    return decide_of_nb(st, rs, pid, pp, decision, seat, m, m)
+
+
+@njit_nb
+def decide_of_nb(st, rs, pid, pp, decision, seat, m, m_all):
+    """``decide_nb`` for a decision of ``m_all`` candidates of which only the first ``m``
+    were written: the others are ones policy ``pid`` never chooses (``turn_candidates_nb``
+    prunes only when the policy chooses, never for a script or a step).  The decision
+    counts, and a re-key takes effect, by its true size."""
+    if m_all <= 1:
         return 0
     pos = st[G_SCRIPT_POS]
     if pos == st[G_REKEY_AT]:

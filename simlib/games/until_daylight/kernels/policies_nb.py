@@ -128,6 +128,18 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
 
 
 @njit_nb
+def ignores_trade_nb(rs, pid, act, c):
+    """Whether policy ``pid`` scores trade ``act`` (``A_GIVE``/``A_TAKE``) of card type ``c``
+    below doing nothing in every state, so that it never chooses it: the game kernel then
+    leaves it out of the candidates the policy scores (``turn_candidates_nb``), which
+    changes no choice.  The baseline wants only ammo, weapons and heals given away."""
+    if pid != POLICY_BASELINE:
+        return False
+    k0 = card_get(rs, c, C_KIND)
+    return k0 != CK_AMMO and k0 != CK_WEAPON and (k0 != CK_HEAL or act == A_TAKE)
+
+
+@njit_nb
 def card_value_nb(st, rs, seat, c):
     """How much ``seat`` wants to keep one card of type ``c`` (higher = keep)."""
     card_tab = card_tab_of(rs)
@@ -225,11 +237,10 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
     """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic);
     ``pl``, ``inv``, ``card_tab`` are the views of ``st`` and ``rs`` (built by the caller)."""
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION:
-        # quick answers for the many trades that the heuristic never wants
-        if act == A_GIVE or act == A_TAKE:
-            k0 = card_get(rs, a, C_KIND)
-            if k0 != CK_AMMO and k0 != CK_WEAPON and (k0 != CK_HEAL or act == A_TAKE):
-                return -2.0
+        # quick answers for the many trades that the heuristic never wants (below
+        # A_NOTHING's 0: the engine may leave them out, see ignores_trade_nb)
+        if (act == A_GIVE or act == A_TAKE) and ignores_trade_nb(rs, POLICY_BASELINE, act, a):
+            return -2.0
     missing = pl[seat, PL_MAX_HEALTH] - pl[seat, PL_HEALTH]
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION or decision == D_EXTRA_ATTACK:
         if act == A_NOTHING:
