@@ -303,9 +303,10 @@ def test_dask_scheduler_lost_is_a_clear_error_and_resume_completes(clean, tmp_pa
         sched.kill()
         stdout, stderr = run.communicate(timeout=300)
         assert run.returncode == 2, stderr[-2000:]
-        lines = stderr.strip().splitlines()
-        assert lines[-1].startswith("simlib simulate: error: lost the Dask scheduler"), stderr
-        assert "run the same command to resume" in lines[-1]
+        # distributed's own log lines may come after ours (timing): our error is there
+        ours = [ln for ln in stderr.strip().splitlines() if ln.startswith("simlib simulate: error:")]
+        assert ours and ours[-1].startswith("simlib simulate: error: lost the Dask scheduler"), stderr
+        assert "run the same command to resume" in ours[-1]
         kept = set(_manifest(out)["chunks"])
         assert len(kept) >= 2 and not out.exists()
     finally:
