@@ -119,6 +119,9 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     return out
 
 
+BLOCK_GAMES = 128  # games a thread takes at a time (issue #15: the 2-thread speed-up)
+
+
 def default_threads() -> int:
     """Threads a batch uses by default: ``NUMBA_NUM_THREADS`` (numba's default: the cores)."""
     return max(1, int(numba.config.NUMBA_NUM_THREADS))
@@ -145,7 +148,9 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
                 np.int64(1 if check else 0), flat)
     n = flat.shape[0]
     t = default_threads() if threads is None else max(1, int(threads))
-    blocks = min(n, 4 * t) if t > 1 else 1  # a few ranges per thread: games differ in length
+    # ranges of about BLOCK_GAMES games, at least 4 a thread, taken in turn by the threads:
+    # games differ in length, and a thread left alone with a long last range is lost time
+    blocks = min(n, max(4 * t, -(-n // BLOCK_GAMES))) if t > 1 else 1
     if blocks <= 1:
         kernel(*args, np.int64(0), np.int64(n))
         return
