@@ -519,6 +519,37 @@ def test_group_sum_equals_pandas_groupby(rows, keys):
     pd.testing.assert_frame_equal(got, want[list(got.columns)] if len(want) else want)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["x", "y", "z", None]), st.sampled_from(["x", "y", None]),
+                          st.integers(3, 4), st.booleans(), st.sampled_from(["fire", "bite", None])),
+                min_size=0, max_size=30))
+def test_count_records_by_member_equals_a_long_pandas_frame(rows):
+    """A grouping keyed by the participant counts a game once per seated participant:
+    the same frames as pandas' group-by of the long frame of (game, seat) rows built by
+    hand (seats left empty dropped), with each category value's games as 0/1 columns."""
+    spec = TableSpec(groupings=(("c", ("who",)), ("cp", ("who", "p")), ("p", ("p",))),
+                     outcome="win", members=("m0", "m1"), member="who",
+                     categories=(("cause", "causes"),), none_value="none")
+    df = pd.DataFrame({"m0": [r[0] for r in rows], "m1": [r[1] for r in rows],
+                       "p": np.array([r[2] for r in rows], dtype=np.int64),
+                       "win": np.array([r[3] for r in rows], dtype=bool),
+                       "cause": [r[4] for r in rows]}, dtype=object).astype(
+        {"p": np.int64, "win": bool})
+    got = count_records(df, spec).frames
+    cause = df["cause"].fillna("none")
+    game = pd.DataFrame({"games": 1, "wins": df["win"].astype(np.int64), "p": df["p"]})
+    for v in sorted(cause.unique()):
+        game[f"cause={v}"] = (cause == v).astype(np.int64)
+    long = pd.concat([game.assign(who=df[m]) for m in ("m0", "m1")]).dropna(subset=["who"])
+    for name, frame, keys in (("c", long, ["who"]), ("cp", long, ["who", "p"]), ("p", game, ["p"])):
+        measures = ["games", "wins"] + sorted(c for c in game.columns if "=" in c)
+        want = frame.groupby(keys, sort=True)[measures].sum().astype(np.int64)
+        if len(rows):
+            pd.testing.assert_frame_equal(got[name], want, check_index_type=False)
+        else:
+            assert got[name].empty
+
+
 def test_one_record_decoder_for_frames_and_counts():
     """``records_frame`` and the counts-only path decode records through the one
     ``api.decode_records``: the lean columns are the frame's columns, value for value."""

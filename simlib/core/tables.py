@@ -229,13 +229,6 @@ def _tidy(f: pd.DataFrame) -> pd.DataFrame:
     return f[cols].astype(np.int64)
 
 
-def _appender(parts: dict[str, list[np.ndarray]]):
-    def put(key: str, x: np.ndarray) -> None:
-        parts.setdefault(key, []).append(x)
-
-    return put
-
-
 def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     """Count a records frame (one row per game) into additive :class:`Counts`.
 
@@ -251,11 +244,13 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     -------
     Counts
 
-    Each column is read into numpy once, and each grouping's rows are assembled as numpy
-    arrays before the one pandas group-by (a frame per participant and a concatenation
-    of frames cost ~3x more on a 10 000-game chunk).
+    Array operations only, no pass in Python per game: each column is read into numpy and
+    factorised once, and each grouping's sums are ``np.bincount`` over its keys' combined
+    codes (:func:`_sum_groups`); a grouping keyed by the participant adds one block of
+    rows per seat, without building the long frame of (game, participant) rows.
     """
     cache: dict[str, np.ndarray] = {}
+    coded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def col(name: str) -> np.ndarray:
         a = cache.get(name)
@@ -264,84 +259,146 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
             a = cache[name] = a.to_numpy() if hasattr(a, "to_numpy") else np.asarray(a)
         return a
 
-    n = len(col(spec.outcome))
+    def codes(name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, sorted distinct values) of a column; a missing value has code -1."""
+        r = coded.get(name)
+        if r is None:
+            c, u = pd.factorize(col(name), sort=True)
+            r = coded[name] = (c.astype(np.int64, copy=False), np.asarray(u))
+        return r
 
-    values: dict[str, np.ndarray] = {GAMES: np.ones(n, dtype=np.int64),
-                                     WINS: col(spec.outcome).astype(bool).astype(np.int64)}
+    n = len(col(spec.outcome))
+    values: dict[str, np.ndarray | None] = {GAMES: None,  # None: a row counts 1
+                                            WINS: col(spec.outcome).astype(bool)}
     for c, _ in spec.categories:
-        a = col(c)
-        cat = np.where(pd.isna(a), spec.none_value, a.astype(object)).astype(str)
-        for v in sorted(pd.unique(cat)):
-            values[f"{c}{_SEP}{v}"] = (cat == v).astype(np.int64)
+        cc, u = codes(c)
+        labels = [str(v) for v in u] + [spec.none_value]  # as text, missing as none_value
+        lab = np.where(cc >= 0, cc, len(u))
+        by_label: dict[str, list[int]] = {}
+        for i in np.unique(lab):
+            by_label.setdefault(labels[i], []).append(int(i))
+        for v in sorted(by_label):
+            ids = by_label[v]
+            values[f"{c}{_SEP}{v}"] = lab == ids[0] if len(ids) == 1 else np.isin(lab, ids)
     frames = {}
     for name, keys in spec.groupings:
         if not keys:
-            frames[name] = _tidy(pd.DataFrame({k: np.array([v.sum()], dtype=np.int64)
-                                               for k, v in values.items()}))
+            frames[name] = _tidy(pd.DataFrame(
+                {k: np.array([n if v is None else int(v.sum())], dtype=np.int64)
+                 for k, v in values.items()}))
             continue
-        game_keys = [k for k in keys if k not in spec.member_keys()]
-        if spec.by_member(keys):
-            attrs = dict(spec.member_attrs)
-            parts: dict[str, list[np.ndarray]] = {}
-            put = _appender(parts)
-            for i, m in enumerate(spec.members):
-                present = ~pd.isna(col(m))
-                for k, v in values.items():
-                    if k == WINS and spec.member_outcomes:
-                        put(k, col(spec.member_outcomes[i])[present].astype(bool).astype(np.int64))
-                    else:
-                        put(k, v[present])
-                for vname, vcols in spec.member_values:
-                    x = col(vcols[i])[present].astype(np.int64)
-                    put(f"sum{_SEP}{vname}", x)
-                    put(f"sumsq{_SEP}{vname}", x * x)
-                if spec.member in keys:
-                    put(spec.member, col(m)[present])
-                for k in keys:
-                    if k in attrs:
-                        put(k, col(attrs[k][i])[present] if attrs[k]
-                            else np.full(int(present.sum()), i, dtype=np.int64))
-                for k in game_keys:
-                    put(k, col(k)[present])
-            long = {k: np.concatenate(v) for k, v in parts.items()}
-        else:
-            long = dict(values)
-            for k in game_keys:
-                long[k] = col(k)
-        frames[name] = _tidy(_group_sum(long, list(keys)))
+        if not spec.by_member(keys):
+            parts = [codes(k) for k in keys]
+            block = ([c for c, _ in parts], dict(values), None)
+            frames[name] = _tidy(_sum_groups([block], [u for _, u in parts], list(keys)))
+            continue
+        attrs = dict(spec.member_attrs)
+        seats = range(len(spec.members))
+        per_key: dict[str, tuple[list[np.ndarray], np.ndarray]] = {}
+        for k in keys:
+            if k == spec.member:
+                per_key[k] = _union([codes(m) for m in spec.members])
+            elif k in attrs and attrs[k]:
+                per_key[k] = _union([codes(a) for a in attrs[k]])
+            elif k in attrs:  # the participant's index
+                per_key[k] = ([np.full(n, i, dtype=np.int64) for i in seats],
+                              np.arange(len(spec.members), dtype=np.int64))
+            else:
+                per_key[k] = ([codes(k)[0]] * len(spec.members), codes(k)[1])
+        blocks = []
+        for i, m in enumerate(spec.members):
+            present = codes(m)[0] >= 0
+            vals = dict(values)
+            if spec.member_outcomes:
+                vals[WINS] = np.where(present, col(spec.member_outcomes[i]), False).astype(bool)
+            for vname, vcols in spec.member_values:
+                x = np.where(present, col(vcols[i]), 0).astype(np.int64)
+                vals[f"sum{_SEP}{vname}"] = x
+                vals[f"sumsq{_SEP}{vname}"] = x * x
+            blocks.append(([per_key[k][0][i] for k in keys], vals, present))
+        frames[name] = _tidy(_sum_groups(blocks, [per_key[k][1] for k in keys], list(keys)))
     return Counts(spec, frames)
+
+
+def _union(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Codes of several columns over their common sorted values (as if concatenated)."""
+    if len(parts) == 1:
+        return [parts[0][0]], parts[0][1]
+    joint, levels = pd.factorize(np.concatenate([u for _, u in parts]), sort=True)
+    out, at = [], 0
+    for c, u in parts:
+        m = joint[at:at + len(u)]
+        at += len(u)
+        out.append(np.where(c >= 0, m[np.maximum(c, 0)], -1) if len(u) else np.full(len(c), -1))
+    return out, np.asarray(levels)
+
+
+def _bincount(f: np.ndarray, w: np.ndarray | None, size: int) -> np.ndarray:
+    """Exact int64 sums of ``w`` (None: ones) per code ``f`` in ``[0, size)``."""
+    if w is None:
+        return np.bincount(f, minlength=size).astype(np.int64, copy=False)
+    if w.dtype == bool:
+        return np.bincount(f[w], minlength=size).astype(np.int64, copy=False)
+    w = w.astype(np.int64, copy=False)
+    if len(w) and int(np.abs(w).max()) * len(w) >= 2 ** 53:  # beyond float64's exact integers
+        out = np.zeros(size, dtype=np.int64)
+        np.add.at(out, f, w)
+        return out
+    return np.bincount(f, weights=w, minlength=size).astype(np.int64)
+
+
+def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFrame:
+    """The frame of ``groupby(keys, sort=True).sum()`` over the rows of ``blocks``.
+
+    A block is ``(codes, values, present)``: one code array per key (into ``levels[j]``,
+    the key's sorted values; -1 missing), a mapping of value name to array (``None``: a
+    row counts 1) and a row mask (``None``: all).  A row with a missing key is dropped, as
+    pandas does.  The key codes combine into one integer (mixed radix) and each value is
+    summed by ``np.bincount`` (exact integers); groups come out in sorted key order."""
+    shape = tuple(max(len(u), 1) for u in levels)
+    flats, sels = [], []
+    for cs, _, present in blocks:
+        keep = np.logical_and.reduce([c >= 0 for c in cs])
+        if present is not None:
+            keep &= present
+        sel = np.flatnonzero(keep)
+        flats.append(np.ravel_multi_index([c[sel] for c in cs], shape) if len(cs) > 1
+                     else cs[0][sel])
+        sels.append(sel)
+    names = list(blocks[0][1])
+    if sum(len(s) for s in sels) == 0:  # no rows: pandas' own empty frame
+        empty = {k: np.asarray(levels[j]).take(np.empty(0, dtype=np.int64)) for j, k in enumerate(keys)}
+        empty.update({v: np.empty(0, dtype=np.int64) for v in names})
+        return pd.DataFrame(empty).groupby(keys, sort=True).sum()
+    size = int(np.prod(shape))
+    ids = None
+    if size > max(1 << 20, 4 * sum(len(s) for s in sels)):  # sparse keys: number the groups
+        ids, inv = np.unique(np.concatenate(flats), return_inverse=True)
+        flats = np.split(inv.reshape(-1), np.cumsum([len(f) for f in flats])[:-1])
+        size = len(ids)
+    data = {}
+    for v in names:
+        tot = np.zeros(size, dtype=np.int64)
+        for (_, vals, _), f, sel in zip(blocks, flats, sels):
+            w = vals[v]
+            tot += _bincount(f, None if w is None else np.asarray(w)[sel], size)
+        data[v] = tot
+    rows = sum(_bincount(f, None, size) for f in flats)
+    nz = np.flatnonzero(rows)
+    at = np.unravel_index(nz if ids is None else ids[nz], shape)
+    arrays = [pd.Index(levels[i]).take(at[i]) for i in range(len(keys))]
+    index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
+        pd.Index(arrays[0], name=keys[0])
+    return pd.DataFrame({v: t[nz] for v, t in data.items()}, index=index)
 
 
 def _group_sum(cols: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:
     """``pd.DataFrame(cols).groupby(keys, sort=True).sum()`` (rows with a missing key
-    dropped, as pandas does) with array operations: each key factorised, the codes
-    combined into one integer, rows sorted by it and summed by ``np.add.reduceat``
-    (exact integers).  About 3x faster on a 10 000-game chunk, where pandas spent most of
-    its time building arrow string columns and its group index."""
-    values = {k: v for k, v in cols.items() if k not in keys}
-    codes, levels = [], []
-    for k in keys:
-        c, u = pd.factorize(cols[k], sort=True)
-        codes.append(c)
-        levels.append(u)
-    keep = np.logical_and.reduce([c >= 0 for c in codes]) if codes else None
-    if keep is not None and not keep.all():
-        codes = [c[keep] for c in codes]
-        values = {k: v[keep] for k, v in values.items()}
-    n = len(codes[0]) if codes else 0
-    if n == 0:
-        return pd.DataFrame(cols).groupby(keys, sort=True).sum()
-    shape = tuple(max(len(u), 1) for u in levels)
-    flat = np.ravel_multi_index(codes, shape) if len(keys) > 1 else codes[0]
-    order = np.argsort(flat, kind="stable")
-    fs = flat[order]
-    starts = np.flatnonzero(np.concatenate(([True], fs[1:] != fs[:-1])))
-    at = np.unravel_index(fs[starts], shape)
-    arrays = [pd.Index(levels[i]).take(at[i]) for i in range(len(keys))]
-    index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
-        pd.Index(arrays[0], name=keys[0])
-    data = {k: np.add.reduceat(np.asarray(v)[order], starts) for k, v in values.items()}
-    return pd.DataFrame(data, index=index)
+    dropped, as pandas does) with array operations (:func:`_sum_groups`)."""
+    parts = [pd.factorize(cols[k], sort=True) for k in keys]
+    block = ([np.asarray(c, dtype=np.int64) for c, _ in parts],
+             {k: v for k, v in cols.items() if k not in keys}, None)
+    return _sum_groups([block], [np.asarray(u) for _, u in parts], keys)
 
 
 # =========================================================================== tables
