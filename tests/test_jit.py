@@ -97,3 +97,41 @@ def test_a_kernel_called_from_python_runs_its_own_optimised_copies():
     # called from Python, runs _fib's own code
     assert _uses_fib_plus(10) == 57
     assert _fib_plus(12, 1) == 145
+
+
+@njit_nb(cache=False)
+def _checked_twice(a, i):
+    if i >= a.shape[0]:
+        raise IndexError("past the end")
+    return a[i] * 2
+
+
+@njit_nb(cache=False)
+def _uses_checked_twice(a, i):
+    return _checked_twice(a, i) + 1
+
+
+def test_a_callee_gets_its_own_machine_code_only_when_python_calls_it():
+    """A kernel compiled because a caller was typed (an intermediate) is linked into the
+    caller, which runs its own private copy; its own machine code, which nothing else
+    runs, is emitted only when Python calls it (simlib.core.jit, "Deferred machine code":
+    ~4 s of a cold compile).  Called from Python it then runs, raises, and its callers
+    are unaffected."""
+    a = np.arange(5, dtype=np.int64)
+    assert _uses_checked_twice(a, 3) == 7
+    lib = _checked_twice.overloads[_checked_twice.signatures[0]].library
+    assert lib._simlib_pending  # typed and linked, not emitted
+    assert _checked_twice(a, 4) == 8  # Python calls it: emitted now
+    assert not lib._simlib_pending
+    with pytest.raises(IndexError, match="past the end"):
+        _checked_twice(a, 5)
+    with pytest.raises(IndexError, match="past the end"):
+        _uses_checked_twice(a, 7)
+    assert len(_checked_twice.signatures) == 1  # the same compiled function, not a new one
+    # a kernel typed after the emission still finds the callee (by its new entry point)
+    assert _uses_checked_twice_later(a, 2) == 5
+
+
+@njit_nb(cache=False)
+def _uses_checked_twice_later(a, i):
+    return _checked_twice(a, i) + 1
