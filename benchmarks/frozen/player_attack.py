@@ -1,5 +1,5 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.combat_nb.player_attack_area_nb`` and the kernels it calls,
-written by `python -m simlib.bench --update-floors` (2026-11-30, commit 5c5b0bd).
+written by `python -m simlib.bench --update-floors` (2026-12-01, commit 311acae).
 
 The speed guard measures the kernel against this copy (see simlib.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """

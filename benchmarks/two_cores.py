@@ -1,0 +1,58 @@
+"""What two cores give: two threads of one process against two independent processes.
+
+    python benchmarks/two_cores.py --games 20000 --rounds 5
+
+Each round, alternated: (1) ``play_games`` on one thread; (2) the same number of games on
+two threads of one process (``api.run_kernel``'s ranges); (3) two independent processes,
+each playing those games on one thread, started together.  Reference-ruleset 4-player
+baseline games.  Two independent processes share nothing but the machine, so (3) over (1)
+is what this machine gives to a second core; (2) over (1) is what the runner gets of it.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+_CHILD = r"""
+import sys, time
+from simlib.games.until_daylight import api
+n, threads, go = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+api.play_games(64, players=4, threads=threads)  # load the kernels before the clock
+while time.time() < go:
+    time.sleep(0.001)
+t = time.perf_counter()
+api.play_games(n, players=4, threads=threads, seed=11)
+print(n / (time.perf_counter() - t))
+"""
+
+
+def _run(n: int, threads: int, procs: int) -> float:
+    go = time.time() + 3.0  # every process loaded before the start
+    ps = [subprocess.Popen([sys.executable, "-c", _CHILD, str(n), str(threads), str(go)],
+                           stdout=subprocess.PIPE, text=True) for _ in range(procs)]
+    return sum(float(p.communicate()[0].split()[-1]) for p in ps)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=20_000)
+    p.add_argument("--rounds", type=int, default=5)
+    a = p.parse_args(argv)
+    rows: dict[str, list[float]] = {"1 thread": [], "2 threads, 1 process": [], "2 processes": []}
+    for r in range(a.rounds):
+        rows["1 thread"].append(_run(a.games, 1, 1))
+        rows["2 threads, 1 process"].append(_run(a.games, 2, 1))
+        rows["2 processes"].append(_run(a.games, 1, 2))
+        print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in rows.items()), flush=True)
+    base = statistics.median(rows["1 thread"])
+    for k, v in rows.items():
+        m = statistics.median(v)
+        print(f"{k}: median {m:,.0f} games/s = {m / base:.2f}x one thread "
+              f"(per round: {', '.join(f'{x / y:.2f}' for x, y in zip(v, rows['1 thread']))})")
+
+
+if __name__ == "__main__":
+    main()
