@@ -7,6 +7,8 @@ two threads of one process (``api.run_kernel``'s ranges); (3) two independent pr
 each playing those games on one thread, started together.  Reference-ruleset 4-player
 baseline games.  Two independent processes share nothing but the machine, so (3) over (1)
 is what this machine gives to a second core; (2) over (1) is what the runner gets of it.
+CPU microseconds a game (process time over games) tell contention (more CPU a game) from
+idle time (the same CPU a game, less wall-clock speed-up).
 """
 from __future__ import annotations
 
@@ -23,17 +25,19 @@ n, threads, go = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 api.play_games(64, players=4, threads=threads)  # load the kernels before the clock
 while time.time() < go:
     time.sleep(0.001)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 api.play_games(n, players=4, threads=threads, seed=11)
-print(n / (time.perf_counter() - t))
+print(n / (time.perf_counter() - t), time.process_time() - c)
 """
 
 
-def _run(n: int, threads: int, procs: int) -> float:
+def _run(n: int, threads: int, procs: int) -> tuple[float, float]:
+    """(games per wall second, CPU microseconds per game), summed over the processes."""
     go = time.time() + 3.0  # every process loaded before the start
     ps = [subprocess.Popen([sys.executable, "-c", _CHILD, str(n), str(threads), str(go)],
                            stdout=subprocess.PIPE, text=True) for _ in range(procs)]
-    return sum(float(p.communicate()[0].split()[-1]) for p in ps)
+    out = [p.communicate()[0].split() for p in ps]
+    return sum(float(o[0]) for o in out), 1e6 * sum(float(o[1]) for o in out) / (n * procs)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -42,15 +46,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rounds", type=int, default=5)
     a = p.parse_args(argv)
     rows: dict[str, list[float]] = {"1 thread": [], "2 threads, 1 process": [], "2 processes": []}
+    cpu: dict[str, list[float]] = {k: [] for k in rows}
     for r in range(a.rounds):
-        rows["1 thread"].append(_run(a.games, 1, 1))
-        rows["2 threads, 1 process"].append(_run(a.games, 2, 1))
-        rows["2 processes"].append(_run(a.games, 1, 2))
-        print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f}" for k, v in rows.items()), flush=True)
+        for k, (threads, procs) in zip(rows, ((1, 1), (2, 1), (1, 2))):
+            rate, us = _run(a.games, threads, procs)
+            rows[k].append(rate)
+            cpu[k].append(us)
+        print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f} games/s ({cpu[k][-1]:.0f} CPU us a game)"
+                                             for k, v in rows.items()), flush=True)
     base = statistics.median(rows["1 thread"])
     for k, v in rows.items():
         m = statistics.median(v)
-        print(f"{k}: median {m:,.0f} games/s = {m / base:.2f}x one thread "
+        print(f"{k}: median {m:,.0f} games/s = {m / base:.2f}x one thread, "
+              f"{statistics.median(cpu[k]):.0f} CPU us a game "
               f"(per round: {', '.join(f'{x / y:.2f}' for x, y in zip(v, rows['1 thread']))})")
 
 
