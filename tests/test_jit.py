@@ -111,24 +111,27 @@ def _uses_checked_twice(a, i):
     return _checked_twice(a, i) + 1
 
 
-def test_a_callee_gets_its_own_machine_code_only_when_python_calls_it():
+def test_a_callee_has_no_code_of_its_own_until_python_calls_it():
     """A kernel compiled because a caller was typed (an intermediate) is linked into the
-    caller, which runs its own private copy; its own machine code, which nothing else
-    runs, is emitted only when Python calls it (simlib.core.jit, "Deferred machine code":
-    ~4 s of a cold compile).  Called from Python it then runs, raises, and its callers
-    are unaffected."""
+    caller, which runs its own private copy; the intermediate's own compiled copy has no
+    machine code and no wrappers (simlib.core.jit, "Intermediates without machine code or
+    wrappers": a shorter cold compile).  Called from Python, the kernel is compiled anew
+    as a kernel Python calls: it runs and raises, and callers, old and new, still work."""
     a = np.arange(5, dtype=np.int64)
     assert _uses_checked_twice(a, 3) == 7
     lib = _checked_twice.overloads[_checked_twice.signatures[0]].library
-    assert lib._simlib_pending  # typed and linked, not emitted
-    assert _checked_twice(a, 4) == 8  # Python calls it: emitted now
-    assert not lib._simlib_pending
+    assert lib._simlib_no_code  # typed and linked, never emitted
+    assert not any("cpython" in fn.name for fn in lib._final_module.functions
+                   if not fn.is_declaration)  # no Python wrapper lowered
+    assert _checked_twice(a, 4) == 8  # Python calls it: compiled anew, with its wrapper
+    new = _checked_twice.overloads[_checked_twice.signatures[0]].library
+    assert new is not lib and not getattr(new, "_simlib_no_code", False)
     with pytest.raises(IndexError, match="past the end"):
         _checked_twice(a, 5)
     with pytest.raises(IndexError, match="past the end"):
         _uses_checked_twice(a, 7)
-    assert len(_checked_twice.signatures) == 1  # the same compiled function, not a new one
-    # a kernel typed after the emission still finds the callee (by its new entry point)
+    assert len(_checked_twice.signatures) == 1  # replaced, not added
+    # a kernel typed afterwards links the new copy
     assert _uses_checked_twice_later(a, 2) == 5
 
 

@@ -131,15 +131,18 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 # cache, 3.3 k/s -> 12.9 k/s in the compiling process; golden records identical; the
 # cold compile 5-8 s longer.
 #
-# Deferred machine code.  Since the entries run their own private copies, an
-# intermediate's own machine code runs only if Python calls that intermediate itself
-# (tests, a step kernel first compiled inside another's typing).  It is emitted then, not
-# at compile time: an intermediate's library is finalised (linked, linkable by callers)
-# without entering numba's execution engine, its dispatcher lists the signature without
-# a callable entry point, and the first call from Python (``Dispatcher.compile`` with no
-# caller being typed) emits it and what it calls, sets its environment and makes it
-# callable.  Measured: machine code emitted for 2 libraries instead of 111 in a cold
-# ``play_games``, 7.1 s -> 2.7 s; cold ``play_games`` 40-47 s -> 37 s in alternated runs.
+# Intermediates without machine code or wrappers.  Since the entries run their own
+# private copies, an intermediate's own compiled code would run only if Python called
+# that very copy.  So an intermediate is lowered without the wrappers Python and C call
+# through (numba's ``no_cpython_wrapper`` / ``no_cfunc_wrapper``: about a fifth of the
+# lowering), its library is finalised (linked, linkable by callers) without entering
+# numba's execution engine (no machine code), and its dispatcher lists the signature
+# without a callable entry point.  When Python calls such a kernel (tests, a step kernel
+# first compiled inside another's typing), ``Dispatcher.compile`` with no caller being
+# typed drops that overload and compiles the kernel anew as a kernel Python calls (from
+# the disk cache when there).  Measured: machine code emitted for 2 libraries instead of
+# 111 in a cold ``play_games`` (7.1 s -> 2.7 s), and lowering ~25 % shorter without the
+# wrappers (benchmarks/README.md, "Intermediates without machine code or wrappers").
 _COMPILING = threading.local()  # stack of "optimise the module" flags, one per nested compile
 
 
@@ -166,30 +169,10 @@ def _linked_own_symbols(library) -> set[str]:
     return out
 
 
-def _pending_in_order(library) -> list:
-    """The intermediates ``library`` needs emitted (itself and what it links, at any
-    depth) whose machine code is still deferred, callees first."""
-    order: list = []
-    seen: set[int] = set()
-    stack = [(library, False)]
-    while stack:
-        lib, done = stack.pop()
-        if done:
-            if getattr(lib, "_simlib_pending", False):
-                order.append(lib)
-            continue
-        if id(lib) in seen:
-            continue
-        seen.add(id(lib))
-        stack.append((lib, True))
-        stack.extend((d, False) for d in lib._linking_libraries)
-    return order
-
-
 def _install_module_optimisation_policy() -> None:
     import llvmlite.binding as ll
     from numba._dynfunc import make_function
-    from numba.core import caching, codegen, cpu, sigutils
+    from numba.core import caching, codegen, cpu, sigutils, typed_passes
     from numba.core import dispatcher as nb_dispatcher
     from numba.core.compiler_lock import global_compiler_lock
 
@@ -203,6 +186,7 @@ def _install_module_optimisation_policy() -> None:
     add_overload = nb_dispatcher.Dispatcher.add_overload
     get_executable = cpu.CPUContext.get_executable
     compile_sig = nb_dispatcher.Dispatcher.compile
+    native_lowering = typed_passes.NativeLowering.run_pass
 
     def _optimize_final_module(self):
         if _module_optimisation_wanted():
@@ -249,38 +233,34 @@ def _install_module_optimisation_policy() -> None:
             return None
         return save(self, sig, data)
 
+    def _lower(self, state):
+        if not _module_optimisation_wanted():
+            # an intermediate: its callers link their own copies, and Python never calls
+            # this compiled copy (a call from Python compiles the kernel anew, ``_compile``),
+            # so it needs neither the wrappers Python and C call through nor machine code
+            state.flags.no_cpython_wrapper = True
+            state.flags.no_cfunc_wrapper = True
+        return native_lowering(self, state)
+
     def _finalize_final_module(self):
-        # an intermediate's machine code waits until Python calls it (``_compile``): the
-        # kernels Python calls link their own private copies of what they call, so most
-        # intermediates never run their own code, and emitting it was ~4 s of a cold
-        # compile ("deferred machine code" above)
-        if getattr(self, "_simlib_own", None) is not None and not getattr(self, "_simlib_emit", False):
-            self._simlib_pending = True
+        # an intermediate never enters numba's execution engine: no machine code
+        if getattr(self, "_simlib_own", None) is not None:
+            self._simlib_no_code = True
             self._finalized = True
             return
         finalize_final(self)
 
     def _get_executable(self, library, fndesc, env):
         library._ensure_finalized()
-        if not getattr(library, "_simlib_pending", False):
+        if not getattr(library, "_simlib_no_code", False):
             return get_executable(self, library, fndesc, env)
-        # no code yet: a placeholder the dispatcher never calls (``_add_overload``); the
-        # environment is set when the code is emitted (``_emit``)
-        library.__dict__.setdefault("_simlib_envs", []).append((self.get_env_name(fndesc), env))
+        # a placeholder the dispatcher never calls (``_add_overload``)
         return make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
-                             "not compiled yet", 0, env, (library,))
-
-    def _emit(library) -> None:
-        for dep in _pending_in_order(library):  # callees first: the engine resolves names
-            dep._simlib_pending = False
-            dep._simlib_emit = True
-            finalize_final(dep)
-            for name, env in dep.__dict__.pop("_simlib_envs", ()):
-                dep.codegen.set_env(name, env)
+                             "an intermediate: no machine code", 0, env, (library,))
 
     def _add_overload(self, cres):
-        if getattr(cres.library, "_simlib_pending", False):
-            # typed and linkable by callers; callable from Python once emitted (``_compile``)
+        if getattr(cres.library, "_simlib_no_code", False):
+            # typed and linkable by callers, not callable from Python (``_compile``)
             self.overloads[tuple(cres.signature.args)] = cres
             self.__dict__.setdefault("_simlib_uncallable", set()).add(tuple(cres.signature.args))
             return
@@ -290,19 +270,10 @@ def _install_module_optimisation_policy() -> None:
         waiting = self.__dict__.get("_simlib_uncallable")
         if waiting and not getattr(_COMPILING, "stack", None):  # Python wants to call it
             args = tuple(sigutils.normalize_signature(sig)[0])
-            if args in waiting:
-                with global_compiler_lock:
-                    if args in waiting:
-                        cres = self.overloads[args]
-                        _emit(cres.library)
-                        cres = cres._replace(entry_point=self.targetctx.get_executable(
-                            cres.library, cres.fndesc, cres.environment))
-                        # callers typed from now on find the implementation by this key
-                        self.targetctx.insert_user_function(cres.entry_point, cres.fndesc,
-                                                            [cres.library])
-                        add_overload(self, cres)
-                        waiting.discard(args)
-                    return self.overloads[args].entry_point
+            with global_compiler_lock:
+                if args in waiting:  # compiled anew, as a kernel Python calls
+                    del self.overloads[args]
+                    waiting.discard(args)
         return compile_sig(self, sig)
 
     lib._optimize_final_module = _optimize_final_module
@@ -312,6 +283,7 @@ def _install_module_optimisation_policy() -> None:
     nb_dispatcher.Dispatcher.add_overload = _add_overload
     cpu.CPUContext.get_executable = _get_executable
     nb_dispatcher.Dispatcher.compile = _compile
+    typed_passes.NativeLowering.run_pass = _lower
     lib._simlib_policy = True
 
 
