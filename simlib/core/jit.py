@@ -105,14 +105,13 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 # ``play_games`` took ~27 s of its ~90 s, almost all of it re-optimising the same code
 # at each level, and its machine code emitted again at each level.  Here a library
 # compiled *because a caller is being typed* (an "intermediate") skips the module
-# optimisation (its functions keep numba's function-level passes) and emits machine code
-# for its own functions only (see ``_optimize_final_module`` below); the kernel called
-# from Python (or a kernel declared ``entry=True``: the hot batch entries that other
-# kernels also call) optimises and emits the whole linked module once, and only such
-# kernels go to the disk cache, self-contained.  Measured: cold ``play_games`` 94 -> 52 s
-# on the same machine, the same games and games per second (benchmarks/README.md).  Code
-# compiled as an intermediate and later called from Python directly runs correctly, only
-# without the module optimisation: the hot entries are declared ``entry=True`` for that.
+# optimisation (its functions keep numba's function-level passes; see
+# ``_optimize_final_module`` below); the kernel called from Python (or a kernel declared
+# ``entry=True``: the hot batch entries that other kernels also call) optimises and emits
+# the whole linked module once, and only such kernels go to the disk cache,
+# self-contained.  Measured: cold ``play_games`` 94 -> 52 s on the same machine, the same
+# games and games per second (benchmarks/README.md).  An intermediate gets no machine
+# code at all ("intermediates without machine code or wrappers" below).
 #
 # The entry's own copies.  What an entry links in arrives ``linkonce_odr`` (numba's
 # sharing linkage); whatever LLVM does not inline stays a weak definition, and when the
@@ -151,24 +150,6 @@ def _module_optimisation_wanted() -> bool:
     return not stack or stack[-1]
 
 
-def _linked_own_symbols(library) -> set[str]:
-    """Names defined (external linkage) by the intermediates ``library`` links, at any
-    depth: their machine code is already in numba's execution engine."""
-    out: set[str] = set()
-    seen: set[int] = set()
-    todo = list(library._linking_libraries)
-    while todo:
-        lib = todo.pop()
-        if id(lib) in seen:
-            continue
-        seen.add(id(lib))
-        own = getattr(lib, "_simlib_own", None)
-        if own is not None:
-            out |= own
-        todo.extend(lib._linking_libraries)
-    return out
-
-
 def _install_module_optimisation_policy() -> None:
     import llvmlite.binding as ll
     from numba._dynfunc import make_function
@@ -180,7 +161,6 @@ def _install_module_optimisation_policy() -> None:
     if getattr(lib, "_simlib_policy", False):
         return
     full = lib._optimize_final_module
-    for_linking = lib._get_module_for_linking
     finalize_final = lib._finalize_final_module
     save = caching.Cache._save_overload
     add_overload = nb_dispatcher.Dispatcher.add_overload
@@ -198,38 +178,15 @@ def _install_module_optimisation_policy() -> None:
                     fn.linkage = "private"
             full(self)
             return
-        # an intermediate: callers get the whole linked module to inline (as numba gives
-        # them), while its own machine code covers only its own functions: what it calls
-        # from other intermediates is marked available_externally (visible, not emitted)
-        # and resolved to the code the engine already holds.  Each function is emitted
-        # once instead of once per caller level.
-        shared = self._final_module.clone()
-        for fn in shared.functions:
-            if not fn.is_declaration and fn.linkage == ll.Linkage.external:
-                fn.linkage = "linkonce_odr"
-        self._simlib_shared = shared
-        elsewhere = _linked_own_symbols(self)
-        own = set()
-        for fn in self._final_module.functions:
-            if fn.is_declaration:
-                continue
-            if fn.linkage == ll.Linkage.external:
-                own.add(fn.name)
-            elif fn.name in elsewhere:
-                fn.linkage = "available_externally"
-        self._simlib_own = own
-
-    def _get_module_for_linking(self):
-        shared = getattr(self, "_simlib_shared", None)
-        if shared is not None and self._shared_module is None:
-            self._ensure_finalized()
-            self._shared_module = shared
-        return for_linking(self)
+        # an intermediate: its callers link it whole (numba's linkonce_odr copy) and
+        # optimise it in their own module; it needs neither that optimisation nor
+        # machine code of its own (``_finalize_final_module``)
+        self._simlib_no_code = True
 
     def _save_overload(self, sig, data):
-        # an intermediate's machine code calls into other libraries of this process: not
-        # for the disk cache (the kernels Python calls are cached whole)
-        if getattr(getattr(data, "library", None), "_simlib_own", None) is not None:
+        # an intermediate has no machine code: not for the disk cache (the kernels
+        # Python calls are cached whole)
+        if getattr(getattr(data, "library", None), "_simlib_no_code", False):
             return None
         return save(self, sig, data)
 
@@ -244,8 +201,7 @@ def _install_module_optimisation_policy() -> None:
 
     def _finalize_final_module(self):
         # an intermediate never enters numba's execution engine: no machine code
-        if getattr(self, "_simlib_own", None) is not None:
-            self._simlib_no_code = True
+        if getattr(self, "_simlib_no_code", False):
             self._finalized = True
             return
         finalize_final(self)
@@ -277,7 +233,6 @@ def _install_module_optimisation_policy() -> None:
         return compile_sig(self, sig)
 
     lib._optimize_final_module = _optimize_final_module
-    lib._get_module_for_linking = _get_module_for_linking
     lib._finalize_final_module = _finalize_final_module
     caching.Cache._save_overload = _save_overload
     nb_dispatcher.Dispatcher.add_overload = _add_overload
