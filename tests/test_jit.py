@@ -138,3 +138,73 @@ def test_a_callee_has_no_code_of_its_own_until_python_calls_it():
 @njit_nb(cache=False)
 def _uses_checked_twice_later(a, i):
     return _checked_twice(a, i) + 1
+
+
+def test_compile_flags_compare_and_hash_as_numba_does():
+    """``simlib.core.jit`` replaces numba's ``TargetConfig`` values, hash and equality by
+    cheaper ones (~2 s of a cold compile); they must give numba's own answers."""
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import TargetConfig
+
+    values, hash_, eq = TargetConfig._simlib_numba  # numba's originals
+    a, b, c = Flags(), Flags(), Flags()
+    a.nrt = True
+    b.nrt = True
+    c.nrt = True
+    c.boundscheck = False  # explicitly set to its default: still equal to b
+    d = Flags()
+    d.nrt = False
+    for x in (a, b, c, d, Flags()):
+        assert x.values() == values(x)
+        assert list(x.values()) == list(values(x))  # same order
+        assert hash(x) == hash_(x)
+        for y in (a, b, c, d, Flags()):
+            assert (x == y) == eq(x, y)
+    assert a == b == c and a != d
+    assert (a == object()) is False
+    cache = {(1, a): "x"}
+    assert cache[(1, c)] == "x"  # a dict key as numba's overload cache uses it
+
+
+def test_lowering_probes_do_not_refresh_the_registries():
+    """An ``__array__`` / ``static_getitem`` probe that misses is answered without a
+    registry refresh (~1.2 s of a cold compile); other lookups keep numba's refresh; and
+    numba's error text is the same as numba builds it."""
+    from numba.core import errors, types
+    from numba.core.registry import cpu_target
+    from numba.core.typing import signature
+
+    ctx = cpu_target.target_context
+    calls = []
+    refresh = type(ctx).refresh
+    try:
+        type(ctx).refresh = lambda self: calls.append(1) or refresh(self)
+        arr = types.Array(types.int64, 1, "C")
+        with pytest.raises(NotImplementedError):
+            ctx.get_function("__array__", signature(arr, arr))
+        assert calls == []
+        with pytest.raises(NotImplementedError):
+            ctx.get_function("no such function", signature(arr, arr))
+        assert calls == [1]  # any other miss still refreshes once
+    finally:
+        type(ctx).refresh = refresh
+    scheme = getattr(errors, "HighlightColorScheme", None)
+    if scheme is not None:
+        s = scheme()
+        for msg in ("plain", "Cannot determine Numba type of <class 'object'>", "é ü"):
+            for m in ("code", "errmsg", "filename", "indicate", "highlight", "reset"):
+                ours = getattr(s, m)(msg)
+                theirs = scheme._simlib_numba_markup(s, msg, getattr(s, "_" + m))
+                assert ours == theirs
+
+
+@njit_nb(cache=False)
+def _static_items(a, t):
+    a[1] = t[0] + t[1]  # constant indices: static_setitem / static_getitem probes
+    return a[1] + t[2]
+
+
+def test_kernels_with_constant_indices_still_compile_and_run():
+    a = np.zeros(3, dtype=np.int64)
+    assert _static_items(a, (1, 2, 3)) == 6
+    assert a[1] == 3

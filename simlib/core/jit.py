@@ -242,8 +242,106 @@ def _install_module_optimisation_policy() -> None:
     lib._simlib_policy = True
 
 
+# Comparing compile flags.  numba caches the implementation of every ``@overload`` it
+# types (``len``, ``min``, array methods: ~54 000 lookups in a cold ``play_games``) under
+# a key that holds the compile's ``Flags``; each lookup hashes the flags and each hit
+# compares them, and numba's ``TargetConfig`` builds a dict of all 22 options through
+# their properties for each (11 us a hash, 17 us a comparison on this machine: ~2 s of a
+# cold compile).  The same answers, cheaper: the hash numba computes is that of the
+# sorted option *names* (it sorts the dict, i.e. its keys), the same for every instance
+# of a class, so it is computed once per class; the values are the class's defaults
+# updated with what was set.  ``tests/test_jit.py`` checks both against numba's own.
+_TC_DEFAULTS: dict = {}
+_TC_HASHES: dict = {}
+
+
+def _target_config_values(self) -> dict:
+    cls = type(self)
+    out = _TC_DEFAULTS.get(cls)
+    if out is None:
+        out = _TC_DEFAULTS[cls] = {k: opt.default for k, opt in cls.options.items()}
+    out = dict(out)
+    for k, v in self._values.items():
+        if k in out:
+            out[k] = v
+    return out
+
+
+def _target_config_hash(self) -> int:
+    cls = type(self)
+    h = _TC_HASHES.get(cls)
+    if h is None:
+        h = _TC_HASHES[cls] = hash(tuple(sorted(_target_config_values(self))))
+    return h
+
+
+def _target_config_eq(self, other):
+    from numba.core.targetconfig import TargetConfig
+    if not isinstance(other, TargetConfig):
+        return NotImplemented
+    if self is other or (type(self) is type(other) and self._values == other._values):
+        return True  # the same class with the same options set: the same values
+    return _target_config_values(self) == _target_config_values(other)
+
+
+def _install_fast_target_config() -> None:
+    from numba.core.targetconfig import TargetConfig
+    if getattr(TargetConfig, "_simlib_fast", False):
+        return
+    TargetConfig._simlib_numba = (TargetConfig.values, TargetConfig.__hash__,
+                                  TargetConfig.__eq__)
+    TargetConfig.values = _target_config_values
+    TargetConfig.__hash__ = _target_config_hash
+    TargetConfig.__eq__ = _target_config_eq
+    TargetConfig._simlib_fast = True
+
+
+# Lowering probes.  numba's lowering asks the target for an implementation it expects not
+# to find, then falls back: ``make_array`` asks for ``__array__`` of every array struct it
+# builds, and each constant-index item read or write asks for ``static_getitem`` /
+# ``static_setitem`` before the generic one.  On a miss ``BaseContext.get_function``
+# refreshes the registries (re-runs some 20 imports and re-installs 8 registries) and
+# asks again: ~2 000 refreshes in a cold ``play_games``, ~1.2 s.  The compile pipeline
+# already refreshes the registries when each function's compile starts
+# (``CompilerBase.__init__``), so for these three probes the miss is answered at once;
+# every other lookup keeps numba's refresh.  And numba formats each error message it
+# builds (~23 000 in a cold compile, most of them typing attempts it discards) through
+# colorama, initialising and restoring the terminal streams around each piece of text
+# (~1 s); the same text is built here without touching the streams.
+_LOWERING_PROBES = frozenset(("__array__", "static_getitem", "static_setitem"))
+
+
+def _install_quiet_probes() -> None:
+    from numba.core import base, errors
+    ctx = base.BaseContext
+    if getattr(ctx, "_simlib_probes", False):
+        return
+    get_function = ctx.get_function
+
+    def _get_function(self, fn, sig, _firstcall=True):
+        if _firstcall and isinstance(fn, str) and fn in _LOWERING_PROBES:
+            _firstcall = False  # no refresh: this compile's pipeline has just done it
+        return get_function(self, fn, sig, _firstcall)
+
+    ctx.get_function = _get_function
+    ctx._simlib_probes = True
+    scheme = getattr(errors, "HighlightColorScheme", None)
+    if scheme is not None and not getattr(scheme, "_simlib_markup", False):
+        from colorama import Style
+        scheme._simlib_numba_markup = scheme._markup
+
+        def _markup(self, msg, color=None, style=Style.BRIGHT):
+            # numba's text: the colour, the style, the message, then the reset
+            return (color or "") + (style or "") + msg + Style.RESET_ALL
+
+        scheme._markup = _markup
+        scheme._simlib_markup = True
+
+
 if not numba.config.DISABLE_JIT:
     _install_module_optimisation_policy()
+    _install_fast_target_config()
+    _install_quiet_probes()
 
 
 def _one_signature_per_type(disp, entry: bool = False):
