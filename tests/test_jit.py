@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlib.core.jit import njit_nb, view2d
+from simlib.core.jit import at, njit_nb, packed_part
 
 
 @njit_nb(cache=False)
@@ -27,31 +27,44 @@ def test_a_kernel_called_with_different_constants_is_compiled_once():
     assert [str(t) for t in sig] == ["int64", "int64", "bool"]
 
 
-@njit_nb(cache=False)
-def _write_view(a, o, rows, cols):
-    v = view2d(a, o, rows, cols)
-    v[rows - 1, cols - 1] = -1
-    return v.shape[0] * 100 + v.shape[1], v[0, 0]
+_head = packed_part("_head", 0, 3)  # a[a[0]:a[0] + 3]
+_grid = packed_part("_grid", 1, at(2), 4)  # (a[2], 4) from a[1]
+_words = packed_part("_words", 0, at(3), dtype=np.uint64)
 
 
 @njit_nb(cache=False)
-def _sum_view(a, o, rows, cols):
-    return view2d(a, o, rows, cols).sum()
+def _write_parts(a):
+    g = _grid(a)
+    g[g.shape[0] - 1, 3] = -1
+    return g.shape[0] * 100 + g.shape[1], g[0, 0], _head(a)[2], _words(a)[0]
 
 
-def test_view2d_is_a_view_of_the_part_it_names():
+@njit_nb(cache=False)
+def _sum_grid(a):
+    return _grid(a).sum()
+
+
+def test_a_packed_part_is_a_view_of_the_part_it_names():
     a = np.arange(20, dtype=np.int64)
-    assert _write_view(a, 5, 3, 4) == (304, 5)
+    a[:4] = [6, 5, 3, 2]  # head at 6 (3 long), grid at 5 (3 x 4), words at 6 (2 long)
+    assert _write_parts(a) == (304, 5, 8, np.uint64(6))
     assert a[5 + 3 * 4 - 1] == -1 and a[5 + 3 * 4] == 17  # written through, nothing past it
-    ro = np.arange(6, dtype=np.int64)
+    ro = a.copy()
     ro.flags.writeable = False
-    assert _sum_view(ro, 0, 2, 3) == 15  # read-only arrays give read-only views
+    assert _sum_grid(ro) == a[5:17].sum()  # read-only arrays give read-only views
 
 
-@pytest.mark.parametrize("o, rows, cols", [(15, 2, 3), (-1, 1, 1), (0, 3, 7), (0, -1, 2)])
-def test_view2d_that_does_not_fit_is_an_index_error(o, rows, cols):
-    with pytest.raises(IndexError, match="does not fit"):
-        _sum_view(np.zeros(20, dtype=np.int64), o, rows, cols)
+@pytest.mark.parametrize("offset, rows", [(15, 2), (-1, 1), (0, 7), (0, -1)])
+def test_a_packed_part_that_does_not_fit_is_an_index_error(offset, rows):
+    a = np.zeros(20, dtype=np.int64)
+    a[1], a[2] = offset, rows  # the grid: (rows, 4) from a[offset]
+    with pytest.raises(IndexError, match="_grid: the part does not fit"):
+        _sum_grid(a)
+
+
+def test_a_packed_part_reads_no_slot_past_the_end():
+    with pytest.raises(IndexError, match="_grid: the part does not fit"):
+        _sum_grid(np.zeros(2, dtype=np.int64))  # a[2] (its rows) is past the end
 
 
 @njit_nb(cache=False)

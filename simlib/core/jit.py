@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba.core import cgutils, types
 from numba.core.errors import TypingError
 from numba.core.imputils import impl_ret_borrowed
@@ -402,51 +403,97 @@ def njit_parallel_nb(fn=None, **kwargs):
     return _jit(fn, dict(JIT_OPTIONS, parallel=True), kwargs)
 
 
-# --------------------------------------------------------------------------- views
-@intrinsic
-def view2d(typingctx, a, o, rows, cols):
-    """``view2d(a, o, rows, cols)``: the 2-D C-contiguous view ``a[o:o + rows * cols]`` as
-    ``(rows, cols)``, for jitted code.  ``a[o:o + n].reshape((rows, cols))`` calls numba's C
-    helper ``numba_attempt_nocopy_reshape`` at every view (about 5 % of a game's time, and a
-    call LLVM cannot see through); this is pointer arithmetic.  A view that does not fit in
-    ``a`` raises ``IndexError``."""
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
-        raise TypingError("view2d: a 1-D C-contiguous array")
-    ret = types.Array(a.dtype, 2, "C", readonly=not a.mutable, aligned=a.aligned)
-
-    def codegen(context, builder, sig, args):
-        arr, o_, r_, c_ = args
-        src = make_array(sig.args[0])(context, builder, arr)
-        o_ = context.cast(builder, o_, sig.args[1], types.intp)
-        r_ = context.cast(builder, r_, sig.args[2], types.intp)
-        c_ = context.cast(builder, c_, sig.args[3], types.intp)
-        n = builder.mul(r_, c_)
-        (length,) = cgutils.unpack_tuple(builder, src.shape, 1)
-        zero = context.get_constant(types.intp, 0)
-        bad = builder.or_(builder.or_(builder.icmp_signed("<", o_, zero),
-                                      builder.icmp_signed("<", n, zero)),
-                          builder.icmp_signed(">", builder.add(o_, n), length))
-        with builder.if_then(bad, likely=False):
-            context.call_conv.return_user_exc(
-                builder, IndexError, ("view2d: the view does not fit in the array",))
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
-            context.get_data_type(sig.args[0].dtype)))
-        out = make_array(sig.return_type)(context, builder)
-        populate_array(out, data=cgutils.gep_inbounds(builder, src.data, o_),
-                       shape=cgutils.pack_array(builder, [r_, c_]),
-                       strides=cgutils.pack_array(builder, [builder.mul(c_, itemsize), itemsize]),
-                       itemsize=itemsize, meminfo=src.meminfo, parent=src.parent)
-        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
-
-    return ret(a, o, rows, cols), codegen
+# --------------------------------------------------------------------------- parts
+def at(slot: int) -> tuple:
+    """A dimension of ``packed_part`` read from the packed array itself: ``a[slot]``."""
+    return ("at", int(slot))
 
 
-if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same view, checked
-    _view2d_jit = view2d
+def packed_part(name: str, offset_slot: int, *dims, dtype=None):
+    """An accessor kernel for one part of a packed 1-D C-contiguous int64 array ``a``: the
+    part starts at ``a[offset_slot]`` and has ``dims`` (1 or 2; each an ``int``, or
+    ``at(slot)`` for one read from ``a[slot]``); ``dtype`` views it as another 8-byte
+    type (``np.uint64``).  ``name(a)`` is the C-contiguous view; a part that does not fit
+    in ``a`` raises ``IndexError``.
 
-    def view2d(a, o, rows, cols):  # noqa: F811
-        if o < 0 or rows * cols < 0 or o + rows * cols > a.shape[0]:
-            raise IndexError("view2d: the view does not fit in the array")
-        return a[o:o + rows * cols].reshape((rows, cols))
+    Why not a kernel ``inline="always"`` (what the game's accessors were): numba inlines
+    such a kernel by copying its IR into each of ~180 call sites and types and lowers the
+    copy again at each (~15 statements a site, a tenth of the engine's IR; the inlining
+    itself deep-copies the IR each time).  This is one typed call a site whose code is
+    the pointer arithmetic directly; the engine's machine code is the same loads after
+    LLVM inlines either.  A kernel without NRT may not return a view it did not receive,
+    so a plain kernel would not do."""
+    if len(dims) not in (1, 2):
+        raise ValueError(f"{name}: 1 or 2 dimensions, not {len(dims)}")
+    for d in dims:
+        if not (isinstance(d, int) and d >= 0) and not (isinstance(d, tuple) and d[:1] == ("at",)):
+            raise ValueError(f"{name}: a dimension is a non-negative int or at(slot), not {d!r}")
+    view_dtype = None if dtype is None else np.dtype(dtype)
+    if view_dtype is not None and view_dtype.itemsize != 8:
+        raise ValueError(f"{name}: a view of int64 as an 8-byte type, not {view_dtype}")
+    slots = [offset_slot] + [d[1] for d in dims if isinstance(d, tuple)]
+    need = max(slots) + 1  # the array must hold the slots read
+    message = f"{name}: the part does not fit in the array"
 
-    view2d.__doc__ = _view2d_jit.__doc__
+    if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): the same view, checked
+        def part(a):
+            if a.shape[0] < need:
+                raise IndexError(message)
+            o = int(a[offset_slot])
+            shape = tuple(int(a[d[1]]) if isinstance(d, tuple) else d for d in dims)
+            n = int(np.prod(shape)) if len(shape) == 2 else shape[0]
+            if o < 0 or n < 0 or o + n > a.shape[0]:
+                raise IndexError(message)
+            v = a[o:o + n]
+            if view_dtype is not None:
+                v = v.view(view_dtype)
+            return v.reshape(shape)
+
+        part.__name__ = part.__qualname__ = name
+        return part
+
+    def typer(typingctx, a):
+        if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"
+                and a.dtype == types.int64):
+            raise TypingError(f"{name}: a 1-D C-contiguous int64 array")
+        dt = a.dtype if view_dtype is None else numba.from_dtype(view_dtype)
+        ret = types.Array(dt, len(dims), "C", readonly=not a.mutable, aligned=a.aligned)
+
+        def codegen(context, builder, sig, args):
+            intp = types.intp
+            src = make_array(sig.args[0])(context, builder, args[0])
+            (length,) = cgutils.unpack_tuple(builder, src.shape, 1)
+            with builder.if_then(builder.icmp_signed(
+                    "<", length, context.get_constant(intp, need)), likely=False):
+                context.call_conv.return_user_exc(builder, IndexError, (message,))
+
+            def read(slot):
+                v = builder.load(cgutils.gep_inbounds(
+                    builder, src.data, context.get_constant(intp, slot)))
+                return context.cast(builder, v, types.int64, intp)
+
+            o = read(offset_slot)
+            shape = [read(d[1]) if isinstance(d, tuple) else context.get_constant(intp, d)
+                     for d in dims]
+            n = shape[0] if len(shape) == 1 else builder.mul(shape[0], shape[1])
+            zero = context.get_constant(intp, 0)
+            bad = builder.or_(builder.or_(builder.icmp_signed("<", o, zero),
+                                          builder.icmp_signed("<", n, zero)),
+                              builder.icmp_signed(">", builder.add(o, n), length))
+            with builder.if_then(bad, likely=False):
+                context.call_conv.return_user_exc(builder, IndexError, (message,))
+            itemsize = context.get_constant(intp, 8)
+            data = cgutils.gep_inbounds(builder, src.data, o)
+            data = builder.bitcast(data, context.get_data_type(ret.dtype).as_pointer())
+            strides = [itemsize] if len(shape) == 1 else [builder.mul(shape[1], itemsize),
+                                                          itemsize]
+            out = make_array(ret)(context, builder)
+            populate_array(out, data=data, shape=cgutils.pack_array(builder, shape),
+                           strides=cgutils.pack_array(builder, strides), itemsize=itemsize,
+                           meminfo=src.meminfo, parent=src.parent)
+            return impl_ret_borrowed(context, builder, ret, out._getvalue())
+
+        return ret(a), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    return intrinsic(typer)

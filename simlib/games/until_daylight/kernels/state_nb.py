@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit_nb, view2d
+from simlib.core.jit import at, njit_nb, packed_part
 from simlib.core.rng import N_STREAMS
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.codes import (
@@ -76,124 +76,27 @@ from simlib.games.until_daylight.codes import (
 
 
 # =========================================================================== accessors
-# Inlined at numba-IR level: a kernel without NRT may not return a view it did not receive.
-@njit_nb(inline="always")
-def pl_of(st):
-    o = st[K.G_O_PL]
-    return view2d(st, o, K.MAX_PLAYERS, K.N_PL)
-
-
-@njit_nb(inline="always")
-def inv_of(st):
-    o = st[K.G_O_INV]
-    n = st[K.G_N_CARDS]
-    return view2d(st, o, K.MAX_PLAYERS, n)
-
-
-@njit_nb(inline="always")
-def area_of(st):
-    o = st[K.G_O_AREA]
-    n = st[K.G_AREA_CAP]
-    return view2d(st, o, K.MAX_PLAYERS, n)
-
-
-@njit_nb(inline="always")
-def kept_of(st):
-    o = st[K.G_O_KEPT]
-    n = st[K.G_N_ENEMIES]
-    return view2d(st, o, K.MAX_PLAYERS, n)
-
-
-@njit_nb(inline="always")
-def hdeck_of(st):
-    o = st[K.G_O_HDECK]
-    return st[o:o + st[K.G_AREA_CAP]]
-
-
-@njit_nb(inline="always")
-def hdisc_of(st):
-    o = st[K.G_O_HDISC]
-    return st[o:o + st[K.G_N_ENEMIES]]
-
-
-@njit_nb(inline="always")
-def rdeck_of(st):
-    o = st[K.G_O_RDECK]
-    return st[o:o + st[K.G_RDECK_CAP]]
-
-
-@njit_nb(inline="always")
-def rdisc_of(st):
-    o = st[K.G_O_RDISC]
-    return st[o:o + st[K.G_N_CARDS]]
-
-
-@njit_nb(inline="always")
-def rng_of(st):
-    o = st[K.G_O_RNG]
-    return st[o:o + N_STREAMS].view(np.uint64)
-
-
-@njit_nb(inline="always")
-def ev_of(st):
-    o = st[K.G_O_EV]
-    n = st[K.G_EV_CAP]
-    return view2d(st, o, n, K.N_EV_COLS)
-
-
-@njit_nb(inline="always")
-def cands_of(st):
-    o = st[K.G_O_CANDS]
-    return view2d(st, o, K.MAX_CANDS, K.N_CAND_COLS)
-
-
-@njit_nb(inline="always")
-def buf_of(st):
-    o = st[K.G_O_BUF]
-    n = st[K.G_BUF_CAP]
-    return view2d(st, o, K.N_BUF_ROWS, n)
-
-
-@njit_nb(inline="always")
-def killed_of(st):
-    o = st[K.G_O_KILLED]
-    return st[o:o + st[K.G_N_ENEMIES]]
-
-
-@njit_nb(inline="always")
-def card_tab_of(rs):
-    o = rs[K.RH_O_CARD]
-    return view2d(rs, o, rs[K.RH_N_CARDS], K.N_CARD_COLS)
-
-
-@njit_nb(inline="always")
-def enemy_tab_of(rs):
-    o = rs[K.RH_O_ENEMY]
-    return view2d(rs, o, rs[K.RH_N_ENEMIES], K.N_ENEMY_COLS)
-
-
-@njit_nb(inline="always")
-def char_tab_of(rs):
-    o = rs[K.RH_O_CHAR]
-    return view2d(rs, o, rs[K.RH_N_CHARS], K.N_CHAR_COLS)
-
-
-@njit_nb(inline="always")
-def die_of(rs):
-    o = rs[K.RH_O_DIE]
-    return rs[o:o + rs[K.RH_DIE_SIZE]]
-
-
-@njit_nb(inline="always")
-def fate_of(rs):
-    o = rs[K.RH_O_FATE]
-    return rs[o:o + rs[K.RH_FATE_SIZE]]
-
-
-@njit_nb(inline="always")
-def recipes_of(rs):
-    o = rs[K.RH_O_RECIPES]
-    return view2d(rs, o, rs[K.RH_N_RECIPES], K.N_RECIPE_COLS)
+# Views of the parts (``simlib.core.jit.packed_part``: one typed call a site, the pointer
+# arithmetic as code; a part that does not fit raises IndexError).
+pl_of = packed_part("pl_of", K.G_O_PL, K.MAX_PLAYERS, K.N_PL)
+inv_of = packed_part("inv_of", K.G_O_INV, K.MAX_PLAYERS, at(K.G_N_CARDS))
+area_of = packed_part("area_of", K.G_O_AREA, K.MAX_PLAYERS, at(K.G_AREA_CAP))
+kept_of = packed_part("kept_of", K.G_O_KEPT, K.MAX_PLAYERS, at(K.G_N_ENEMIES))
+hdeck_of = packed_part("hdeck_of", K.G_O_HDECK, at(K.G_AREA_CAP))
+hdisc_of = packed_part("hdisc_of", K.G_O_HDISC, at(K.G_N_ENEMIES))
+rdeck_of = packed_part("rdeck_of", K.G_O_RDECK, at(K.G_RDECK_CAP))
+rdisc_of = packed_part("rdisc_of", K.G_O_RDISC, at(K.G_N_CARDS))
+rng_of = packed_part("rng_of", K.G_O_RNG, N_STREAMS, dtype=np.uint64)
+ev_of = packed_part("ev_of", K.G_O_EV, at(K.G_EV_CAP), K.N_EV_COLS)
+cands_of = packed_part("cands_of", K.G_O_CANDS, K.MAX_CANDS, K.N_CAND_COLS)
+buf_of = packed_part("buf_of", K.G_O_BUF, K.N_BUF_ROWS, at(K.G_BUF_CAP))
+killed_of = packed_part("killed_of", K.G_O_KILLED, at(K.G_N_ENEMIES))
+card_tab_of = packed_part("card_tab_of", K.RH_O_CARD, at(K.RH_N_CARDS), K.N_CARD_COLS)
+enemy_tab_of = packed_part("enemy_tab_of", K.RH_O_ENEMY, at(K.RH_N_ENEMIES), K.N_ENEMY_COLS)
+char_tab_of = packed_part("char_tab_of", K.RH_O_CHAR, at(K.RH_N_CHARS), K.N_CHAR_COLS)
+die_of = packed_part("die_of", K.RH_O_DIE, at(K.RH_DIE_SIZE))
+fate_of = packed_part("fate_of", K.RH_O_FATE, at(K.RH_FATE_SIZE))
+recipes_of = packed_part("recipes_of", K.RH_O_RECIPES, at(K.RH_N_RECIPES), K.N_RECIPE_COLS)
 
 
 def flatten_rules(packed) -> np.ndarray:
