@@ -8,7 +8,9 @@ each playing those games on one thread, started together.  Reference-ruleset 4-p
 baseline games.  Two independent processes share nothing but the machine, so (3) over (1)
 is what this machine gives to a second core; (2) over (1) is what the runner gets of it.
 CPU microseconds a game (process time over games) tell contention (more CPU a game) from
-idle time (the same CPU a game, less wall-clock speed-up).
+idle time (the same CPU a game, less wall-clock speed-up).  The headline of each line is
+the median of the rounds' ratios (each against the one-thread run of its own round: this
+VM's speed drifts between rounds); the ratio of the medians is printed beside it.
 """
 from __future__ import annotations
 
@@ -25,19 +27,22 @@ n, threads, go = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 api.play_games(64, players=4, threads=threads)  # load the kernels before the clock
 while time.time() < go:
     time.sleep(0.001)
-t, c = time.perf_counter(), time.process_time()
+t, c = time.time(), time.process_time()
 api.play_games(n, players=4, threads=threads, seed=11)
-print(n / (time.perf_counter() - t), time.process_time() - c)
+print(t, time.time(), time.process_time() - c)
 """
 
 
 def _run(n: int, threads: int, procs: int) -> tuple[float, float]:
-    """(games per wall second, CPU microseconds per game), summed over the processes."""
+    """(games per wall second, CPU microseconds per game) over the processes: all their games
+    over the time from the first start to the last end (not the sum of each process's
+    rate, which counts the time a process runs alone after the other ended as shared)."""
     go = time.time() + 3.0  # every process loaded before the start
     ps = [subprocess.Popen([sys.executable, "-c", _CHILD, str(n), str(threads), str(go)],
                            stdout=subprocess.PIPE, text=True) for _ in range(procs)]
     out = [p.communicate()[0].split() for p in ps]
-    return sum(float(o[0]) for o in out), 1e6 * sum(float(o[1]) for o in out) / (n * procs)
+    span = max(float(o[1]) for o in out) - min(float(o[0]) for o in out)
+    return n * procs / span, 1e6 * sum(float(o[2]) for o in out) / (n * procs)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -57,9 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     base = statistics.median(rows["1 thread"])
     for k, v in rows.items():
         m = statistics.median(v)
-        print(f"{k}: median {m:,.0f} games/s = {m / base:.2f}x one thread, "
-              f"{statistics.median(cpu[k]):.0f} CPU us a game "
-              f"(per round: {', '.join(f'{x / y:.2f}' for x, y in zip(v, rows['1 thread']))})")
+        paired = [x / y for x, y in zip(v, rows["1 thread"])]
+        print(f"{k}: {statistics.median(paired):.2f}x one thread (median of the rounds' "
+              f"ratios); median {m:,.0f} games/s = {m / base:.2f}x the median one-thread "
+              f"rate; {statistics.median(cpu[k]):.0f} CPU us a game "
+              f"(per round: {', '.join(f'{x:.2f}' for x in paired)})")
 
 
 if __name__ == "__main__":

@@ -120,6 +120,23 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
 
 
 BLOCK_GAMES = 128  # games a thread takes at a time (issue #15: the 2-thread speed-up)
+TAIL_GAMES = 8  # the smallest range: the last ranges shrink to this
+
+
+def range_edges(n: int, threads: int) -> np.ndarray:
+    """Edges of the ranges ``threads`` threads take in turn to play ``n`` games: ranges of
+    ``BLOCK_GAMES`` games, shrinking near the end (a quarter of what is left per thread,
+    down to ``TAIL_GAMES``) so the threads finish together: games differ in length, and
+    a thread left alone with a long last range is lost time.  One range with 1 thread."""
+    if threads <= 1 or n <= TAIL_GAMES:
+        return np.array([0, n], dtype=np.int64)
+    edges = [0]
+    lo = 0
+    while lo < n:
+        size = max(TAIL_GAMES, min(BLOCK_GAMES, (n - lo) // (2 * threads)))
+        lo = min(n, lo + size)
+        edges.append(lo)
+    return np.array(edges, dtype=np.int64)
 
 
 def default_threads() -> int:
@@ -148,15 +165,13 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
                 np.int64(1 if check else 0), flat)
     n = flat.shape[0]
     t = default_threads() if threads is None else max(1, int(threads))
-    # ranges of about BLOCK_GAMES games, at least 4 a thread, taken in turn by the threads:
-    # games differ in length, and a thread left alone with a long last range is lost time
-    blocks = min(n, max(4 * t, -(-n // BLOCK_GAMES))) if t > 1 else 1
-    if blocks <= 1:
+    edges = range_edges(n, t)  # taken in turn by the threads, the shortest last
+    if len(edges) <= 2:
         kernel(*args, np.int64(0), np.int64(n))
         return
-    edges = np.linspace(0, n, blocks + 1).astype(np.int64)
     with ThreadPoolExecutor(max_workers=t) as pool:
-        for f in [pool.submit(kernel, *args, edges[i], edges[i + 1]) for i in range(blocks)]:
+        for f in [pool.submit(kernel, *args, edges[i], edges[i + 1])
+                  for i in range(len(edges) - 1)]:
             f.result()
 
 
