@@ -33,7 +33,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import at, njit_nb, packed_part
-from simlib.core.rng import N_STREAMS
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.codes import (
     C_AMMO,
@@ -77,20 +76,32 @@ from simlib.games.until_daylight.codes import (
 
 # =========================================================================== accessors
 # Views of the parts (``simlib.core.jit.packed_part``: one typed call a site, the pointer
-# arithmetic as code; a part that does not fit raises IndexError).
-pl_of = packed_part("pl_of", K.G_O_PL, K.MAX_PLAYERS, K.N_PL)
-inv_of = packed_part("inv_of", K.G_O_INV, K.MAX_PLAYERS, at(K.G_N_CARDS))
-area_of = packed_part("area_of", K.G_O_AREA, K.MAX_PLAYERS, at(K.G_AREA_CAP))
-kept_of = packed_part("kept_of", K.G_O_KEPT, K.MAX_PLAYERS, at(K.G_N_ENEMIES))
-hdeck_of = packed_part("hdeck_of", K.G_O_HDECK, at(K.G_AREA_CAP))
-hdisc_of = packed_part("hdisc_of", K.G_O_HDISC, at(K.G_N_ENEMIES))
-rdeck_of = packed_part("rdeck_of", K.G_O_RDECK, at(K.G_RDECK_CAP))
-rdisc_of = packed_part("rdisc_of", K.G_O_RDISC, at(K.G_N_CARDS))
-rng_of = packed_part("rng_of", K.G_O_RNG, N_STREAMS, dtype=np.uint64)
-ev_of = packed_part("ev_of", K.G_O_EV, at(K.G_EV_CAP), K.N_EV_COLS)
-cands_of = packed_part("cands_of", K.G_O_CANDS, K.MAX_CANDS, K.N_CAND_COLS)
-buf_of = packed_part("buf_of", K.G_O_BUF, K.N_BUF_ROWS, at(K.G_BUF_CAP))
-killed_of = packed_part("killed_of", K.G_O_KILLED, at(K.G_N_ENEMIES))
+# arithmetic as code; a part that does not fit raises IndexError).  The state's come from
+# the one layout table, ``codes.STATE_PARTS``.
+def _state_part(name: str, dtype=None):
+    """The accessor ``<name>_of(st)`` of part ``name`` of ``codes.STATE_PARTS``: a head
+    slot dimension is read from the state, ``const(k)`` is ``k``; a part of one row is
+    1-D."""
+    _, slot, rows, cols, _role = K.STATE_PART[name]
+    dims = [at(d) if d >= 0 else -d for d in (rows, cols)]
+    if rows == K.const(1):
+        dims = dims[1:]
+    return packed_part(name + "_of", slot, *dims, dtype=dtype)
+
+
+pl_of = _state_part("pl")
+inv_of = _state_part("inv")
+area_of = _state_part("area")
+kept_of = _state_part("kept")
+hdeck_of = _state_part("hdeck")
+hdisc_of = _state_part("hdisc")
+rdeck_of = _state_part("rdeck")
+rdisc_of = _state_part("rdisc")
+rng_of = _state_part("rng", dtype=np.uint64)
+ev_of = _state_part("ev")
+cands_of = _state_part("cands")
+buf_of = _state_part("buf")
+killed_of = _state_part("killed")
 card_tab_of = packed_part("card_tab_of", K.RH_O_CARD, at(K.RH_N_CARDS), K.N_CARD_COLS)
 enemy_tab_of = packed_part("enemy_tab_of", K.RH_O_ENEMY, at(K.RH_N_ENEMIES), K.N_ENEMY_COLS)
 char_tab_of = packed_part("char_tab_of", K.RH_O_CHAR, at(K.RH_N_CHARS), K.N_CHAR_COLS)
