@@ -441,7 +441,7 @@ def packed_part(name: str, offset_slot: int, *dims, dtype=None):
                 raise IndexError(message)
             o = int(a[offset_slot])
             shape = tuple(int(a[d[1]]) if isinstance(d, tuple) else d for d in dims)
-            n = int(np.prod(shape)) if len(shape) == 2 else shape[0]
+            n = int(np.prod(shape))
             if o < 0 or n < 0 or o + n > a.shape[0]:
                 raise IndexError(message)
             v = a[o:o + n]
