@@ -1,0 +1,447 @@
+"""Day Night Z rulesets: the source-tagged TOML files of ``data/day_night_z`` as a
+validated, immutable :class:`DayNightZRules`.
+
+Files and dotted keys (``<file>.<field>``, ``<file>.<entry>.<field>``, the tables of
+``constants.toml`` without the file name):
+
+* ``constants.toml``: ``survivor.*`` (tracks, SP), ``threat_track.*`` (units, costs,
+  locked units, leave-behind bands), ``clock.*``, ``combat.*`` (pool modifiers, hiding),
+  ``map.*`` (the zone-level abstraction: ``tile_capacity``, ``engaged_cap``,
+  ``leave_tile_ap``...), ``variants.*``;
+* ``dice.toml``: ``dice.<face>.star|target|skull|infection|noise``;
+* ``colours.toml``: ``colours.check.<stress colour>``, ``colours.attack.<health colour>``
+  (the symbols that succeed);
+* ``survivors.toml``: ``survivors.<name>.eats|weapon|ammo``, ``survivors.<name>.day.<attr>``,
+  ``survivors.<name>.night.<attr>``;
+* ``enemies.toml``: ``enemies.<kind>.miniatures|night_only|city_only``,
+  ``enemies.<kind>.day.<stat>``, ``enemies.<kind>.night.<stat>``;
+* ``weapons.toml``, ``search.toml``, ``spawn.toml``, ``threat.toml``, ``encounters.toml``,
+  ``surprises.toml``, ``exploration.toml``: the weapons and the decks with their counts;
+* ``city.toml``, ``locations.toml``, ``scenario.toml``: the city graph and the adventure.
+
+>>> rules = load_ruleset()
+>>> rules.override({"survivor.max_sp_per_roll": 3}).get("survivor.max_sp_per_roll")
+3
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...core.ruleset import (Entities, Field, FileSchema, RulesetError, TaggedRuleset, check_value,
+                             error, load_tagged)
+from . import codes as K
+
+__all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
+
+
+def _int(lo: int | None = 0, hi: int | None = None, required: bool = True, default: Any = None) -> Field:
+    return Field("int", lo, hi, required, default)
+
+
+_BOOL = Field("bool")
+_HOUR = Field("ints", 0, 23)
+_CELL = Field("cell", 0, 99)
+
+SCHEMAS = (
+    FileSchema("constants", tables={
+        "survivor": {
+            "health_max": _int(1, 50), "health_yellow_at": _int(1, 50), "health_red_at": _int(1, 50),
+            "ap_green": _int(0, 10), "ap_yellow": _int(0, 10), "ap_red": _int(0, 10),
+            "stress_max": _int(1, 50), "stress_yellow_from": _int(1, 50), "stress_red_from": _int(1, 50),
+            "infection_death": _int(1, 20), "sp_start": _int(0, 99), "sp_cap": _int(1, 99),
+            "max_sp_per_roll": _int(0, 20), "min_pool": _int(0, 20),
+            "sp_per_passed_check": _int(0, 10), "stress_per_damaging_attack": _int(0, 10),
+            "supply_heals": _int(0, 10), "rest_stress": _int(0, 10), "start_supplies": _int(0, 20),
+        },
+        "threat_track": {
+            "units_per_level": _int(1, 99), "start_level": Field("choice", choices=K.LEVELS),
+            "start_unit": _int(1, 99), "cost_green": _int(0, 99), "cost_yellow": _int(0, 99),
+            "red_capped": _BOOL, "locked_green": Field("ints", 1, 99), "locked_yellow": Field("ints", 1, 99),
+            "noise_rise": _int(0, 10),
+            "leave_band_1_from": _int(1, 999), "leave_band_2_from": _int(1, 999),
+            "leave_band_3_from": _int(1, 999), "leave_band_4_from": _int(1, 999),
+        },
+        "clock": {
+            "night_start": _int(0, 23), "day_start": _int(0, 23), "dawn_hour": _int(0, 23),
+            "dawn_sp": _int(0, 10), "infection_hours": _HOUR, "eat_hour": _int(0, 23),
+            "threat_hours": _HOUR, "threat_hour_rise": _int(0, 10),
+        },
+        "combat": {
+            "high_ground_bonus": _int(0, 10), "defend_bonus": _int(0, 10), "cover_penalty": _int(0, 10),
+            "armour_penalty": _int(0, 10), "strength_mid": _int(0, 20), "strength_high": _int(0, 20),
+            "star_trait_rule": Field("choice", choices=K.STAR_TRAIT_RULES),
+            "hide_dice": _int(0, 20), "corpse_dice_max": _int(0, 20),
+            "target_priority": Field("choice", choices=K.TARGET_PRIORITIES),
+        },
+        "map": {
+            "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
+            "leave_tile_ap": _int(0, 10), "ranged_reaches_tile": _BOOL, "high_ground_tiles": _BOOL,
+            "cover_tiles": _BOOL,
+        },
+        "variants": {
+            "attacks_earn_sp": _BOOL, "red_units_block_entry": _BOOL,
+            "eating_only_prevents_loss": _BOOL, "unlimited_miniatures": _BOOL,
+        },
+    }, top_level=("survivor", "threat_track", "clock", "combat", "map", "variants")),
+    FileSchema("dice", entities=Entities({
+        "star": Field("choice", choices=(K.NONE,) + K.STAR_COLOURS),
+        "target": Field("choice", choices=(K.NONE,) + K.TARGET_COLOURS),
+        "skull": _BOOL, "infection": _BOOL, "noise": _BOOL,
+        "text": Field("text", required=False, default=""),
+    }, what="face")),
+    FileSchema("colours", tables={
+        "check": {c: Field("names") for c in K.LEVELS},
+        "attack": {c: Field("names") for c in K.LEVELS},
+    }),
+    FileSchema("survivors", entities=Entities({
+        "eats": _int(0, 10), "weapon": Field("str"), "ammo": _int(0, 99),
+        "text": Field("text", required=False, default=""),
+    }, tables={"day": {a: _int(0, 20) for a in K.ATTRIBUTES},
+               "night": {a: _int(0, 20) for a in K.ATTRIBUTES}}, what="survivor")),
+    FileSchema("enemies", entities=Entities({
+        "miniatures": _int(0, 99), "night_only": _BOOL, "city_only": _BOOL,
+        "text": Field("text", required=False, default=""),
+    }, tables={side: {"initiative": _int(0, 20), "actions": _int(0, 10), "health": _int(1, 50),
+                      "attack": _int(0, 20), "damage": _int(0, 20), "defense": _int(0, 10),
+                      "evasion": _int(-10, 0), "resistance": _int(0, 20), "sp": _int(0, 15)}
+               for side in ("day", "night")},
+        what="enemy", allowed=K.ENEMIES, allowed_what="enemy")),
+    FileSchema("weapons", entities=Entities({
+        "kind": Field("choice", choices=K.WEAPON_KINDS),
+        "damage_weak": _int(0, 20), "damage_mid": _int(0, 20), "damage_strong": _int(0, 20),
+        "noisy": _BOOL, "ammo": _int(0, 5), "attacks_per_ap": _int(1, 5), "slow": _BOOL,
+        "pierce": _BOOL, "star_trait": Field("choice", choices=K.STAR_TRAITS), "suppressible": _BOOL,
+        "text": Field("text", required=False, default=""),
+    }, what="weapon")),
+    FileSchema("search", entities=Entities({
+        "kind": Field("choice", choices=K.SEARCH_KINDS), "count": _int(0, 99),
+        "modifier": _int(-10, 10), "amount": _int(0, 20, False, 0),
+        "weapon": Field("str", required=False, default=""),
+        "location": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.BODY_LOCATIONS),
+        "check": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
+        "cancels_attack": Field("bool", required=False, default=False),
+        "text": Field("text", required=False, default=""),
+    }, what="search card")),
+    FileSchema("spawn", entities=Entities({
+        "count": _int(0, 99),
+        **{c: Field("counts", 0, 20, True, None, K.ENEMIES) for c in K.LEVELS},
+        "text": Field("text", required=False, default=""),
+    }, what="spawn card")),
+    FileSchema("threat", fields={
+        "cards": _int(1, 200), "combination": Field("choice", choices=K.THREAT_COMBINATIONS),
+    }, tables={
+        "side_a": {"normal": _int(0, 200), "fury": _int(0, 200), "excitement": _int(0, 200),
+                   "fury_actions": _int(0, 5)},
+        "hourglasses": {"zero": _int(0, 200), "one": _int(0, 200), "two": _int(0, 200)},
+        "icons": {"hunter": _int(0, 200), "infection": _int(0, 200), "no_hunter": _int(0, 200),
+                  "no_infection": _int(0, 200)},
+        "conditions": {"noisy_weapon": _int(0, 200), "ambush": _int(0, 200), "red_stress": _int(0, 200),
+                       "nothing": _int(0, 200)},
+        "effects": {"noisy_weapon_threat": _int(0, 10), "ambush_spawn_per_survivor": _int(0, 10),
+                    "red_stress_health": _int(0, 10)},
+        "infection_card": {"level_1_stress": _int(0, 10), "level_2_health": _int(0, 10),
+                           "level_3_health": _int(0, 10)},
+    }),
+    FileSchema("encounters", entities=Entities({
+        "kind": Field("choice", choices=K.ENCOUNTER_KINDS), "count": _int(0, 99),
+        "spawn_per_survivor": _int(0, 10, False, 0), "spawn_extra_red": _int(0, 10, False, 0),
+        "attribute": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
+        "fail_stress": _int(0, 10, False, 0), "fail_damage": _int(0, 10, False, 0),
+        "text": Field("text", required=False, default=""),
+    }, what="encounter card")),
+    FileSchema("surprises", entities=Entities({
+        "kind": Field("choice", choices=K.SURPRISE_KINDS), "count": _int(0, 99),
+        "spawn_cards": _int(0, 10, False, 0),
+        "enemy": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.ENEMIES),
+        "amount": _int(0, 20, False, 0),
+        "text": Field("text", required=False, default=""),
+    }, what="surprise card")),
+    FileSchema("exploration", entities=Entities({
+        "kind": Field("choice", choices=K.EXPLORATION_KINDS), "count": _int(0, 99),
+        "text": Field("text", required=False, default=""),
+    }, what="exploration card")),
+    FileSchema("city", fields={
+        "rows": _int(1, 20), "cols": _int(1, 20), "exit_a": _CELL, "exit_b": _CELL, "exit_c": _CELL,
+        "alleys": Field("cells", 0, 99), "surprises": Field("cells", 0, 99),
+        "move_ap": _int(0, 10), "enter_location_ap": _int(0, 10),
+    }),
+    FileSchema("locations", entities=Entities({
+        "access": _CELL, "tiles": _int(1, 10), "search_modifier": _int(-10, 10),
+        "spawn_small": _int(0, 10), "spawn_large": _int(0, 10), "small_team": _int(0, 4),
+        "text": Field("text", required=False, default=""),
+    }, what="location")),
+    FileSchema("scenario", fields={
+        "name": Field("str"), "start_hour": _int(0, 23), "start_exit": Field("choice", choices=K.EXITS),
+        "searches_needed": _int(0, 20), "turn_limit": _int(1, 200), "vp_base": _int(0, 20),
+        "vp_per_dead": _int(0, 20), "min_team": _int(1, 4), "max_team": _int(1, 4),
+        "team": Field("names"),
+    }),
+)
+
+
+class DayNightZRules(TaggedRuleset):
+    """A validated Day Night Z ruleset (immutable; ``override`` returns a new one)."""
+
+    SCHEMAS = SCHEMAS
+    SOURCES = ("rulebook", "inferred", "publisher", "assumed")
+    GAME = "Day Night Z"
+
+    # ------------------------------------------------------------------ value types
+    @classmethod
+    def _check_value(cls, file: str, key: str, f: Field, value: Any) -> Any:
+        """Adds ``ints`` (a list of integers in [min, max], possibly empty), ``cell`` (a
+        ``[row, column]`` pair) and ``cells`` (a list of cells)."""
+        if f.type == "ints":
+            if not isinstance(value, (list, tuple)):
+                raise error(file, key, f"expected a list of integers, got {type(value).__name__} {value!r}")
+            return tuple(check_value(file, f"{key}[{i}]", Field("int", f.min, f.max), v)
+                         for i, v in enumerate(value))
+        if f.type == "cell":
+            if not isinstance(value, (list, tuple)) or len(value) != 2:
+                raise error(file, key, f"expected a cell [row, column], got {value!r}")
+            return tuple(check_value(file, key, Field("int", f.min, f.max), v) for v in value)
+        if f.type == "cells":
+            if not isinstance(value, (list, tuple)):
+                raise error(file, key, f"expected a list of cells [[row, column], ...], got {value!r}")
+            return tuple(cls._check_value(file, f"{key}[{i}]", Field("cell", f.min, f.max), v)
+                         for i, v in enumerate(value))
+        return check_value(file, key, f, value)
+
+    # ------------------------------------------------------------------ names
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        return self.names("dice")
+
+    @property
+    def survivor_names(self) -> tuple[str, ...]:
+        return self.names("survivors")
+
+    @property
+    def weapon_names(self) -> tuple[str, ...]:
+        return self.names("weapons")
+
+    # ------------------------------------------------------------------ checks
+    def _bad(self, key: str, msg: str, allowed=None) -> RulesetError:
+        return error(self.file_of(key), key, msg, allowed)
+
+    def _validate(self) -> None:
+        g = self.get
+        # the die
+        faces = self.face_names
+        if len(faces) > K.MAX_FACES:
+            raise self._bad("dice", f"at most {K.MAX_FACES} faces (layout bound); got {len(faces)}")
+        # colour rules: only symbol colours that exist
+        for roll, allowed in (("check", K.STAR_COLOURS), ("attack", K.TARGET_COLOURS)):
+            for lvl in K.LEVELS:
+                key = f"colours.{roll}.{lvl}"
+                for c in g(key):
+                    if c not in allowed:
+                        raise self._bad(key, f"unknown colour {c!r}", allowed)
+        # tracks
+        s = "survivor."
+        if not g(s + "health_red_at") < g(s + "health_yellow_at") < g(s + "health_max"):
+            raise self._bad(s + "health_yellow_at", "need health_red_at < health_yellow_at < health_max "
+                            f"(got {g(s + 'health_red_at')}, {g(s + 'health_yellow_at')}, {g(s + 'health_max')})")
+        if not g(s + "stress_yellow_from") < g(s + "stress_red_from") <= g(s + "stress_max"):
+            raise self._bad(s + "stress_red_from", "need stress_yellow_from < stress_red_from <= stress_max "
+                            f"(got {g(s + 'stress_yellow_from')}, {g(s + 'stress_red_from')}, "
+                            f"{g(s + 'stress_max')})")
+        if g(s + "sp_start") > g(s + "sp_cap"):
+            raise self._bad(s + "sp_start", f"{g(s + 'sp_start')} is above sp_cap {g(s + 'sp_cap')}")
+        t = "threat_track."
+        units = g(t + "units_per_level")
+        if g(t + "start_unit") > units:
+            raise self._bad(t + "start_unit", f"{g(t + 'start_unit')} is above units_per_level {units}")
+        for lvl in ("green", "yellow"):
+            key = f"{t}locked_{lvl}"
+            v = g(key)
+            if list(v) != sorted(set(v)) or any(u > units for u in v):
+                raise self._bad(key, f"expected distinct increasing units within 1-{units}, got {list(v)}")
+        bands = [g(f"{t}leave_band_{i}_from") for i in range(1, 5)]
+        if bands != sorted(set(bands)):
+            raise self._bad(t + "leave_band_2_from", f"the leave bands must start at increasing SP sums, got {bands}")
+        c = "clock."
+        if g(c + "night_start") == g(c + "day_start"):
+            raise self._bad(c + "day_start", "night and day cannot start at the same hour")
+        if g("combat.strength_mid") > g("combat.strength_high"):
+            raise self._bad("combat.strength_mid", "must be <= combat.strength_high")
+        # survivors, enemies, weapons
+        weapons = self.weapon_names
+        for n in self.survivor_names:
+            w = g(f"survivors.{n}.weapon")
+            if w not in weapons:
+                raise self._bad(f"survivors.{n}.weapon", f"unknown weapon {w!r}", weapons)
+        enemies = self.names("enemies")
+        missing = [e for e in K.ENEMIES if e not in enemies]
+        if missing:
+            raise self._bad("enemies", f"missing enemy {missing[0]!r}; enemies.toml lists every kind", K.ENEMIES)
+        # decks
+        for n in self.names("search"):
+            kind, w = g(f"search.{n}.kind"), g(f"search.{n}.weapon")
+            if kind == "weapon" and w not in weapons:
+                raise self._bad(f"search.{n}.weapon", f"a weapon card needs a weapon; got {w!r}", weapons)
+            if kind != "weapon" and w:
+                raise self._bad(f"search.{n}.weapon", f"only weapon cards name a weapon ({kind})")
+            if (kind == "armour") != (g(f"search.{n}.location") != K.NONE):
+                raise self._bad(f"search.{n}.location", "an armour card, and only one, covers a body location",
+                                K.BODY_LOCATIONS)
+        for stem in ("search", "spawn", "encounters", "surprises", "exploration"):
+            if sum(g(f"{stem}.{n}.count") for n in self.names(stem)) < 1:
+                raise self._bad(stem, "the deck is empty")
+        for n in self.names("encounters"):
+            if (g(f"encounters.{n}.kind") == "check") != (g(f"encounters.{n}.attribute") != K.NONE):
+                raise self._bad(f"encounters.{n}.attribute", "a check card, and only one, names an attribute",
+                                K.CHECK_ATTRIBUTES)
+        for n in self.names("surprises"):
+            if (g(f"surprises.{n}.kind") == "enemy_ambush") != (g(f"surprises.{n}.enemy") != K.NONE):
+                raise self._bad(f"surprises.{n}.enemy", "an enemy_ambush card, and only one, names an enemy",
+                                K.ENEMIES)
+        cards = g("threat.cards")
+        for table, parts in (("side_a", ("normal", "fury", "excitement")),
+                             ("hourglasses", ("zero", "one", "two")),
+                             ("icons", ("hunter", "no_hunter")), ("icons", ("infection", "no_infection")),
+                             ("conditions", ("noisy_weapon", "ambush", "red_stress", "nothing"))):
+            total = sum(g(f"threat.{table}.{p}") for p in parts)
+            if total != cards:
+                raise self._bad(f"threat.{table}.{parts[0]}", f"{' + '.join(parts)} = {total}; "
+                                f"each column of the threat deck counts its {cards} cards (threat.cards)")
+        # the city
+        rows, cols = g("city.rows"), g("city.cols")
+        seen: dict[tuple, str] = {}
+        cells = [(f"city.exit_{e}", g(f"city.exit_{e}")) for e in K.EXITS]
+        cells += [("city.alleys", x) for x in g("city.alleys")]
+        cells += [("city.surprises", x) for x in g("city.surprises")]
+        for key, cell in cells + [(f"locations.{n}.access", g(f"locations.{n}.access"))
+                                  for n in self.names("locations")]:
+            if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+                raise self._bad(key, f"cell {list(cell)} is off the {rows} x {cols} grid")
+        for key, cell in cells:
+            if cell in seen:
+                raise self._bad(key, f"cell {list(cell)} is already {seen[cell]}")
+            seen[cell] = key
+        # the scenario
+        team = g("scenario.team")
+        for n in team:
+            if n not in self.survivor_names:
+                raise self._bad("scenario.team", f"unknown survivor {n!r}", self.survivor_names)
+        if not g("scenario.min_team") <= g("scenario.max_team") <= len(team):
+            raise self._bad("scenario.max_team", f"need min_team <= max_team <= {len(team)} (the team list)")
+
+    # ------------------------------------------------------------------ derived values
+    def faces(self) -> np.ndarray:
+        """The die as an int64 array, one row a face, columns ``codes.F_*``: star colour
+        (index in ``STAR_COLOURS``, -1 none), target colour (``TARGET_COLOURS``, -1),
+        skull, infection, noise (0/1).  Read-only, cached."""
+        if "faces" not in self._cache:
+            rows = []
+            for f in self.face_names:
+                star, target = self.get(f"dice.{f}.star"), self.get(f"dice.{f}.target")
+                rows.append([K.STAR_COLOURS.index(star) if star != K.NONE else -1,
+                             K.TARGET_COLOURS.index(target) if target != K.NONE else -1,
+                             int(self.get(f"dice.{f}.skull")), int(self.get(f"dice.{f}.infection")),
+                             int(self.get(f"dice.{f}.noise"))])
+            a = np.array(rows, dtype=np.int64).reshape(len(rows), K.F_N)
+            a.setflags(write=False)
+            self._cache["faces"] = a
+        return self._cache["faces"]
+
+    def accepted(self, roll: str, level: str) -> tuple[str, ...]:
+        """Symbol colours that succeed: ``roll`` ``"check"`` (stars at a stress colour) or
+        ``"attack"`` (targets at a health colour)."""
+        if roll not in ("check", "attack"):
+            raise ValueError(f"unknown roll {roll!r}; allowed: check, attack")
+        if level not in K.LEVELS:
+            raise ValueError(f"unknown colour {level!r}; allowed: {', '.join(K.LEVELS)}")
+        return tuple(self.get(f"colours.{roll}.{level}"))
+
+    def success_faces(self, roll: str, level: str) -> np.ndarray:
+        """0/1 per face: does this face succeed for ``roll`` at ``level``."""
+        acc = self.accepted(roll, level)
+        col, names = (K.F_STAR, K.STAR_COLOURS) if roll == "check" else (K.F_TARGET, K.TARGET_COLOURS)
+        return np.array([int(c >= 0 and names[c] in acc) for c in self.faces()[:, col]], dtype=np.int64)
+
+    def stress_level(self, stress: int) -> str:
+        """The stress colour of a stress value."""
+        if stress >= self.get("survivor.stress_red_from"):
+            return "red"
+        return "yellow" if stress >= self.get("survivor.stress_yellow_from") else "green"
+
+    def health_level(self, health: int) -> str:
+        """The health colour of a health value (>= 1)."""
+        if health <= self.get("survivor.health_red_at"):
+            return "red"
+        return "yellow" if health <= self.get("survivor.health_yellow_at") else "green"
+
+    def action_points(self, health: int) -> int:
+        """AP of a survivor at ``health`` (0 when dead)."""
+        return 0 if health <= 0 else int(self.get(f"survivor.ap_{self.health_level(health)}"))
+
+    def attribute(self, survivor: str, attribute: str, night: bool = False) -> int:
+        """A survivor's attribute by day or by night."""
+        if survivor not in self.survivor_names:
+            raise ValueError(f"unknown survivor {survivor!r}; allowed: {', '.join(self.survivor_names)}")
+        if attribute not in K.ATTRIBUTES:
+            raise ValueError(f"unknown attribute {attribute!r}; allowed: {', '.join(K.ATTRIBUTES)}")
+        return int(self.get(f"survivors.{survivor}.{'night' if night else 'day'}.{attribute}"))
+
+    def enemy(self, kind: str, night: bool = False) -> dict[str, int]:
+        """An enemy's profile card side: ``{stat: value}`` (``codes.ENEMY_STATS``)."""
+        if kind not in K.ENEMIES:
+            raise ValueError(f"unknown enemy {kind!r}; allowed: {', '.join(K.ENEMIES)}")
+        side = "night" if night else "day"
+        return {s: int(self.get(f"enemies.{kind}.{side}.{s}")) for s in K.ENEMY_STATS}
+
+    def weapon_damage(self, weapon: str, strength: int) -> int:
+        """A weapon's damage in the hands of a survivor of ``strength``."""
+        if weapon not in self.weapon_names:
+            raise ValueError(f"unknown weapon {weapon!r}; allowed: {', '.join(self.weapon_names)}")
+        col = "weak"
+        if strength >= self.get("combat.strength_high"):
+            col = "strong"
+        elif strength >= self.get("combat.strength_mid"):
+            col = "mid"
+        return int(self.get(f"weapons.{weapon}.damage_{col}"))
+
+    def leave_threat_rise(self, sp_sum: int) -> int:
+        """Threat units added when the last survivor leaves enemies worth ``sp_sum`` SP."""
+        return sum(sp_sum >= self.get(f"threat_track.leave_band_{i}_from") for i in range(1, 5))
+
+    def spawn_mean(self, level: str) -> float:
+        """Mean number of enemies a spawn card places at a threat colour."""
+        n = [self.get(f"spawn.{c}.count") for c in self.names("spawn")]
+        e = [sum(self.get(f"spawn.{c}.{level}").values()) for c in self.names("spawn")]
+        return sum(a * b for a, b in zip(n, e)) / sum(n)
+
+
+def default_ruleset_dir() -> Path:
+    """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
+    try:
+        from importlib.resources import files
+
+        cand = Path(str(files("simlib._data") / "day_night_z"))
+        if (cand / "constants.toml").is_file():
+            return cand
+    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
+        pass
+    cand = Path(__file__).resolve().parents[3] / "data" / "day_night_z"
+    if (cand / "constants.toml").is_file():
+        return cand
+    raise RulesetError(f"cannot find the default Day Night Z ruleset (package simlib._data or {cand})")
+
+
+_DEFAULT: DayNightZRules | None = None
+
+
+def load_ruleset(path: str | Path | None = None) -> DayNightZRules:
+    """The reference ruleset (``None``), a ruleset folder, or a ``.toml`` file of changes
+    applied to the reference (tables named after the files, ``[enemies.walker.night]``, or
+    the top-level tables of constants.toml, ``[survivor]``)."""
+    global _DEFAULT
+    if path is None:
+        if _DEFAULT is None:
+            _DEFAULT = load_tagged(default_ruleset_dir(), DayNightZRules)
+        return _DEFAULT
+    return load_tagged(path, DayNightZRules, base=load_ruleset())
