@@ -44,6 +44,6 @@ EXPLORATION_KINDS = ("spawn", "spawn_and_search", "search")
 EXITS = ("a", "b", "c")
 
 # ------------------------------------------------------------------ rule choices
-STAR_TRAIT_RULES = ("any_star", "accepted_star")  # which star fires a weapon's star trait
+STAR_TRAIT_RULES = ("any_star", "stress_star")  # which star fires a weapon's star trait
 THREAT_COMBINATIONS = ("independent",)            # how a threat card's sides are paired
 TARGET_PRIORITIES = ("noisiest_then_weakest", "weakest_then_noisiest")
