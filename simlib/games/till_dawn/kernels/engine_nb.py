@@ -17,7 +17,7 @@ buffer records nothing).  Randomness comes from the state's own streams (counter
 splitmix64, ``simlib.core.rng``): the hunt deck's stream is re-keyed every night from
 the game key, so two policies see the same first draws of every night.
 
-Rules where the rulebook is silent are the defaults of shared/rules/till-dawn.md.
+Rules where the rulebook is silent are the defaults of docs/games/till-dawn.md.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The whole-game kernel: one jitted function plays a night of Until Daylight.
 
-Follows ``shared/rules/until-daylight.md`` sections 2-7.  State layout: see ``state_nb``.
+Follows the rules of ``docs/games/until-daylight.md`` (a round to the end).  State layout: see ``state_nb``.
 Every decision goes through ``policies_nb.choose_nb``; every random draw comes from the
 game's own streams (cards, dice, timer, policy), so a game is a pure function of
 ``(seed, game index, players, characters, policy, parameters, ruleset)``.
