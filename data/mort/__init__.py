@@ -1,0 +1,1 @@
+"""Mort de la lumière du jour reference ruleset (TOML files; see board.toml for the format)."""

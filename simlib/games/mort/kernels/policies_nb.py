@@ -1,0 +1,657 @@
+"""Mort de la lumière du jour players: ``choose_nb(state, rules, policy, params, legal, n,
+work, log)`` returns one of ``legal[:n]`` for the seat to move.
+
+``random`` (0)
+    a uniformly random legal action (the game's policy stream).
+``heuristic`` (1): the killer's play on seat 0, the survivors' on the others.
+    Killer, parameter ``guard_lamps`` (params[0]): chases the nearest survivor, injured
+    first, and strikes whenever able; when no survivor is within the points of his hand
+    he guards the generator with the most lamps if it has at least ``guard_lamps``; breaks
+    a guarding pallet with a "casse palette" card, else walks round it (when another card
+    pays a strike after the detour) or rolls to break it; plays sprints when far from his
+    target and blocks the most advanced generator when his hand has cards to spare.
+    Survivors, parameters ``flee_radius`` (params[1]) and ``work_radius`` (params[2]):
+    take an open hatch, escape by an open gate, and with the killer closer than
+    ``work_radius`` flee to a pallet within ``flee_radius`` (dropping it) or away from
+    him; otherwise open a powered gate, heal, open a chest when holding fewer than the
+    card limit and a chest is nearer than the nearest generator, and repair the nearest
+    generator (the toolbox first).  Each act is paid with the smallest card that covers
+    it; a move with the smallest card covering the distance, else the largest.
+``rollout`` (2), parameters ``rollouts`` (params[3]), ``horizon`` (params[4]):
+    flat Monte Carlo over the heuristics for whichever side it sits on: every legal action
+    is tried in ``rollouts`` playouts of ``horizon`` rounds (0: to the end) with every seat
+    playing ``heuristic``; before each playout the hands this seat cannot see (every other
+    seat's energy and deck cards) are dealt again from the unseen cards, and the playout's
+    random streams are new, so the search never peeks at decks or hands.  A playout is
+    scored by the side's result (a win 1, else 0; at the horizon, an estimate from kills,
+    wounds, escapes and repairs).
+
+``params`` is a float64 vector of ``N_PARAMS`` (every policy's parameters in one vector).
+``work`` is an int64 scratch array of ``WORK_SIZE`` (the rollout's copies of the state).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.jit import njit_nb
+from ....core.rng import STREAM_SALT, mix64_nb
+from .. import codes as K
+from .engine_nb import (card_of_nb, cards_held_nb, dist_nb, gate_xy_nb,
+                        gen_dist_nb, guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
+                        n_surv_nb, powered_nb, randint_nb, step_nb, tok_x, tok_y)
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_ROLLOUT = 2
+N_PARAMS = 5
+PR_GUARD_LAMPS, PR_FLEE_RADIUS, PR_WORK_RADIUS, PR_ROLLOUTS, PR_HORIZON = range(N_PARAMS)
+WORK_SIZE = 2 * K.S_SIZE + K.MAX_LEGAL
+
+# survivors' plans
+PL_NONE, PL_HATCH, PL_ESCAPE, PL_FLEE_PALLET, PL_FLEE, PL_GATE, PL_HEAL, PL_CHEST, PL_REPAIR = range(9)
+
+
+# =========================================================================== helpers
+@njit_nb
+def _has(legal, n, a):
+    for i in range(n):
+        if legal[i] == a:
+            return True
+    return False
+
+
+@njit_nb
+def _commit(state, legal, n, s, q, need, move):
+    """The commit of purpose ``q`` paid with the smallest card whose points (after the
+    killer's adjustment) cover ``need``; for a move (``move``) the largest card when none
+    covers it.  -1 when no such commit is legal."""
+    adj = state[K.S_ADJ_NOW] if s == 0 else 0
+    best = -1
+    for v in range(1, K.MAX_V + 1):
+        a = K.A_COMMIT + q * K.MAX_V + v - 1
+        if state[K.S_HAND + s * K.HAND_W + v] > 0 and _has(legal, n, a) and v + adj >= need:
+            return a
+    if move:
+        for v in range(K.MAX_V, 0, -1):
+            a = K.A_COMMIT + q * K.MAX_V + v - 1
+            if state[K.S_HAND + s * K.HAND_W + v] > 0 and _has(legal, n, a):
+                return a
+    return best
+
+
+@njit_nb
+def _step_toward(state, s, gx, gy, legal, n):
+    """The legal step that brings seat ``s`` closest to (gx, gy) (-1: none gets closer)."""
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    best = -1
+    bd = abs(x - gx) + abs(y - gy)
+    bgap = -1
+    for d in range(4):
+        a = K.A_NORTH + d
+        if not _has(legal, n, a):
+            continue
+        nx = x + (1 if d == 1 else (-1 if d == 3 else 0))
+        ny = y + (-1 if d == 0 else (1 if d == 2 else 0))
+        nd = abs(nx - gx) + abs(ny - gy)
+        gap = abs(x - gx) if (d == 1 or d == 3) else abs(y - gy)  # close the larger gap first
+        if nd < bd or (nd == bd and best >= 0 and gap > bgap):
+            if nd < abs(x - gx) + abs(y - gy):
+                best = a
+                bd = nd
+                bgap = gap
+    return best
+
+
+@njit_nb
+def _step_away(state, s, fx, fy, legal, n):
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    best = -1
+    bd = abs(x - fx) + abs(y - fy)
+    for d in range(4):
+        a = K.A_NORTH + d
+        if not _has(legal, n, a):
+            continue
+        nx = x + (1 if d == 1 else (-1 if d == 3 else 0))
+        ny = y + (-1 if d == 0 else (1 if d == 2 else 0))
+        nd = abs(nx - fx) + abs(ny - fy)
+        if nd > bd:
+            best = a
+            bd = nd
+    return best
+
+
+@njit_nb
+def _first_in_block(legal, n, base, size):
+    for i in range(n):
+        if legal[i] >= base and legal[i] < base + size:
+            return legal[i]
+    return -1
+
+
+# =========================================================================== setup
+@njit_nb
+def _setup_choice(state, rules, legal, n):
+    ph = state[K.S_PHASE]
+    s = state[K.S_DECIDER]
+    lx = rules[K.R_PARAMS + K.P_LAIR_X]
+    ly = rules[K.R_PARAMS + K.P_LAIR_Y]
+    if ph == K.PH_PLACE:
+        t = state[K.S_TOKEN]
+        d = dist_nb(tok_x(rules, t), tok_y(rules, t), lx, ly)
+        if s == 0:  # generators near the lair, shortcuts far from it
+            if d <= 6 and _has(legal, n, K.A_PLACE_GEN):
+                return K.A_PLACE_GEN
+            if _has(legal, n, K.A_PLACE_SHORTCUT):
+                return K.A_PLACE_SHORTCUT
+            return K.A_PLACE_GEN
+        # a survivor starts far from the lair; generators near it are left to chests
+        if d >= 9 and _has(legal, n, K.A_PLACE_PAWN):
+            return K.A_PLACE_PAWN
+        if d >= 6 and _has(legal, n, K.A_PLACE_GEN):
+            return K.A_PLACE_GEN
+        if _has(legal, n, K.A_PLACE_CHEST):
+            return K.A_PLACE_CHEST
+        return legal[n - 1]
+    if ph == K.PH_GATES:  # the two closest gate sites (adjacent sides): one killer guards both
+        return K.A_GATES
+    # pallets next to the tokens nearest a generator (the survivors' work places)
+    best = legal[0]
+    bd = 1 << 30
+    for i in range(n):
+        t = legal[i] - K.A_PALLET_AT
+        for g in range(state[K.S_N_GENS]):
+            d = gen_dist_nb(state, rules, g, tok_x(rules, t), tok_y(rules, t))
+            if d < bd:
+                bd = d
+                best = legal[i]
+    return best
+
+
+# =========================================================================== the killer
+@njit_nb
+def _killer_target(state, rules):
+    """The nearest injured survivor, else the nearest one (-1: none in play)."""
+    kx = state[K.S_S_X]
+    ky = state[K.S_S_Y]
+    best = -1
+    bk = 1 << 30
+    for t in range(1, n_surv_nb(rules) + 1):
+        if state[K.S_S_STATUS + t] != K.ST_IN:
+            continue
+        d = dist_nb(kx, ky, state[K.S_S_X + t], state[K.S_S_Y + t])
+        key = d + (0 if state[K.S_S_WOUNDS + t] > 0 else 1000)
+        if key < bk:
+            bk = key
+            best = t
+    return best
+
+
+@njit_nb
+def _guard_pallet(state, rules, t):
+    """A dropped pallet guarding survivor ``t`` (-1: none)."""
+    for p in range(state[K.S_N_PALLETS]):
+        if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
+                dist_nb(state[K.S_S_X + t], state[K.S_S_Y + t], state[K.S_PALLET_X + p],
+                        state[K.S_PALLET_Y + p]) <= 1:
+            return p
+    return -1
+
+
+@njit_nb
+def _best_gen(state, rules):
+    """The unrepaired generator with the most lamps (-1: none)."""
+    best = -1
+    bl = -1
+    lamps = rules[K.R_PARAMS + K.P_LAMPS]
+    for g in range(state[K.S_N_GENS]):
+        l_ = state[K.S_GEN_LAMPS + g]
+        if l_ < lamps and l_ > bl:
+            bl = l_
+            best = g
+    return best
+
+
+@njit_nb
+def _killer_goal(state, rules, params):
+    """(goal x, goal y, target survivor or -1) of the killer's move."""
+    t = _killer_target(state, rules)
+    kx = state[K.S_S_X]
+    ky = state[K.S_S_Y]
+    if t < 0:
+        return kx, ky, -1
+    d = dist_nb(kx, ky, state[K.S_S_X + t], state[K.S_S_Y + t])
+    points = state[K.S_SPRINT] + state[K.S_BUDGET] + state[K.S_ADJ_NOW]
+    for v in range(1, K.MAX_V + 1):
+        points += v * state[K.S_HAND + v]
+    g = _best_gen(state, rules)
+    if d - rules[K.R_PARAMS + K.P_REACH] > points and g >= 0 and \
+            state[K.S_GEN_LAMPS + g] >= params[PR_GUARD_LAMPS]:
+        tt = state[K.S_GEN_TOKEN + g]
+        return tok_x(rules, tt), tok_y(rules, tt), -1
+    return state[K.S_S_X + t], state[K.S_S_Y + t], t
+
+
+@njit_nb
+def _killer_choice(state, rules, params, legal, n):
+    P = K.R_PARAMS
+    reach = rules[P + K.P_REACH]
+    ph = state[K.S_PHASE]
+    gx, gy, t = _killer_goal(state, rules, params)
+    kx = state[K.S_S_X]
+    ky = state[K.S_S_Y]
+    d = dist_nb(kx, ky, gx, gy)
+    near = d <= reach
+    pal = _guard_pallet(state, rules, t) if t >= 0 else -1
+    pal_near = pal >= 0 and dist_nb(kx, ky, state[K.S_PALLET_X + pal], state[K.S_PALLET_Y + pal]) <= reach
+    if ph == K.PH_TURN:
+        if state[K.S_ADJ_NOW] < 0:  # exhaustion: pay it with the smallest cards it swallows whole
+            for v in range(1, K.MAX_V + 1):
+                if _has(legal, n, K.A_COMMIT + K.Q_REST * K.MAX_V + v - 1):
+                    return K.A_COMMIT + K.Q_REST * K.MAX_V + v - 1
+        if t >= 0 and near:
+            a = _commit(state, legal, n, 0, K.Q_STRIKE, rules[P + K.P_STRIKE_COST], False)
+            if a >= 0:
+                return a
+            if pal >= 0:
+                if pal_near and kcard_of_nb(state, rules, K.FX_BREAK) >= 0:
+                    a = _commit(state, legal, n, 0, K.Q_CARDS, 0, False)
+                    if a >= 0:
+                        return a
+                strikes = 0
+                big = 0
+                for v in range(1, K.MAX_V + 1):
+                    c = state[K.S_HAND + v]
+                    if v >= rules[P + K.P_STRIKE_COST]:
+                        strikes += c
+                    if v >= rules[P + K.P_DETOUR_COST]:
+                        big += c
+                if big >= 1 and strikes >= 2:
+                    a = _commit(state, legal, n, 0, K.Q_DETOUR, rules[P + K.P_DETOUR_COST], False)
+                    if a >= 0:
+                        return a
+                if pal_near:
+                    a = _commit(state, legal, n, 0, K.Q_BREAK, rules[P + K.P_BREAK_COST], False)
+                    if a >= 0:
+                        return a
+                else:  # walk next to the pallet
+                    a = _commit(state, legal, n, 0, K.Q_MOVE, 1, True)
+                    if a >= 0:
+                        return a
+            return K.A_END_TURN
+        if _has(legal, n, K.A_SPRINT_MOVE) and not near:
+            return K.A_SPRINT_MOVE
+        if kcard_of_nb(state, rules, K.FX_SPRINT) >= 0 and d - reach > 1:
+            a = _commit(state, legal, n, 0, K.Q_CARDS, 0, False)
+            if a >= 0:
+                return a
+        g = _best_gen(state, rules)
+        if kcard_of_nb(state, rules, K.FX_BLOCK) >= 0 and g >= 0 and state[K.S_BLOCKED] != g and \
+                state[K.S_GEN_LAMPS + g] >= 1 and hand_size_nb(state, 0) >= 3:
+            a = _commit(state, legal, n, 0, K.Q_CARDS, 0, False)
+            if a >= 0:
+                return a
+        if not near:
+            a = _commit(state, legal, n, 0, K.Q_MOVE, d - reach, True)
+            if a >= 0:
+                return a
+        return K.A_END_TURN
+    # PH_COMMIT
+    q = state[K.S_PURPOSE]
+    if q == K.Q_MOVE:
+        if pal >= 0 and near and not pal_near:
+            a = _step_toward(state, 0, state[K.S_PALLET_X + pal], state[K.S_PALLET_Y + pal], legal, n)
+            return a if a >= 0 else K.A_STOP
+        if near:
+            return K.A_STOP
+        if _has(legal, n, K.A_SHORTCUT):
+            for c in range(2):
+                tt = state[K.S_SHORTCUT_TOKEN + c]
+                ox = tok_x(rules, tt)
+                oy = tok_y(rules, tt)
+                if (ox != kx or oy != ky) and dist_nb(ox, oy, gx, gy) + 2 < d:
+                    return K.A_SHORTCUT
+        a = _step_toward(state, 0, gx, gy, legal, n)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_CARDS:
+        if pal >= 0 and _has(legal, n, K.A_CASSE + pal):
+            return K.A_CASSE + pal
+        if _has(legal, n, K.A_PLAY_SPRINT) and d - reach > 1:
+            return K.A_PLAY_SPRINT
+        g = _best_gen(state, rules)
+        if g >= 0 and state[K.S_GEN_LAMPS + g] >= 1 and _has(legal, n, K.A_BLOCK + g):
+            return K.A_BLOCK + g
+        return K.A_STOP
+    if q == K.Q_STRIKE:
+        if t >= 0 and _has(legal, n, K.A_STRIKE + t):
+            return K.A_STRIKE + t
+        a = _first_in_block(legal, n, K.A_STRIKE, K.MAX_SEATS)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_BREAK:
+        a = _first_in_block(legal, n, K.A_BREAK, K.MAX_PALLETS)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_DETOUR:
+        a = _first_in_block(legal, n, K.A_DETOUR, K.MAX_PALLETS)
+        return a if a >= 0 else K.A_STOP
+    return K.A_STOP
+
+
+# =========================================================================== survivors
+@njit_nb
+def _survivor_plan(state, rules, s, params):
+    """(plan, goal x, goal y, index) of survivor ``s`` (see the module docstring)."""
+    P = K.R_PARAMS
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    if state[K.S_HATCH] == K.HATCH_OPEN:
+        t = state[K.S_HATCH_TOKEN]
+        return PL_HATCH, tok_x(rules, t), tok_y(rules, t), t
+    need = rules[P + K.P_GATE_SUCCESSES]
+    powered = powered_nb(state, rules)
+    if powered:
+        bk = -1
+        bd = 1 << 30
+        for k in range(K.N_GATES):
+            gx, gy = gate_xy_nb(state, rules, k)
+            dd = dist_nb(x, y, gx, gy)
+            if state[K.S_GATE_PROGRESS + k] >= need and dd < bd:
+                bd = dd
+                bk = k
+        if bk >= 0:
+            gx, gy = gate_xy_nb(state, rules, bk)
+            return PL_ESCAPE, gx, gy, bk
+    kd = dist_nb(x, y, state[K.S_S_X], state[K.S_S_Y])
+    if kd < params[PR_WORK_RADIUS]:
+        bp = -1
+        bd = 1 << 30
+        for p in range(state[K.S_N_PALLETS]):
+            if state[K.S_PALLET_STATE + p] == K.PAL_BROKEN:
+                continue
+            dd = dist_nb(x, y, state[K.S_PALLET_X + p], state[K.S_PALLET_Y + p])
+            if dd <= params[PR_FLEE_RADIUS] and dd < bd:
+                bd = dd
+                bp = p
+        if bp >= 0:
+            return PL_FLEE_PALLET, state[K.S_PALLET_X + bp], state[K.S_PALLET_Y + bp], bp
+        return PL_FLEE, state[K.S_S_X], state[K.S_S_Y], -1
+    if powered:
+        bk = 0
+        bd = 1 << 30
+        for k in range(K.N_GATES):
+            gx, gy = gate_xy_nb(state, rules, k)
+            dd = dist_nb(x, y, gx, gy)
+            if dd < bd:
+                bd = dd
+                bk = k
+        gx, gy = gate_xy_nb(state, rules, bk)
+        return PL_GATE, gx, gy, bk
+    if card_of_nb(state, rules, s, K.FX_HEAL) >= 0:
+        for t in range(1, n_surv_nb(rules) + 1):
+            if state[K.S_S_STATUS + t] == K.ST_IN and state[K.S_S_WOUNDS + t] > 0 and \
+                    dist_nb(x, y, state[K.S_S_X + t], state[K.S_S_Y + t]) <= 3:
+                return PL_HEAL, state[K.S_S_X + t], state[K.S_S_Y + t], t
+    lamps = rules[P + K.P_LAMPS]
+    bg = -1
+    gd = 1 << 30
+    for g in range(state[K.S_N_GENS]):
+        if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g:
+            dd = gen_dist_nb(state, rules, g, x, y)
+            if dd < gd:
+                gd = dd
+                bg = g
+    if cards_held_nb(state, s) < rules[P + K.P_SURVIVOR_CARD_LIMIT]:
+        bc = -1
+        cd = 1 << 30
+        for c in range(state[K.S_N_CHESTS]):
+            t = state[K.S_CHEST_TOKEN + c]
+            dd = dist_nb(x, y, tok_x(rules, t), tok_y(rules, t))
+            if dd < cd:
+                cd = dd
+                bc = c
+        if bc >= 0 and cd < gd:
+            t = state[K.S_CHEST_TOKEN + bc]
+            return PL_CHEST, tok_x(rules, t), tok_y(rules, t), bc
+    if bg >= 0:
+        t = state[K.S_GEN_TOKEN + bg]
+        return PL_REPAIR, tok_x(rules, t), tok_y(rules, t), bg
+    return PL_NONE, x, y, -1
+
+
+@njit_nb
+def _survivor_choice(state, rules, params, legal, n):
+    P = K.R_PARAMS
+    s = state[K.S_DECIDER]
+    ph = state[K.S_PHASE]
+    if ph == K.PH_REFLEX:
+        return K.A_REFLEX
+    if ph == K.PH_HELP:
+        return K.A_HELP
+    if ph == K.PH_DISCARD:  # keep reflexes and toolboxes; drop the map first
+        best = legal[0]
+        bv = 1 << 30
+        for i in range(n):
+            k = legal[i] - K.A_DISCARD
+            e = rules[K.R_SK_EFFECT + k]
+            val = 5 if e == K.FX_REFLEX else (4 if e == K.FX_REPAIR else (3 if e == K.FX_HEAL else
+                                                                         (2 if e == K.FX_KEY else 1)))
+            if val < bv:
+                bv = val
+                best = legal[i]
+        return best
+    plan, gx, gy, idx = _survivor_plan(state, rules, s, params)
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    reach = rules[P + K.P_REACH]
+    d = dist_nb(x, y, gx, gy)
+    # the distance that counts: on the square for the hatch and a pallet, within reach otherwise
+    arrive = 0 if (plan == PL_HATCH or plan == PL_FLEE_PALLET) else reach
+    there = d <= arrive
+    if ph == K.PH_TURN:
+        if plan == PL_NONE:
+            return K.A_END_TURN
+        if plan == PL_HATCH and there:
+            return K.A_HATCH if _has(legal, n, K.A_HATCH) else K.A_END_TURN
+        if plan == PL_FLEE:
+            a = _commit(state, legal, n, s, K.Q_MOVE, 3, True)
+            return a if a >= 0 else K.A_END_TURN
+        if plan == PL_FLEE_PALLET and there:
+            if guarded_nb(state, rules, s):
+                return K.A_END_TURN
+            a = _commit(state, legal, n, s, K.Q_PALLET, rules[P + K.P_DROP_COST], False)
+            return a if a >= 0 else K.A_END_TURN
+        if there:
+            if plan == PL_ESCAPE:
+                a = _commit(state, legal, n, s, K.Q_ESCAPE, rules[P + K.P_ESCAPE_GATE_COST], False)
+            elif plan == PL_GATE:
+                a = _commit(state, legal, n, s, K.Q_GATE, rules[P + K.P_GATE_COST], False)
+            elif plan == PL_CHEST:
+                a = _commit(state, legal, n, s, K.Q_CHEST, rules[P + K.P_CHEST_COST], False)
+            elif plan == PL_HEAL:
+                a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
+            else:
+                a = -1
+                if repair_ready(state, rules, s, idx):
+                    a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
+                if a < 0:
+                    a = _commit(state, legal, n, s, K.Q_REPAIR, rules[P + K.P_REPAIR_COST], False)
+            return a if a >= 0 else K.A_END_TURN
+        a = _commit(state, legal, n, s, K.Q_MOVE, d - arrive, True)
+        return a if a >= 0 else K.A_END_TURN
+    # PH_COMMIT
+    q = state[K.S_PURPOSE]
+    if q == K.Q_MOVE:
+        if plan == PL_FLEE:
+            a = _step_away(state, s, gx, gy, legal, n)
+            return a if a >= 0 else K.A_STOP
+        if there:
+            return K.A_STOP
+        a = _step_toward(state, s, gx, gy, legal, n)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_REPAIR:
+        if idx >= 0 and plan == PL_REPAIR and _has(legal, n, K.A_REPAIR + idx):
+            return K.A_REPAIR + idx
+        a = _first_in_block(legal, n, K.A_REPAIR, K.MAX_GENS)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_CARDS:
+        if plan == PL_HEAL and _has(legal, n, K.A_MEDKIT + idx):
+            return K.A_MEDKIT + idx
+        if plan == PL_REPAIR and _has(legal, n, K.A_TOOLBOX + idx):
+            return K.A_TOOLBOX + idx
+        a = _first_in_block(legal, n, K.A_TOOLBOX, K.MAX_GENS)
+        if a >= 0:
+            return a
+        if _has(legal, n, K.A_PLAY_KEY):
+            return K.A_PLAY_KEY
+        return K.A_STOP
+    if q == K.Q_CHEST:
+        a = _first_in_block(legal, n, K.A_CHEST, K.MAX_CHESTS)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_GATE:
+        a = _first_in_block(legal, n, K.A_GATE, K.N_GATES)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_ESCAPE:
+        a = _first_in_block(legal, n, K.A_ESCAPE, K.N_GATES)
+        return a if a >= 0 else K.A_STOP
+    if q == K.Q_PALLET:
+        if idx >= 0 and plan == PL_FLEE_PALLET and _has(legal, n, K.A_DROP + idx):
+            return K.A_DROP + idx
+        a = _first_in_block(legal, n, K.A_DROP, K.MAX_PALLETS)
+        return a if a >= 0 else K.A_STOP
+    return K.A_STOP
+
+
+@njit_nb
+def repair_ready(state, rules, s, g):
+    """The toolbox can light a lamp on generator ``g`` (held, and ``g`` within reach)."""
+    if g < 0:
+        return False
+    from_x = state[K.S_S_X + s]
+    from_y = state[K.S_S_Y + s]
+    return gen_dist_nb(state, rules, g, from_x, from_y) <= rules[K.R_PARAMS + K.P_REACH] and \
+        card_of_nb(state, rules, s, K.FX_REPAIR) >= 0
+
+
+@njit_nb
+def heuristic_nb(state, rules, params, legal, n):
+    ph = state[K.S_PHASE]
+    if ph == K.PH_PLACE or ph == K.PH_GATES or ph == K.PH_PALLET:
+        return _setup_choice(state, rules, legal, n)
+    if state[K.S_DECIDER] == 0:
+        return _killer_choice(state, rules, params, legal, n)
+    return _survivor_choice(state, rules, params, legal, n)
+
+
+# =========================================================================== rollout
+@njit_nb
+def _redeal_nb(sim, s, key):
+    """Deal again every hand seat ``s`` cannot see from the cards it cannot see (the deck
+    and those hands), with new random streams: the playout knows only what ``s`` knows."""
+    for i in range(K.N_STREAMS):
+        sim[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
+    ns = K.MAX_SEATS
+    # energy cards
+    for o in range(ns):
+        if o == s:
+            continue
+        m = 0
+        for v in range(K.HAND_W):
+            c = sim[K.S_HAND + o * K.HAND_W + v]
+            m += c
+            sim[K.S_ENERGY_DECK + v] += c
+            sim[K.S_HAND + o * K.HAND_W + v] = 0
+        for _ in range(m):
+            tot = 0
+            for v in range(K.HAND_W):
+                tot += sim[K.S_ENERGY_DECK + v]
+            r = randint_nb(sim, K.STREAM_DECKS, tot)
+            for v in range(K.HAND_W):
+                c = sim[K.S_ENERGY_DECK + v]
+                if r < c:
+                    sim[K.S_ENERGY_DECK + v] -= 1
+                    sim[K.S_HAND + o * K.HAND_W + v] += 1
+                    break
+                r -= c
+    # deck cards: the killer's from the killer deck, the survivors' from theirs
+    for o in range(ns):
+        if o == s:
+            continue
+        deck = K.S_KDECK if o == 0 else K.S_SDECK
+        m = 0
+        for k in range(K.MAX_K):
+            c = sim[K.S_CARDS + o * K.MAX_K + k]
+            m += c
+            sim[deck + k] += c
+            sim[K.S_CARDS + o * K.MAX_K + k] = 0
+        for _ in range(m):
+            tot = 0
+            for k in range(K.MAX_K):
+                tot += sim[deck + k]
+            r = randint_nb(sim, K.STREAM_DECKS, tot)
+            for k in range(K.MAX_K):
+                c = sim[deck + k]
+                if r < c:
+                    sim[deck + k] -= 1
+                    sim[K.S_CARDS + o * K.MAX_K + k] += 1
+                    break
+                r -= c
+
+
+@njit_nb
+def _killer_value(sim, rules):
+    """The killer's result in [0, 1]: a win 1, a loss 0; an unfinished playout scored from
+    kills, wounds, escapes and repairs."""
+    ns = n_surv_nb(rules)
+    if sim[K.S_OVER] == 1:
+        win = 1.0 if sim[K.S_KILLS] >= rules[K.R_PARAMS + K.P_KILLER_WIN_KILLS] else 0.0
+        return 0.9 * win + 0.1 * sim[K.S_KILLS] / ns
+    wounds = 0
+    for t in range(1, ns + 1):
+        if sim[K.S_S_STATUS + t] == K.ST_IN:
+            wounds += sim[K.S_S_WOUNDS + t]
+    need = max(rules[K.R_PARAMS + K.P_GENERATORS_NEEDED], 1)
+    v = 0.5 + 0.5 * (sim[K.S_KILLS] + 0.4 * wounds - sim[K.S_ESCAPES]) / ns \
+        - 0.25 * min(sim[K.S_REPAIRED], need) / need
+    return min(max(v, 0.0), 1.0)
+
+
+@njit_nb
+def _rollout_nb(state, rules, params, legal, n, work, log):
+    s = state[K.S_DECIDER]
+    m = int(params[PR_ROLLOUTS])
+    horizon = int(params[PR_HORIZON])
+    sim = work[:K.S_SIZE]
+    lg = work[K.S_SIZE:K.S_SIZE + K.MAX_LEGAL]
+    best = legal[0]
+    bv = -1.0
+    for i in range(n):
+        tot = 0.0
+        for r in range(m):
+            key = np.uint64(randint_nb(state, K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15) + \
+                np.uint64(r + 1)
+            for j in range(K.S_SIZE):
+                sim[j] = state[j]
+            _redeal_nb(sim, s, key)
+            step_nb(sim, rules, legal[i], log)
+            end = sim[K.S_ROUND] + horizon
+            while sim[K.S_OVER] == 0 and (horizon <= 0 or sim[K.S_ROUND] < end):
+                k = legal_actions_nb(sim, rules, lg)
+                a = heuristic_nb(sim, rules, params, lg, k)
+                step_nb(sim, rules, a, log)
+            v = _killer_value(sim, rules)
+            tot += v if s == 0 else 1.0 - v
+        if tot > bv:
+            bv = tot
+            best = legal[i]
+    return best
+
+
+# =========================================================================== dispatch
+@njit_nb
+def choose_nb(state, rules, policy, params, legal, n, work, log):
+    """One of ``legal[:n]`` for the seat to move under ``policy`` (codes above)."""
+    if policy == POLICY_RANDOM:
+        return legal[randint_nb(state, K.STREAM_POLICY, n)]
+    if policy == POLICY_ROLLOUT:
+        return _rollout_nb(state, rules, params, legal, n, work, log)
+    return heuristic_nb(state, rules, params, legal, n)
