@@ -298,3 +298,15 @@ def test_plain_layer_errors():
         X.check_success(1, "blue")
     with pytest.raises(ValueError, match="face index"):
         X.check_roll([6])
+
+
+# =========================================================================== the docs page
+def test_docs_page_tables_are_the_module_s():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "games" / "day-night-z.md").read_text()
+    for table in (X.check_table(range(1, 9), [0, 1]), X.enemy_attack_table(), X.corpse_table()):
+        assert X.markdown(table) in page
+    for aps in (1, 3):
+        assert X.markdown(X.kit_kill_table(aps=aps), 2) in page
+    assert "shared/" not in page

@@ -55,7 +55,8 @@ from . import codes as K
 __all__ = ["face_symbols", "any_of", "joint_any", "check_roll", "attack_roll", "enemy_roll", "check_pool", "attack_pool", "enemy_pool",
            "check_probability", "check_success", "attack_outcome", "attack_damage", "kill_probability",
            "enemy_attack_outcome", "enemy_attack", "stress_from_attacks", "corpse_infection",
-           "check_table", "enemy_attack_table", "kill_table", "corpse_table", "exact_tables"]
+           "check_table", "enemy_attack_table", "kill_table", "kit_kill_table", "corpse_table",
+           "exact_tables", "markdown"]
 
 
 # =========================================================================== plain numbers
@@ -420,6 +421,32 @@ def corpse_table(ruleset=None, exact: bool = False) -> pd.DataFrame:
     h = rs.get("combat.hide_dice")
     rows.append({"roll": "hiding", "dice": h, "infection": corpse_infection(h, rs, exact)})
     return pd.DataFrame(rows).set_index("roll")
+
+
+def kit_kill_table(health: str = "green", aps: int = 1, ruleset=None, exact: bool = False) -> pd.DataFrame:
+    """:func:`kill_table` for each survivor's starting weapon only (rows: survivor)."""
+    rs = _rs(ruleset)
+    rows = [(s, rs.get(f"survivors.{s}.weapon")) for s in rs.survivor_names]
+    t = kill_table(health, sorted({w for _, w in rows}), aps, rs, exact).loc[rows]
+    t.index = pd.Index([f"{s} ({w})" for s, w in rows], name="survivor (weapon)")
+    return t
+
+
+def markdown(table: pd.DataFrame, digits: int = 3) -> str:
+    """A table as Markdown (probabilities to ``digits`` decimals; a column tuple joined by
+    spaces), as the game's docs page shows them."""
+    def label(c):
+        return " ".join(str(x) for x in c) if isinstance(c, tuple) else str(c)
+
+    def cell(x):
+        return f"{float(x):.{digits}f}" if isinstance(x, (float, Fraction)) else str(x)
+
+    head = ", ".join(n for n in table.index.names if n) or ""
+    lines = ["| " + " | ".join([head] + [label(c) for c in table.columns]) + " |",
+             "|" + "---|" * (len(table.columns) + 1)]
+    for i, row in zip(table.index, table.itertuples(index=False)):
+        lines.append("| " + " | ".join([label(i)] + [cell(x) for x in row]) + " |")
+    return "\n".join(lines)
 
 
 def exact_tables(ruleset=None, exact: bool = False) -> dict[str, pd.DataFrame]:
