@@ -239,7 +239,7 @@ def rollout_nb(state, rules, params, legal, n, work, slog, peek):
     inner = work[2:]
     for i in range(n):
         v = 0.0
-        for t in range(tries):
+        for _ in range(tries):
             for j in range(K.S_SIZE):
                 w[j] = state[j]
             if not peek:
