@@ -47,3 +47,39 @@ EXITS = ("a", "b", "c")
 STAR_TRAIT_RULES = ("any_star", "stress_star")  # which star fires a weapon's star trait
 THREAT_COMBINATIONS = ("independent",)            # how a threat card's sides are paired
 TARGET_PRIORITIES = ("noisiest_then_weakest", "weakest_then_noisiest")
+
+
+# ------------------------------------------------------------------ packed dice rules
+# ``ruleset.DayNightZRules.pack_dice()``: one int64 array the dice kernels read
+# (``dice_nb``): parameters ``DP_*`` at ``D_PARAMS``, the face table (``MAX_FACES`` rows of
+# ``F_N`` columns) at ``D_FACES``, and 0/1 masks of the symbol colours that succeed, one
+# row a level: stars for checks at ``D_CHECK_OK``, targets for attacks at ``D_ATTACK_OK``
+# (``LEVELS`` rows of 3 columns).
+def _layout(parts: tuple[tuple[str, int], ...], prefix: str) -> tuple[dict, int]:
+    """Offsets ``{PREFIX_NAME: offset}`` of consecutive parts, and the total size."""
+    out, off = {}, 0
+    for name, size in parts:
+        out[f"{prefix}{name.upper()}"] = off
+        off += size
+    return out, off
+
+
+DICE_PARAMS = ("n_faces", "min_pool", "max_sp", "star_any", "stress_per_hit")
+DP_N_FACES, DP_MIN_POOL, DP_MAX_SP, DP_STAR_ANY, DP_STRESS_PER_HIT = range(len(DICE_PARAMS))
+DICE_PARTS = (("params", len(DICE_PARAMS)), ("faces", MAX_FACES * F_N),
+              ("check_ok", len(LEVELS) * len(STAR_COLOURS)), ("attack_ok", len(LEVELS) * len(TARGET_COLOURS)))
+_DICE, D_SIZE = _layout(DICE_PARTS, "D_")
+D_PARAMS = _DICE["D_PARAMS"]
+D_FACES = _DICE["D_FACES"]
+D_CHECK_OK = _DICE["D_CHECK_OK"]
+D_ATTACK_OK = _DICE["D_ATTACK_OK"]
+
+# ------------------------------------------------------------------ random streams
+# A game's streams are keyed by ``simlib.core.rng.game_key_nb(seed, game index)`` and
+# drawn with ``simlib.core.rng`` (a uint64 array of N_STREAMS entries): one a purpose, so
+# a change in how often one is drawn never shifts another.
+STREAM_DICE = 0      # every die of every roll
+STREAM_DECKS = 1     # shuffles of the decks
+STREAM_CHOICES = 2   # the rules' random choices (struck location, the Hunter's survivor)
+STREAM_POLICY = 3    # players' own randomness
+N_STREAMS = 4

@@ -348,6 +348,28 @@ class DayNightZRules(TaggedRuleset):
             self._cache["faces"] = a
         return self._cache["faces"]
 
+    def pack_dice(self) -> np.ndarray:
+        """The dice rules as the kernels' int64 array (layout ``codes.DICE_PARTS``;
+        read-only, cached)."""
+        if "dice" not in self._cache:
+            d = np.zeros(K.D_SIZE, dtype=np.int64)
+            p = d[K.D_PARAMS:K.D_PARAMS + len(K.DICE_PARAMS)]
+            faces = self.faces()
+            p[K.DP_N_FACES] = len(faces)
+            p[K.DP_MIN_POOL] = self.get("survivor.min_pool")
+            p[K.DP_MAX_SP] = self.get("survivor.max_sp_per_roll")
+            p[K.DP_STAR_ANY] = int(self.get("combat.star_trait_rule") == "any_star")
+            p[K.DP_STRESS_PER_HIT] = self.get("survivor.stress_per_damaging_attack")
+            d[K.D_FACES:K.D_FACES + faces.size] = faces.ravel()
+            for li, lvl in enumerate(K.LEVELS):
+                for ci, c in enumerate(K.STAR_COLOURS):
+                    d[K.D_CHECK_OK + li * len(K.STAR_COLOURS) + ci] = int(c in self.accepted("check", lvl))
+                for ci, c in enumerate(K.TARGET_COLOURS):
+                    d[K.D_ATTACK_OK + li * len(K.TARGET_COLOURS) + ci] = int(c in self.accepted("attack", lvl))
+            d.setflags(write=False)
+            self._cache["dice"] = d
+        return self._cache["dice"]
+
     def accepted(self, roll: str, level: str) -> tuple[str, ...]:
         """Symbol colours that succeed: ``roll`` ``"check"`` (stars at a stress colour) or
         ``"attack"`` (targets at a health colour)."""
