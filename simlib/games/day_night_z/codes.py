@@ -83,3 +83,26 @@ STREAM_DECKS = 1     # shuffles of the decks
 STREAM_CHOICES = 2   # the rules' random choices (struck location, the Hunter's survivor)
 STREAM_POLICY = 3    # players' own randomness
 N_STREAMS = 4
+
+# ------------------------------------------------------------------ packed track rules
+# ``ruleset.DayNightZRules.pack_tracks()``: the threat track, noise, the clock, the SP cap
+# and eating, read by ``tracks_nb``.  The threat is one index ``t`` from 0 (green unit 1)
+# to 3 * units - 1 (red's last unit): level ``t // units``, unit ``t % units + 1``.
+MAX_UNITS = 32                                     # units a threat level may have (layout bound)
+TRACK_PARAMS = ("units", "start", "cost_green", "cost_yellow", "red_capped", "noise_rise",
+                "band_1", "band_2", "band_3", "band_4", "block_entry", "night_start", "day_start",
+                "dawn_sp", "threat_hour_rise", "sp_cap", "supply_heals", "eat_only_prevents",
+                "health_max")
+(TP_UNITS, TP_START, TP_COST_GREEN, TP_COST_YELLOW, TP_RED_CAPPED, TP_NOISE_RISE, TP_BAND_1,
+ TP_BAND_2, TP_BAND_3, TP_BAND_4, TP_BLOCK_ENTRY, TP_NIGHT_START, TP_DAY_START, TP_DAWN_SP,
+ TP_THREAT_HOUR_RISE, TP_SP_CAP, TP_SUPPLY_HEALS, TP_EAT_ONLY_PREVENTS, TP_HEALTH_MAX) = range(len(TRACK_PARAMS))
+# What an hour of the clock fires (bits of ``T_HOURS[h]``).
+EV_DAWN = 1           # +dawn_sp SP each, the Hunter leaves
+EV_INFECTION = 2      # infected survivors test Strength
+EV_EAT = 4            # survivors eat
+EV_THREAT = 8         # threat +threat_hour_rise
+TRACK_PARTS = (("params", len(TRACK_PARAMS)), ("locked", len(LEVELS) * MAX_UNITS), ("hours", 24))
+_TRACKS, T_SIZE = _layout(TRACK_PARTS, "T_")
+T_PARAMS = _TRACKS["T_PARAMS"]
+T_LOCKED = _TRACKS["T_LOCKED"]      # 0/1: level row, unit - 1 column (red's row is all locked)
+T_HOURS = _TRACKS["T_HOURS"]

@@ -253,6 +253,8 @@ class DayNightZRules(TaggedRuleset):
             raise self._bad(s + "sp_start", f"{g(s + 'sp_start')} is above sp_cap {g(s + 'sp_cap')}")
         t = "threat_track."
         units = g(t + "units_per_level")
+        if units > K.MAX_UNITS:
+            raise self._bad(t + "units_per_level", f"at most {K.MAX_UNITS} units a level (layout bound); got {units}")
         if g(t + "start_unit") > units:
             raise self._bad(t + "start_unit", f"{g(t + 'start_unit')} is above units_per_level {units}")
         for lvl in ("green", "yellow"):
@@ -370,6 +372,51 @@ class DayNightZRules(TaggedRuleset):
             self._cache["dice"] = d
         return self._cache["dice"]
 
+    def threat_index(self, level: str, unit: int) -> int:
+        """The threat track's index of ``unit`` (1-based) of a colour (see ``codes``)."""
+        return K.LEVELS.index(_level_name(level)) * self.get("threat_track.units_per_level") + unit - 1
+
+    def threat_of(self, t: int) -> tuple[str, int]:
+        """(colour, unit) of a threat index."""
+        u = self.get("threat_track.units_per_level")
+        return K.LEVELS[t // u], t % u + 1
+
+    def pack_tracks(self) -> np.ndarray:
+        """The threat track, noise, clock, SP cap and eating rules as the kernels' int64
+        array (layout ``codes.TRACK_PARTS``; read-only, cached)."""
+        if "tracks" not in self._cache:
+            g = self.get
+            d = np.zeros(K.T_SIZE, dtype=np.int64)
+            p = d[K.T_PARAMS:K.T_PARAMS + len(K.TRACK_PARAMS)]
+            t = "threat_track."
+            units = g(t + "units_per_level")
+            p[K.TP_UNITS] = units
+            p[K.TP_START] = self.threat_index(g(t + "start_level"), g(t + "start_unit"))
+            p[K.TP_COST_GREEN], p[K.TP_COST_YELLOW] = g(t + "cost_green"), g(t + "cost_yellow")
+            p[K.TP_RED_CAPPED], p[K.TP_NOISE_RISE] = int(g(t + "red_capped")), g(t + "noise_rise")
+            for i in range(4):
+                p[K.TP_BAND_1 + i] = g(f"{t}leave_band_{i + 1}_from")
+            p[K.TP_BLOCK_ENTRY] = int(g("variants.red_units_block_entry"))
+            p[K.TP_NIGHT_START], p[K.TP_DAY_START] = g("clock.night_start"), g("clock.day_start")
+            p[K.TP_DAWN_SP], p[K.TP_THREAT_HOUR_RISE] = g("clock.dawn_sp"), g("clock.threat_hour_rise")
+            p[K.TP_SP_CAP], p[K.TP_SUPPLY_HEALS] = g("survivor.sp_cap"), g("survivor.supply_heals")
+            p[K.TP_EAT_ONLY_PREVENTS] = int(g("variants.eating_only_prevents_loss"))
+            p[K.TP_HEALTH_MAX] = g("survivor.health_max")
+            for li, lvl in enumerate(K.LEVELS):
+                for u in range(1, units + 1):
+                    locked = lvl == "red" or u in g(f"{t}locked_{lvl}")
+                    d[K.T_LOCKED + li * K.MAX_UNITS + u - 1] = int(locked)
+            hours = d[K.T_HOURS:K.T_HOURS + 24]
+            hours[g("clock.dawn_hour")] |= K.EV_DAWN
+            for h in g("clock.infection_hours"):
+                hours[h] |= K.EV_INFECTION
+            hours[g("clock.eat_hour")] |= K.EV_EAT
+            for h in g("clock.threat_hours"):
+                hours[h] |= K.EV_THREAT
+            d.setflags(write=False)
+            self._cache["tracks"] = d
+        return self._cache["tracks"]
+
     def accepted(self, roll: str, level: str) -> tuple[str, ...]:
         """Symbol colours that succeed: ``roll`` ``"check"`` (stars at a stress colour) or
         ``"attack"`` (targets at a health colour)."""
@@ -436,6 +483,12 @@ class DayNightZRules(TaggedRuleset):
         n = [self.get(f"spawn.{c}.count") for c in self.names("spawn")]
         e = [sum(self.get(f"spawn.{c}.{level}").values()) for c in self.names("spawn")]
         return sum(a * b for a, b in zip(n, e)) / sum(n)
+
+
+def _level_name(level: str) -> str:
+    if level not in K.LEVELS:
+        raise ValueError(f"unknown colour {level!r}; allowed: {', '.join(K.LEVELS)}")
+    return level
 
 
 def default_ruleset_dir() -> Path:
