@@ -106,3 +106,24 @@ _TRACKS, T_SIZE = _layout(TRACK_PARTS, "T_")
 T_PARAMS = _TRACKS["T_PARAMS"]
 T_LOCKED = _TRACKS["T_LOCKED"]      # 0/1: level row, unit - 1 column (red's row is all locked)
 T_HOURS = _TRACKS["T_HOURS"]
+
+# ------------------------------------------------------------------ packed spawn rules
+# ``ruleset.DayNightZRules.pack_spawn()``: the spawn deck (card kind of each physical card,
+# in file order), each kind's enemies by threat colour, the placement order of the enemy
+# kinds (initiative, highest first; ties in ``ENEMIES`` order) by day and by night, and
+# the miniatures in the box.  Read by ``spawn_nb``.
+MAX_SPAWN_KINDS = 16
+MAX_SPAWN_CARDS = 64
+N_ENEMIES = len(ENEMIES)
+SPAWN_PARAMS = ("n_kinds", "n_cards", "unlimited", "tile_capacity")
+SP_N_KINDS, SP_N_CARDS, SP_UNLIMITED, SP_TILE_CAPACITY = range(len(SPAWN_PARAMS))
+SPAWN_PARTS = (("params", len(SPAWN_PARAMS)), ("deck", MAX_SPAWN_CARDS),
+               ("rows", MAX_SPAWN_KINDS * len(LEVELS) * N_ENEMIES), ("order", 2 * N_ENEMIES),
+               ("minis", N_ENEMIES))
+_SPAWN, X_SIZE = _layout(SPAWN_PARTS, "X_")
+X_PARAMS = _SPAWN["X_PARAMS"]
+X_DECK = _SPAWN["X_DECK"]
+X_ROWS = _SPAWN["X_ROWS"]          # [kind, level, enemy] -> count
+X_ORDER = _SPAWN["X_ORDER"]        # [night, rank] -> enemy
+X_MINIS = _SPAWN["X_MINIS"]
+SPAWN_PLACED, SPAWN_NO_MINI, SPAWN_NO_ROOM = range(3)   # what became of one enemy of a card

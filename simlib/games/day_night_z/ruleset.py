@@ -290,6 +290,13 @@ class DayNightZRules(TaggedRuleset):
             if (kind == "armour") != (g(f"search.{n}.location") != K.NONE):
                 raise self._bad(f"search.{n}.location", "an armour card, and only one, covers a body location",
                                 K.BODY_LOCATIONS)
+        spawn = self.names("spawn")
+        if len(spawn) > K.MAX_SPAWN_KINDS:
+            raise self._bad("spawn", f"at most {K.MAX_SPAWN_KINDS} kinds of spawn card (layout bound); "
+                            f"got {len(spawn)}")
+        n_spawn = sum(g(f"spawn.{n}.count") for n in spawn)
+        if n_spawn > K.MAX_SPAWN_CARDS:
+            raise self._bad("spawn", f"at most {K.MAX_SPAWN_CARDS} spawn cards (layout bound); got {n_spawn}")
         for stem in ("search", "spawn", "encounters", "surprises", "exploration"):
             if sum(g(f"{stem}.{n}.count") for n in self.names(stem)) < 1:
                 raise self._bad(stem, "the deck is empty")
@@ -416,6 +423,33 @@ class DayNightZRules(TaggedRuleset):
             d.setflags(write=False)
             self._cache["tracks"] = d
         return self._cache["tracks"]
+
+    def pack_spawn(self) -> np.ndarray:
+        """The spawn deck and placement rules as the kernels' int64 array (layout
+        ``codes.SPAWN_PARTS``; read-only, cached)."""
+        if "spawn" not in self._cache:
+            d = np.zeros(K.X_SIZE, dtype=np.int64)
+            kinds = self.names("spawn")
+            deck = [i for i, n in enumerate(kinds) for _ in range(self.get(f"spawn.{n}.count"))]
+            p = d[K.X_PARAMS:K.X_PARAMS + len(K.SPAWN_PARAMS)]
+            p[K.SP_N_KINDS], p[K.SP_N_CARDS] = len(kinds), len(deck)
+            p[K.SP_UNLIMITED] = int(self.get("variants.unlimited_miniatures"))
+            p[K.SP_TILE_CAPACITY] = self.get("map.tile_capacity")
+            d[K.X_DECK:K.X_DECK + len(deck)] = deck
+            for i, n in enumerate(kinds):
+                for li, lvl in enumerate(K.LEVELS):
+                    row = self.get(f"spawn.{n}.{lvl}")
+                    for e, enemy in enumerate(K.ENEMIES):
+                        d[K.X_ROWS + (i * len(K.LEVELS) + li) * K.N_ENEMIES + e] = row[enemy]
+            for night in (0, 1):
+                ini = [self.enemy(e, bool(night))["initiative"] for e in K.ENEMIES]
+                order = sorted(range(K.N_ENEMIES), key=lambda e: (-ini[e], e))
+                d[K.X_ORDER + night * K.N_ENEMIES:K.X_ORDER + (night + 1) * K.N_ENEMIES] = order
+            for e, enemy in enumerate(K.ENEMIES):
+                d[K.X_MINIS + e] = self.get(f"enemies.{enemy}.miniatures")
+            d.setflags(write=False)
+            self._cache["spawn"] = d
+        return self._cache["spawn"]
 
     def accepted(self, roll: str, level: str) -> tuple[str, ...]:
         """Symbol colours that succeed: ``roll`` ``"check"`` (stars at a stress colour) or
