@@ -1,0 +1,432 @@
+"""Until the World Ends studies: the generic runner's adapter, ``simulate()``, tables and text.
+
+Game ``i`` of a study is fixed by ``i`` and the study's parameters only: with ``T`` the
+tables given (each a list of seats; default one table per player count, every seat playing
+``policy``), game ``i`` plays ``T[i % len(T)]`` with its seats rotated by
+``(i // len(T)) % players`` (every strategy plays every seat equally often over whole
+cycles; seat 0 deals the first round, seat 1 plays first); the cards and the players' own
+randomness are streams of game ``i``'s key.
+
+Tables (``res.tables``): ``overall`` and ``by_players`` (shared victories: ``ties``,
+``tie_rate``), ``by_seat`` (players x seat: the seat's distance from the first dealer),
+``by_strategy``, ``by_strategy_table``, ``length_by_players`` (games by player count and
+rounds played), ``mean_points_by_*`` (final totals), ``mean_rounds_won_by_*``,
+``mean_ended_by_*``, ``mean_challenged_by_*``, ``mean_hoarded_by_*`` (per player and game)
+and ``end_causes``.  A seat wins with the highest total; tied seats share the victory and
+each counts a win.
+
+Game-level sums (turns, how rounds ended, the ender's gain, points by card kind,
+instantaneous cards resolved) ride in the counts as per-seat values that are the game's
+value on seat 0 and 0 elsewhere (``game_<x>_<s>``): their sums per player count are seat
+0's row of ``mean_game_<x>_by_seat``, so runs that keep no records still have them.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from . import api
+from . import codes as K
+from .policies import POLICIES, Seat
+from .ruleset import UntilTheWorldEndsRules, load_ruleset
+
+__all__ = ["simulate", "load_result", "make_adapter", "UntilTheWorldEndsAdapter", "TABLE_SPEC",
+           "default_games", "render", "GAMES_PER_TABLE", "GAME", "GAME_VALUES", "trace_text"]
+
+GAME = "until_the_world_ends"
+GAMES_PER_TABLE = 4_000  # per table: seat win shares within about +-1.5 points
+DEFAULT_PLAYERS = (2, 3, 4, 5, 6)
+
+# game-level values carried on seat 0 (see the module docstring)
+GAME_VALUES = ("turns", "decisions", "rounds", "player_rounds", "challenges", "redeals",
+               "ends_ending", "ends_hoard", "ends_exhausted", "ends_cap", "ender_top",
+               "ender_gain", "pts_events", "pts_escalation", "pts_good", "pts_ending") + \
+    tuple(f"plays_{k}" for k in K.PLAY_NAMES)
+
+_SEATS = tuple(range(K.MAX_SEATS))
+TABLE_SPEC = TableSpec(
+    groupings=(("overall", ()), ("players", ("players",)), ("seat", ("players", "seat")),
+               ("strategy", ("strategy",)), ("strategy_table", ("table", "strategy")),
+               ("length", ("players", "rounds"))),
+    outcome="tie",
+    outcome_label="tie",
+    members=tuple(f"strategy_{s}" for s in _SEATS),
+    member="strategy",
+    member_attrs=(("seat", ()),),
+    member_outcomes=tuple(f"win_{s}" for s in _SEATS),
+    member_values=(("points", tuple(f"total_{s}" for s in _SEATS)),
+                   ("rounds_won", tuple(f"rounds_won_{s}" for s in _SEATS)),
+                   ("ended", tuple(f"ended_{s}" for s in _SEATS)),
+                   ("challenged", tuple(f"challenged_{s}" for s in _SEATS)),
+                   ("hoarded", tuple(f"hoarded_{s}" for s in _SEATS)))
+    + tuple((f"game_{v}", tuple(f"game_{v}_{s}" for s in _SEATS)) for v in GAME_VALUES),
+    categories=(("end_cause", "end_causes"),),
+    none_value="target",
+    primary="players",
+    round="rounds",
+)
+
+_STR_DTYPE = pd.Series(["a"]).dtype
+POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
+
+
+def study_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.ndarray) -> pd.DataFrame:
+    """``api.records_frame`` plus the game-level values on seat 0 (``game_<x>_<s>``)."""
+    df = api.records_frame(out, rules, labels)
+    vals = {"turns": df["turns"], "decisions": df["decisions"], "rounds": df["rounds"],
+            "player_rounds": df["rounds"] * df["players"],
+            "pts_events": sum(df[f"pts_{c}"] for c in rules.colours)}
+    extra = {}
+    for v in GAME_VALUES:
+        x = np.asarray(vals[v] if v in vals else df[v], dtype=np.int64)
+        for s in _SEATS:
+            present = df["players"].to_numpy() > s
+            col = x if s == 0 else np.zeros(len(df), np.int64)
+            extra[f"game_{v}_{s}"] = pd.Series(col, dtype="Int64").where(present).array
+    df = pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
+    if _STR_DTYPE is not object:
+        for c in df.columns:
+            if df[c].dtype == object:
+                df[c] = df[c].astype(_STR_DTYPE)
+    return df
+
+
+@dataclass(frozen=True, eq=False)
+class UntilTheWorldEndsAdapter:
+    """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
+
+    rules: UntilTheWorldEndsRules
+    seed: int
+    tables: tuple[tuple[Seat, ...], ...]
+    game: str = GAME
+    spec: TableSpec = field(default=TABLE_SPEC)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted({len(t) for t in self.tables}))
+
+    def cycle(self) -> int:
+        """Games after which every table has been played in every seat rotation."""
+        per = 1
+        for t in self.tables:
+            per = np.lcm(per, len(t))
+        return int(per) * len(self.tables)
+
+    def configs(self, start: int, count: int):
+        """Players (count,), seat policies, seat parameters and labels of games
+        ``start .. start + count - 1``."""
+        idx = np.arange(start, start + count, dtype=np.int64)
+        nt = len(self.tables)
+        which = idx % nt
+        rot_base = idx // nt
+        npl = np.array([len(self.tables[w]) for w in which], dtype=np.int64)
+        pol = np.zeros((count, K.MAX_SEATS), dtype=np.int64)
+        par = np.zeros((count, K.MAX_SEATS, api.N_PARAMS), dtype=np.float64)
+        labels = np.full((count, K.MAX_SEATS), None, dtype=object)
+        for w, table in enumerate(self.tables):
+            sel = np.flatnonzero(which == w)
+            if len(sel) == 0:
+                continue
+            p = len(table)
+            ids = np.array([POLICIES[s.policy].id for s in table], dtype=np.int64)
+            vec = np.stack([s.vector() for s in table])
+            lab = np.array([s.label for s in table], dtype=object)
+            r = rot_base[sel] % p
+            src = (np.arange(p)[None, :] + r[:, None]) % p  # seat s plays table seat (s + r) % p
+            pol[sel, :p] = ids[src]
+            par[sel, :p, :] = vec[src]
+            labels[sel, :p] = lab[src]
+        return npl, pol, par, labels
+
+    def game_setup(self, game: int):
+        npl, pol, par, labels = self.configs(int(game), 1)
+        p = int(npl[0])
+        seats = []
+        for s in range(p):
+            name = POLICIES_BY_ID[int(pol[0, s])]
+            seats.append(Seat(name, tuple(par[0, s, :len(POLICIES[name].defaults)])))
+        return p, seats
+
+    # ------------------------------------------------------------------ adapter protocol
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        npl, pol, par, labels = self.configs(start, count)
+        out = api.run_kernel(self.rules, self.seed, start, npl, pol, par, threads)
+        return study_frame(out, self.rules, labels)
+
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
+        return self.aggregate(self.run_chunk(start, count, threads))
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``."""
+        from .instruments import outcomes
+
+        return outcomes(self.run_chunk(start, count, threads), self)
+
+    def step_game(self, game: int) -> "api.Game":
+        """Game ``game`` of this study in the step model, with the study's seats."""
+        p, seats = self.game_setup(game)
+        return api.Game(seed=self.seed, game=int(game), players=p, seats=seats, ruleset=self.rules)
+
+    def focal_seats(self, games: np.ndarray) -> np.ndarray:
+        """Seat of the player of table seat 0 (its first strategy) in each game."""
+        games = np.asarray(games, dtype=np.int64)
+        nt = len(self.tables)
+        p = np.array([len(t) for t in self.tables], dtype=np.int64)[games % nt]
+        r = (games // nt) % p
+        return (p - r) % p
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        return count_records(records, self.spec)
+
+    def compile_notice(self) -> str | None:
+        from .kernels.play_nb import play_batch_nb
+
+        if play_batch_nb.signatures:
+            return None
+        try:
+            index = play_batch_nb._cache._cache_file._index_path
+        except AttributeError:
+            return None
+        if os.path.exists(index):
+            return None
+        return ("compiling the Until the World Ends kernels (first run on this machine or after an "
+                "update; later runs load them from the cache) ...")
+
+    def identity(self) -> dict:
+        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
+                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables]}
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
+                "players": list(self.players),
+                "table_labels": [table_label(t) for t in self.tables],
+                "target": int(self.rules.get("constants.target"))}
+
+
+def table_label(table) -> str:
+    """``greedy x4`` or ``rollout + greedy + random`` (seat order)."""
+    labels = [s.label for s in table]
+    if len(set(labels)) == 1:
+        return f"{labels[0]} x{len(labels)}"
+    return " + ".join(labels)
+
+
+def default_games(adapter: UntilTheWorldEndsAdapter) -> int:
+    n = GAMES_PER_TABLE * len(adapter.tables)
+    c = adapter.cycle()
+    return -(-n // c) * c
+
+
+def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "greedy",
+                 policy_params=None, ruleset=None, seats=None) -> UntilTheWorldEndsAdapter:
+    """Validate a study's parameters and build its adapter (raises ``ValueError``).
+
+    ``seats``: a table (list of seat specs, one per seat) or a list of tables; default:
+    every seat plays ``policy`` with ``policy_params``, one table per player count
+    (``players``, default 2-6).  ``characters``: the game has none (``None``/``"random"``).
+    ``ruleset``: ``None`` the reference ruleset, a folder or an override ``.toml``.
+    """
+    rules = ruleset if isinstance(ruleset, UntilTheWorldEndsRules) else load_ruleset(ruleset)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    if characters is not None and characters != "random":
+        raise ValueError(f"Until the World Ends has no characters; got {characters!r}")
+    counts = None
+    if players is not None:
+        seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+        if not seq:
+            raise ValueError("players must name at least one player count")
+        counts = [api.check_players(p, rules) for p in seq]
+        if len(set(counts)) != len(counts):
+            raise ValueError(f"duplicate player count in {counts}")
+    if seats is not None:
+        given = [seats] if isinstance(seats, str) else list(seats)
+        if given and all(isinstance(x, (str, Seat)) for x in given) and not \
+                any(isinstance(x, str) and "," in x for x in given):
+            given = [given]
+        tables = []
+        for t in given:
+            t = [x.strip() for x in t.split(",")] if isinstance(t, str) else list(t)
+            tables.append(tuple(api.as_seat(x) for x in t))
+        for t in tables:
+            api.check_players(len(t), rules)
+        if counts is not None:
+            for t in tables:
+                if len(t) not in counts:
+                    raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
+                                     f"not one of the player counts {counts}")
+    else:
+        from .policies import make_seat
+
+        seat = make_seat(policy, policy_params)
+        if counts is None:
+            counts = [p for p in DEFAULT_PLAYERS if rules.min_players() <= p <= rules.max_players()] \
+                or [rules.min_players()]
+        tables = [tuple([seat] * p) for p in counts]
+    return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables))
+
+
+def simulate(games: int | None = None, players=None, characters=None, *, seed: int = 0,
+             policy: str = "greedy", policy_params=None, seats=None, ruleset=None,
+             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
+             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+             keep_records: bool | None = None, out=None, overwrite: bool = False,
+             progress: bool | None = None, max_chunks: int | None = None,
+             connect_timeout: float = 5.0) -> RunResult:
+    """Play a study of Until the World Ends games: who wins by seat and strategy, how long
+    games last, how rounds end, what each card kind is worth.
+
+    ``seats``: mixed tables (``["rollout", "greedy", "greedy"]``, or a list of such tables,
+    played in turn with rotating seats).  Default: ``GAMES_PER_TABLE`` games per table, all
+    seats ``greedy``, 2-6 players, the reference ruleset.
+    """
+    adapter = make_adapter(players, characters, seed=seed, policy=policy,
+                           policy_params=policy_params, ruleset=ruleset, seats=seats)
+    n = default_games(adapter) if games is None else games
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise ValueError(f"games must be a positive integer; got {n!r}")
+    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+               workers=workers, threads=threads, keep_records=keep_records, out=out,
+               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
+               connect_timeout=connect_timeout)
+
+
+def load_result(path) -> RunResult:
+    return result_from_output(path, TABLE_SPEC)
+
+
+# =========================================================================== derived tables
+def game_sums(counts: Counts) -> pd.DataFrame:
+    """Per player count: games and the sums of every game-level value (seat 0's row)."""
+    f = counts.frames["seat"]
+    if len(f) == 0:
+        return pd.DataFrame()
+    f = f.xs(0, level="seat")
+    out = pd.DataFrame({"games": f["games"]}, index=f.index)
+    for v in GAME_VALUES:
+        out[v] = f.get(f"sum=game_{v}", 0)
+        out[f"{v}_sq"] = f.get(f"sumsq=game_{v}", 0)
+    return out
+
+
+def _mean_ci(s, sq, n):
+    from scipy.special import ndtri
+
+    mean = s / n
+    var = (sq - n * mean * mean) / max(n - 1, 1)
+    half = ndtri(0.975) * np.sqrt(max(var, 0.0) / n)
+    return f"{mean:7.2f} [{mean - half:.2f}, {mean + half:.2f}]"
+
+
+def length_table(counts: Counts) -> pd.DataFrame:
+    """Rounds and turns per game, turns per round, by player count (95 % intervals)."""
+    g = game_sums(counts)
+    rows = {}
+    for p, r in g.iterrows():
+        n = r["games"]
+        rows[p] = {"games": int(n), "rounds/game": _mean_ci(r["rounds"], r["rounds_sq"], n),
+                   "turns/game": _mean_ci(r["turns"], r["turns_sq"], n),
+                   "turns/round": f"{r['turns'] / max(r['rounds'], 1):7.2f}",
+                   "decisions/game": f"{r['decisions'] / n:7.1f}"}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
+
+
+def rounds_table(counts: Counts) -> pd.DataFrame:
+    """How rounds end (shares of rounds), challenges, hoards, redeals, the ender's round."""
+    g = game_sums(counts)
+    rows = {}
+    for p, r in g.iterrows():
+        rounds = max(r["rounds"], 1)
+        played = r["ends_ending"] + r["challenges"]
+        rows[p] = {"rounds": int(r["rounds"]),
+                   "ending %": f"{100 * r['ends_ending'] / rounds:5.1f}",
+                   "hoard %": f"{100 * r['ends_hoard'] / rounds:5.2f}",
+                   "exhausted %": f"{100 * r['ends_exhausted'] / rounds:5.2f}",
+                   "turn cap %": f"{100 * r['ends_cap'] / rounds:5.2f}",
+                   "challenged %": f"{100 * r['challenges'] / max(played, 1):5.1f}",
+                   "ender tops %": f"{100 * r['ender_top'] / max(r['ends_ending'], 1):5.1f}",
+                   "ender gain": f"{r['ender_gain'] / max(r['ends_ending'], 1):+6.2f}",
+                   "redeals/game": f"{r['redeals'] / r['games']:5.2f}"}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
+
+
+def card_table(counts: Counts, rules: UntilTheWorldEndsRules | None = None) -> pd.DataFrame:
+    """Points per player and round by card kind (events' printed points, what escalations
+    add, good things, ending modifiers), and cards played per game by kind."""
+    g = game_sums(counts)
+    rows = {}
+    for p, r in g.iterrows():
+        pr = max(r["player_rounds"], 1)
+        row = {"events": f"{r['pts_events'] / pr:6.2f}", "escalations": f"{r['pts_escalation'] / pr:+6.2f}",
+               "good things": f"{r['pts_good'] / pr:+6.2f}", "endings": f"{r['pts_ending'] / pr:+6.2f}",
+               "round score": f"{(r['pts_events'] + r['pts_escalation'] + r['pts_good'] + r['pts_ending']) / pr:6.2f}"}
+        rows[p] = row
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
+
+
+def plays_table(counts: Counts) -> pd.DataFrame:
+    """Cards played from hand per game by kind, and instantaneous effects resolved (played
+    or drawn) per game."""
+    g = game_sums(counts)
+    rows = {}
+    for p, r in g.iterrows():
+        rows[p] = {k: f"{r[f'plays_{k}'] / r['games']:6.2f}" for k in K.PLAY_NAMES}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
+
+
+# =========================================================================== text
+def render(result: RunResult, all_tables: bool = False) -> str:
+    """The text ``simlib simulate --game until-the-world-ends`` and ``simlib report`` print."""
+    p = result.provenance
+    t = result.tables
+    head = (f"Until the World Ends: {result.games} games, seed {p.get('seed')}, target "
+            f"{p.get('target')}, tables {'; '.join(p.get('table_labels', []))}, ruleset "
+            f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]}), "
+            f"backend {p.get('backend')}" + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+    note = ("Note: results of computer players, not of people; a seat wins with the highest total "
+            "once a total reaches the target, tied seats share the victory (each counts a win); "
+            "seat 0 deals the first round, seat 1 plays first; 95 % intervals (Wilson for rates, "
+            "normal for means).")
+    parts = [head, note]
+    if all_tables:
+        parts.append(format_tables(t, [n for n in t if "game_" not in n], max_rows=10_000))
+    else:
+        parts.append(format_tables(t, ["overall", "by_players"]))
+        if len(t.by_seat):
+            m = rate_matrix(t.by_seat, "seat", "players")
+            parts.append("== win % by seat (rows; distance from the first dealer) and players "
+                         "(columns) [95% CI] ==\n" + m.to_string())
+        parts.append(format_tables(t, ["by_strategy"]))
+        if len(t.by_strategy) > 1:
+            parts.append(format_tables(t, ["by_strategy_table"], max_rows=40))
+        parts.append(format_tables(t, ["mean_points_by_strategy", "mean_rounds_won_by_strategy"]))
+    c = result.counts
+    if len(game_sums(c)):
+        parts.append("== game length by players (mean [95% CI]) ==\n" + length_table(c).to_string())
+        parts.append("== how rounds end, by players (shares of rounds; challenged: of endings "
+                     "played; ender tops: the ender's round score is the highest; ender gain: his "
+                     "round score minus the best rival's) ==\n" + rounds_table(c).to_string())
+        parts.append("== points per player and round by card kind (events at face value; what "
+                     "escalations, good things and ending modifiers add) ==\n" + card_table(c).to_string())
+        parts.append("== cards played from hand per game by kind; instantaneous effects resolved "
+                     "per game (played or drawn) ==\n" + plays_table(c).to_string())
+    parts.append(format_tables(t, ["mean_hoarded_by_strategy", "mean_challenged_by_strategy",
+                                   "mean_ended_by_strategy"]))
+    if len(t.end_causes):
+        parts.append(format_tables(t, ["end_causes"]))
+    return "\n\n".join(parts) + "\n"
+
+
+def trace_text(adapter: UntilTheWorldEndsAdapter, game: int) -> str:
+    """Game ``game`` of the study, action by action (from the kernel's trace log)."""
+    from .trace import format_trace
+
+    p, seats = adapter.game_setup(game)
+    rec, log, _ = api.trace_game(adapter.seed, game, p, seats, adapter.rules)
+    return format_trace(rec, log, adapter.rules, [s.label for s in seats])
