@@ -4,7 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simlib.core import numba_patches
 from simlib.core.jit import at, njit_nb, packed_part
+
+patched = pytest.mark.skipif(not numba_patches.STATE["on"],
+                             reason=f"numba patches {numba_patches.STATE['reason']}")
 
 
 @njit_nb(cache=False)
@@ -19,8 +23,8 @@ def _caller(a):
 
 
 def test_a_kernel_called_with_different_constants_is_compiled_once():
-    """Each literal pattern used to compile (and optimise, with all it calls) its own copy
-    of the callee: 275 signatures for the engine's ~130 functions, twice the compile time."""
+    """Each literal pattern would compile (and optimise, with all it calls) its own copy
+    of the callee."""
     assert _caller(10) == 13 + 14 + 5 + 20
     assert len(_add.signatures) == 1, _add.signatures
     (sig,) = _add.signatures
@@ -89,14 +93,15 @@ def _uses_fib_plus(n):
     return _fib_plus(n, 2)
 
 
+@patched
 def test_a_kernel_called_from_python_runs_its_own_optimised_copies():
     """What a Python-called kernel links in must be private to it: left ``linkonce_odr``,
-    the execution engine of the compiling process resolved those names to the callees'
-    own code, compiled without the module optimisation, and the game ran 1.6-3.9x slower
-    in the process that compiled it (simlib.core.jit, "the entry's own copies").  And
-    private, not internal: an internal copy keeps its name in the machine code, and a
-    kernel compiled later and called from Python resolved its callee's name to that
-    copy, which LLVM had been free to change (a segfault in ``Game.result``)."""
+    the execution engine of the compiling process would resolve those names to the
+    callees' own code, compiled without the module optimisation (the game ran slower in
+    the process that compiled it; simlib.core.numba_patches, "an entry's own copies").
+    And private, not internal: an internal copy keeps its name in the machine code, and a
+    kernel compiled later and called from Python would resolve its callee's name to that
+    copy, which LLVM had been free to change (a crash in ``Game.result``)."""
     import llvmlite.binding as ll
 
     assert _uses_fib(10) == 56
@@ -124,11 +129,12 @@ def _uses_checked_twice(a, i):
     return _checked_twice(a, i) + 1
 
 
+@patched
 def test_a_callee_has_no_code_of_its_own_until_python_calls_it():
     """A kernel compiled because a caller was typed (an intermediate) is linked into the
     caller, which runs its own private copy; the intermediate's own compiled copy has no
-    machine code and no wrappers (simlib.core.jit, "Intermediates without machine code or
-    wrappers": a shorter cold compile).  Called from Python, the kernel is compiled anew
+    machine code and no wrappers (simlib.core.numba_patches, "an intermediate without
+    machine code": a shorter cold compile).  Called from Python, the kernel is compiled anew
     as a kernel Python calls: it runs and raises, and callers, old and new, still work."""
     a = np.arange(5, dtype=np.int64)
     assert _uses_checked_twice(a, 3) == 7
@@ -153,9 +159,10 @@ def _uses_checked_twice_later(a, i):
     return _checked_twice(a, i) + 1
 
 
+@patched
 def test_compile_flags_compare_and_hash_as_numba_does():
-    """``simlib.core.jit`` replaces numba's ``TargetConfig`` values, hash and equality by
-    cheaper ones (~2 s of a cold compile); they must give numba's own answers."""
+    """``simlib.core.numba_patches`` replaces numba's ``TargetConfig`` values, hash and
+    equality by cheaper ones; they must give numba's own answers."""
     from numba.core.compiler import Flags
     from numba.core.targetconfig import TargetConfig
 
@@ -179,9 +186,10 @@ def test_compile_flags_compare_and_hash_as_numba_does():
     assert cache[(1, c)] == "x"  # a dict key as numba's overload cache uses it
 
 
+@patched
 def test_lowering_probes_do_not_refresh_the_registries():
     """An ``__array__`` / ``static_getitem`` probe that misses is answered without a
-    registry refresh (~1.2 s of a cold compile); other lookups keep numba's refresh; and
+    registry refresh; other lookups keep numba's refresh; and
     numba's error text is the same as numba builds it."""
     from numba.core import errors, types
     from numba.core.registry import cpu_target
