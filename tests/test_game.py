@@ -18,7 +18,7 @@ TEAM = ["pillar", "hipster", "haggler", "psycho"]
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_ruleset()
+    return load_ruleset("reference")
 
 
 def new_game(rules, team=TEAM, **kw):
@@ -27,17 +27,20 @@ def new_game(rules, team=TEAM, **kw):
 
 # =========================================================================== scenarios
 def test_caught_player_receives_the_wave_and_next_round_starts_after_them(rules):
-    """The timer allows K actions; the (K+1)-th actor is caught and gets the whole wave."""
-    fixed = rules.override({"constants.search_timer.spread": 0,
-                            "dice.fate.faces": {"add_enemy": 6}})
+    """The timer allows K actions; the (K+1)-th actor is caught and gets the whole wave;
+    the next round's first player is the one after the caught player.  K = 6 from seat 1
+    catches seat 3: the next round starts with seat 0, neither the caught player, nor this
+    round's first player, nor the one after it.  All-miss dice keep everyone alive."""
+    fixed = rules.override({"constants.search_timer.spread": 0, "constants.search_timer.offset": -2,
+                            "dice.fate.faces": {"add_enemy": 6}, "dice.combat.faces": {"X": 6}})
     gs = new_game(fixed)
     gs.g[K.G_ROUND] = 3
     gs.g[K.G_FIRST] = 1
     gs.run(K.PC_SEARCH_BEGIN, K.PC_HORDE)
-    k = 2 * 4  # per_player * players + offset, spread 0
+    k = 2 * 4 - 2  # per_player * players + offset, spread 0
     assert gs.g[K.G_SEARCH_ACTIONS] == k
     caught = (1 + k) % 4
-    assert gs.g[K.G_CAUGHT] == caught
+    assert gs.g[K.G_CAUGHT] == caught == 3
     before = gs.horde_total()
     areas_before = gs.pl[:4, K.PL_AREA_N].copy()
     horde_release_nb(gs.array, gs.rs, np.int64(gs.pid), gs.pp)
@@ -46,6 +49,9 @@ def test_caught_player_receives_the_wave_and_next_round_starts_after_them(rules)
     assert grown[caught] == wave
     assert grown.sum() == wave  # only the caught player's area received cards
     assert gs.horde_total() == before
+    gs.run(K.PC_EXCHANGE, K.PC_SEARCH_BEGIN)  # the rest of round 3, the start of round 4
+    assert gs.g[K.G_OVER] == 0 and gs.g[K.G_ROUND] == 4
+    assert gs.g[K.G_FIRST] == (caught + 1) % 4 == 0
 
 
 def test_wave_size_follows_die_of_fate_remove(rules):

@@ -1,0 +1,1 @@
+"""Mutation harness: curated single-rule mutants per game (see README.md)."""

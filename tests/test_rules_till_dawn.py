@@ -1,0 +1,398 @@
+"""Till Dawn: one scenario test per rule of the engine rules (sections 1-3) that
+``test_till_dawn.py`` does not already prove; ``tests/RULES_till_dawn.md`` maps every rule
+to its test.
+
+Each test crafts a position on the engine's kernels (``Table``: no powers or events, full
+health, no blood), stacks the hunt deck so that the next card is known, draws it, and
+asserts what the rule says, with numbers chosen so that the nearest wrong rule gives a
+different answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simlib.games.till_dawn import codes as K
+from simlib.games.till_dawn.kernels import engine_nb as E
+from simlib.games.till_dawn.ruleset import load_ruleset
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset()
+
+
+class Table:
+    """A game on the engine's kernels, crafted at the start of a draw: no powers or events,
+    full health, no blood, every vampire active, the track at dusk, seat 0 to draw."""
+
+    def __init__(self, players: int, rules, seed: int = 0):
+        self.rules, self.flat = rules, rules.flat()
+        self.state = st = np.zeros(K.S_SIZE, dtype=np.int64)
+        self.log = np.zeros((10_000, K.LOG_W), dtype=np.int64)
+        team = np.full(K.MAX_SEATS, -1, dtype=np.int64)  # a random team
+        E.init_state_nb(st, self.flat, np.int64(players), team, np.uint64(seed + 1), self.log)
+        for s in range(players):
+            st[K.S_S_POWER + s] = -1
+            st[K.S_S_EVENT + s] = -1
+        st[K.S_PHASE] = K.PH_DRAW
+        self.log[0, 0] = 0
+
+    def seat(self, s: int, part: str) -> int:
+        return int(self.state[getattr(K, f"S_S_{part.upper()}") + s])
+
+    def ground(self, s: int) -> str:
+        return self.rules.grounds[self.seat(s, "ground")]
+
+    @property
+    def phase(self) -> str:
+        return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
+
+    @property
+    def to_move(self) -> int:
+        return int(self.state[K.S_DECIDER])
+
+    @property
+    def over(self) -> bool:
+        return bool(E.is_over_nb(self.state))
+
+    def legal(self) -> list[int]:
+        out = np.zeros(K.N_ACTIONS, dtype=np.int64)
+        return [int(a) for a in out[:E.legal_actions_nb(self.state, self.flat, out)]]
+
+    def act(self, code: int) -> None:
+        """The player to move takes action ``code`` (``codes.A_*``), which must be legal."""
+        assert code in self.legal(), (K.ACTIONS[code], [K.ACTIONS[a] for a in self.legal()])
+        assert E.apply_action_nb(self.state, self.flat, np.int64(code), self.log)
+
+    def stack(self, t: int) -> None:
+        """Card type ``t`` is the only card left in the hunt deck: it is drawn next."""
+        st = self.state
+        n = int(self.flat[K.R_PARAMS + K.P_N_HUNT])
+        j = [i for i in range(n) if st[K.S_HUNT + i] == t][0]
+        st[K.S_HUNT + j], st[K.S_HUNT] = st[K.S_HUNT], st[K.S_HUNT + j]
+        st[K.S_N_HUNT] = 1
+        st[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES] = 0
+        st[K.S_TYPE_LEFT + t] = 1
+
+    def draw(self, t: int) -> None:
+        """The current player draws card type ``t``; play on to the next decision."""
+        self.stack(t)
+        self.state[K.S_PHASE] = K.PH_DRAW
+        E.advance_nb(self.state, self.flat, self.log)
+
+    def rows(self, kind: int | None = None) -> list[tuple]:
+        rows = [tuple(int(x) for x in r) for r in self.log[1:1 + self.log[0, 0]]]
+        return rows if kind is None else [r for r in rows if r[0] == kind]
+
+    def record(self) -> np.ndarray:
+        rec = np.zeros(K.REC_SIZE, dtype=np.int64)
+        E.record_nb(self.state, self.flat, np.int64(0), rec)
+        return rec
+
+
+def type_of(rules, name: str, moon: str = "blood", icon: int = 0) -> int:
+    for t, ct in enumerate(rules.card_types()):
+        if ct["name"] == name and K.MOONS[ct["moon"]] == moon and ct["icon"] == icon:
+            return t
+    raise KeyError((name, moon, icon))
+
+
+# =========================================================================== 2.1 hunt
+def test_feeding_gives_each_active_player_the_card_blood_plus_one_on_its_ground(rules):
+    """2.1 'Feeding time: every active player gains the card's blood; +1 for a player whose
+    favourite ground is the card's ground.'  A retired vampire gains nothing."""
+    g = Table(3, rules)
+    g.state[K.S_S_ACTIVE + 1] = 0  # back in its coffin
+    fav = g.ground(0)
+    g.draw(type_of(rules, f"feed_2_{fav}", "blood"))
+    bonus = rules.get("constants.favourite_bonus")
+    assert bonus == 1
+    assert g.seat(0, "blood") == 2 + bonus
+    assert g.seat(1, "blood") == 0
+    assert g.seat(2, "blood") == 2 + bonus * (g.ground(2) == fav)
+    supply = rules.get("constants.blood_supply")
+    assert g.state[K.S_BLOOD_SUPPLY] == supply - g.seat(0, "blood") - g.seat(2, "blood")
+
+
+@pytest.mark.parametrize("card, start, end", [("night_lingers_1", 5, 4), ("night_lingers_2", 5, 3),
+                                              ("night_lingers_2", 1, 0)])
+def test_night_lingers_moves_the_track_back_by_the_card_value_not_below_dusk(rules, card, start, end):
+    """2.1 'Night lingers: the night-track bead moves back N (not below the start).'"""
+    g = Table(3, rules)
+    g.state[K.S_TRACK] = start
+    g.draw(type_of(rules, card, "blood"))
+    assert g.state[K.S_TRACK] == end
+    assert [r[3] for r in g.rows(K.LG_TRACK)] == [end]
+
+
+@pytest.mark.parametrize("card, start", [("sun_rising_1", 3), ("sun_rising_2", 3), ("sun_rising_1", 8)])
+def test_sun_rising_moves_the_track_forward_by_the_card_value(rules, card, start):
+    """2.1 'Sun rising: the bead moves forward N' - short of the last space the night goes on."""
+    g = Table(3, rules)
+    g.state[K.S_TRACK] = start
+    value = int(card[-1])
+    g.draw(type_of(rules, card, "blood"))
+    assert g.state[K.S_TRACK] == start + value < rules.get("constants.track_length")
+    assert g.state[K.S_SUNRISE] == 0 and g.state[K.S_NIGHT] == 0
+    assert [g.seat(s, "active") for s in range(3)] == [1, 1, 1]
+
+
+def test_the_sun_rises_on_the_last_space_even_when_the_card_overshoots(rules):
+    """2.1 'at the last space the sun rises: the night ends for everyone'; two spaces from
+    one space before the end also reach it."""
+    g = Table(3, rules)
+    g.state[K.S_TRACK] = rules.get("constants.track_length") - 1
+    g.state[K.S_S_BLOOD + 2] = 5
+    g.draw(type_of(rules, "sun_rising_2", "blood"))
+    assert g.seat(2, "lost_sunrise") == 5 and g.state[K.S_NIGHT] == 1
+
+
+def test_the_vampire_slayer_hurts_every_active_player_by_its_value(rules):
+    """2.1 'Vampire slayer: every active player loses N health unless protected'."""
+    g = Table(4, rules)
+    g.state[K.S_S_ACTIVE + 2] = 0
+    g.draw(type_of(rules, "vampire_slayer_2", "blood"))
+    assert [g.seat(s, "health") for s in range(4)] == [3, 3, 5, 3]
+
+
+def test_an_event_icon_gives_the_current_player_an_event_card(rules):
+    """2.1 'Event icon: the current player draws an event card' (the others draw none)."""
+    g = Table(3, rules)
+    g.state[K.S_CURRENT] = 1
+    events = int(g.state[K.S_N_EVENTS])
+    g.draw(type_of(rules, "night_lingers_1", "hunting", icon=1))
+    assert [g.seat(s, "event") >= 0 for s in range(3)] == [False, True, False]
+    assert g.state[K.S_N_EVENTS] == events - 1
+
+
+@pytest.mark.parametrize("vote, blood, health", [(K.A_VOTE_HUNTING, 6, 5), (K.A_VOTE_BLOOD, 0, 4)])
+def test_an_invitation_pays_more_on_a_hunting_moon(rules, vote, blood, health):
+    """2.1 'A matching vote gains the card's payoff (blood); a wrong moon takes its penalty
+    (injuries = health).  A hunting-moon payoff is higher'; 3: payoff 3 blood, 6 on a
+    hunting moon, penalty 1 injury."""
+    g = Table(3, rules)
+    g.draw(type_of(rules, "invitation", "blue"))
+    g.stack(type_of(rules, "vampire_slayer_1", "hunting"))  # next card: a hunting moon
+    g.act(vote)
+    g.act(K.A_VOTE_BLUE)
+    g.act(K.A_VOTE_BLUE)
+    # seat 0's vote resolved, then the slayer hit everyone for 1
+    assert g.seat(0, "blood") == blood and g.seat(0, "health") == health - 1
+    assert [g.seat(s, "health") for s in (1, 2)] == [5 - 1 - 1, 5 - 1 - 1]
+
+
+# =========================================================================== 2.2 decision
+def test_the_deck_passes_left_to_the_next_active_player_who_draws_next(rules):
+    """2.2 'the deck passes left to the next active player, who asks who retires' - seat
+    2 is in its coffin, so after seat 1's draw the deck goes to seat 3, which decides first
+    and draws the next card."""
+    g = Table(4, rules)
+    st = g.state
+    st[K.S_S_ACTIVE + 2] = 0
+    st[K.S_CURRENT] = 1
+    g.draw(type_of(rules, "feed_1_forest", "blue"))
+    assert st[K.S_CURRENT] == 3 and g.phase == "decide" and g.to_move == 3
+    g.stack(type_of(rules, "feed_1_village", "blood"))
+    asked = []
+    for _ in range(3):
+        asked.append(g.to_move)
+        g.act(K.A_STAY)
+    assert asked == [3, 0, 1]
+    assert [r[2] for r in g.rows(K.LG_DRAW)] == [1, 3]
+    assert st[K.S_CURRENT] == 0  # and on to the left again
+
+
+def test_retiring_banks_blood_and_sits_out_the_rest_of_the_night(rules):
+    """2.2 'Retiring banks all unbanked blood as coffin points (1 blood = 1 point), and
+    the vampire is inactive for the rest of the night.'  Seat 0 draws; seats 1, 2, 0 are
+    asked; seat 0 retires; seat 1 draws a feeding that seat 0 does not share."""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_S_BLOOD + 0], st[K.S_S_COFFIN + 0] = 4, 2
+    g.draw(type_of(rules, "feed_1_forest", "blue"))
+    blood0 = g.seat(0, "blood")
+    assert blood0 >= 5
+    g.stack(type_of(rules, "feed_3_castle", "blood"))
+    for seat in (1, 2, 0):
+        assert g.to_move == seat
+        g.act(K.A_RETIRE if seat == 0 else K.A_STAY)
+    assert rules.get("constants.points_per_blood") == 1
+    assert g.seat(0, "coffin") == 2 + blood0 and g.seat(0, "blood") == 0
+    assert g.seat(0, "active") == 0 and st[K.S_NIGHT] == 0
+    assert [r[2] for r in g.rows(K.LG_GAIN)] == [0, 1, 2, 1, 2]  # two feedings
+    assert g.phase == "decide" and g.to_move == 2  # the deck passed from seat 1 to seat 2
+    g.act(K.A_STAY)
+    assert g.to_move == 1  # seat 0 is not asked any more
+
+
+# =========================================================================== 2.3 interlude
+def test_after_sunrise_the_next_night_starts_with_the_player_after_the_last_drawer(rules):
+    """2.3 'Interlude: power cards are gathered and one dealt to each player; events are
+    kept; health resets; the hunt deck is reshuffled whole; the player who would have drawn
+    next starts the next night.'"""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_CURRENT] = 1
+    st[K.S_S_HEALTH + 0] = 2
+    st[K.S_S_EVENT + 2] = 0
+    st[K.S_TRACK] = rules.get("constants.track_length") - 1
+    g.draw(type_of(rules, "sun_rising_1", "blood"))  # drawn by seat 1: seat 2 was next
+    assert st[K.S_NIGHT] == 1
+    rows = g.rows()
+    start = max(i for i, r in enumerate(rows) if r[0] == K.LG_NIGHT)
+    assert rows[start][2] == 2  # the night begins with seat 2 ...
+    night = rows[start + 1:]
+    assert night[0][0] == K.LG_DRAW and night[0][2] == 2  # ... who draws its first card
+    hurt = sum(r[3] for r in night if r[0] == K.LG_DAMAGE and r[2] == 0)
+    assert g.seat(0, "health") == max(0, 5 - hurt)  # health reset to 5 for the night
+    assert g.seat(2, "event") == 0  # events are kept
+    assert all(g.seat(s, "power") >= 0 for s in range(3))  # a power dealt to each
+    assert st[K.S_N_HUNT] >= 58 - 1  # the hunt deck whole again, one card drawn
+
+
+def test_the_night_ends_when_every_vampire_has_retired(rules):
+    """2.3 'The night ends when no vampire is active'; seat 0 drew, so seat 1 - who would
+    have drawn next - starts the next night."""
+    g = Table(3, rules)
+    g.draw(type_of(rules, "feed_1_forest", "blue"))
+    for seat in (1, 2, 0):
+        assert g.to_move == seat and g.state[K.S_NIGHT] == 0
+        g.act(K.A_RETIRE)
+    assert g.state[K.S_NIGHT] == 1 and [r[2] for r in g.rows(K.LG_NIGHT)][-1] == 1
+    assert all(g.seat(s, "coffin") >= 1 for s in range(3))
+
+
+def test_an_empty_hunt_deck_is_reshuffled_from_its_discards(rules):
+    """2.4 'If the hunt deck runs out mid-night: the discards are reshuffled.'"""
+    g = Table(3, rules)
+    g.state[K.S_N_HUNT] = 0
+    g.state[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES] = 0
+    g.state[K.S_PHASE] = K.PH_DRAW
+    E.advance_nb(g.state, g.flat, g.log)
+    assert len(g.rows(K.LG_RESHUFFLE)) == 1 and len(g.rows(K.LG_DRAW)) == 1
+    assert g.state[K.S_N_HUNT] >= 58 - 1 and g.state[K.S_SUNRISE] == 0
+
+
+# =========================================================================== 1 supplies
+def test_running_out_of_blood_tokens_ends_the_game_and_blood_in_hand_counts(rules):
+    """1 'Supplies: 120 blood tokens ... running out ends the game at once and everyone
+    totals blood and coffin tokens (FAQ).'  4 blood wanted, 3 left in the box."""
+    g = Table(2, rules)
+    st = g.state
+    st[K.S_S_BLOOD + 0], st[K.S_S_COFFIN + 0] = 3, 1
+    st[K.S_S_COFFIN + 1] = 5
+    st[K.S_BLOOD_SUPPLY] = 3
+    other = next(x for x in rules.grounds if x not in {g.ground(0), g.ground(1)})
+    g.draw(type_of(rules, f"feed_2_{other}", "blood"))
+    assert g.over and st[K.S_END_CAUSE] == K.END_BLOOD_SUPPLY
+    assert g.seat(0, "blood") == 3 and st[K.S_BLOOD_SUPPLY] == 3  # nothing was paid
+    rec = g.record()
+    assert list(rec[K.REC_SCORE:K.REC_SCORE + 2]) == [1 + 3, 5]
+    assert list(rec[K.REC_WIN:K.REC_WIN + 2]) == [0, 1]
+
+
+# =========================================================================== cards in hand
+def _power(rules, kind: int) -> int:
+    flat = rules.flat()
+    return [i for i in range(int(flat[K.R_PARAMS + K.P_N_POWERS])) if flat[K.R_POWER_KIND + i] == kind][0]
+
+
+def _event(rules, kind: int) -> int:
+    flat = rules.flat()
+    return [i for i in range(int(flat[K.R_PARAMS + K.P_N_EVENTS])) if flat[K.R_EVENT_KIND + i] == kind][0]
+
+
+def test_a_doubling_doubles_the_card_not_the_ground_bonus(rules):
+    """2.1 'Doubling powers double the card's number, not the +1' (the rulebook's example:
+    3 blood on one's favourite ground, doubled, is 7)."""
+    g = Table(3, rules)
+    g.state[K.S_S_POWER + 0] = _power(rules, K.PW_DOUBLE)
+    fav = g.ground(0)
+    t = next(t for t, ct in enumerate(rules.card_types()) if ct["name"] == f"feed_3_{fav}")
+    g.draw(t)
+    assert g.phase == "react" and g.to_move == 0
+    g.act(K.A_PLAY_POWER)
+    while g.phase == "cancel":  # nobody holds a cancel power
+        g.act(K.A_PASS)
+    assert g.seat(0, "blood") == 3 * 2 + 1
+
+
+def test_protection_spares_its_holder_from_the_vampire_slayer(rules):
+    """2.1 'Vampire slayer: every active player loses N health unless protected by a power
+    or event card.'"""
+    g = Table(3, rules)
+    g.state[K.S_S_EVENT + 1] = _event(rules, K.EV_PROTECT)
+    g.draw(type_of(rules, "vampire_slayer_2", "blood"))
+    assert g.phase == "react" and g.to_move == 1
+    g.act(K.A_PLAY_EVENT)
+    assert [g.seat(s, "health") for s in range(3)] == [3, 5, 3]
+
+
+def test_the_werewolf_hurts_the_current_player_only_and_returns_to_the_deck(rules):
+    """2.1 'Werewolf attack: the current player loses 3 health; the card is shuffled back
+    into the remaining deck (the discards are not).'"""
+    g = Table(3, rules)
+    wolf = type_of(rules, "werewolf", "blood")
+    g.state[K.S_CURRENT] = 1
+    g.draw(wolf)
+    assert [g.seat(s, "health") for s in range(3)] == [5, 5 - 3, 5]
+    assert g.state[K.S_N_HUNT] == 1 and g.state[K.S_HUNT] == wolf
+    assert g.state[K.S_TYPE_LEFT + wolf] == 1
+
+
+def test_zero_health_sends_a_vampire_to_its_coffin_without_its_blood(rules):
+    """1 'at zero a vampire goes to its coffin for the night, loses all blood gained that
+    night, and is inactive'; its coffin points stay."""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_S_HEALTH + 0], st[K.S_S_BLOOD + 0], st[K.S_S_COFFIN + 0] = 1, 6, 9
+    supply = int(st[K.S_BLOOD_SUPPLY])
+    g.draw(type_of(rules, "vampire_slayer_1", "blood"))
+    assert (g.seat(0, "active"), g.seat(0, "health"), g.seat(0, "blood")) == (0, 0, 0)
+    assert g.seat(0, "lost_death") == 6 and g.seat(0, "coffin") == 9
+    assert st[K.S_BLOOD_SUPPLY] == supply + 6
+
+
+def test_nobody_may_retire_while_an_invitation_is_pending(rules):
+    """2.1 'Invitation: ... Nobody may retire until it resolves.'"""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_PENDING] = type_of(rules, "invitation", "blue")
+    st[K.S_PHASE], st[K.S_DECIDER] = K.PH_DECIDE, 0
+    assert K.A_RETIRE not in g.legal() and K.A_STAY in g.legal()
+    assert not E.apply_action_nb(st, g.flat, np.int64(K.A_RETIRE), g.log)
+    st[K.S_PENDING] = -1
+    assert K.A_RETIRE in g.legal()
+
+
+def test_after_the_last_night_tied_players_share_the_victory(rules):
+    """1 'The player with the most coffin points wins; tied players share the victory.'"""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_NIGHT] = rules.get("constants.nights") - 1
+    for s, c in enumerate((10, 10, 3)):
+        st[K.S_S_COFFIN + s] = c
+    st[K.S_PHASE], st[K.S_SCAN], st[K.S_CURRENT], st[K.S_DECIDER] = K.PH_DECIDE, 0, 0, 0
+    for _ in range(3):
+        g.act(K.A_RETIRE)
+    assert g.over and st[K.S_END_CAUSE] == K.END_NIGHTS
+    rec = g.record()
+    assert list(rec[K.REC_WIN:K.REC_WIN + 3]) == [1, 1, 0] and rec[K.REC_WINNERS] == 2
+    assert list(rec[K.REC_SCORE:K.REC_SCORE + 3]) == [10, 10, 3]
+
+
+def test_running_out_of_coffin_points_ends_the_game_and_the_blood_still_counts(rules):
+    """1 '78 coffin tokens; running out ends the game at once and everyone totals blood and
+    coffin tokens (FAQ)'.  Banking 5 points with 3 left in the box ends the game."""
+    g = Table(3, rules)
+    st = g.state
+    st[K.S_S_BLOOD + 0], st[K.S_S_COFFIN + 0] = 5, 2
+    st[K.S_S_COFFIN + 1] = 6
+    st[K.S_COFFIN_SUPPLY] = 3
+    st[K.S_PHASE], st[K.S_SCAN], st[K.S_CURRENT], st[K.S_DECIDER] = K.PH_DECIDE, 0, 0, 0
+    g.act(K.A_RETIRE)
+    assert g.over and st[K.S_END_CAUSE] == K.END_COFFIN_SUPPLY
+    rec = g.record()
+    assert list(rec[K.REC_SCORE:K.REC_SCORE + 3]) == [2 + 5, 6, 0]
+    assert list(rec[K.REC_WIN:K.REC_WIN + 3]) == [1, 0, 0]
