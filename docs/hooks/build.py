@@ -1,0 +1,152 @@
+"""MkDocs hook: the pages that come from outside ``docs/``.
+
+* ``notebooks/*.ipynb`` are committed without outputs; each is executed here (nbclient,
+  in a temporary folder, with ``SIMLIB_NB_GAMES`` games: 240 unless the environment says
+  otherwise) and rendered as the page ``notebooks/<name>.md`` with its tables and figures.
+  A notebook that raises fails the build.  ``SIMLIB_DOCS_NOTEBOOKS=0`` renders the
+  notebooks' cells without running them (a quick preview with ``mkdocs serve``; the tests
+  never set it).
+* ``CHANGELOG.md`` (the repository root) becomes ``changelog.md``.
+* ``<!-- ruleset-table: GAME -->`` in a page becomes the table of every value of that
+  game's reference ruleset with its file and source tag (``load_ruleset().describe()``),
+  so the game pages never show a stale number.
+* Every page of ``docs/games/`` that ``mkdocs.yml`` does not list yet is appended to the
+  "Games" section, so a new game's page appears as soon as it exists.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK_GAMES = "240"
+
+
+# ----------------------------------------------------------------------------- games nav
+def on_config(config):
+    games_dir = Path(config["docs_dir"]) / "games"
+    for section in config["nav"] or []:
+        if isinstance(section, dict) and "Games" in section:
+            listed = {next(iter(p.values())) if isinstance(p, dict) else p for p in section["Games"]}
+            for page in sorted(games_dir.glob("*.md")):
+                rel = f"games/{page.name}"
+                if rel not in listed:
+                    section["Games"].append({_title(page): rel})
+    return config
+
+
+def _title(page: Path) -> str:
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return page.stem.replace("-", " ").title()
+
+
+# ------------------------------------------------------------------------------ the files
+def on_files(files, config):
+    changelog = ROOT / "CHANGELOG.md"
+    if changelog.exists():
+        files.append(File.generated(config, "changelog.md",
+                                    content=changelog.read_text(encoding="utf-8")))
+    for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        files.append(File.generated(config, f"notebooks/{nb_path.stem}.md",
+                                    content=render_notebook(nb_path)))
+    return files
+
+
+def execute_notebook(path: Path):
+    """The notebook run top to bottom in a temporary folder (what it writes stays there)."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    saved = {k: os.environ.get(k) for k in ("SIMLIB_NB_GAMES", "MPLBACKEND")}
+    os.environ["SIMLIB_NB_GAMES"] = saved["SIMLIB_NB_GAMES"] or NOTEBOOK_GAMES
+    os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            nbclient.NotebookClient(nb, timeout=900, kernel_name="python3",
+                                    resources={"metadata": {"path": tmp}}).execute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return nb
+
+
+def render_notebook(path: Path) -> str:
+    if os.environ.get("SIMLIB_DOCS_NOTEBOOKS", "1") == "0":
+        import nbformat
+
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.insert(1, nbformat.v4.new_markdown_cell(
+            '!!! warning "Not executed in this preview (SIMLIB_DOCS_NOTEBOOKS=0)"'))
+        for cell in nb.cells:
+            cell.pop("outputs", None)
+        return _render(nb, path, executed=False)
+    return _render(execute_notebook(path), path, executed=True)
+
+
+def _render(nb, path: Path, executed: bool) -> str:
+    games = os.environ.get("SIMLIB_NB_GAMES") or NOTEBOOK_GAMES
+    out: list[str] = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            out.append(cell.source)
+            if i == 0 and executed:
+                out.append(f'!!! note "Executed when this site was built"\n    With '
+                           f'`SIMLIB_NB_GAMES={games}` (a small game count: read the numbers '
+                           f'with their intervals). The notebook is `notebooks/{path.name}` '
+                           'in the repository; run it with more games for sharper answers.')
+            continue
+        if cell.cell_type != "code":
+            continue
+        out.append(f"```python\n{cell.source}\n```")
+        for o in cell.get("outputs", []):
+            out.append(_render_output(o))
+    return "\n\n".join(x for x in out if x) + "\n"
+
+
+def _render_output(o) -> str:
+    kind = o.get("output_type")
+    if kind == "stream":
+        return f"```text\n{o['text'].rstrip()}\n```"
+    if kind == "error":  # nbclient raises first; kept for a notebook run with allow_errors
+        raise RuntimeError(f"notebook error: {o.get('ename')}: {o.get('evalue')}")
+    data = o.get("data", {})
+    if "image/png" in data:
+        png = data["image/png"]
+        png = png if isinstance(png, str) else base64.b64encode(png).decode()
+        return f'<img alt="figure" src="data:image/png;base64,{png.strip()}">'
+    if "text/html" in data:
+        return f'<div class="nb-output" markdown="0">\n{data["text/html"]}\n</div>'
+    if "text/plain" in data:
+        return f"```text\n{html.unescape(data['text/plain']).rstrip()}\n```"
+    return ""
+
+
+# ------------------------------------------------------------------------ ruleset tables
+_TABLE = re.compile(r"<!-- ruleset-table: ([a-z_]+) -->")
+
+
+def on_page_markdown(markdown, page, config, files):
+    return _TABLE.sub(lambda m: ruleset_table(m.group(1)), markdown)
+
+
+def ruleset_table(game: str) -> str:
+    rules = importlib.import_module(f"simlib.games.{game}.ruleset").load_ruleset()
+    rows = ["| key | value | source | file |", "|---|---|---|---|"]
+    for r in rules.describe().itertuples():
+        value = str(r.value).replace("|", "\\|")
+        rows.append(f"| `{r.key}` | `{value}` | `{r.source}` | `{r.file}` |")
+    return ('<details markdown="1"><summary>Every value of the reference ruleset '
+            f"({len(rows) - 2} values)</summary>\n\n" + "\n".join(rows) + "\n\n</details>")
