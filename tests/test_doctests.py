@@ -1,11 +1,11 @@
-"""The examples of simlib.games.until_daylight.exact and the README's exact odds are run.
+"""The examples of simlib.games.until_daylight.exact and the docs' exact odds are run.
 
 * every doctest of ``exact`` runs (pytest does not collect doctests of the package:
   ``testpaths`` is ``tests``), and none may fail;
 * the name-layer examples marked ``+SKIP`` (they read the default ruleset) are run too,
   un-skipped, when they show an expected value;
-* the README's "exact odds" block is executed and each number written in a comment next
-  to a ``print`` must be what that line prints.
+* the "Exact odds" block of the rulesets page (docs/designer/rulesets.md) is executed and
+  each number written in a comment next to a ``print`` must be what that line prints.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 
 import simlib.games.until_daylight.exact as exact_module
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "designer" / "rulesets.md"
 
 
 class _NumpyScalarChecker(doctest.OutputChecker):
@@ -76,9 +76,9 @@ def test_a_wrong_expected_value_fails_the_doctest_run():
 
 def _readme_block() -> str:
     text = README.read_text(encoding="utf-8")
-    section = text.split("## For a designer: exact odds", 1)[1]
+    section = text.split("## Exact odds", 1)[1]
     m = re.search(r"```python\n(.*?)```", section, re.S)
-    assert m, "the README's exact-odds section has no python block"
+    assert m, "the exact-odds section has no python block"
     return m.group(1)
 
 
