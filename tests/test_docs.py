@@ -1,0 +1,278 @@
+"""The documentation is true: the site builds, its examples run, its commands exist.
+
+* ``mkdocs build --strict`` builds the site (``docs/``, ``mkdocs.yml``) with warnings as
+  errors: a broken link between pages, a missing anchor, a page left out of the
+  navigation or a notebook that raises fails it.  The notebooks are executed by the build
+  with a small game count and their pages must show figures.
+* Every ```` ```python ```` block of the README and of the site's pages runs, page by page
+  in one namespace (a page reads as one session), in a temporary folder; a block
+  followed by an ```` ```output ```` block must print exactly that.
+* Every ``simlib`` command shown (a line of a ```` ```bash ```` block, or a ``$ simlib``
+  line of a recorded run) is accepted by the CLI's argument parser.
+* No file of the repository cites a path outside it.
+* The README is the front door: at most 300 lines, the two commands, and ``.ci/run``
+  runs exactly its test command.
+* A page of the built site, served over HTTP, renders in headless Chromium: a
+  screenshot with content, no console message.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README] + sorted(p for p in DOCS.rglob("*.md") if "hooks" not in p.parts)
+NOTEBOOK_GAMES = "120"  # games the notebooks play when the test builds the site
+
+FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def blocks(path: Path) -> list[tuple[str, str, int]]:
+    """(language, code, line) of each top-level fenced block of a page."""
+    text = path.read_text(encoding="utf-8")
+    return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1) for m in FENCE.finditer(text)]
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+# ============================================================================ the site
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    pytest.importorskip("mkdocs", reason="the docs extra (pip install '.[test]' has it)")
+    out = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, SIMLIB_NB_GAMES=NOTEBOOK_GAMES, NO_MKDOCS_2_WARNING="1")
+    env.pop("SIMLIB_DOCS_NOTEBOOKS", None)  # the test builds the notebooks for real
+    p = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=1500)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-6000:]
+    return out
+
+
+def test_site_builds_strict_with_every_page(site):
+    for page in ("index.html", "getting-started/index.html", "games/until-daylight/index.html",
+                 "games/till-dawn/index.html", "reference/simlib/index.html", "changelog/index.html"):
+        assert (site / page).is_file(), page
+    for md in DOCS.rglob("*.md"):
+        if "hooks" in md.parts:
+            continue
+        stem = md.relative_to(DOCS).with_suffix("")
+        html = site / (stem.parent if stem.name == "index" else stem) / "index.html"
+        assert html.is_file(), f"{rel(md)} was not built"
+    # the API reference comes from the docstrings
+    ref = (site / "reference" / "simlib" / "index.html").read_text(encoding="utf-8")
+    assert "simulate_precise" in ref and "Play a study of" in ref
+    # the rule pages list every value of the reference rulesets, read when the site is built
+    from simlib.games.until_daylight.ruleset import load_ruleset
+
+    page = (site / "games" / "until-daylight" / "index.html").read_text(encoding="utf-8")
+    assert "<!-- ruleset-table" not in page
+    for key in load_ruleset("reference").describe().key:
+        assert f"<code>{key}</code>" in page, key
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb")))
+def test_notebooks_are_executed_into_the_site(site, name):
+    page = (site / "notebooks" / name / "index.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in page  # its figures
+    assert "Executed when this site was built" in page
+    assert "Traceback" not in page
+
+
+# ===================================================================== examples run
+# Pages whose Python blocks are fragments, not runnable examples, while their owner rewrites
+# them: remove a page from here when its examples run.
+FRAGMENTS = {"docs/adding-a-game.md": "being rewritten for the new game contract"}
+
+
+def _python_pages():
+    return [p for p in PAGES if rel(p) not in FRAGMENTS
+            and any(lang == "python" for lang, _, _ in blocks(p))]
+
+
+@pytest.mark.parametrize("path", _python_pages(), ids=lambda p: rel(p))
+def test_python_examples_run(path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    found = blocks(path)
+    ns: dict = {"__name__": "__docs__"}
+    ran = 0
+    for i, (lang, code, line) in enumerate(found):
+        if lang != "python":
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, f"{rel(path)}:{line}", "exec"), ns)
+        ran += 1
+        plt.close("all")
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        if nxt and nxt[0] == "output":
+            assert out.getvalue().strip() == nxt[1].strip(), f"{rel(path)}:{line} printed otherwise"
+    assert ran
+
+
+def test_every_output_block_follows_a_python_block():
+    for path in PAGES:
+        found = blocks(path)
+        for i, (lang, _, line) in enumerate(found):
+            if lang == "output":
+                assert i > 0 and found[i - 1][0] == "python", f"{rel(path)}:{line}"
+
+
+# ====================================================================== commands exist
+def _commands():
+    cmds = []
+    for path in PAGES:
+        for lang, code, line in blocks(path):
+            text = code.replace("\\\n", " ")
+            for k, ln in enumerate(text.splitlines()):
+                ln = ln.strip()
+                if lang == "text" and ln.startswith("$ simlib "):
+                    ln = ln[2:]
+                elif lang not in ("bash", "sh") or not ln.startswith("simlib "):
+                    continue
+                ln = ln.split("&&")[0]
+                cmds.append(pytest.param(shlex.split(ln, comments=True)[1:], id=f"{rel(path)}:{line + k}"))
+    return cmds
+
+
+@pytest.mark.parametrize("argv", _commands())
+def test_shown_commands_parse(argv):
+    from simlib.cli import build_parser
+
+    if argv and argv[0] == "bench":  # simlib bench hands its flags to simlib.bench.main
+        from simlib import bench
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+            bench.main(["--help"])  # argparse prints the options and exits: nothing measured
+        for flag in argv[1:]:
+            assert re.search(rf"(^|\s){re.escape(flag)}\b", out.getvalue()), f"simlib bench {flag}"
+        return
+    try:
+        build_parser().parse_args(argv)
+    except SystemExit as e:  # argparse's error exit
+        pytest.fail(f"simlib {' '.join(argv)}: rejected by the CLI (exit {e.code})")
+
+
+def test_commands_are_found():
+    assert len(_commands()) >= 30
+
+
+# ================================================================ nothing cited outside
+OUTSIDE = re.compile("|".join([
+    r"shared/" + r"(rules|seeds)",   # the engine specifications and rulebooks of the workspace
+    r"\.\./" + r"(shared|seeds)",
+    r"(?<![\w/.])seeds/",
+    r"/" + r"work/",
+]))
+# Files whose owners are rewriting them as this test is written: remove a name once its
+# file is clean (the test then covers it like every other file).
+PENDING = {"tests/RULES.md"}
+
+
+def _repository_files():
+    p = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                       capture_output=True, text=True, check=True)
+    for name in p.stdout.splitlines():
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".toml", ".txt", ".ipynb", ".yml", ".cfg", ".j2", ""} \
+                and path.is_file() and name not in PENDING and name != "tests/test_docs.py":
+            yield name, path
+
+
+def test_no_file_cites_a_path_outside_the_repository():
+    bad = []
+    for name, path in _repository_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for k, line in enumerate(text.splitlines(), 1):
+            if OUTSIDE.search(line):
+                bad.append(f"{name}:{k}: {line.strip()[:100]}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_outside_pattern_catches_what_it_must():
+    for cited in ("the rules in shared/" + "rules/x.md", "(../seeds/" + "rulebook.txt)",
+                  "`seeds/" + "rulebook.txt`", "/work/" + "shared"):
+        assert OUTSIDE.search(cited), cited
+    assert not OUTSIDE.search("data/until_daylight/horde.toml, the docs' games/till-dawn.md")
+
+
+# =========================================================================== README
+def _readme_block(after: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    m = re.search(re.escape(after) + r".*?```bash\n(.*?)```", text, re.S)
+    assert m, f"no command after {after!r}"
+    return m.group(1).strip()
+
+
+def test_readme_is_a_front_door():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    assert not re.search(r"20\d\d-\d\d-\d\d", text), "dated figures belong in CHANGELOG.md or the docs"
+    main = _readme_block("Install everything and run the main job")
+    assert main.startswith("python -m pip install") and "simlib simulate" in main
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    test_cmd = _readme_block("Install everything and run the tests")
+    assert test_cmd == 'python -m pip install ".[test]" && python -m pytest'
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ci[-1].strip() == test_cmd  # the last thing CI does is the README's command
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+# ====================================================================== in a browser
+@pytest.fixture(scope="module")
+def served(site):
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *a, **k: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("page, heading", [("getting-started/", "Getting started"),
+                                           ("notebooks/01_win_rates/", "a first look at win rates")])
+def test_docs_page_in_headless_chromium(served, tmp_path, page, heading):
+    url = f"{served}/{page}"
+    shot = tmp_path / "shot.png"
+    p = chromium.run(url, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,1800")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert chromium.console_lines(p.stderr) == []  # no error, no warning from the page
+    assert chromium.screenshot_colors(shot, (1200, 1800)) > 50  # not a blank page
+    p = chromium.run(url, tmp_path / "profile2", "--virtual-time-budget=5000", "--dump-dom")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert chromium.console_lines(p.stderr) == []
+    dom = p.stdout
+    assert re.search(r"<h1[^>]*>[^<]*" + re.escape(heading), dom, re.I), "the page's title is missing"
+    assert 'class="md-nav' in dom  # the theme rendered (navigation), not a bare page
+    if page.startswith("notebooks/"):
+        assert dom.count("data:image/png;base64,") >= 2
