@@ -6,7 +6,7 @@ cores busy: unchanged code must pass every time, a kernel doing k times the work
 
 prints one line per guard run and a summary table (runs, passes, failures naming the
 slowed kernel), plus the load average before and after.  Used for the figures in
-benchmarks/README.md ("Does the guard cry wolf?").
+docs/ci-and-speed.md ("Does the guard cry wolf?").
 """
 from __future__ import annotations
 
