@@ -111,9 +111,23 @@ def _render(nb, path: Path, executed: bool) -> str:
         if cell.cell_type != "code":
             continue
         out.append(f"```python\n{cell.source}\n```")
-        for o in cell.get("outputs", []):
+        for o in _merged_stdout(cell.get("outputs", [])):
             out.append(_render_output(o))
     return "\n\n".join(x for x in out if x) + "\n"
+
+
+def _merged_stdout(outputs) -> list:
+    """Outputs without stderr (progress bars, warnings), consecutive prints as one block."""
+    merged: list = []
+    for o in outputs:
+        if o.get("output_type") == "stream":
+            if o.get("name") != "stdout" or not o.get("text", "").strip():
+                continue
+            if merged and merged[-1].get("output_type") == "stream":
+                merged[-1] = {**merged[-1], "text": merged[-1]["text"] + o["text"]}
+                continue
+        merged.append(o)
+    return merged
 
 
 def _render_output(o) -> str:
