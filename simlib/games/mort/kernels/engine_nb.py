@@ -610,8 +610,11 @@ def acts_nb(state, rules, s, q, b, out, n, first):
         if rules[P + K.P_DROP_COST] > b:
             return n
         for p in range(state[K.S_N_PALLETS]):
-            if state[K.S_PALLET_STATE + p] == K.PAL_STANDING and \
-                    dist_nb(x, y, state[K.S_PALLET_X + p], state[K.S_PALLET_Y + p]) <= reach:
+            px = state[K.S_PALLET_X + p]
+            py = state[K.S_PALLET_Y + p]
+            # never dropped onto the killer's square (he could not stand on a dropped pallet)
+            if state[K.S_PALLET_STATE + p] == K.PAL_STANDING and dist_nb(x, y, px, py) <= reach and \
+                    not (px == state[K.S_S_X] and py == state[K.S_S_Y]):
                 n = _push(out, n, K.A_DROP + p)
                 if first:
                     return n

@@ -1,0 +1,385 @@
+"""Python face of the Mort de la lumière du jour kernels: play games, records as
+DataFrames, the step model (:class:`Game`).
+
+>>> from simlib.games.mort.api import play_games
+>>> df = play_games(1000, seats="killer=heuristic,survivors=random", seed=7)
+>>> df.killer_win.mean()
+
+The step model (one game, a decision at a time)::
+
+    game = Game(seed=1, game=0)                  # game 0 of seed 1, at its first decision
+    while not game.over:
+        game.apply(game.policy_choice())         # or any choice of yours
+    game.result["killer_win"]
+
+Seats: seat 0 is the killer, seats 1-4 the survivors.  ``seats`` is
+``"killer=rollout,survivors=heuristic"`` (either key may be left out: ``heuristic``), one
+spec per seat (``["heuristic", "random", "random", "random", "random"]`` or the same
+comma-separated), or a mapping ``{"killer": ..., "survivors": ...}``.
+``ruleset=None`` is the reference ruleset (the game's only preset) everywhere.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ...core.rng import game_key_nb
+from . import codes as K
+from .kernels import engine_nb as E
+from .kernels.play_nb import play_batch_nb, play_game_nb
+from .kernels.policies_nb import N_PARAMS, WORK_SIZE, choose_nb
+from .policies import POLICIES, Seat, make_seat, parse_seat
+from .ruleset import MortRules, load_ruleset
+
+__all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "parse_seats",
+           "seats_label", "action_text"]
+
+
+def _rules(ruleset) -> MortRules:
+    if ruleset is None:
+        return load_ruleset()
+    if isinstance(ruleset, MortRules):
+        return ruleset
+    return load_ruleset(ruleset)
+
+
+def _as_seat(x) -> Seat:
+    if isinstance(x, Seat):
+        return x
+    if isinstance(x, str):
+        return parse_seat(x)
+    name, params = x
+    return make_seat(name, params)
+
+
+def parse_seats(seats, rules: MortRules, default: str = "heuristic") -> tuple[Seat, ...]:
+    """The seats of a table: ``(killer, survivor 1, ..., survivor n)``.
+
+    ``seats``: ``None`` (every seat ``default``); ``"killer=A,survivors=B"`` (keys
+    ``killer``, ``survivors``, ``survivor1`` .. ``survivorN``; a key left out plays
+    ``default``); a mapping with those keys; or one spec per seat (a list, or the same
+    comma-separated), the killer first.
+    """
+    n = int(rules.get("board.survivors"))
+    if seats is None:
+        return tuple([_as_seat(default)] * (n + 1))
+    if isinstance(seats, str):
+        parts = [p.strip() for p in seats.split(",") if p.strip()]
+        if parts and all("=" in p.split(":")[0] for p in parts):
+            seats = dict(p.split("=", 1) for p in parts)
+            seats = {k.strip(): v.strip() for k, v in seats.items()}
+        else:
+            seats = parts
+    if isinstance(seats, dict):
+        allowed = ["killer", "survivors"] + [f"survivor{i}" for i in range(1, n + 1)]
+        for k in seats:
+            if k not in allowed:
+                raise ValueError(f"unknown seat {k!r}; allowed: {', '.join(allowed)}")
+        killer = _as_seat(seats.get("killer", default))
+        surv = _as_seat(seats.get("survivors", default))
+        out = [killer] + [_as_seat(seats[f"survivor{i}"]) if f"survivor{i}" in seats else surv
+                          for i in range(1, n + 1)]
+        return tuple(out)
+    seats = list(seats)
+    if len(seats) != n + 1:
+        raise ValueError(f"a table has {n + 1} seats (the killer, then {n} survivors); got "
+                         f"{len(seats)}")
+    return tuple(_as_seat(x) for x in seats)
+
+
+def seats_label(seats: Sequence[Seat]) -> tuple[str, str]:
+    """(the killer's label, the survivors' label: one name, or each seat's joined by +)."""
+    surv = [s.label for s in seats[1:]]
+    return seats[0].label, surv[0] if len(set(surv)) == 1 else "+".join(surv)
+
+
+def seat_arrays(seats: Sequence[Seat], n: int) -> tuple[np.ndarray, np.ndarray]:
+    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
+    par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
+    for s, seat in enumerate(seats):
+        pol[:, s] = POLICIES[seat.policy].id
+        par[:, s, :] = seat.vector()
+    return pol, par
+
+
+def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
+               seat_params: np.ndarray, threads: int | None = None) -> np.ndarray:
+    """Play games ``start .. start + len(seat_policy) - 1``; int64 records (count, REC_SIZE)."""
+    out = np.zeros((len(seat_policy), K.REC_SIZE), dtype=np.int64)
+    args = (rules.flat(), np.int64(seed), np.int64(start),
+            np.ascontiguousarray(seat_policy, np.int64),
+            np.ascontiguousarray(seat_params, np.float64), out)
+    if threads is None:
+        play_batch_nb(*args)
+    else:
+        old = numba.get_num_threads()
+        numba.set_num_threads(int(threads))
+        try:
+            play_batch_nb(*args)
+        finally:
+            numba.set_num_threads(old)
+    return out
+
+
+_SCALARS = ("game", "rounds", "kills", "escapes", "hatch_escapes", "repaired", "gates_open",
+            "first_hit", "hits", "strikes", "killer_gain", "pallet_spend", "pallets_dropped",
+            "cards_played", "decisions", "rolls")
+
+
+def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str = "",
+                  survivors: Sequence[str] | str = "") -> pd.DataFrame:
+    """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
+
+    Columns: ``game, killer, survivors`` (the sides' strategy labels), ``killer_win``,
+    ``survivors_win`` (bools), ``end_cause`` (``all_killed``, ``all_escaped``,
+    ``killed_and_escaped``, ``timeout``, ``step_cap``), ``rounds, kills, escapes,
+    hatch_escapes, repaired, gates_open, first_hit`` (round of the first landed hit, 0:
+    none), ``hits, strikes, killer_gain`` (energy from failed repairs), ``pallet_spend``
+    (energy the killer spent on pallets), ``pallets_dropped, cards_played, decisions,
+    rolls``; per survivor ``i`` (1-based seats): ``outcome_i`` (``killed``, ``gate``,
+    ``hatch``, ``alive``) and ``end_round_i``; per generator ``g``: ``gen_round_g`` (round
+    it was repaired, 0: never; generators past the ruleset's count are 0).
+    """
+    df = pd.DataFrame(out, columns=K.record_names())
+    n = len(df)
+    cols: dict = {"game": df["game"].to_numpy()}
+    cols["killer"] = np.array(list(killer) if not isinstance(killer, str) else [killer] * n, dtype=object)
+    cols["survivors"] = np.array(list(survivors) if not isinstance(survivors, str) else [survivors] * n,
+                                 dtype=object)
+    kw = df["killer_win"].to_numpy() == 1
+    cols["killer_win"] = kw
+    cols["survivors_win"] = ~kw
+    cols["end_cause"] = np.array(K.END_NAMES, dtype=object)[df["end_cause"].to_numpy()]
+    for c in _SCALARS[1:]:
+        cols[c] = df[c].to_numpy()
+    names = np.array(K.OUTCOME_NAMES + ("none",), dtype=object)
+    for i in range(K.MAX_SURV):
+        o = df[f"outcome_{i}"].to_numpy()
+        cols[f"outcome_{i + 1}"] = names[np.where(o < 0, len(K.OUTCOME_NAMES), o)]
+        cols[f"end_round_{i + 1}"] = df[f"end_round_{i}"].to_numpy()
+    for g in range(K.MAX_GENS):
+        cols[f"gen_round_{g}"] = df[f"gen_round_{g}"].to_numpy()
+    return pd.DataFrame(cols)
+
+
+def play_games(n_games: int, seats=None, seed: int = 0, ruleset=None, start: int = 0,
+               threads: int | None = None) -> pd.DataFrame:
+    """Play ``n_games`` games of one table; their records (see :func:`records_frame`).
+
+    ``seats``: see :func:`parse_seats` (default: ``heuristic`` everywhere); ``ruleset``:
+    ``None`` (the reference ruleset), a ruleset, a folder or a tweak file.
+    """
+    rules = _rules(ruleset)
+    table = parse_seats(seats, rules)
+    n = int(n_games)
+    if n <= 0:
+        raise ValueError(f"n_games must be positive; got {n_games}")
+    pol, par = seat_arrays(table, n)
+    out = run_kernel(rules, seed, start, pol, par, threads)
+    k, s = seats_label(table)
+    return records_frame(out, rules, k, s)
+
+
+def trace_game(seed: int, game: int, seats: Sequence[Seat], ruleset=None, capacity: int = 200_000):
+    """Replay game ``game`` of a study with a trace: ``(record row, log rows, state)`` (the
+    same kernel and key as the study: the very game the study played)."""
+    rules = _rules(ruleset)
+    pol, par = seat_arrays(seats, 1)
+    log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
+    state = np.zeros(K.S_SIZE, dtype=np.int64)
+    flat = rules.flat()
+    E.init_state_nb(state, flat, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
+    play_game_nb(state, flat, pol[0], par[0], np.zeros(K.MAX_LEGAL, np.int64),
+                 np.zeros(WORK_SIZE, np.int64), log, np.zeros((1, K.LOG_W), np.int64))
+    rec = np.zeros(K.REC_SIZE, dtype=np.int64)
+    E.record_nb(state, flat, np.int64(game), rec)
+    return rec, log[1:1 + log[0, 0]].copy(), state
+
+
+# =========================================================================== words
+_SIDES = ("north", "east", "south", "west")
+
+
+def action_text(a: int, rules: MortRules) -> str:
+    """An action code in words."""
+    a = int(a)
+    simple = {K.A_END_TURN: "end the turn", K.A_STOP: "stop (the card's points left are lost)",
+              K.A_HATCH: "escape through the open hatch", K.A_SPRINT_MOVE: "move with the sprint's points",
+              K.A_PASS: "pass", K.A_REFLEX: "answer the strike with a reflex card",
+              K.A_HELP: "help: answer the strike with a reflex card",
+              K.A_NORTH: "move north", K.A_EAST: "move east", K.A_SOUTH: "move south",
+              K.A_WEST: "move west", K.A_SHORTCUT: "take the shortcut",
+              K.A_PLACE_GEN: "place a generator here", K.A_PLACE_SHORTCUT: "place a shortcut here",
+              K.A_PLACE_CHEST: "place a chest here", K.A_PLACE_PAWN: "place the pawn here",
+              K.A_PLAY_MAP: "play the map (reveal the hatch)", K.A_PLAY_KEY: "play the key (open the hatch)",
+              K.A_PLAY_SPRINT: "play a sprint"}
+    if a in simple:
+        return simple[a]
+    name = K.action_name(a)
+    kind, _, rest = name.partition(":")
+    if kind == "commit":
+        q, v = rest.split(":")
+        return f"spend a {v}-point energy card on: {q}"
+    if kind == "pool":
+        return f"spend the pooled points on: {rest}"
+    if kind == "gates":
+        return f"put the gates on the {rest.replace('+', ' and ')} sides"
+    if kind == "pallet_at":
+        x, y = rules.tokens()[int(rest)]
+        return f"place a pallet next to the token at ({x}, {y})"
+    if kind == "discard":
+        return f"discard a {rules.names('survivor_cards')[int(rest)]} card"
+    words = {"repair": "roll to repair generator", "toolbox": "light a lamp of generator (toolbox)",
+             "block": "block generator", "chest": "roll to open chest", "gate": "roll at the lever of gate",
+             "escape": "escape through gate", "drop": "drop pallet", "break": "roll to break pallet",
+             "casse": "break pallet with a card", "detour": "walk round pallet",
+             "strike": "strike survivor", "medkit": "heal survivor"}
+    return f"{words[kind]} {rest}"
+
+
+# =========================================================================== the step model
+class Game:
+    """One game in the step model: the state is one int64 array.
+
+    ``Game(seed, game)`` is game ``game`` of a study with root seed ``seed`` (the same
+    deal, dice and players' randomness as the study's game), played up to its first
+    decision.  ``players``: ``None`` or the number of seats (1 + the ruleset's
+    survivors); ``seats``: each seat's player (see :func:`parse_seats`; default
+    ``heuristic``), used by ``policy_choice()`` and ``play()``; ``ruleset``: ``None`` (the
+    reference ruleset), a ruleset, a folder or a tweak file.
+    """
+
+    def __init__(self, seed: int = 0, game: int = 0, players: int | None = None, *,
+                 ruleset=None, seats=None, trace: bool = False):
+        self.rules = _rules(ruleset)
+        n = int(self.rules.get("board.survivors")) + 1
+        if players is not None and (isinstance(players, bool) or players != n):
+            raise ValueError(f"players must be {n} (the killer and {n - 1} survivors); got {players!r}")
+        self.seed, self.game = int(seed), int(game)
+        self.seats = parse_seats(seats, self.rules)
+        self._pol, self._par = seat_arrays(self.seats, 1)
+        self._flat = self.rules.flat()
+        self.log = np.zeros((200_000 if trace else 1, K.LOG_W), dtype=np.int64)
+        self._nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
+        self._work = np.zeros(WORK_SIZE, dtype=np.int64)
+        self.state = np.zeros(K.S_SIZE, dtype=np.int64)
+        E.init_state_nb(self.state, self._flat, np.uint64(game_key_nb(np.int64(seed), np.int64(game))),
+                        self.log)
+        E.advance_nb(self.state, self._flat, self.log)
+        self._legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def over(self) -> bool:
+        return bool(self.state[K.S_OVER])
+
+    @property
+    def to_move(self) -> int:
+        """The deciding seat (0: the killer)."""
+        return int(self.state[K.S_DECIDER])
+
+    @property
+    def phase(self) -> str:
+        return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
+
+    def legal_codes(self) -> list[int]:
+        n = E.legal_actions_nb(self.state, self._flat, self._legal)
+        return [int(a) for a in self._legal[:n]]
+
+    def legal_actions(self) -> list[str]:
+        """The pending decision's choices in words (index ``i`` is ``apply(i)``'s)."""
+        return [action_text(a, self.rules) for a in self.legal_codes()]
+
+    def apply(self, i: int) -> "Game":
+        """Take choice ``i`` of :meth:`legal_actions`; play on to the next decision."""
+        legal = self.legal_codes()
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
+            raise ValueError(f"choice {i!r} is not one of 0..{len(legal) - 1}" if legal
+                             else "the game is over")
+        E.step_nb(self.state, self._flat, np.int64(legal[i]), self.log)
+        return self
+
+    def apply_code(self, a: int) -> "Game":
+        """Take the action of code ``a`` (``codes.A_*``)."""
+        if not E.apply_action_nb(self.state, self._flat, np.int64(a), self.log):
+            raise ValueError(f"action {K.action_name(a)} is not legal now")
+        return self
+
+    def clone(self) -> "Game":
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = self.state.copy()
+        g.log = self.log.copy()
+        g._legal = self._legal.copy()
+        g._work = self._work.copy()
+        return g
+
+    def policy_choice(self, name: str | None = None) -> int:
+        """The index of the choice policy ``name`` takes now (default: the deciding seat's
+        own player); the policy stream advances as it would in a study."""
+        n = E.legal_actions_nb(self.state, self._flat, self._legal)
+        if n == 0:
+            raise ValueError("the game is over")
+        s = self.to_move
+        if name is None:
+            pid, par = self._pol[0, s], self._par[0, s]
+        else:
+            seat = _as_seat(name)
+            pid, par = POLICIES[seat.policy].id, seat.vector()
+        a = choose_nb(self.state, self._flat, np.int64(pid), np.ascontiguousarray(par, np.float64),
+                      self._legal, np.int64(n), self._work, self._nolog)
+        return [int(x) for x in self._legal[:n]].index(int(a))
+
+    def play(self, name: str | None = None) -> "Game":
+        """Let policy ``name`` (default: each seat's own) take every remaining decision."""
+        while not self.over:
+            self.apply(self.policy_choice(name))
+        return self
+
+    def record_array(self) -> np.ndarray:
+        rec = np.zeros(K.REC_SIZE, dtype=np.int64)
+        E.record_nb(self.state, self._flat, np.int64(self.game), rec)
+        return rec
+
+    def record(self) -> dict:
+        """The record row a study gives for this game (same columns)."""
+        k, s = seats_label(self.seats)
+        row = records_frame(self.record_array()[None, :], self.rules, k, s).iloc[0]
+        return {c: (v.item() if hasattr(v, "item") else v) for c, v in row.items()}
+
+    @property
+    def result(self) -> dict:
+        return self.record()
+
+    def describe(self) -> str:
+        """Where the game stands, as text."""
+        st = self.state
+        r = self.rules
+        ns = int(r.get("board.survivors"))
+        lines = [f"round {st[K.S_ROUND]}, phase {self.phase}, "
+                 + ("over (" + K.END_NAMES[st[K.S_END_CAUSE]] + ")" if self.over
+                    else f"seat {self.to_move} ({'killer' if self.to_move == 0 else 'survivor'}) to move")]
+        toks = r.tokens()
+        hand = lambda s: " ".join(f"{v}x{st[K.S_HAND + s * K.HAND_W + v]}"  # noqa: E731
+                                  for v in range(1, K.MAX_V + 1) if st[K.S_HAND + s * K.HAND_W + v])
+        cards = lambda s, names: ", ".join(f"{names[k]} x{st[K.S_CARDS + s * K.MAX_K + k]}"  # noqa: E731
+                                           for k in range(len(names)) if st[K.S_CARDS + s * K.MAX_K + k])
+        lines.append(f"killer at ({st[K.S_S_X]}, {st[K.S_S_Y]}); energy [{hand(0)}]; cards "
+                     f"[{cards(0, r.names('killer_cards'))}]; adjustment {st[K.S_ADJ_NOW]:+d} now, "
+                     f"{st[K.S_ADJ_NEXT]:+d} next turn")
+        for s in range(1, ns + 1):
+            status = K.STATUS_NAMES[st[K.S_S_STATUS + s]]
+            if status == "in_play":
+                status = "injured" if st[K.S_S_WOUNDS + s] else "healthy"
+            lines.append(f"survivor {s}: {status} at ({st[K.S_S_X + s]}, {st[K.S_S_Y + s]}); energy "
+                         f"[{hand(s)}]; cards [{cards(s, r.names('survivor_cards'))}]")
+        lamps = int(r.get("board.lamps"))
+        gens = [f"{g}@{toks[st[K.S_GEN_TOKEN + g]]}:{st[K.S_GEN_LAMPS + g]}/{lamps}"
+                for g in range(st[K.S_N_GENS])]
+        lines.append(f"generators {', '.join(gens)}; repaired {st[K.S_REPAIRED]}")
+        if st[K.S_PHASE] == K.PH_COMMIT:
+            lines.append(f"committed: {K.PURPOSES[st[K.S_PURPOSE]]}, {st[K.S_BUDGET]} points left")
+        return "\n".join(lines)
