@@ -161,12 +161,13 @@ def _commands():
 def test_shown_commands_parse(argv):
     from simlib.cli import build_parser
 
-    if argv and argv[0] == "bench":  # simlib bench hands its flags to simlib.bench.main
-        from simlib import bench
+    if argv and argv[0] == "bench":  # simlib bench hands its flags to the bench's own parser
+        from simlib.cli import main
 
         out = io.StringIO()
-        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
-            bench.main(["--help"])  # argparse prints the options and exits: nothing measured
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            main(["bench", "--help"])  # argparse prints the options and exits: nothing measured
+        assert "--guard" in out.getvalue()
         for flag in argv[1:]:
             assert re.search(rf"(^|\s){re.escape(flag)}\b", out.getvalue()), f"simlib bench {flag}"
         return
@@ -189,7 +190,7 @@ OUTSIDE = re.compile("|".join([
 ]))
 # Files whose owners are rewriting them as this test is written: remove a name once its
 # file is clean (the test then covers it like every other file).
-PENDING = {"tests/RULES.md"}
+PENDING = {"tests/RULES.md", "tests/test_rules.py", "simlib/games/until_daylight/exact.py"}
 
 
 def _repository_files():
