@@ -136,6 +136,12 @@ def test_leader_changes_only_on_strictly_more_xp(rules):
     gs.kept[3, monster] = 2
     update_leader_nb(gs.array, gs.rs)
     assert gs.g[K.G_LEADER] == 3
+    gs.kept[0, monster] = 2  # a tie from a seat before the leader's does not take it either
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == 3
+    gs.kept[0, monster] = 3
+    update_leader_nb(gs.array, gs.rs)
+    assert gs.g[K.G_LEADER] == 0
 
 
 def test_leader_advantage_is_doubled(rules):

@@ -138,14 +138,17 @@ def test_sun_rising_moves_the_track_forward_by_the_card_value(rules, card, start
     assert [g.seat(s, "active") for s in range(3)] == [1, 1, 1]
 
 
-def test_the_sun_rises_on_the_last_space_even_when_the_card_overshoots(rules):
-    """2.1 'at the last space the sun rises: the night ends for everyone'; two spaces from
-    one space before the end also reach it."""
+@pytest.mark.parametrize("card", ["sun_rising_1", "sun_rising_2"])
+def test_the_sun_rises_on_the_last_space_even_when_the_card_overshoots(rules, card):
+    """2.1 'at the last space the sun rises: the night ends for everyone, and every active
+    player loses all unbanked blood' - one space from one before the end reaches it
+    exactly, two overshoot it."""
     g = Table(3, rules)
     g.state[K.S_TRACK] = rules.get("constants.track_length") - 1
     g.state[K.S_S_BLOOD + 2] = 5
-    g.draw(type_of(rules, "sun_rising_2", "blood"))
+    g.draw(type_of(rules, card, "blood"))
     assert g.seat(2, "lost_sunrise") == 5 and g.state[K.S_NIGHT] == 1
+    assert g.rows(K.LG_TRACK)[0][3] >= rules.get("constants.track_length")
 
 
 def test_the_vampire_slayer_hurts_every_active_player_by_its_value(rules):
