@@ -239,6 +239,15 @@ def test_readme_is_a_front_door():
     assert main.startswith("python -m pip install") and "simlib simulate" in main
 
 
+def test_readme_links_point_into_the_repository():
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    assert links
+    for target in links:
+        assert not re.match(r"[a-z]+:", target), f"README links outside: {target}"
+        assert (ROOT / target).exists(), f"README links to a missing file: {target}"
+
+
 def test_ci_runs_exactly_the_readme_test_command():
     test_cmd = _readme_block("Install everything and run the tests")
     assert test_cmd == 'python -m pip install ".[test]" && python -m pytest'
