@@ -274,7 +274,8 @@ def served(site):
 def test_docs_page_in_headless_chromium(served, tmp_path, page, heading):
     url = f"{served}/{page}"
     shot = tmp_path / "shot.png"
-    p = chromium.run(url, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,1800")
+    p = chromium.run(url, tmp_path / "profile", "--virtual-time-budget=5000", f"--screenshot={shot}",
+                     "--window-size=1200,1800")  # the screenshot after the page's scripts ran
     assert p.returncode == 0, p.stderr[-2000:]
     assert chromium.console_lines(p.stderr) == []  # no error, no warning from the page
     assert chromium.screenshot_colors(shot, (1200, 1800)) > 50  # not a blank page
