@@ -11,7 +11,8 @@
   game's reference ruleset with its file and source tag (``load_ruleset().describe()``),
   so the game pages never show a stale number.
 * Every page of ``docs/games/`` that ``mkdocs.yml`` does not list yet is appended to the
-  "Games" section, so a new game's page appears as soon as it exists.
+  "Games" section, and every notebook not listed to the "Analyst's guide", so a new
+  game's page or a new notebook appears as soon as it exists.
 """
 from __future__ import annotations
 
@@ -29,17 +30,34 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_GAMES = "240"
 
 
-# ----------------------------------------------------------------------------- games nav
+# ------------------------------------------------------------------------------- the nav
 def on_config(config):
-    games_dir = Path(config["docs_dir"]) / "games"
+    games = [(f"games/{p.name}", _title(p)) for p in sorted((Path(config["docs_dir"]) / "games").glob("*.md"))]
+    notebooks = [(f"notebooks/{p.stem}.md", "Notebook: " + _notebook_title(p))
+                 for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
     for section in config["nav"] or []:
         if isinstance(section, dict) and "Games" in section:
-            listed = {next(iter(p.values())) if isinstance(p, dict) else p for p in section["Games"]}
-            for page in sorted(games_dir.glob("*.md")):
-                rel = f"games/{page.name}"
-                if rel not in listed:
-                    section["Games"].append({_title(page): rel})
+            _append_missing(section["Games"], games)
+        if isinstance(section, dict) and "Analyst's guide" in section:
+            _append_missing(section["Analyst's guide"], notebooks)
     return config
+
+
+def _append_missing(entries: list, pages: list[tuple[str, str]]) -> None:
+    listed = {next(iter(e.values())) if isinstance(e, dict) else e for e in entries}
+    for rel, title in pages:
+        if rel not in listed:
+            entries.append({title: rel})
+
+
+def _notebook_title(path: Path) -> str:
+    import nbformat
+
+    for cell in nbformat.read(path, as_version=4).cells:
+        for line in cell.source.splitlines():
+            if cell.cell_type == "markdown" and line.startswith("# "):
+                return line[2:].strip()
+    return path.stem
 
 
 def _title(page: Path) -> str:
