@@ -200,9 +200,15 @@ PENDING = {"tests/RULES.md", "tests/test_rules.py", "simlib/games/until_daylight
 
 
 def _repository_files():
-    p = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                       capture_output=True, text=True, check=True)
-    for name in p.stdout.splitlines():
+    try:  # the repository's files (tracked or new, not ignored) ...
+        p = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, capture_output=True, text=True, check=True)
+        names = p.stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):  # ... or, outside a git checkout, the tree
+        skip = {".git", "site", "build", "dist", "__pycache__", ".pytest_cache"}
+        names = [str(q.relative_to(ROOT)) for q in ROOT.rglob("*")
+                 if not skip & set(q.relative_to(ROOT).parts) and ".egg-info" not in str(q)]
+    for name in names:
         path = ROOT / name
         if path.suffix in {".py", ".md", ".toml", ".txt", ".ipynb", ".yml", ".cfg", ".j2", ""} \
                 and path.is_file() and name not in PENDING and name != "tests/test_docs.py":
