@@ -3,7 +3,7 @@
     python -m pytest benchmarks/ --benchmark-only               # on demand (~15 s)
     python -m pytest benchmarks/ --benchmark-only --bench-full  # + cold compile (minutes)
 
-Every benchmark sizes its block (``simlib.bench.block_size``: the first call is the
+Every benchmark sizes its block (``simlib.core.bench.block_size``: the first call is the
 warm-up, compile or cache load included) and calls it once more before the timed rounds,
 so no timed round contains JIT compilation; compile times are separate benchmarks.  Each
 kernel benchmark also records, in ``extra_info``, its operations per second and its ratio
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from simlib import bench
+from simlib.core import bench
 
 _HERE = Path(__file__).resolve().parent
 
@@ -70,7 +70,7 @@ def calibrator() -> bench.Calibrator:
 @pytest.fixture(scope="session")
 def floors() -> dict:
     try:
-        return bench.load_floors(bench.DEFAULT_FLOORS)[1]
+        return bench.load_floors(bench.DEFAULT_FLOORS)[1] if bench.DEFAULT_FLOORS else {}
     except FileNotFoundError:
         return {}
 
@@ -78,7 +78,7 @@ def floors() -> dict:
 @pytest.fixture
 def run_bench(benchmark, calibrator, floors):
     """``run_bench(b, target, rounds)``: pytest-benchmark rounds of ``n`` operations of
-    the ``simlib.bench.Bench`` ``b`` (``n`` sized to ~``target`` s), plus its guard ratio."""
+    the ``simlib.core.bench.Bench`` ``b`` (``n`` sized to ~``target`` s), plus its guard ratio."""
 
     def _run(b: bench.Bench, target: float = 0.02, rounds: int = 15, group: str = "kernels"):
         n = bench.block_size(b, target)  # its first call warms up (compile / cache load)

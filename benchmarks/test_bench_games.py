@@ -5,17 +5,18 @@ from __future__ import annotations
 import numba
 import pytest
 
-from simlib import bench
+from simlib.core import bench
+from simlib.games.until_daylight import benches as ud
 
 
 def test_game(run_bench):
     """One full game (4 players, baseline policy, random team) called from Python."""
-    run_bench(bench.game_bench(), rounds=20, group="games")  # 64 games a round
+    run_bench(bench.make_benches(["game"])[0], rounds=20, group="games")  # 64 games a round
 
 
 def test_runner_1_thread(run_bench, benchmark):
     """The headline: full games per second per core through ``api.play_games``."""
-    m = run_bench(bench.runner_bench(1), rounds=20, group="games")  # 64 games a round
+    m = run_bench(bench.make_benches(["runner"])[0], rounds=20, group="games")  # 64 games a round
     benchmark.extra_info["games_per_s_per_core"] = benchmark.extra_info["ops_per_s"]
     benchmark.extra_info["guard_games_per_s"] = m.ops_per_s
 
@@ -24,9 +25,9 @@ def test_runner_1_thread(run_bench, benchmark):
 def test_runner_2_threads(run_bench, benchmark):
     """``api.play_games`` with 2 threads; ``extra_info`` has the speed-up over 1 thread
     (measured interleaved; a shared machine makes it noisy)."""
-    b2 = bench.runner_bench(2)
+    b2 = ud.play_games_bench(2)
     run_bench(b2, rounds=20, group="games")  # 128 games a round
-    benchmark.extra_info["speedup_vs_1_thread"] = bench.two_thread_speedup()  # wall time
+    benchmark.extra_info["speedup_vs_1_thread"] = ud.two_thread_speedup()  # wall time
 
 
 def test_jit_speedup(benchmark, calibrator):
@@ -61,7 +62,7 @@ def test_cold_compile(benchmark, full_mode):
 def test_rollout_100(run_bench, benchmark):
     """rollout-100 full games (reference ruleset, 4 players, 1 thread; issue #10's bar:
     5 games/s per core)."""
-    run_bench(bench.rollout_bench(), rounds=3, group="search")  # 8 games a round
+    run_bench(ud.rollout_bench(), rounds=3, group="search")  # 8 games a round
 
 
 def test_rollout_overhead(benchmark, calibrator):
@@ -69,7 +70,7 @@ def test_rollout_overhead(benchmark, calibrator):
     share of a whole continuation (``extra_info``; issue #10's bar: under 5 %)."""
     benchmark.group = "search"
     full, setup = benchmark.pedantic(
-        lambda: bench.measure_all([bench.continuation_bench(), bench.continuation_bench(setup_only=True)],
+        lambda: bench.measure_all([ud.continuation_bench(), ud.continuation_bench(setup_only=True)],
                                   0.05, cal=calibrator), rounds=1, iterations=1)
     benchmark.extra_info["continuations_per_s"] = full.ops_per_s
     benchmark.extra_info["overhead_share"] = full.ops_per_s / setup.ops_per_s

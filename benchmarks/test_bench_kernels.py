@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from simlib import bench
+from simlib.core import bench
+from simlib.games.until_daylight import benches as ud
 
 SMALL = ["roll_dice", "player_attack", "enemy_batch"]
 
 
 def test_roll_dice(run_bench):
     """A roll of 6 combat dice (``roll_faces_nb``) in a jitted loop."""
-    run_bench(bench.roll_dice_bench())
+    run_bench(ud.roll_dice_bench())
 
 
 def test_player_attack(run_bench):
     """One player attack on an area (``player_attack_area_nb``), 256 fixed cases."""
-    run_bench(bench.player_attack_bench())
+    run_bench(bench.make_benches(["player_attack"])[0])
 
 
 def test_enemy_batch(run_bench):
     """One enemy attack batch (``enemy_batch_nb``), 256 fixed cases."""
-    run_bench(bench.enemy_batch_bench())
+    run_bench(bench.make_benches(["enemy_batch"])[0])
 
 
 @pytest.mark.parametrize("name", SMALL)

@@ -1,4 +1,4 @@
-"""The speed guard of the kernels (``simlib.bench``), and tests of the guard itself.
+"""The speed guard of the kernels (``simlib.core.bench``), and tests of the guard itself.
 
 ``test_quick_guard`` is the guard CI runs: a few seconds of measuring, every kernel's
 throughput as a ratio to a calibration loop timed in the same process, compared with the
@@ -6,7 +6,7 @@ floors committed in ``benchmarks/floors.toml`` (see ``benchmarks/README.md``).
 
 The other tests check that the guard catches a slow kernel: a test-only variant doing
 three times the work of the real kernel is measured next to the real one in this
-process, and the guard's comparison (:func:`simlib.bench.check_ratio`, :func:`guard`)
+process, and the guard's comparison (:func:`simlib.core.bench.check_ratio`, :func:`guard`)
 must fail it with a readable message and pass the real kernel.  No absolute times are
 asserted anywhere.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 import numba
 import pytest
 
-from simlib import bench
+from simlib.core import bench
+from simlib.games.until_daylight import benches as ud
 from simlib.games.until_daylight.kernels.combat_nb import roll_faces_nb
-from simlib.games.until_daylight.kernels.game_nb import play_game_nb
 
 
 @numba.njit(nogil=True, error_model="numpy", _nrt=False, cache=False)
@@ -30,13 +30,6 @@ def roll_faces_3x_nb(rng, stream, k, die_faces, faces_out):
     h2, b2, x2 = roll_faces_nb(rng, stream, k, die_faces, faces_out)
     h3, b3, x3 = roll_faces_nb(rng, stream, k, die_faces, faces_out)
     return h1 + h2 + h3, b1 + b2 + b3, x1 + x2 + x3
-
-
-def play_game_3x(*args):
-    """Test-only slowed game: the same game played three times per call."""
-    play_game_nb(*args)
-    play_game_nb(*args)
-    return play_game_nb(*args)
 
 
 FLOORS = Path(__file__).resolve().parents[1] / "benchmarks" / "floors.toml"
@@ -55,14 +48,13 @@ def cal():
 
 def test_quick_guard():
     """The CI speed guard: every kernel at or above its committed floor, measured as CI and
-    users run it: ``python -m simlib.bench --guard`` in a fresh process.  (In this long
-    pytest process, after the suite before it, the game and runner kernels measured 1.8x
-    below their ratio while the other kernels and the same command in a fresh process
-    measured normal; that is how CI failed on unchanged code on 2026-11-30.)"""
+    users run it: ``simlib bench --guard`` in a fresh process.  (In a long pytest process,
+    after the suite before it, the game kernels once measured far below their ratio while
+    the same command in a fresh process measured normal.)"""
     import subprocess
     import sys
 
-    p = subprocess.run([sys.executable, "-m", "simlib.bench", "--guard", "--floors", str(FLOORS)],
+    p = subprocess.run([sys.executable, "-m", "simlib.core.bench", "--guard", "--floors", str(FLOORS)],
                        capture_output=True, text=True, timeout=1200)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "game" in p.stdout and "runner" in p.stdout and "x floor" in p.stdout, p.stdout
@@ -94,13 +86,14 @@ def test_check_ratio_messages():
 
 
 def test_each_kernel_is_measured_against_its_calibration_profile(floors):
-    """The dice roll (a tight arithmetic loop) against the hash chain alone, the rest
-    against the mixed loop; the floors say which, and a floor measured against the
-    other loop is refused with what to do."""
+    """The dice roll (a tight arithmetic loop) against the hash chain alone, Till Dawn's
+    game against the mixed loop, Until Daylight's games and combat kernels against frozen
+    copies of themselves; the floors say which, and a floor measured against another
+    reference is refused with what to do."""
     _meta, kernels = floors
-    profiles = {b.name: b.calibration for b in bench.make_benches()}
+    profiles = {name: f().calibration for name, f in bench.BENCH_FACTORIES.items()}
     assert profiles == {"roll_dice": "chain", "player_attack": "self", "enemy_batch": "self",
-                        "game": "mixed", "runner": "mixed", "till_dawn_game": "mixed"}
+                        "game": "self", "runner": "self", "till_dawn_game": "mixed"}
     for name, prof in profiles.items():
         assert kernels[name]["calibration"] == prof
         if prof == "self":  # the frozen copy its floor was measured against
@@ -113,18 +106,22 @@ def test_each_kernel_is_measured_against_its_calibration_profile(floors):
 
 
 def test_a_frozen_copy_computes_what_its_kernel_computes():
-    """The frozen copies hold the kernel and every jitted function it calls, and, on the
-    benchmark's fixed cases, give the very results of today's kernel: the guard compares
-    the same work."""
-    for b in bench.make_benches(["player_attack", "enemy_batch"]):
-        tree = [d.py_func.__name__ for d in bench.kernel_tree(b.kernel)]
-        assert tree[0] == b.kernel.py_func.__name__
+    """The frozen copies hold the kernel and every jitted function it calls, each with
+    its own options, and, on the benchmark's fixed cases, give the very results of
+    today's kernel: the guard compares the same work."""
+    import numpy as np
+
+    for b in bench.make_benches(["player_attack", "enemy_batch", "runner"]):
+        tree = bench.kernel_tree(b.kernel)
+        assert tree[0] is b.kernel
         src = (FLOORS.parent / "frozen" / f"{b.name}.py").read_text()
-        for fn in tree:
-            assert f"def {fn}(" in src
+        for d in tree:
+            assert f"def {d.py_func.__name__}(" in src
+            opts = bench._options(d, b.cache_copies)
+            assert f"@njit_with({', '.join(f'{k}={v!r}' for k, v in opts.items())})" in src
         ref = bench.frozen_bench(b, FLOORS.parent / "frozen")
         assert ref.name == f"{b.name}@frozen" and not ref.guarded
-        assert ref.run(700) == b.run(700)
+        assert np.array_equal(ref.run(96), b.run(96))
     assert set(bench.kernel_tree(bench.make_benches(["player_attack"])[0].kernel)) >= {
         bench.make_benches(["player_attack"])[0].kernel}
 
@@ -173,17 +170,22 @@ def _assert_guard_catches(name, real, slow, floors):
 
 def test_guard_fails_a_3x_slower_dice_kernel(cal, floors):
     real, slow = bench.measure_all(
-        [bench.roll_dice_bench(), bench.roll_dice_bench(kernel=roll_faces_3x_nb)], cal=cal)
+        [ud.roll_dice_bench(), ud.roll_dice_bench(kernel=roll_faces_3x_nb)], cal=cal)
     _assert_guard_catches("roll_dice", real, slow, floors)
 
 
-def test_guard_fails_a_3x_slower_game(cal, floors):
-    real, slow = bench.measure_all(
-        [bench.game_bench(), bench.game_bench(kernel=play_game_3x)], cal=cal)
+def test_guard_fails_a_3x_slower_game(cal, floors, monkeypatch):
+    """The game kernel against its frozen copy: three times the work fails the committed
+    floor with its message, unchanged code passes it."""
+    real = bench.make_benches(["game"])[0]
+    monkeypatch.setenv(bench.SLOWDOWN_ENV, "game=3")
+    slow = bench.make_benches(["game"])[0]
+    real, slow = bench.measure_all([real, slow], cal=cal)
     _assert_guard_catches("game", real, slow, floors)
 
 
-@pytest.mark.parametrize("name, k", [("roll_dice", 3), ("player_attack", 3), ("player_attack", 2)])
+@pytest.mark.parametrize("name, k", [("roll_dice", 3), ("player_attack", 3), ("player_attack", 2),
+                                     ("game", 2)])
 def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     """Through the guard's own measuring path (``make_benches`` with
     ``SIMLIB_BENCH_SLOWDOWN``): a benchmark doing k times the work, measured interleaved
@@ -194,8 +196,8 @@ def test_guard_path_fails_k_times_the_work(cal, name, k, monkeypatch):
     with 3 windows failed once in CI: with a busy sibling core, the 2x variant measured
     0.77x the real one, inside the 1/1.6 margin; 2x is caught on a quiet machine only,
     see benchmarks/README.md.)  Seven windows, so one disturbed window does not decide.
-    ``player_attack`` is measured against its frozen copy, a ratio the machine's load
-    does not move: there k = 2 is asserted too."""
+    ``player_attack`` and ``game`` are measured against their frozen copies, a ratio the
+    machine's load does not move: there k = 2 is asserted too."""
     real = bench.make_benches([name])[0]
     monkeypatch.setenv(bench.SLOWDOWN_ENV, f"{name}={k}")
     slow = bench.make_benches([name])[0]
@@ -260,7 +262,7 @@ def test_rollout_report_measures_games_and_the_search_overhead():
     continuation (a share of the whole continuation's time)."""
     import re
 
-    line = bench.rollout_report(target=0.005)
+    line = ud.rollout_report(target=0.005)
     games = float(re.search(r"rollout-100: ([\d.]+) full games", line).group(1))
     share = float(re.search(r"= ([\d.]+) % of a continuation", line).group(1))
     assert games > 0 and 0 < share < 100, line

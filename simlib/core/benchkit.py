@@ -1,6 +1,12 @@
-"""What a game's speed benchmarks are made of (:mod:`simlib.bench` times them and guards
-their floors; a game's factories live in its package, e.g.
-``simlib/games/until_daylight/benches.py``)."""
+"""What a game's speed benchmarks are made of.
+
+A game declares its guarded benchmarks as ``GameInfo.benches``: the ``"module:attribute"``
+of a ``{name: factory}`` mapping, each factory returning a :class:`Bench` (for example
+``simlib/games/until_daylight/benches.py``).  :mod:`simlib.core.bench` (``simlib bench``)
+times every registered game's benchmarks, prints them, and guards their floors; it knows
+no game by name.  The first benchmark a game declares is its headline (the one
+``simlib bench --anchor`` sets beside an outside yardstick).
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -24,6 +30,18 @@ def jit_driver(fn):
 
 
 @dataclasses.dataclass
+class ReportContext:
+    """What a benchmark's ``note`` sees: every measurement of the report by name, the
+    calibration loops (to measure more, interleaved), the block target in seconds and
+    whether the report is ``--quick``."""
+
+    measurements: dict
+    calibrator: object
+    target: float
+    quick: bool = False
+
+
+@dataclasses.dataclass
 class Bench:
     """A benchmark: ``run(n)`` performs ``n`` operations of ``title``."""
 
@@ -34,10 +52,17 @@ class Bench:
     min_n: int = 1
     compile_case: tuple | None = None  # (kernel dispatcher, call args) for compile_seconds
     fixed_n: int | None = None  # operations per block, whatever the machine's speed
-    # the calibration loop it is measured against (``simlib.bench.calibration``):
+    # the calibration loop it is measured against (``simlib.core.bench.calibration``):
     # "mixed" (hash chain + branchy loop: kernels with branches and memory traffic) or
     # "chain" (the hash chain alone: a tight arithmetic loop like the dice roll) or
-    # "self" (a frozen copy of the kernel itself, see ``simlib.bench.frozen_source``)
+    # "self" (a frozen copy of the kernel itself, see ``simlib.core.bench.frozen_source``)
     calibration: str = "mixed"
     kernel: Callable | None = None  # "self": the jitted kernel the benchmark times ...
     rebuild: Callable[[Callable], "Bench"] | None = None  # ... and the same benchmark of another kernel
+    # "self" copies compiled into numba's disk cache (whole games: a fresh compile of a
+    # copy costs as much as the game's cold compile); small kernels are compiled fresh
+    cache_copies: bool = False
+    entry: Callable | None = None  # the dispatcher ``run`` calls first (cache statistics)
+    pure_n: int | None = None  # operations of the NUMBA_DISABLE_JIT figure (default min_n)
+    # lines the report prints after its table, from this benchmark's measurement
+    note: Callable[["object", ReportContext], list[str]] | None = None

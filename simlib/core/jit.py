@@ -160,6 +160,13 @@ def _jit(fn, opts, kwargs):
     return lambda f: _decorate(f, opts, entry)
 
 
+def njit_with(**options):
+    """A decorator with exactly ``options`` (numba's, plus ``entry``) through simlib's
+    wrapper: what a frozen copy of a kernel (``simlib.core.bench.frozen_source``) is
+    compiled with."""
+    return _jit(None, {}, options)
+
+
 def njit_nb(fn=None, **kwargs):
     """``numba.njit`` for kernels that never allocate (no reference counting)."""
     return _jit(fn, dict(JIT_OPTIONS, _nrt=False), kwargs)

@@ -1,8 +1,11 @@
 """Until Daylight's speed benchmarks (the kernels the speed guard watches).
 
-Each factory returns a :class:`simlib.bench.Bench`: ``run(n)`` performs ``n`` operations,
-the same ones in every block (fixed seeds and cases).  ``BENCH_FACTORIES`` is what
-:mod:`simlib.bench` (the generic timing, calibration, floors and guard) measures.
+Each factory returns a :class:`simlib.core.benchkit.Bench`: ``run(n)`` performs ``n``
+operations, the same ones in every block (fixed seeds and cases).  ``BENCH_FACTORIES``
+(declared as ``GameInfo.benches``) is what :mod:`simlib.core.bench` (the generic timing,
+calibration, floors and guard) measures; the runner, declared first, is the game's
+headline, and its note adds the game's own figures to ``simlib bench``'s report
+(decisions per second, two threads, the rollout player).
 """
 from __future__ import annotations
 
@@ -10,17 +13,21 @@ from typing import Callable
 
 import numpy as np
 
-from simlib.core.benchkit import SEED, Bench, jit_driver
+from simlib.core.benchkit import SEED, Bench, ReportContext, jit_driver
+
+TWO_THREAD_GAMES = 8192  # games per block of the 2-thread figure
+TWO_THREAD_ROUNDS = 9  # rounds of a 1-thread block then a 2-thread block; median ratio
 
 _RULES = None
 
 
 def reference_rules():
+    """The reference ruleset and its packed arrays (loaded once)."""
     global _RULES
     if _RULES is None:
         from simlib.games.until_daylight.ruleset import load_ruleset
 
-        r = load_ruleset()
+        r = load_ruleset("reference")
         _RULES = (r, r.pack())
     return _RULES
 
@@ -68,7 +75,7 @@ def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
 
     cc = (roll_faces_nb, (rng, np.int64(stream), kk, die, faces)) if kernel is None else None
     return Bench("roll_dice", f"roll of {k} combat dice", run, compile_case=cc,
-                 calibration="chain")
+                 calibration="chain", pure_n=2000)
 
 
 def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
@@ -119,7 +126,8 @@ def player_attack_bench(kernel=None, cases: int = 256) -> Bench:
         row[: ns[0]] = areas[0, : ns[0]]
         cc = (player_attack_area_nb, (row, ns[0], tab, hs[0], bs[0], sb, line, killed))
     return Bench("player_attack", "one player attack on an area", run, compile_case=cc,
-                 calibration="self", kernel=kern, rebuild=lambda k: player_attack_bench(k, cases))
+                 calibration="self", kernel=kern, rebuild=lambda k: player_attack_bench(k, cases),
+                 pure_n=1000)
 
 
 def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
@@ -162,7 +170,8 @@ def enemy_batch_bench(kernel=None, cases: int = 256) -> Bench:
     if kernel is None:
         cc = (enemy_batch_nb, tuple(np.int64(v) for v in c[0]) + (bh, bb, bpd))
     return Bench("enemy_batch", "one enemy attack batch", run, compile_case=cc,
-                 calibration="self", kernel=kern, rebuild=lambda k: enemy_batch_bench(k, cases))
+                 calibration="self", kernel=kern, rebuild=lambda k: enemy_batch_bench(k, cases),
+                 pure_n=5000)
 
 
 def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
@@ -195,13 +204,16 @@ def game_call(kernel=None, players: int = 4, policy: str = "baseline"):
     names = list(inspect.signature(py).parameters)
     missing = [n for n in names if n not in by_name]
     if missing:
-        raise RuntimeError(f"simlib.bench does not know play_game_nb's parameters {missing}; "
+        raise RuntimeError(f"the game benchmark does not know play_game_nb's parameters {missing}; "
                            "update game_call in simlib/games/until_daylight/benches.py")
     return kern, [by_name[n] for n in names], names.index("game")
 
 
 def game_bench(kernel=None, players: int = 4) -> Bench:
-    """One full game: ``play_game_nb`` called from Python on games ``0 .. n-1``."""
+    """One full game: ``play_game_nb`` called from Python on games ``0 .. n-1``, measured
+    against a frozen copy of itself (the whole game's kernel tree)."""
+    from simlib.games.until_daylight.kernels.game_nb import play_game_nb
+
     kern, args, gi = game_call(kernel, players)
 
     def run(n):
@@ -210,22 +222,103 @@ def game_bench(kernel=None, players: int = 4) -> Bench:
             kern(*args)
 
     # the same 64 games in every block of every session: games differ in length
-    return Bench("game", f"one full game ({players} players, baseline)", run, fixed_n=64)
+    return Bench("game", f"one full game ({players} players, baseline)", run, fixed_n=64,
+                 calibration="self", kernel=play_game_nb if kernel is None else kernel,
+                 rebuild=lambda k: game_bench(k, players), cache_copies=True,
+                 entry=play_game_nb if kernel is None else None, pure_n=16)
 
 
-def runner_bench(threads: int = 1, players: int = 4, games: int | None = None) -> Bench:
-    """Games through the runner: ``api.play_games(n, players, threads=threads)``; ``games``
-    fixes the games per block (default 64 per thread: the guard's short blocks)."""
+def runner_bench(kernel=None, players: int = 4) -> Bench:
+    """Games through the runner's batch kernel on one thread, called as ``api.play_games``
+    calls it (the records allocated, the policy resolved and the kernel called once a
+    block), measured against a frozen copy of the kernel: ``kernel`` (default
+    ``play_range_nb``) must take ``play_range_nb``'s arguments."""
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import check_players, flat_rules, team_codes
+    from simlib.games.until_daylight.kernels.game_nb import play_range_nb
+    from simlib.games.until_daylight.policies import resolve_policy
+
+    kern = play_range_nb if kernel is None else kernel
+    rules, _ = reference_rules()
+    p = check_players(players, rules)
+    row = team_codes(None, p, rules)  # a random team per game
+
+    def run(n):
+        pid, pp = resolve_policy("baseline")
+        out = np.zeros(n, dtype=K.record_dtype())
+        flat = out.view(np.int64).reshape(n, K.N_REC)
+        npl = np.full(n, p, dtype=np.int64)
+        chars = np.tile(row, (n, 1))
+        kern(flat_rules(rules), np.int64(SEED), np.int64(0), npl, chars, np.int64(pid), pp,
+             np.int64(0), flat, np.int64(0), np.int64(n))
+        return out
+
+    # the same 64 games in every block: games differ in length
+    return Bench("runner", f"games via the runner's kernel ({players} players, 1 thread)", run,
+                 min_n=8, fixed_n=64, calibration="self", kernel=kern,
+                 rebuild=lambda k: runner_bench(k, players), cache_copies=True,
+                 entry=play_range_nb if kernel is None else None, pure_n=16,
+                 note=runner_note if kernel is None else None)
+
+
+def play_games_bench(threads: int = 1, players: int = 4, games: int | None = None) -> Bench:
+    """Games through ``api.play_games(n, players, threads=threads)``; ``games`` fixes the
+    games per block (default 64 per thread).  Not guarded: the two-thread figure."""
     from simlib.games.until_daylight.api import play_games
 
     def run(n):
         play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
 
-    name = "runner" if threads == 1 else f"runner_{threads}t"
-    # the same games in every block: games differ in length
-    return Bench(name, f"games via api.play_games ({threads} thread{'s' if threads > 1 else ''})",
-                 run, guarded=threads == 1, min_n=8,
+    return Bench(f"play_games_{threads}t", f"games via api.play_games ({threads} "
+                 f"thread{'s' if threads > 1 else ''})", run, guarded=False, min_n=8,
                  fixed_n=64 * threads if games is None else int(games))
+
+
+def two_thread_speedup(games: int = TWO_THREAD_GAMES, rounds: int = TWO_THREAD_ROUNDS) -> float:
+    """Games per *wall* second on 2 threads over 1 thread: the same ``games`` games through
+    ``api.play_games``, ``rounds`` rounds of a 1-thread block then a 2-thread block, the
+    median of the rounds' ratios (:func:`simlib.core.bench.paired_speedup`)."""
+    from simlib.core.bench import paired_speedup
+
+    return paired_speedup(play_games_bench(1, games=games), play_games_bench(2, games=games),
+                          games, rounds)
+
+
+def runner_note(m, ctx: ReportContext) -> list[str]:
+    """The report's lines for Until Daylight: games and decisions per second per core, the
+    two-thread speed-up, the rollout player."""
+    import numba
+
+    per_game = decisions_per_game()
+    out = [f"Until Daylight: {m.ops_per_s:,.0f} full games per second per core (baseline "
+           "policy, 4 players, random teams, 1 thread)",
+           f"          {m.ops_per_s * per_game:,.0f} decisions per second per core "
+           f"({per_game:.1f} decisions with 2+ candidates a game in the runner's 64 games: a "
+           "rule change that lengthens games lowers games/s, not decisions/s)"]
+    if ctx.quick:  # seconds, not minutes: the search player alone takes a minute
+        out.append("2 threads, rollout-100: not measured with --quick")
+        return out
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        two = two_thread_speedup()
+        out.append(f"2 threads: {two:.2f}x the 1-thread rate in wall time (the same "
+                   f"{TWO_THREAD_GAMES:,} games a block, median of {TWO_THREAD_ROUNDS} rounds "
+                   "of a 1-thread block then a 2-thread block)")
+    out.append(rollout_report(ctx.calibrator, ctx.target))
+    return out
+
+
+def rollout_report(cal=None, target: float = 0.02) -> str:
+    """rollout-100's full games per second per core, and the search's own overhead per
+    continuation (clone, re-key, record, value) as a share of a whole continuation."""
+    from simlib.core.bench import measure_all, si
+
+    ro, full, setup = measure_all([rollout_bench(), continuation_bench(),
+                                   continuation_bench(setup_only=True)], target, 1, 3, cal)
+    share = full.ops_per_s / setup.ops_per_s
+    return (f"rollout-100: {ro.ops_per_s:.2f} full games per second per core (reference, 4 "
+            f"players, 1 thread); a continuation: {si(full.ops_per_s)}/s, the search's own "
+            f"work in it (clone, re-key, record, value): {si(setup.ops_per_s)}/s = "
+            f"{100 * share:.1f} % of a continuation's time")
 
 
 def decisions_per_game(players: int = 4) -> float:
@@ -334,12 +427,9 @@ def continuation_bench(setup_only: bool = False, per_call: int = 8) -> Bench:
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
+    "runner": runner_bench,  # first: the headline, and its cold compile is everything
+    "game": game_bench,  # ``simlib simulate`` needs; each later one adds its own entry
     "roll_dice": roll_dice_bench,
     "player_attack": player_attack_bench,
     "enemy_batch": enemy_batch_bench,
-    "game": game_bench,
-    "runner": runner_bench,
-    "rollout": rollout_bench,
-    "continuation": continuation_bench,
-    "continuation_setup": lambda: continuation_bench(setup_only=True),
 }

@@ -1,55 +1,52 @@
-"""Speed benchmarks of the Until Daylight kernels, and the speed guard that CI runs.
+"""Speed of every registered game's kernels, and the speed guard that CI runs.
 
 Usage (``simlib bench`` calls :func:`main` with the same flags)::
 
-    python -m simlib.bench                  # the table: ops/s, JIT speed-up, compile times
-    python -m simlib.bench --quick          # the same in a few seconds of measuring
-    python -m simlib.bench --full           # more repeats + cold compile (~2.5 min: compiles
-                                            # the game kernel from scratch in a subprocess)
-    python -m simlib.bench --guard          # quick ratios vs benchmarks/floors.toml; exit 1
-    python -m simlib.bench --update-floors  # re-measure and rewrite benchmarks/floors.toml
+    simlib bench                  # the table: ops/s, JIT speed-up, compile times
+    simlib bench --quick          # the same in a few seconds of measuring
+    simlib bench --full           # more repeats + the cold compile of each game's kernels
+                                  # (minutes: each game compiled from scratch in a subprocess)
+    simlib bench --guard          # quick ratios vs benchmarks/floors.toml; exit 1
+    simlib bench --update-floors  # re-measure and rewrite benchmarks/floors.toml
+
+(``python -m simlib.core.bench`` is the same.)  The table and its figures work wherever
+simlib is installed; the guard and ``--update-floors`` need the source tree's
+``benchmarks/`` folder (the floors and the frozen kernel copies): elsewhere they say so in
+one line and exit with status 2.
 
 What is measured
 ----------------
-Five benchmarks, each a function ``run(n)`` that performs ``n`` operations:
-
-``roll_dice``      a roll of 6 combat dice (``roll_faces_nb``), driven by a jitted loop
-``player_attack``  one player attack on an area (``player_attack_area_nb``): refill the
-                   area from one of 256 fixed cases, resolve the attack
-``enemy_batch``    one enemy attack batch (``enemy_batch_nb``) on one of 256 fixed cases
-``game``           one full game (``play_game_nb``, 4 players, baseline policy, random
-                   teams), called from a Python loop as ``trace_game`` calls it
-``runner``         games through the runner (``api.play_games``, 1 thread): the headline,
-                   full games per second per core
-
-Each is timed on blocks of ~``target`` seconds after a warm-up call outside the timed
-region; ops/s is the best block (noise on a shared machine only ever slows a block down).
-JIT compile time is never inside a timed block; it is a figure of its own (below).
+Each registered game declares its benchmarks (``GameInfo.benches``, a ``{name: factory}``
+mapping; :mod:`simlib.core.benchkit`): functions ``run(n)`` performing ``n`` operations
+(a roll of dice, one full game, games through the runner).  Each is timed on blocks of
+~``target`` seconds after a warm-up call outside the timed region; ops/s is the best block
+(noise on a shared machine only ever slows a block down).  JIT compile time is never
+inside a timed block; it is a figure of its own (below).  A benchmark may add lines
+under the table (its ``note``: a game's headline, for instance).
 
 The speed guard
 ---------------
 Absolute times mean nothing across machines or even across minutes on a shared one, so
 the guard compares **ratios measured in one process**: a kernel's operations per second
-divided by the operations per second of a fixed calibration loop (:func:`calibration`,
-a chain of splitmix64 hashes and a float accumulation, independent of simlib's code),
-timed in the same windows (:class:`Measurement`, :func:`measure_all`).
-The small combat kernels (``player_attack``, ``enemy_batch``: ``calibration = "self"``)
-are measured instead against a frozen copy of themselves (``benchmarks/frozen/``, written
-with the floors), whose speed moves with the machine's load exactly as theirs does.
-``benchmarks/floors.toml`` holds, per kernel, the median ratio of several fresh processes
-and its floor = ratio / ``MARGIN`` (1.6): noise stays well inside 1.6x (see
-``benchmarks/README.md`` for the noise studies), a 2x slowdown does not.  A kernel below
-its floor is measured once more with three times the windows before the guard fails,
-with a message naming the kernel, its ratio and the floor (:func:`check_ratio`).
+divided by the operations per second of a reference timed in the same windows
+(:class:`Measurement`, :func:`measure_all`).  The reference is either a fixed
+calibration loop (:func:`calibration`, independent of simlib's code) or, for a benchmark
+marked ``calibration = "self"``, a frozen copy of the kernel itself and everything it
+calls (``benchmarks/frozen/``, written with the floors), whose speed moves with the
+machine's load exactly as the kernel's does: unchanged code measures ~1.0, a kernel made
+k times slower 1/k.  ``benchmarks/floors.toml`` holds, per kernel, the median ratio of
+several fresh processes and its floor = ratio / ``MARGIN``.  A kernel below its floor is
+measured again, a few times and spread over a minute, before the guard fails, with a
+message naming the kernel, its ratio and the floor (:func:`check_ratio`).
 
 Compile times
 -------------
-* small kernels: the first call of a fresh, non-cached copy of the kernel
-  (``numba.njit(cache=False)(kernel.py_func)``) in this process (its callees, e.g. the
-  random streams, are already compiled);
-* game kernels: the cached load (a subprocess times the first call, which reads numba's
-  on-disk cache) always; the cold compile (a subprocess with ``NUMBA_CACHE_DIR`` set to an
-  empty temporary folder) with ``--full`` only.
+* small kernels (a ``compile_case``): the first call of a fresh, non-cached copy of the
+  kernel in this process (its callees already compiled);
+* the others: the cached load (a subprocess times each benchmark's first call, which
+  reads numba's on-disk cache) always; the cold compile (a subprocess per game with
+  ``NUMBA_CACHE_DIR`` set to an empty temporary folder) with ``--full`` only, in the
+  order the game declares them (its first figure: everything that benchmark needs).
 
 The JIT speed-up is the same benchmark run with ``NUMBA_DISABLE_JIT=1`` in a subprocess
 (every kernel is then plain Python) on a small count; it is reported, never guarded.
@@ -78,69 +75,80 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numba
 import numpy as np
 
-from simlib.core.benchkit import SEED, Bench, jit_driver
-from simlib.games.until_daylight.benches import (  # noqa: F401  (re-exported: simlib.bench.game_bench, ...)
-    continuation_bench,
-    decisions_per_game,
-    enemy_batch_bench,
-    game_bench,
-    game_call,
-    player_attack_bench,
-    reference_rules,
-    roll_dice_bench,
-    rollout_bench,
-    runner_bench,
-)
+from simlib.core.benchkit import Bench, ReportContext, jit_driver
 
 MARGIN = 1.6  # floor = measured ratio / MARGIN
 RETRIES = 5  # re-measurements of a kernel found below its floor (best one kept)
-RETRY_PAUSE = 12.0  # seconds before each: this VM's slow phases (a co-tenant on the
-# sibling hyperthread) last seconds to a minute and slow the game kernel 1.5-1.9x while
-# the latency-bound calibration loop keeps its speed, so back-to-back re-measurements
-# all fall inside the same phase (CI failed so, 2026-11-30); spread over a minute they
-# need not
+RETRY_PAUSE = 12.0  # seconds before each: a shared machine's slow phases (a co-tenant
+# on the sibling hyperthread) last seconds to a minute and slow a game kernel more than a
+# latency-bound loop, so back-to-back re-measurements would all fall inside the same
+# phase; spread over a minute they need not
 CAL_BLOCK = 1024  # splitmix64 steps in one calibration operation ...
 CAL_BRANCHY = 2048  # ... and steps of the branchy table-driven loop
 CAL_MIXED_DESCRIPTION = (f"{CAL_BLOCK} dependent splitmix64 steps + {CAL_BRANCHY} steps of a "
                          "branchy table-driven loop")
-CAL_DESCRIPTION = (f"{CAL_MIXED_DESCRIPTION} (simlib.bench.calibration; kernels marked "
+CAL_DESCRIPTION = (f"{CAL_MIXED_DESCRIPTION} (simlib.core.bench.calibration; kernels marked "
                    "calibration = \"chain\": the splitmix64 steps alone)")
 CAL_CHAIN_DESCRIPTION = f"{CAL_BLOCK} splitmix64 steps"
 
 
-def _default_floors() -> Path:
+FLOORS_ENV = "SIMLIB_FLOORS"  # a floors file of your own (its frozen/ beside it)
+
+
+def source_tree(package: Path | None = None) -> Path | None:
+    """The source checkout simlib is imported from (the folder holding ``pyproject.toml``
+    and ``benchmarks/`` above the package), or ``None`` for an installed simlib."""
+    pkg = Path(__file__).resolve().parents[1] if package is None else Path(package)
+    root = pkg.parent
+    if (root / "pyproject.toml").is_file() and (root / "benchmarks").is_dir():
+        return root
+    return None
+
+
+def _default_floors() -> Path | None:
     """``$SIMLIB_FLOORS``, else ``benchmarks/floors.toml`` of the source tree simlib is
-    imported from, else of the current directory (an installed simlib)."""
-    env = os.environ.get("SIMLIB_FLOORS")
+    imported from; ``None`` for an installed simlib (no floors to compare with)."""
+    env = os.environ.get(FLOORS_ENV)
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parents[1] / "benchmarks" / "floors.toml"
-    return here if here.exists() else Path.cwd() / "benchmarks" / "floors.toml"
+    tree = source_tree()
+    return None if tree is None else tree / "benchmarks" / "floors.toml"
 
 
 DEFAULT_FLOORS = _default_floors()
+NO_TREE = ("simlib bench {flag}: needs the source tree's benchmarks/ folder (floors.toml and "
+           "frozen/), {why}; run it in a source checkout (pip install -e .) or give "
+           "--floors FILE")
 
 
 def game_bench_factories() -> dict[str, Callable[[], Bench]]:
-    """Every registered game's benchmark factories (``GameInfo.benches``), by name."""
+    """Every registered game's benchmark factories (``GameInfo.benches``), by name, in
+    the registry's order of games and each game's order of declaration."""
+    return {name: f for _game, fs in game_benches().items() for name, f in fs.items()}
+
+
+def game_benches() -> dict[str, dict[str, Callable[[], Bench]]]:
+    """``{game: {benchmark: factory}}`` of every registered game that declares benches."""
     from simlib.core.games import game_names, get_game, load_ref
 
-    out: dict[str, Callable[[], Bench]] = {}
+    out: dict[str, dict[str, Callable[[], Bench]]] = {}
+    seen: dict[str, str] = {}
     for game in game_names():
         ref = get_game(game).benches
         if not ref:
             continue
-        for name, factory in load_ref(ref).items():
-            if name in out:
-                raise ValueError(f"benchmark {name!r} declared twice (game {game})")
-            out[name] = factory
+        fs = dict(load_ref(ref))
+        for name in fs:
+            if name in seen:
+                raise ValueError(f"benchmark {name!r} declared twice (games {seen[name]} "
+                                 f"and {game})")
+            seen[name] = game
+        out[game] = fs
     return out
 
 
 BENCH_FACTORIES = game_bench_factories()
-GUARDED = ("roll_dice", "player_attack", "enemy_batch", "game", "runner", "till_dawn_game")
-TWO_THREAD_GAMES = 8192  # games per block of the 2-thread figure
-TWO_THREAD_ROUNDS = 9  # rounds of a 1-thread block then a 2-thread block; median ratio
+GUARDED = tuple(BENCH_FACTORIES)  # every declared benchmark is guarded
 
 # --------------------------------------------------------------------------- calibration
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -206,11 +214,10 @@ def calibration(profile: str = "mixed") -> "Bench":
     the hash steps alone, for tight arithmetic kernels such as the dice roll, which keep
     their speed in the slow phases described below).
 
-    Why both: on a shared VM a co-tenant on the sibling hyperthread slows the game kernel
-    1.5x for seconds to minutes while a dependent hash chain (latency bound) keeps its
-    speed and the branchy loop slows ~1.9x; the mix of the two slows like the game
-    (measured 2026-11-30: game / hash chain moved 1.6x between fast and slow phases, game
-    / this mix under 1.1x), so the ratio cancels the phase."""
+    Why both: on a shared machine a co-tenant on the sibling hyperthread slows a game
+    kernel for seconds to minutes while a dependent hash chain (latency bound) keeps its
+    speed and a branchy loop slows more than the game; the mix of the two slows about
+    like a game, so the ratio mostly cancels the phase (benchmarks/README.md)."""
     global _calib_nb, _branchy_nb
     if _calib_nb is None:
         _calib_nb = jit_driver(_calib_py)
@@ -236,22 +243,26 @@ def calibration(profile: str = "mixed") -> "Bench":
 
 
 # --------------------------------------------------------------------------- frozen copies
-# A small kernel's speed relative to an outside loop moves with the load of the machine
-# (a game-like neighbour slows the mixed loop 1.5x more than the player attack), so such
-# kernels (``calibration = "self"``) are measured against a frozen copy of themselves:
-# their source and that of every kernel they call, written next to the floors by
-# ``--update-floors`` and compiled in the guard's process.  Unchanged code then measures
-# ~1.0 whatever the neighbours do, and a kernel made k times slower 1/k.  (What such a
-# ratio cannot see is a slowdown of the toolchain itself, which slows the copy too: the
-# game, runner and dice kernels, measured against the calibration loops, guard that.)
+# A kernel's speed relative to an outside loop moves with the load of the machine (a
+# neighbour on the sibling hyperthread slows a game and the calibration loops unequally),
+# so kernels marked ``calibration = "self"`` are measured against a frozen copy of
+# themselves: their source and that of every kernel they call, written next to the floors
+# by ``--update-floors`` and compiled in the guard's process the way today's kernel is
+# (:func:`current_bench`).  Unchanged code then measures ~1.0 whatever the neighbours do,
+# and a kernel made k times slower 1/k.  (What such a ratio cannot see is a slowdown of
+# the toolchain itself, which slows the copy too: the kernels measured against the
+# calibration loops guard that.)
 FROZEN_DIR_NAME = "frozen"  # beside the floors file: benchmarks/frozen/<benchmark>.py
 FROZEN_ENV = "SIMLIB_FROZEN_DIR"  # where --update-floors' sessions find the new copies
 
 
-def default_frozen_dir() -> Path:
-    """``$SIMLIB_FROZEN_DIR``, else ``frozen/`` beside the default floors file."""
+def default_frozen_dir() -> Path | None:
+    """``$SIMLIB_FROZEN_DIR``, else ``frozen/`` beside the default floors file (``None``:
+    an installed simlib has none)."""
     env = os.environ.get(FROZEN_ENV)
-    return Path(env) if env else DEFAULT_FLOORS.parent / FROZEN_DIR_NAME
+    if env:
+        return Path(env)
+    return None if DEFAULT_FLOORS is None else DEFAULT_FLOORS.parent / FROZEN_DIR_NAME
 
 
 def _code_names(code) -> set[str]:
@@ -284,11 +295,20 @@ def kernel_tree(kernel) -> list:
     return list(seen.values())
 
 
-def frozen_source(kernel, note: str = "") -> str:
-    """Python source of a frozen copy of ``kernel`` and every jitted function it calls
-    (compiled like the kernels, never cached); other global names (codes, ``np``) are
-    imported from the kernels' modules, so the copy reads today's data layouts.
-    ``KERNEL`` is the copy of ``kernel``."""
+def _options(d, cache: bool) -> dict:
+    """The options ``d`` was compiled with (simlib's decorators record them), ``cache`` set."""
+    from simlib.core.jit import JIT_OPTIONS
+
+    opts = dict(getattr(d, "_simlib_options", None) or dict(JIT_OPTIONS, _nrt=False))
+    opts["cache"] = bool(cache)
+    return dict(sorted(opts.items()))
+
+
+def frozen_source(kernel, note: str = "", cache: bool = False) -> str:
+    """Python source of a frozen copy of ``kernel`` and every jitted function it calls,
+    each compiled with its own options (``cache``: into numba's disk cache, else never
+    cached); other global names (codes, ``np``) are imported from the kernels' modules, so
+    the copy reads today's data layouts.  ``KERNEL`` is the copy of ``kernel``."""
     funcs = kernel_tree(kernel)
     names = {d.py_func.__name__ for d in funcs}
     if len(names) != len(funcs):
@@ -310,13 +330,14 @@ def frozen_source(kernel, note: str = "") -> str:
             imports.setdefault(f.__module__, set()).add(name)
         src = textwrap.dedent(inspect.getsource(f))
         node = ast.parse(src).body[0]
-        bodies.append("@njit_nb(cache=False)\n" + "\n".join(src.splitlines()[node.lineno - 1:]))
+        opts = ", ".join(f"{k}={v!r}" for k, v in _options(d, cache).items())
+        bodies.append(f"@njit_with({opts})\n" + "\n".join(src.splitlines()[node.lineno - 1:]))
     head = [f'"""Frozen copy of ``{kernel.py_func.__module__}.{kernel.py_func.__name__}`` and '
-            "the kernels it calls,", "written by `python -m simlib.bench --update-floors`"
+            "the kernels it calls,", "written by `simlib bench --update-floors`"
             + (f" ({note})" if note else "") + ".", "",
-            "The speed guard measures the kernel against this copy (see simlib.bench, "
+            "The speed guard measures the kernel against this copy (see simlib.core.bench, "
             '"frozen copies"): do not edit; re-measure the floors instead.', '"""',
-            "from simlib.core.jit import njit_nb"]
+            "from simlib.core.jit import njit_with"]
     head += [f"from {mod} import {', '.join(sorted(ns))}" for mod, ns in sorted(imports.items())]
     return "\n".join(head) + "\n\n\n" + "\n\n\n".join(bodies) + \
         f"\n\n\nKERNEL = {kernel.py_func.__name__}\n"
@@ -339,7 +360,7 @@ def write_frozen(benches: Sequence[Bench], frozen_dir: Path | str, note: str = "
     for b in benches:
         if b.calibration == "self":
             path = frozen_path(b.name, frozen_dir)
-            path.write_text(frozen_source(b.kernel, note))
+            path.write_text(frozen_source(b.kernel, note, cache=b.cache_copies))
             out[b.name] = file_sha(path)
     return out
 
@@ -355,13 +376,13 @@ def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
         raise ValueError(f"benchmark {bench.name!r} has no kernel to freeze")
     if not path.is_file():
         raise FrozenMissing(f"speed guard: {path}: no frozen copy of the {bench.name!r} "
-                            "kernel. Run `python -m simlib.bench --update-floors`.")
+                            "kernel. Run `simlib bench --update-floors`.")
     try:
         ref = _load_copy(path, bench, f"simlib_frozen_{bench.name}")
     except Exception as exc:  # noqa: BLE001 - any failure of the copy means: re-freeze
         raise FrozenMissing(f"speed guard: {path}: the frozen copy of {bench.name!r} does "
                             f"not run with today's code ({type(exc).__name__}: {exc}). "
-                            "Run `python -m simlib.bench --update-floors`.") from None
+                            "Run `simlib bench --update-floors`.") from None
     return dataclasses.replace(ref, name=f"{bench.name}@frozen", guarded=False)
 
 
@@ -378,16 +399,32 @@ def _load_copy(path: Path, bench: Bench, module_name: str) -> Bench:
 
 
 def current_bench(bench: Bench) -> Bench:
-    """``bench`` timing today's kernel tree compiled fresh in this process, written and
-    loaded exactly as its frozen copy is.  A "self" ratio then compares two compiles made
-    the same way: the kernel numba's disk cache holds was compiled by whichever process
-    came first, in another context, and ran up to 1.9x faster than the same source
-    compiled here (benchmarks/README.md, "Does the guard cry wolf?")."""
-    path = Path(tempfile.mkdtemp(prefix="simlib-current-")) / f"{bench.name}.py"
-    path.write_text(frozen_source(bench.kernel, "today's kernel, compiled fresh by the guard"))
+    """``bench`` timing today's kernel tree compiled in this process, written and loaded
+    exactly as its frozen copy is, so a "self" ratio compares two compiles made the same
+    way (the kernel numba's disk cache holds was compiled by whichever process came
+    first, in another context).  Small kernels are compiled fresh from a temporary file;
+    a benchmark with ``cache_copies`` (a whole game) writes its copy once per content into
+    the kernels' cache folder, so its compile, like its frozen copy's, is reused by the
+    next guard until a kernel source changes."""
+    from simlib.core.jit import cache_dir
+
+    text = frozen_source(bench.kernel, "today's kernel, compiled by the guard",
+                         cache=bench.cache_copies)
+    if bench.cache_copies:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        path = Path(cache_dir()) / "bench-copies" / f"{bench.name}_{digest}.py"
+        if not path.is_file():  # written once: numba's cache index checks its time stamp
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(text)
+            os.replace(tmp, path)
+    else:
+        path = Path(tempfile.mkdtemp(prefix="simlib-current-")) / f"{bench.name}.py"
+        path.write_text(text)
     ref = _load_copy(path, bench, f"simlib_current_{bench.name}")
     return dataclasses.replace(ref, name=bench.name, title=bench.title, guarded=bench.guarded,
-                               kernel=bench.kernel, rebuild=bench.rebuild)
+                               kernel=bench.kernel, rebuild=bench.rebuild, note=bench.note,
+                               entry=bench.entry, pure_n=bench.pure_n)
 
 
 # --------------------------------------------------------------------------- benchmarks
@@ -466,24 +503,19 @@ def time_block(run: Callable[[int], object], n: int) -> float:
     return CLOCK() - t0
 
 
-def two_thread_speedup(games: int = TWO_THREAD_GAMES, rounds: int = TWO_THREAD_ROUNDS) -> float:
-    """Games per *wall* second on 2 threads over 1 thread: the same ``games`` games through
-    ``api.play_games``, ``rounds`` rounds of a 1-thread block then a 2-thread block, the
-    median of the rounds' ratios (paired: this VM's speed drifts between rounds, and the
-    best of each side, used until 2026-12-01, read 1.56-1.96x in six calls of the same
-    code).  (The guard's ratios use CPU time, which counts both threads: per CPU second,
-    2 threads can only look slower; that is how ``simlib bench`` reported 0.79-0.90x
-    before 2026-11-30.)"""
-    b1 = runner_bench(1, games=games)
-    b2 = runner_bench(2, games=games)
-    b1.run(8)
-    b2.run(16)  # warm-up: compile or cache load
+def paired_speedup(base: Bench, other: Bench, n: int, rounds: int) -> float:
+    """Wall-time speed of ``other`` over ``base`` doing the same ``n`` operations:
+    ``rounds`` rounds of a ``base`` block then an ``other`` block, the median of the
+    rounds' ratios (paired, because a shared machine's speed drifts between rounds).  Wall
+    time, not CPU time: for a block on several threads, CPU time counts every thread."""
+    base.run(base.min_n)
+    other.run(other.min_n)  # warm-up: compile or cache load
     ratios = []
     for _ in range(rounds):
         t = []
-        for b in (b1, b2):
+        for b in (base, other):
             t0 = time.perf_counter()
-            b.run(games)
+            b.run(n)
             t.append(time.perf_counter() - t0)
         ratios.append(t[0] / t[1])
     return float(np.median(ratios))
@@ -638,7 +670,7 @@ def check_ratio(name: str, ratio: float, floor: float | None,
     (``self_ref``: the ratio is to the kernel's frozen copy)."""
     if floor is None:
         return (f"speed guard: kernel {name!r} has no floor in benchmarks/floors.toml; "
-                f"measured ratio {ratio:.4g}. Run `python -m simlib.bench --update-floors`.")
+                f"measured ratio {ratio:.4g}. Run `simlib bench --update-floors`.")
     if ratio >= floor:
         return None
     msg = (f"speed guard: kernel {name!r} is too slow: ratio to "
@@ -655,7 +687,7 @@ def frozen_problem(name: str, floor: Mapping, frozen_dir: Path | str) -> str | N
     if path.is_file() and file_sha(path) == floor.get("frozen"):
         return None
     return (f"speed guard: {path}: the frozen copy of {name!r} is missing or not the one its "
-            "floor was measured against. Run `python -m simlib.bench --update-floors`.")
+            "floor was measured against. Run `simlib bench --update-floors`.")
 
 
 def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[str]:
@@ -668,7 +700,7 @@ def guard(measurements: Sequence[Measurement], floors: dict[str, dict]) -> list[
         if f is not None and f.get("calibration", "mixed") != m.calibration:
             out.append(f"speed guard: kernel {m.name!r} is measured against the "
                        f"{m.calibration!r} calibration loop but its floor against "
-                       f"{f.get('calibration', 'mixed')!r}. Run `python -m simlib.bench "
+                       f"{f.get('calibration', 'mixed')!r}. Run `simlib bench "
                        "--update-floors`.")
             continue
         msg = check_ratio(m.name, m.ratio, None if f is None else float(f["floor"]),
@@ -725,7 +757,8 @@ def run_guard(floors_path: Path | str = DEFAULT_FLOORS, names: Sequence[str] = G
     result = [ms[n] for n in names if n in ms]
     fails = early + guard(result, floors)
     if echo:
-        echo(f"speed guard: ratio = kernel ops/s / calibration ops/s (same process), "
+        echo(f"speed guard: ratio = kernel ops/s / its reference's ops/s (calibration loop or "
+             f"frozen copy, same process), "
              f"floors from {floors_path}")
         for m in result:
             f = floors.get(m.name)
@@ -747,11 +780,11 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
     """Write the floors file from several measurement sessions (median ratio / margin)."""
     names = [m.name for m in sessions[0]]
     lines = [
-        "# Speed floors of simlib's kernels, written by `python -m simlib.bench --update-floors`.",
+        "# Speed floors of simlib's kernels, written by `simlib bench --update-floors`.",
         "# ratio: a kernel's operations per second divided by the calibration loop's, both",
         "# best-of blocks of the same windows in one process, median of 3 windows (what the",
         "# quick guard measures); here the median over `sessions` fresh processes.",
-        "# floor = ratio / margin; the guard (tests/test_speed_guard.py, `python -m simlib.bench",
+        "# floor = ratio / margin; the guard (tests/test_speed_guard.py, `simlib bench",
         "# --guard`) fails when a kernel's ratio falls below its floor.  A kernel with",
         "# calibration = \"self\" is measured against its frozen copy in frozen/<kernel>.py",
         "# (written with this file; `frozen` is that file's sha256).",
@@ -794,76 +827,71 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
 
 
 # --------------------------------------------------------------------------- subprocesses
-def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float) -> dict:
+def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float):
     env = dict(os.environ)
     env.update(env_extra)
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding this simlib
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    p = subprocess.run([sys.executable, "-W", "ignore", "-m", "simlib.bench", "--worker", mode],
-                       capture_output=True, text=True, env=env, timeout=timeout)
+    p = subprocess.run([sys.executable, "-W", "ignore", "-m", "simlib.core.bench", "--worker",
+                        mode], capture_output=True, text=True, env=env, timeout=timeout)
     if p.returncode != 0:
         raise RuntimeError(f"bench worker {mode!r} failed:\n{p.stderr[-2000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-PURE_COUNTS = {"roll_dice": 2000, "player_attack": 1000, "enemy_batch": 5000, "game": 16,
-               "runner": 16, "till_dawn_game": 64}  # games: the first 16 of the 64 the JIT figure plays
-
-
 def _worker_pure() -> dict:
-    """Under NUMBA_DISABLE_JIT=1: ops/s of each benchmark in plain Python."""
+    """Under NUMBA_DISABLE_JIT=1: ops/s of each benchmark in plain Python (``pure_n``
+    operations a block, best of two)."""
     out = {}
     for name in GUARDED:
         b = BENCH_FACTORIES[name]()
-        n = max(b.min_n, PURE_COUNTS[name])
+        n = max(b.min_n, b.pure_n or b.min_n)
         out[name] = n / min(time_block(b.run, n) for _ in range(2))
     return out
 
 
-def _first_call_times() -> dict:
-    """Seconds of the first call of each kernel in this process: a load from numba's disk
-    cache, or a compile when the cache is empty or stale (``cache``: hits and misses)."""
-    from simlib.games.until_daylight.kernels.game_nb import play_game_nb, play_range_nb
-
-    reference_rules()  # ruleset loading is not part of any figure
+def _first_call_times(game: str) -> dict:
+    """Seconds of the first call of each of ``game``'s benchmarks in this process, in the
+    order the game declares them: a load from numba's disk cache, or a compile when the
+    cache is empty or stale (``cache``: hits and misses).  On an empty cache the first
+    figure is everything that benchmark needs, each later one what it adds."""
+    factories = game_benches()[game]
+    benches = {name: f() for name, f in factories.items()}  # ruleset loading is outside
     out: dict = {}
     dispatchers = {}
     t0 = time.perf_counter()
-    # the runner first: on an empty cache its figure is everything ``simlib simulate``
-    # needs (nothing compiled before it shares its work); the one-game entry after it adds
-    # its own entry's work, and the small kernels are timed last
-    for name, disp in (("runner", play_range_nb), ("game", play_game_nb)):
-        b = BENCH_FACTORIES[name]()
-        t = time.perf_counter()
-        b.run(b.min_n)  # one game (game), eight games (runner): ~1 ms of playing
+    for name, b in benches.items():
+        if b.compile_case is not None:
+            kernel, args = b.compile_case
+            t = time.perf_counter()
+            kernel(*args)
+            dispatchers[name] = kernel
+        else:
+            t = time.perf_counter()
+            b.run(b.min_n)  # a few operations: ~1 ms of work beside the compile or load
+            if b.entry is not None:
+                dispatchers[name] = b.entry
         out[name] = time.perf_counter() - t
-        dispatchers[name] = disp
-    for name in ("roll_dice", "player_attack", "enemy_batch"):
-        kernel, args = BENCH_FACTORIES[name]().compile_case
-        t = time.perf_counter()
-        kernel(*args)
-        out[name] = time.perf_counter() - t
-        dispatchers[name] = kernel
     out["total"] = time.perf_counter() - t0
     out["cache"] = {name: {"hits": sum(d.stats.cache_hits.values()),
                            "misses": sum(d.stats.cache_misses.values())}
-                    for name, d in dispatchers.items()}
+                    for name, d in dispatchers.items() if hasattr(d, "stats")}
     return out
 
 
 def _worker(mode: str) -> int:
-    if mode == "pure":
+    kind, _, game = mode.partition(":")
+    if kind == "pure":
         res = _worker_pure()
-    elif mode == "ratios":  # the frozen copies: $SIMLIB_FROZEN_DIR (default_frozen_dir)
+    elif kind == "ratios":  # the frozen copies: $SIMLIB_FROZEN_DIR (default_frozen_dir)
         res = [dataclasses.asdict(m) for m in measure_all(make_benches())]
-    elif mode in ("load", "cold"):
+    elif kind in ("load", "cold") and game:
         t = time.perf_counter()
-        import simlib.games.until_daylight.api  # noqa: F401
+        from simlib.core.games import get_game
 
-        imp = time.perf_counter() - t
-        res = _first_call_times()
-        res["import"] = imp
-        res["cache_dir"] = os.environ.get("NUMBA_CACHE_DIR", "")
+        get_game(game)
+        res = _first_call_times(game)
+        res["import"] = time.perf_counter() - t - res["total"]
     else:
         raise SystemExit(f"unknown worker mode {mode!r}")
     print(json.dumps(res))
@@ -871,14 +899,19 @@ def _worker(mode: str) -> int:
 
 
 def cached_load_times(timeout: float = 1800) -> dict:
-    """First-call seconds of each kernel in a fresh process reading numba's disk cache."""
-    return _subprocess_json("load", {}, timeout)
+    """``{game: first-call seconds}`` of each game's benchmarks, each game in a fresh
+    process reading numba's disk cache."""
+    return {g: _subprocess_json(f"load:{g}", {}, timeout) for g in game_benches()}
 
 
 def cold_compile_times(timeout: float = 3600) -> dict:
-    """First-call seconds of each kernel in a fresh process with an empty numba cache."""
-    with tempfile.TemporaryDirectory(prefix="simlib-cold-") as d:
-        return _subprocess_json("cold", {"NUMBA_CACHE_DIR": d}, timeout)
+    """``{game: first-call seconds}`` of each game's benchmarks, each game in a fresh
+    process with an empty numba cache."""
+    out = {}
+    for g in game_benches():
+        with tempfile.TemporaryDirectory(prefix="simlib-cold-") as d:
+            out[g] = _subprocess_json(f"cold:{g}", {"NUMBA_CACHE_DIR": d}, timeout)
+    return out
 
 
 def pure_python_rates(timeout: float = 600) -> dict:
@@ -887,7 +920,8 @@ def pure_python_rates(timeout: float = 600) -> dict:
 
 
 # --------------------------------------------------------------------------- report
-def _si(x: float) -> str:
+def si(x: float) -> str:
+    """``x`` with three significant digits and a k / M / G suffix."""
     if x != x:
         return "-"
     for unit, f in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
@@ -902,97 +936,94 @@ def _secs(x) -> str:
     return f"{x * 1000:.1f} ms" if x < 0.1 else f"{x:.2f} s"
 
 
+def _without_frozen(b: Bench) -> Bench:
+    """A "self" benchmark measured against the mixed loop (no frozen copies here)."""
+    return dataclasses.replace(b, calibration="mixed") if b.calibration == "self" else b
+
+
 def report(args) -> int:
     quick = args.quick
     target, windows = (0.01, 3) if quick else ((0.02, 9) if args.full else (0.02, 5))
     blocks = 3
     say = print
-    say(f"simlib bench{' --quick' if quick else ''}{' --full' if args.full else ''}: "
-        f"Until Daylight kernels, {datetime.date.today().isoformat()}")
+    games = game_benches()
+    say(f"simlib bench{' --quick' if quick else ''}{' --full' if args.full else ''}: kernels "
+        f"of {', '.join(games)}, {datetime.date.today().isoformat()}")
     say(f"machine: {machine_description()}; Python {platform.python_version()}, "
         f"numba {numba.__version__}, numpy {np.__version__}")
+    frozen_dir = default_frozen_dir()
+    have_frozen = frozen_dir is not None and frozen_dir.is_dir()
     t_load = None
     if not args.no_subprocess:
-        say("cached load: timing first calls in a fresh process ...")
+        say("cached load: timing first calls in a fresh process per game ...")
         t_load = cached_load_times()
-    benches = make_benches()
+    say("compiling the benchmarks' own copies ...")
+    benches = []
+    for name in GUARDED:
+        b = BENCH_FACTORIES[name]()
+        if b.calibration == "self":  # against its frozen copy where there is one
+            has_copy = have_frozen and frozen_path(name, frozen_dir).is_file()
+            b = current_bench(b) if has_copy else _without_frozen(b)
+        benches.append(b)
     compile_fresh = {b.name: (min(compile_seconds(b) for _ in range(2))
                               if b.compile_case else None) for b in benches}
     say("measuring ...")
-    cal = Calibrator(target / 2)
+    cal = Calibrator(target / 2, frozen_dir)
     ms = measure_all(benches, target, blocks, windows, cal)
-    two = None
-    if numba.config.NUMBA_NUM_THREADS >= 2:
-        two = two_thread_speedup()
     pure = cold = None
     if not args.no_subprocess:
         say("JIT disabled: timing plain Python in a subprocess ...")
         pure = pure_python_rates()
         if args.full:
-            say("cold compile: a fresh process with an empty numba cache (minutes) ...")
+            say("cold compile: a fresh process per game with an empty numba cache (minutes) ...")
             cold = cold_compile_times()
+    game_of = {name: g for g, fs in games.items() for name in fs}
     say("")
-    say(f"calibration loop: {_si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION}); "
-        "ratio of a kernel marked * : to its frozen copy (benchmarks/frozen/)")
-    hdr = (f"{'kernel':<14} {'operation':<38} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
+    ref = ("ratio of a kernel marked * : to its frozen copy (benchmarks/frozen/)" if have_frozen
+           else "no frozen kernel copies here (they live in a source checkout's benchmarks/): "
+                "every ratio is to a calibration loop")
+    say(f"calibration loop: {si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION}); {ref}")
+    hdr = (f"{'kernel':<15} {'operation':<44} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
            f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
     say(hdr)
     say("-" * len(hdr))
     for m in ms:
+        g = game_of.get(m.name)
         sp = f"{m.ops_per_s / pure[m.name]:.0f}x" if pure and m.name in pure else "-"
         comp = _secs(compile_fresh.get(m.name))
-        load = _secs(t_load.get(m.name)) if t_load else "-"
-        cc = _secs(cold.get(m.name)) if cold else "(--full)"
+        load = _secs(t_load[g].get(m.name)) if t_load and g in t_load else "-"
+        cc = _secs(cold[g].get(m.name)) if cold and g in cold else "(--full)"
         star = "*" if m.calibration == "self" else ""
-        say(f"{m.name + star:<14} {m.title:<38} {_si(m.ops_per_s):>10} {m.ratio:>10.4g} {sp:>13} "
-            f"{comp:>10} {load:>12} {cc:>13}")
+        say(f"{m.name + star:<15} {m.title[:44]:<44} {si(m.ops_per_s):>10} {m.ratio:>10.4g} "
+            f"{sp:>13} {comp:>10} {load:>12} {cc:>13}")
     say("")
-    say("ops/s: best of %d blocks of ~%.0f ms (game, runner: the same 64 games) after a "
-        "warm-up; ratio: ops/s over the calibration loop's in the same windows, median of "
-        "%d windows (what the guard compares);" % (blocks * windows, target * 1000, windows))
+    say("ops/s: best of %d blocks of ~%.0f ms after a warm-up; ratio: ops/s over the "
+        "reference's in the same windows, median of %d windows (what the guard compares);"
+        % (blocks * windows, target * 1000, windows))
     say("JIT speed-up: over the same code with NUMBA_DISABLE_JIT=1; compile: first call of a "
         "fresh non-cached copy (callees already compiled);")
-    say("cached load: first call of the kernel in a fresh process (numba disk cache); cold "
-        "compile: the same with an empty cache, in this order: runner (everything `simlib simulate` "
-        "needs), game (what the one-game entry adds), the small kernels (what each adds).")
+    say("cached load: first call in a fresh process per game (numba disk cache); cold "
+        "compile: the same with an empty cache, in each game's order (its first kernel: "
+        "everything that kernel needs; each later one: what it adds).")
     if t_load:
-        c = t_load.get("cache", {})
-        miss = sum(v.get("misses", 0) for v in c.values())
-        if miss:
-            say(f"note: the cached-load process missed numba's cache {miss} time(s): its game "
-                "figures are compile times (sources changed since the last compile).")
-        say(f"import of simlib.games.until_daylight.api: {_secs(t_load.get('import'))}")
-    if cold and cold.get("runner") is not None:
-        say(f"cold compile of everything `simlib simulate` needs (the runner, first, in a fresh "
-            f"process with an empty cache): {_secs(cold['runner'])}; with every kernel above: "
-            f"{_secs(cold.get('total'))}")
-    runner = next(m for m in ms if m.name == "runner")
-    say("")
-    say(f"headline: {runner.ops_per_s:,.0f} full games per second per core "
-        "(baseline policy, 4 players, random teams, 1 thread)")
-    per_game = decisions_per_game()
-    say(f"          {runner.ops_per_s * per_game:,.0f} decisions per second per core "
-        f"({per_game:.1f} decisions with 2+ candidates a game in the runner's 64 games: a "
-        "rule change that lengthens games lowers games/s, not decisions/s)")
-    if two is not None:
-        say(f"2 threads: {two:.2f}x the 1-thread rate in wall time (the same "
-            f"{TWO_THREAD_GAMES:,} games a block, median of {TWO_THREAD_ROUNDS} rounds of a "
-            "1-thread block then a 2-thread block)")
-    say("measuring the rollout player ...")
-    say(rollout_report(cal, target))
+        for g, t in t_load.items():
+            miss = sum(v.get("misses", 0) for v in t.get("cache", {}).values())
+            if miss:
+                say(f"note: {g}'s cached-load process missed numba's cache {miss} time(s): "
+                    "its figures are compile times (sources changed since the last compile).")
+            say(f"import of {g}: {_secs(t.get('import'))}")
+    if cold:
+        for g, t in cold.items():
+            first = next(iter(games[g]))
+            say(f"cold compile of {g}'s {first} (first, in a fresh process with an empty "
+                f"cache): {_secs(t.get(first))}; with every kernel of {g}: {_secs(t.get('total'))}")
+    ctx = ReportContext({m.name: m for m in ms}, cal, target, quick)
+    for m, b in zip(ms, benches):
+        if b.note is not None:
+            say("")
+            for line in b.note(m, ctx):
+                say(line)
     return 0
-
-
-def rollout_report(cal: Calibrator | None = None, target: float = 0.02) -> str:
-    """rollout-100's full games per second per core, and the search's own overhead per
-    continuation (clone, re-key, record, value) as a share of a whole continuation."""
-    ro, full, setup = measure_all([rollout_bench(), continuation_bench(),
-                                   continuation_bench(setup_only=True)], target, 1, 3, cal)
-    share = full.ops_per_s / setup.ops_per_s
-    return (f"rollout-100: {ro.ops_per_s:.2f} full games per second per core (reference, 4 "
-            f"players, 1 thread); a continuation: {_si(full.ops_per_s)}/s, the search's own "
-            f"work in it (clone, re-key, record, value): {_si(setup.ops_per_s)}/s = "
-            f"{100 * share:.1f} % of a continuation's time")
 
 
 # --------------------------------------------------------------------------- anchor
@@ -1008,6 +1039,8 @@ def anchor_bench() -> Bench:
     operation (``pyspiel.evaluate_bots`` with two uniform random bots, the game's seed
     ``SEED + i``).  Not guarded: a yardstick from outside simlib, printed beside our own
     full game so the figures of different machines and days can be compared."""
+    from simlib.core.benchkit import SEED
+
     try:
         import pyspiel
     except ImportError as exc:
@@ -1028,13 +1061,25 @@ def anchor_bench() -> Bench:
                  guarded=False, fixed_n=512)
 
 
+def headline_bench(game: str | None = None) -> tuple[str, Bench]:
+    """``(game's display name, its headline benchmark)``: the first benchmark the game
+    (default: the registry's default game) declares."""
+    from simlib.core.games import get_game, load_ref
+
+    info = get_game(game)
+    factory = next(iter(load_ref(info.benches).values()))
+    return info.display_name, factory()
+
+
 def measure_anchor(target: float = 0.02, windows: int = 5, blocks: int = 3) -> dict:
-    """Our full game (``runner``: 4 players, baseline, 1 thread) and the anchor measured
-    interleaved in this process; ``ratio`` = our games/s over the anchor's."""
-    ours, anchor = runner_bench(1), anchor_bench()
+    """The default game's headline benchmark and the anchor measured interleaved in this
+    process; ``ratio`` = our games/s over the anchor's."""
+    anchor = anchor_bench()
+    name, ours = headline_bench()
     mo, ma = measure_all([ours, anchor], target, blocks, windows)
     return {"simlib_games_per_s": mo.ops_per_s, "anchor_games_per_s": ma.ops_per_s,
-            "ratio": mo.ops_per_s / ma.ops_per_s, "simlib": mo.title, "anchor": ma.title}
+            "ratio": mo.ops_per_s / ma.ops_per_s, "simlib": f"{name}, {mo.title}",
+            "anchor": ma.title}
 
 
 def anchor_report(args) -> int:
@@ -1045,7 +1090,7 @@ def anchor_report(args) -> int:
         return 2
     print(f"simlib bench --anchor: {datetime.date.today().isoformat()}, {machine_description()}")
     a = r["anchor"]
-    o = f"simlib: Until Daylight, 4 players, baseline, {r['simlib']}"
+    o = f"simlib: {r['simlib']}"
     w = max(len(a), len(o))
     print(f"  {a:<{w}}  {r['anchor_games_per_s']:>10,.0f} games/s")
     print(f"  {o:<{w}}  {r['simlib_games_per_s']:>10,.0f} games/s")
@@ -1057,7 +1102,7 @@ def anchor_report(args) -> int:
 def measure_session(frozen_dir: Path | str | None = None) -> list[Measurement]:
     """One guard-settings measurement of every guarded kernel in a fresh process."""
     env = {FROZEN_ENV: str(frozen_dir)} if frozen_dir is not None else {}
-    rows = _subprocess_json("ratios", env, timeout=1800)
+    rows = _subprocess_json("ratios", env, timeout=3600)
     return [Measurement(**r) for r in rows]
 
 
@@ -1083,7 +1128,7 @@ def update_floors(args) -> int:
     note = f"{datetime.date.today().isoformat()}" + (f", commit {head}" if head else "")
     sessions = []
     with tempfile.TemporaryDirectory(prefix="simlib-frozen-") as tmp:
-        shas = write_frozen(make_benches(), tmp, note)
+        shas = write_frozen([BENCH_FACTORIES[n]() for n in GUARDED], tmp, note)
         for s in range(args.sessions):
             ms = measure_session(tmp)
             sessions.append(ms)
@@ -1095,7 +1140,7 @@ def update_floors(args) -> int:
     floors = write_floors(path, sessions, args.margin, frozen=shas)
     for name, f in floors.items():
         rs = [m.ratio for s in sessions for m in s if m.name == name]
-        print(f"  {name:<14} ratio {f['ratio']:.4g}  floor {f['floor']:.4g}  "
+        print(f"  {name:<15} ratio {f['ratio']:.4g}  floor {f['floor']:.4g}  "
               f"(sessions spread {max(rs) / min(rs):.2f}x)")
     print(f"wrote {path}" + (f" and {len(shas)} frozen kernel copies in {frozen_dir}" if shas else ""))
     return 0
@@ -1104,8 +1149,9 @@ def update_floors(args) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="simlib bench",
-        description="Speed of the Until Daylight kernels: a table (default), the speed "
-                    "guard (--guard) or new floors (--update-floors).")
+        description="Speed of every registered game's kernels: a table (default), the "
+                    "speed guard (--guard) or new floors (--update-floors; both need the "
+                    "source tree's benchmarks/ folder).")
     ap.add_argument("--quick", action="store_true", help="a few seconds of measuring")
     ap.add_argument("--full", action="store_true",
                     help="more repeats and the cold compile of every kernel (minutes)")
@@ -1113,7 +1159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="compare quick ratios with the floors; exit status 1 on failure")
     ap.add_argument("--update-floors", action="store_true",
                     help="measure several sessions and rewrite the floors file")
-    ap.add_argument("--floors", default=str(DEFAULT_FLOORS), help="floors file (TOML)")
+    ap.add_argument("--floors", default=None if DEFAULT_FLOORS is None else str(DEFAULT_FLOORS),
+                    help="floors file (TOML; default: benchmarks/floors.toml of the source "
+                         f"tree, or ${FLOORS_ENV})")
     ap.add_argument("--sessions", type=int, default=5, help="sessions for --update-floors")
     ap.add_argument("--margin", type=float, default=MARGIN,
                     help="floor = median ratio / margin (--update-floors)")
@@ -1126,6 +1174,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         return _worker(args.worker)
+    if args.guard or args.update_floors:
+        flag = "--guard" if args.guard else "--update-floors"
+        why = None
+        if args.floors is None:
+            why = "not found beside this installed simlib"
+        elif args.guard and not Path(args.floors).is_file():
+            why = f"{args.floors} does not exist"
+        elif not Path(args.floors).parent.is_dir():
+            why = f"{Path(args.floors).parent} does not exist"
+        if why:
+            print(NO_TREE.format(flag=flag, why=why), file=sys.stderr)
+            return 2
     if args.update_floors:
         return update_floors(args)
     if args.guard:
