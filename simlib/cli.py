@@ -1,5 +1,5 @@
 """Command line: ``simlib simulate``, ``simlib report``, ``simlib trace``, ``simlib games``
-(and ``simlib bench``, handed to :mod:`simlib.bench`).
+(and ``simlib bench``, handed to :mod:`simlib.core.bench`).
 
 ``simlib simulate`` with no arguments runs the default study of the default game (Until
 Daylight: every player count, random teams, 40 000 games per player count) and prints the
@@ -383,7 +383,7 @@ def _cmd_games(a) -> int:
 
 def _cmd_bench(argv: list[str]) -> int:
     try:
-        from .bench import main as bench_main
+        from .core.bench import main as bench_main
     except ImportError as exc:
         sys.stderr.write(f"simlib bench: error: the benchmarks are not available ({exc})\n")
         return 2
