@@ -113,16 +113,18 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                         "(every team in turn) or 'random' (default)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--policy", default=None,
-                   help="bot policy of every seat (default: the game's, baseline for "
-                        "until-daylight, threshold for till-dawn)")
+                   help="bot policy of every seat (default: the game's own; simlib games "
+                        "lists each game's policies)")
     p.add_argument("--seats", action="append", metavar="POLICY[:P=V...],...",
                    help="a mixed table, one policy per seat, e.g. optimal,threshold:t=8,random "
                         "(repeat for several tables; competitive games only)")
     p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
                    help="a policy parameter (repeatable)")
-    p.add_argument("--rules", metavar="PATH",
-                   help="ruleset directory, override .toml file, or a preset: calibrated "
-                        "(default) or reference (the raw assumptions)")
+    p.add_argument("--rules", metavar="RULESET",
+                   help="a preset name (default: the game's declared default, e.g. "
+                        "calibrated for until-daylight), a ruleset folder, a tweak .toml "
+                        "(over the ruleset its `base = ...` line names, else the default), or "
+                        "BASE+TWEAK.toml")
 
 
 _HTML_HELP = ("also write a self-contained HTML report (figures, sortable team table, "
@@ -150,16 +152,26 @@ def _write_html(a, result) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    from .core.games import game_names, get_game
+
     parser = _Parser(prog="simlib", description="Monte-Carlo studies of survival card games "
                      "(simlib games lists them; Until Daylight is the default).",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"simlib {__version__}")
+    game_commands = {}
+    for n in game_names():
+        for cname, cmd in get_game(n).command_table().items():
+            game_commands[cname] = (n, cmd)
     sub = parser.add_subparsers(
         dest="command",
-        metavar="{simulate,report,trace,games,compare,sweep,calibrate,sensitivity,bench}",
-                                parser_class=_Parser)
+        metavar="{" + ",".join(["simulate", "report", "trace", "games", "compare", "sweep",
+                                "calibrate", "sensitivity"] + sorted(game_commands)
+                               + ["bench"]) + "}",
+        parser_class=_Parser)
 
     s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
-                       description="Play many games and print the win-rate tables (95 %% "
+                       description="Play many games and print the win-rate tables (95 % "
                                    "Wilson intervals).", epilog=USAGE_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--game", dest="game_name", default=None, metavar="NAME",
@@ -209,52 +221,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games simlib can simulate, with their policies")
 
     add_parsers(sub)
+    for cname, (gname, cmd) in sorted(game_commands.items()):
+        g = sub.add_parser(cname, help=f"{cmd.help} ({gname.replace('_', '-')})")
+        cmd.add_arguments(g)
+        g.set_defaults(game_command=cmd)
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
     return parser
-
-
-# =========================================================================== output
-def _header(result) -> str:
-    p = result.provenance
-    teams = p.get("teams")
-    teams_txt = teams if isinstance(teams, str) else "; ".join("+".join(t) for t in teams)
-    origin = str(p.get("ruleset_origin", ""))
-    rules_name = ("calibrated preset (a chosen difficulty, see README)"
-                  if origin.endswith("calibrated.toml")
-                  else "reference" if origin.rstrip("/").endswith("until_daylight") else origin)
-    rate = ""
-    if p.get("elapsed_s"):
-        rate = f", {p['elapsed_s']:.1f} s"
-    lines = [
-        f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
-        f"{','.join(map(str, p.get('players', [])))}, teams {teams_txt}, policy {p.get('policy')}, "
-        f"ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}{rate}",
-        f"Ruleset: {rules_name}",
-        f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
-        "intervals are 95 % Wilson intervals.",
-    ]
-    if not result.complete:
-        lines.insert(1, f"Unfinished run: {result.games} of {p.get('games')} games are done "
-                        "(the verified chunks so far); run the same command to finish it.")
-    return "\n".join(lines)
-
-
-def render(result, all_tables: bool = False) -> str:
-    """The text ``simlib simulate`` and ``simlib report`` print."""
-    from .core.tables import format_tables, rate_matrix
-
-    t = result.tables
-    parts = [_header(result)]
-    if all_tables:
-        parts.append(format_tables(t, max_rows=10_000))
-        return "\n\n".join(parts) + "\n"
-    parts.append(format_tables(t, ["overall", "by_players", "by_character"]))
-    if len(t.by_players) > 1:
-        m = rate_matrix(t.by_character_players, "character", "players")
-        parts.append("== win % by character and players [95% CI] ==\n" + m.to_string())
-    parts.append(format_tables(t, ["by_team"], max_rows=50))
-    parts.append(format_tables(t, ["loss_causes_by_players", "deaths_by_character"]))
-    return "\n\n".join(parts) + "\n"
 
 
 # =========================================================================== commands
@@ -287,6 +259,9 @@ def _cmd_simulate(a) -> int:
     policy = a.policy or game.default_policy
     if seats is not None and (a.policy or params):
         raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
+    if seats is not None and not game.competitive:
+        raise UsageError(f"{game.display_name} is cooperative: every seat plays the one "
+                         "--policy (--seats is for competitive games)")
     backend = a.backend or ("dask" if a.scheduler else "local")
     if a.scheduler and backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
@@ -300,16 +275,15 @@ def _cmd_simulate(a) -> int:
     _check_html(a)
     from .core.runner import DEFAULT_CHUNK_SIZE
 
-    extra = {} if seats is None else {"seats": seats}
-    game.make_adapter(players, characters, seed=a.seed, policy=policy, policy_params=params,
-                      ruleset=a.rules, **extra)  # validate before any banner
+    game.adapter(players, characters, seed=a.seed, policy=policy, policy_params=params,
+                 ruleset=a.rules, seats=seats)  # validate before any banner
     result = game.simulate(a.games, players, characters, seed=a.seed, policy=policy,
-                           policy_params=params, ruleset=a.rules, backend=backend,
+                           policy_params=params, ruleset=a.rules, seats=seats, backend=backend,
                            scheduler=a.scheduler, workers=a.workers, threads=a.threads,
                            chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
                            progress=False if a.no_progress else None,
-                           connect_timeout=a.connect_timeout, **extra)
+                           connect_timeout=a.connect_timeout)
     sys.stdout.write(game.render(result, a.all_tables))
     if a.out:
         what = "records" if result.records is not None else "counts"
@@ -358,20 +332,19 @@ def _cmd_trace(a) -> int:
     characters = _characters(a.characters)
     params = _policy_params(a.policy_param)
     seats = _seats(a.seats)
-    extra = {} if seats is None else {"seats": seats}
-    ad = game.make_adapter(players, characters, seed=a.seed, policy=a.policy or game.default_policy,
-                           policy_params=params, ruleset=a.rules, **extra)
+    ad = game.adapter(players, characters, seed=a.seed, policy=a.policy,
+                      policy_params=params, ruleset=a.rules, seats=seats)
     sys.stdout.write(game.trace(ad, index) + "\n")
     return 0
 
 
 def _cmd_games(a) -> int:
-    from .core.games import game_names, get_game
+    from .core.games import DEFAULT_GAME, game_names, get_game
 
     lines = []
     for n in game_names():
         g = get_game(n)
-        default = " (default)" if n == "until_daylight" else ""
+        default = " (default)" if n == DEFAULT_GAME else ""
         lines.append(f"{n.replace('_', '-')}{default}: {g.display_name} - {g.summary}")
         for pname, spec in g.policies.items():
             params = ", ".join(f"{k}={v:g}" for k, v in zip(spec.param_names, spec.defaults))
@@ -423,6 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if a.command in COMMANDS:
             return COMMANDS[a.command](a)
+        if getattr(a, "game_command", None) is not None:
+            return int(a.game_command.run(a) or 0)
         return _cmd_trace(a)
     except BrokenPipeError:  # `simlib simulate | head`: the reader left, not an error of ours
         try:

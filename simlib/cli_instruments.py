@@ -141,7 +141,6 @@ def add_parsers(sub) -> None:
     e.add_argument("--samples", default="32", help="sobol base samples (default 32)")
     e.add_argument("--plot", metavar="FILE.png", help="save the ranked bar plot")
     e.add_argument("--show", default="25", help="rows to print per output (default 25)")
-    add_tune_parser(sub)
 
 
 # =========================================================================== helpers
@@ -187,9 +186,8 @@ def _check_out(a) -> None:
 
 
 def _header(prov: dict, what: str) -> str:
-    origin = str(prov.get("base_ruleset_origin", prov.get("ruleset_origin", "")))
-    name = ("calibrated preset" if origin.endswith("calibrated.toml")
-            else "reference" if origin.rstrip("/").endswith(str(prov.get("game"))) else origin)
+    name = str(prov.get("base_ruleset_lineage") or prov.get("ruleset_lineage")
+               or prov.get("base_ruleset_origin", prov.get("ruleset_origin", "")))
     who = (f"policy {prov.get('policy')}" if prov.get("policy")
            else "tables " + "; ".join(prov.get("table_labels", [])))
     success = f"\n'win': {prov['success']}." if prov.get("success") else ""
@@ -520,74 +518,5 @@ def cmd_simulate_precise(a) -> int:
 
 
 # =========================================================================== tune-policy
-def add_tune_parser(sub) -> None:
-    t = sub.add_parser(
-        "tune-policy", help="tune the baseline's weights (the `tuned` policy's data file)",
-        description="Tune the baseline's five weights with optuna (TPE sampler, Wilcoxon "
-                    "pruner) on blocks of common training seeds, then re-check the winner "
-                    "against the baseline on fresh seeds (paired), and write the weights with "
-                    "their provenance.  The same arguments give the same file.")
-    t.add_argument("--rules", default="calibrated", metavar="PATH|calibrated|reference",
-                   help="ruleset to tune on (default: the calibrated preset)")
-    t.add_argument("--players", default="4", metavar="N", help="player count (default 4)")
-    t.add_argument("--trials", default="60", metavar="N", help="optuna trials (default 60)")
-    t.add_argument("--block-games", default="500", metavar="N",
-                   help="games per training block (default 500)")
-    t.add_argument("--blocks", default="4", metavar="N", help="training blocks (default 4)")
-    t.add_argument("--train-seed", default="1000", metavar="S",
-                   help="seed of the first training block (default 1000)")
-    t.add_argument("--check-games", default="20000", metavar="N",
-                   help="games of the re-check on fresh seeds (default 20000)")
-    t.add_argument("--check-seed", default="9000", metavar="S", help="seed of the re-check")
-    t.add_argument("--sampler-seed", default="0", metavar="S", help="optuna sampler seed")
-    t.add_argument("--threads", default=None, metavar="N", help="numba threads")
-    t.add_argument("--out", default="tuned.toml", metavar="FILE.toml",
-                   help="where to write the weights (default tuned.toml; the shipped file is "
-                        "data/until_daylight/policies/tuned.toml)")
-    t.add_argument("--force", action="store_true", help="overwrite an existing --out file")
-    t.add_argument("--no-progress", action="store_true", help="no progress lines")
-
-
-def _seed_arg(text, what: str) -> int:
-    try:
-        v = int(str(text))
-    except ValueError:
-        raise UsageError(f"{what}: {text!r} is not an integer") from None
-    if v < 0:
-        raise UsageError(f"{what} must be >= 0; got {text!r}")
-    return v
-
-
-def cmd_tune_policy(a) -> int:
-    from pathlib import Path
-
-    from .games.until_daylight.tune import tune_policy, write_tuned
-
-    out = Path(a.out)
-    if out.suffix != ".toml":
-        raise UsageError(f"--out must name a .toml file; got {a.out!r}")
-    if out.exists() and not a.force:
-        raise UsageError(f"{out} exists; add --force to overwrite it")
-    if not out.parent.is_dir():
-        raise UsageError(f"--out: no such folder {str(out.parent)!r}")
-    kw = dict(players=_positive_int(a.players, "--players"),
-              trials=_positive_int(a.trials, "--trials"),
-              block_games=_positive_int(a.block_games, "--block-games"),
-              blocks=_positive_int(a.blocks, "--blocks"),
-              train_seed=_seed_arg(a.train_seed, "--train-seed"),
-              check_games=_positive_int(a.check_games, "--check-games"),
-              check_seed=_seed_arg(a.check_seed, "--check-seed"),
-              sampler_seed=_seed_arg(a.sampler_seed, "--sampler-seed"),
-              threads=_positive_int(a.threads, "--threads") if a.threads is not None else None)
-
-    def progress(line: str) -> None:
-        sys.stderr.write(line + "\n")
-
-    res = tune_policy(a.rules, progress=None if a.no_progress else progress, **kw)
-    write_tuned(res, out, command=a.command_line)
-    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
-    return 0
-
-
 COMMANDS = {"compare": cmd_compare, "sweep": cmd_sweep, "calibrate": cmd_calibrate,
-            "sensitivity": cmd_sensitivity, "tune-policy": cmd_tune_policy}
+            "sensitivity": cmd_sensitivity}

@@ -84,7 +84,7 @@ def property_mode(n_examples: int, seed: int) -> int:
 
     from simlib.games.until_daylight.ruleset import RulesetError, load_ruleset
 
-    base = load_ruleset()
+    base = load_ruleset("reference")
     fields = numeric_fields(base)
     stats = {"valid": 0, "refused": 0, "games": 0}
 
@@ -142,7 +142,7 @@ def cases_mode() -> int:
     from simlib.games.until_daylight.ruleset import load_ruleset
 
     cases = json.load(sys.stdin)
-    base = load_ruleset()
+    base = load_ruleset("reference")
     bad = 0
     for case in cases:
         rules = base.override(case.get("override", {}))

@@ -18,7 +18,7 @@ HIP, TRI, HAG, PSY = range(4)
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_ruleset()
+    return load_ruleset("reference")
 
 
 def table(**seats):

@@ -24,7 +24,7 @@ from simlib.games.until_daylight.capacities import INT_RANGES, MAX_HORDE_TOTAL, 
 from simlib.games.until_daylight.ruleset import RulesetError, load_ruleset
 
 WORKER = Path(__file__).with_name("boundscheck_worker.py")
-RULES = load_ruleset()
+RULES = load_ruleset("reference")
 DECK = [n for n in RULES.card_names if n not in RULES.basic_weapon_names]
 ENEMIES = RULES.enemy_names
 CHARS = RULES.character_names

@@ -97,8 +97,9 @@ def test_simulate_prints_tables_writes_and_reports(capsys, tmp_path):
     # win column carries the wins of the tables
     wins = int(saved.tables.overall["wins"].iloc[0])
     assert 0 < wins < 120
-    from simlib.games.until_daylight.study import DEFAULT_RULES, _ruleset
-    assert saved.provenance["ruleset_fingerprint"] == _ruleset(DEFAULT_RULES).fingerprint()
+    from simlib.games.until_daylight.ruleset import load_ruleset
+    assert saved.provenance["ruleset_fingerprint"] == load_ruleset("calibrated").fingerprint()
+    assert saved.provenance["ruleset_lineage"] == "calibrated"
     code, report, _ = run_cli(capsys, "report", str(out))
     assert code == 0
     # the report prints the very tables (the header's timing line aside)

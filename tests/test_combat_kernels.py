@@ -48,7 +48,7 @@ with warnings.catch_warnings():
     except ImportError:  # libcst missing: hypothesis skips the patch file
         pass
 
-RS = load_ruleset()
+RS = load_ruleset("reference")
 PK = RS.pack()
 TAB = PK.enemy_tab
 DIE = PK.die_faces

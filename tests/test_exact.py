@@ -477,7 +477,7 @@ def test_default_ruleset_reference_numbers():
     try:
         from simlib.games.until_daylight import ruleset
 
-        rs = ruleset.load_ruleset()
+        rs = ruleset.load_ruleset("reference")
     except ModuleNotFoundError as exc:
         top = (exc.name or "").split(".")[0].lower()
         if top and top in _optional_dependencies():

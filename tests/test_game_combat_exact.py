@@ -31,7 +31,7 @@ from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.state import GameState
 from simlib.games.until_daylight.step import position
 
-RULES = load_ruleset()
+RULES = load_ruleset("reference")
 PACK = RULES.pack()
 CAP = int(PACK.params[K.P_DICE_CAP])
 SURVIVOR = RULES.enemy_id("survivor")

@@ -62,7 +62,7 @@ def test_compare_plays_a_search_player_and_its_named_budgets():
     from simlib.games.until_daylight import codes as K
     from simlib.games.until_daylight.api import play_games
 
-    light = load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+    light = load_ruleset("reference").override({"constants.rounds": 5, "constants.wave_per_player": 0})
     n = 24
     res = simlib.compare(n, players=4, policies=["baseline", "clairvoyant"], ruleset=light,
                          seed=6, progress=False)
@@ -92,7 +92,7 @@ def test_sweep_same_seeds_every_value(tmp_path):
     losses = t[[c for c in t.columns if c.startswith("loss_")]].sum(axis=1)
     np.testing.assert_allclose(losses + t["win_rate"], 1.0)
     # the value 200 row is the very study simulate plays with that value
-    one = simlib.simulate(600, 4, seed=5, ruleset=load_ruleset().override(
+    one = simlib.simulate(600, 4, seed=5, ruleset=load_ruleset("reference").override(
         {"horde.survivor.count": 200}), progress=False)
     assert int(one.tables.overall["wins"].iloc[0]) == int(t.loc[200, "wins"])
     res.plot(tmp_path / "s.png")
@@ -142,7 +142,7 @@ def test_sensitivity_ranks_the_dummy_below_a_parameter_that_matters(tmp_path):
 
 
 def test_default_sensitivity_ranges_cover_every_assumed_integer():
-    rules = load_ruleset()
+    rules = load_ruleset("reference")
     rng = assumed_params(rules).set_index("key")
     assumed_ints = [k for k in rules.keys() if rules.source(k) == "assumed"
                     and isinstance(rules.get(k), int) and not isinstance(rules.get(k), bool)]
@@ -176,7 +176,7 @@ def test_precision_run_is_a_pure_function_of_seed_precision_and_cap():
 # =========================================================================== presets
 def test_calibrated_preset_tags_every_change():
     ref, cal = load_ruleset("reference"), load_ruleset("calibrated")
-    assert ref is load_ruleset()
+    assert ref is load_ruleset("reference")
     changed = [k for k in ref.keys() if ref.get(k) != cal.get(k)]
     assert changed, "the preset changes something"
     for k in changed:

@@ -17,7 +17,7 @@ from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.state import GameState
 
 TEAM = ["pillar", "hipster", "haggler", "psycho"]
-RULES = load_ruleset()
+RULES = load_ruleset("reference")
 PARAMS = RULES.pack().params
 CARD_TAB = RULES.pack().card_tab
 

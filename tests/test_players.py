@@ -13,7 +13,7 @@ from simlib.games.until_daylight.step import Game
 
 from positions import permute_unseen
 
-LIGHT = load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+LIGHT = load_ruleset("reference").override({"constants.rounds": 5, "constants.wave_per_player": 0})
 FIELDS = ["outcome", "cause", "round_reached", "dead_seat", "decisions", "attacks",
           "rubble_drawn", "horde_drawn"]
 

@@ -368,7 +368,9 @@ def tweak_report(tmp_path_factory):
     """A small study on a modified ruleset, saved and reported with --html."""
     d = tmp_path_factory.mktemp("tweak")
     (d / "tweak.toml").write_text(TWEAK)
-    code = main(["simulate", "--games", "1200", "--seed", "5", "--rules", str(d / "tweak.toml"),
+    # the tweak applies over the ruleset named before the '+' (without it: the default)
+    code = main(["simulate", "--games", "1200", "--seed", "5", "--rules",
+                 "reference+" + str(d / "tweak.toml"),
                  "--out", str(d / "r.parquet"), "--html", str(d / "r.html"), "--no-progress"])
     assert code == 0
     return d

@@ -24,7 +24,7 @@ FILES = ("constants", "dice", "characters", "horde", "rubble", "recipes")
 
 @pytest.fixture(scope="module")
 def rs() -> Ruleset:
-    return load_ruleset()
+    return load_ruleset("reference")
 
 
 @pytest.fixture
@@ -438,7 +438,7 @@ def test_missing_file(rdir):
 def test_nothing_half_loaded_after_error(rdir, rs):
     edit(rdir / "horde.toml", "count = { value = 45", "count = { value = -1")
     load_error(rdir)
-    assert load_ruleset().fingerprint() == rs.fingerprint()
+    assert load_ruleset("reference").fingerprint() == rs.fingerprint()
     with pytest.raises(TypeError):
         Ruleset()
 
@@ -455,7 +455,7 @@ def test_edited_copy_loads_and_changes_fingerprint(rdir, rs):
 
 
 def test_changes_lists_exactly_the_values_that_differ_from_the_reference():
-    ref = load_ruleset()
+    ref = load_ruleset("reference")
     assert ref.changes() == []
     rs = ref.override({"horde.monster.count": 4,
                        "characters.pillar.health": {"value": 9, "source": "fit"},
@@ -478,7 +478,7 @@ def test_both_games_raise_the_one_ruleset_error_of_the_core():
 
     assert RulesetError is CoreError is TDError
     with pytest.raises(CoreError, match="constants.rounds"):
-        load_ruleset().override({"constants.rounds": 0})
+        load_ruleset("reference").override({"constants.rounds": 0})
 
 
 def test_a_key_with_a_control_character_is_named_on_one_line(rdir):

@@ -26,7 +26,7 @@ from simlib.games.until_daylight.ruleset import (  # noqa: E402
 REF_DIR = default_ruleset_dir()
 REF = {f: (REF_DIR / f"{f}.toml").read_bytes() for f in FILES}
 REF_DOC = {f: tomllib.loads(REF[f].decode()) for f in FILES}
-FINGERPRINT = load_ruleset().fingerprint()
+FINGERPRINT = load_ruleset("reference").fingerprint()
 N_EXAMPLES = int(__import__("os").environ.get("SIMLIB_FUZZ_EXAMPLES", "60"))
 SETTINGS = settings(max_examples=N_EXAMPLES, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -186,7 +186,7 @@ def _check(tmp_path: Path, f: str, data: bytes) -> None:
         rs.describe()
         assert rs.override({}) == rs
     # nothing half-loaded: the reference ruleset is untouched
-    assert load_ruleset().fingerprint() == FINGERPRINT
+    assert load_ruleset("reference").fingerprint() == FINGERPRINT
 
 
 @SETTINGS
@@ -216,4 +216,4 @@ def test_mutated_override_files(tmp_path, mut):
         assert msg.startswith(f"{p}: "), msg
     else:
         rs.pack()
-    assert load_ruleset().fingerprint() == FINGERPRINT
+    assert load_ruleset("reference").fingerprint() == FINGERPRINT

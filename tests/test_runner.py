@@ -27,7 +27,7 @@ from simlib.games.until_daylight.study import (TABLE_SPEC, default_games, load_r
 # wins about 40 % of games: the tables' win columns are exercised, and a ruleset that is
 # neither of the studies' defaults (calibrated preset, or play_games' reference) shows it
 # travels through the runner, the chunks, the store and Dask
-LIGHT = api.load_ruleset().override({"constants.rounds": 5, "constants.wave_per_player": 0})
+LIGHT = api.load_ruleset("reference").override({"constants.rounds": 5, "constants.wave_per_player": 0})
 STUDY = dict(games=600, players=[3, 4, 5, 6], seed=11, progress=False, ruleset=LIGHT)
 
 
@@ -267,7 +267,7 @@ def test_reference_study(reference):
                 "teams", "simlib_version", "numba_version", "backend", "chunk_size", "started",
                 "elapsed_s"]:
         assert key in p
-    assert p["ruleset_fingerprint"] == LIGHT.fingerprint() != api.load_ruleset().fingerprint()
+    assert p["ruleset_fingerprint"] == LIGHT.fingerprint() != api.load_ruleset("reference").fingerprint()
     assert p["teams"] == "random" and p["players"] == [3, 4, 5, 6]
     # the light ruleset was played: nights of 5 rounds, and games are won and lost
     assert rec["round_reached"].max() == 5

@@ -16,8 +16,8 @@ from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.state import GameState
 
 RULESETS = {
-    "reference": load_ruleset(),
-    "bigger decks": load_ruleset().override({"horde.survivor.count": 172,
+    "reference": load_ruleset("reference"),
+    "bigger decks": load_ruleset("reference").override({"horde.survivor.count": 172,
                                              "rubble.gun_ammo.count": 40}),
 }
 

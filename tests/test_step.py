@@ -21,7 +21,7 @@ from simlib.games.until_daylight.step import (
 
 from positions import permute_unseen
 
-RULES = load_ruleset()
+RULES = load_ruleset("reference")
 LIGHT = RULES.override({"constants.rounds": 5, "constants.wave_per_player": 0})
 CALIBRATED = ruleset_named("calibrated")
 
@@ -248,7 +248,7 @@ def test_violation_reads_a_pending_keep_or_discard_as_the_rule_does():
     seen = set()
     broken = None
     for gi in range(30):
-        g = Game(seed=7, game=gi, players=4, check=True)
+        g = Game(seed=7, game=gi, players=4, check=True, ruleset=RULES)
         while not g.over:
             assert g.violation() == "none", (gi, g.decision)
             if g.decision in ("card to keep", "card to discard"):

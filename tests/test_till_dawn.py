@@ -25,7 +25,7 @@ def type_of(rules, group: str, moon: str = "blood", icon: int = 0) -> int:
 
 def crafted(players=3, rules=None, seed=0) -> Game:
     """A game at the start of a draw: no powers or events, full health, no blood."""
-    g = Game.new(players, seed=seed, ruleset=rules, trace=True)
+    g = Game(seed=seed, players=players, ruleset=rules, trace=True)
     st = g.state
     for s in range(players):
         st[K.S_S_POWER + s] = -1
@@ -173,11 +173,11 @@ def test_the_invitation_resolves_on_the_next_draw_and_blocks_retiring():
     st = g.state
     draw(g, type_of(rules, "invitation", "blue"))
     assert g.phase == "vote" and g.to_move == 0
-    g.apply(K.A_VOTE_BLOOD)
-    g.apply(K.A_VOTE_BLUE)
+    g.apply_code(K.A_VOTE_BLOOD)
+    g.apply_code(K.A_VOTE_BLUE)
     feed = type_of(rules, "feed_1_village", "blood")
     stack(g, feed)  # the next card: a blood moon
-    g.apply(K.A_VOTE_HUNTING)
+    g.apply_code(K.A_VOTE_HUNTING)
     # no decision phase came between the invitation and the next draw
     kinds = [r[0] for r in g.log[1:1 + g.log[0, 0]]]
     i = kinds.index(K.LG_VOTE)
@@ -192,9 +192,9 @@ def test_the_invitation_resolves_on_the_next_draw_and_blocks_retiring():
     # while an invitation is pending, retiring is not a legal action
     st[K.S_PENDING] = type_of(rules, "invitation", "blue")
     st[K.S_PHASE], st[K.S_DECIDER] = K.PH_DECIDE, 0
-    assert K.A_RETIRE not in g.legal()
+    assert K.A_RETIRE not in g.legal_codes()
     with pytest.raises(ValueError, match="not legal"):
-        g.apply(K.A_RETIRE)
+        g.apply_code(K.A_RETIRE)
 
 
 def test_refusing_costs_blood_and_needs_blood():
@@ -202,10 +202,10 @@ def test_refusing_costs_blood_and_needs_blood():
     g = crafted(3, rules)
     g.state[K.S_S_BLOOD + 1] = 2
     draw(g, type_of(rules, "invitation", "blue"))
-    assert K.A_REFUSE not in g.legal()  # seat 0 has no blood: it must vote a moon
-    g.apply(K.A_VOTE_BLUE)
-    assert K.A_REFUSE in g.legal()
-    g.apply(K.A_REFUSE)
+    assert K.A_REFUSE not in g.legal_codes()  # seat 0 has no blood: it must vote a moon
+    g.apply_code(K.A_VOTE_BLUE)
+    assert K.A_REFUSE in g.legal_codes()
+    g.apply_code(K.A_REFUSE)
     assert g.seat(1, "blood") == 2 - rules.get("constants.refuse_cost")
 
 
@@ -233,7 +233,7 @@ def test_doubling_doubles_the_card_not_the_ground_bonus():
     draw(g, type_of(rules, grp, moon, 0) if any(
         t["name"] == grp and t["icon"] == 0 for t in rules.card_types()) else type_of(rules, grp, moon, 1))
     assert g.phase == "react" and g.to_move == 0
-    g.apply(K.A_PLAY_POWER)
+    g.apply_code(K.A_PLAY_POWER)
     assert g.seat(0, "blood") == 3 * 2 + rules.get("constants.favourite_bonus")  # the rulebook's 7
 
 
@@ -246,11 +246,11 @@ def test_retiring_banks_blood_and_ties_share_the_victory():
     st[K.S_S_COFFIN + 2] = 3
     st[K.S_PHASE], st[K.S_SCAN], st[K.S_CURRENT] = K.PH_DECIDE, 0, 0
     st[K.S_DECIDER] = 0
-    g.apply(K.A_RETIRE)  # 4 blood -> 4 points: 10
+    g.apply_code(K.A_RETIRE)  # 4 blood -> 4 points: 10
     assert g.seat(0, "coffin") == 10 and g.seat(0, "blood") == 0
     while not g.over:
-        g.apply(K.A_RETIRE if K.A_RETIRE in g.legal() else g.legal()[0])
-    rec = g.record()
+        g.apply_code(K.A_RETIRE if K.A_RETIRE in g.legal_codes() else g.legal_codes()[0])
+    rec = g.record_array()
     assert list(rec[K.REC_WIN:K.REC_WIN + 3]) == [1, 1, 0] and rec[K.REC_WINNERS] == 2
     df = play_games(400, seats=["threshold"] * 4, seed=5)
     wins = df[[f"win_{s}" for s in range(4)]].sum(axis=1)
@@ -289,7 +289,7 @@ def check_invariants(g: Game, rules, flat) -> None:
             assert blood[s] == 0 or st[K.S_OVER] == 1
     assert 0 <= st[K.S_TRACK] <= rules.get("constants.track_length")
     if not g.over:
-        assert g.legal(), "a game that is not over has a legal action"
+        assert g.legal_codes(), "a game that is not over has a legal action"
         assert st[K.S_S_ACTIVE + st[K.S_DECIDER]] == 1
 
 
@@ -299,15 +299,15 @@ def test_random_play_keeps_every_invariant_after_every_step(players):
     flat = rules.flat()
     rng = np.random.default_rng(players)
     for game in range(40):
-        g = Game.new(players, seed=11, game=game)
+        g = Game(seed=11, game=game, players=players)
         check_invariants(g, rules, flat)
         steps = 0
         while not g.over:
-            g.apply(int(rng.choice(g.legal())))
+            g.apply_code(int(rng.choice(g.legal_codes())))
             check_invariants(g, rules, flat)
             steps += 1
             assert steps < 5000
-        rec = g.record()
+        rec = g.record_array()
         assert rec[K.REC_WINNERS] >= 1
         assert rec[K.REC_NIGHTS] == rules.get("constants.nights") or rec[K.REC_END_CAUSE] != 0
 
@@ -423,7 +423,7 @@ def test_the_optimal_stopping_tables_equal_a_brute_force_recursion():
     rules = tiny_rules()
     assert sum(t["count"] for t in rules.card_types()) == 6
     flat = rules.flat()
-    g = Game.new(2, seed=0, ruleset=rules)
+    g = Game(seed=0, players=2, ruleset=rules)
     st = g.state
     s = 0
     st[K.S_S_ACTIVE + 1] = 0  # alone: the werewolf always hits (q = 1)
@@ -602,12 +602,12 @@ def test_cancel_voids_the_last_play_and_copy_acts_as_a_power_played_this_night()
     draw(g, feed)
     # seat 2's copy is not usable yet: no doubling has been played this night
     assert g.phase == "react" and g.to_move == 0
-    g.apply(K.A_PLAY_POWER)
+    g.apply_code(K.A_PLAY_POWER)
     assert g.phase == "cancel" and g.to_move == 1  # only the cancel power may answer
-    g.apply(K.A_CANCEL)
+    g.apply_code(K.A_CANCEL)
     # now a doubling was played face up: seat 2's copy acts as one
-    assert g.phase == "react" and g.to_move == 2 and K.A_PLAY_POWER in g.legal()
-    g.apply(K.A_PLAY_POWER)
+    assert g.phase == "react" and g.to_move == 2 and K.A_PLAY_POWER in g.legal_codes()
+    g.apply_code(K.A_PLAY_POWER)
     bonus = rules.get("constants.favourite_bonus")
     gy = [rules.grounds[g.seat(s, "ground")] == "graveyard" for s in range(3)]
     assert g.seat(0, "blood") == 2 + bonus * gy[0]      # its doubling was cancelled
@@ -622,21 +622,21 @@ def test_protection_and_events():
     st[K.S_S_EVENT + 1] = _event(rules, "protection")
     draw(g, type_of(rules, "vampire_slayer_2", "blood"))
     assert g.phase == "react" and g.to_move == 1
-    g.apply(K.A_PLAY_EVENT)
+    g.apply_code(K.A_PLAY_EVENT)
     assert [g.seat(s, "health") for s in range(3)] == [3, 5, 3]
     assert g.seat(1, "event") == -1
     # heal in the decision phase, not above the maximum
     st[K.S_S_EVENT + 0] = _event(rules, "heal")
     st[K.S_PHASE], st[K.S_DECIDER], st[K.S_SCAN], st[K.S_CURRENT] = K.PH_DECIDE, 0, 0, 0
-    assert K.A_HEAL in g.legal()
-    g.apply(K.A_HEAL)
+    assert K.A_HEAL in g.legal_codes()
+    g.apply_code(K.A_HEAL)
     assert g.seat(0, "health") == min(5, 3 + rules.get("events.heal.amount"))
-    assert g.phase == "decide" and g.to_move == 0 and K.A_HEAL not in g.legal()
+    assert g.phase == "decide" and g.to_move == 0 and K.A_HEAL not in g.legal_codes()
     # an event icon with an event already held: keep one of the two
     g2 = crafted(3, rules)
     g2.state[K.S_S_EVENT + 0] = _event(rules, "heal")
     draw(g2, type_of(rules, "vampire_slayer_2", "blue", icon=1))
     assert g2.phase == "keep" and g2.to_move == 0
     new = int(g2.state[K.S_CANDIDATE])
-    g2.apply(K.A_KEEP_NEW)
+    g2.apply_code(K.A_KEEP_NEW)
     assert g2.seat(0, "event") == new

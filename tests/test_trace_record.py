@@ -18,7 +18,7 @@ from simlib.games.until_daylight import api
 from simlib.games.until_daylight.api import play_games, trace_game
 from simlib.games.until_daylight.ruleset import load_ruleset
 
-RULES = load_ruleset()
+RULES = load_ruleset("reference")
 TRAP_REWARDS = RULES.override({"variants.trap_rewards": not RULES.get("variants.trap_rewards")})
 SHORT = RULES.override({"constants.rounds": 2})  # nights short enough to be won
 STALE = RULES.override({"constants.rounds": 2, "constants.stalemate_cap": 1})

@@ -10,7 +10,7 @@ from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight import policies
 from simlib.games.until_daylight.api import play_games
 from simlib.games.until_daylight.policies import resolve_policy
-from simlib.games.until_daylight.study import _ruleset
+from simlib.games.until_daylight.ruleset import load_ruleset as _ruleset
 from simlib.games.until_daylight.tune import SPACE, read_tuned, tune_policy, tuned_path, write_tuned
 
 pytest.importorskip("optuna", reason="optuna is a core dependency (pip install .)")
@@ -92,9 +92,8 @@ def test_a_broken_weights_file_is_a_clear_error(tmp_path, monkeypatch):
     bad.write_text("[params\n")
     with pytest.raises(ValueError, match="cannot read"):
         read_tuned(bad)
-    from simlib.games.until_daylight import tune
 
-    monkeypatch.setattr(tune, "tuned_path", lambda: bad)
+    monkeypatch.setattr(policies, "tuned_path", lambda: bad)
     try:
         policies._register_tuned()
         with pytest.raises(ValueError, match="policy 'tuned' is not available: .*tuned.toml"):

@@ -1,79 +1,283 @@
-"""The game registry: what a game package declares once, and how the top level finds it.
+"""The game contract: what a game package declares once, and how the rest of simlib finds it.
 
-A game registers a :class:`GameInfo` (the declarative protocol below).  The CLI
-(``simlib games``, ``simlib simulate --game NAME``, ``simlib report``, ``simlib trace``) and
-``simlib.simulate(game=NAME)`` find games here; nothing at the top level knows a game's
-rules.  Entries are imported lazily (``module:attribute``) so that listing the games or
-importing simlib does not import numba.
+Every game registers **one** :class:`GameInfo`.  The CLI (``simlib games``, ``simulate``,
+``report``, ``trace``, the instruments, ``bench``), :func:`simlib.simulate`, the
+instruments (:mod:`simlib.core.instruments`), the HTML report and the conformance test
+(``tests/test_conformance.py``) read nothing else: no method of a game is discovered by
+probing.  ``docs/adding-a-game.md`` walks through a whole (small) game.
 
-A game provides (see ``docs/adding-a-game.md``):
+A declaration holds plain values (names, the success measure's wording, presets) and
+*references* ``"module:attribute"`` to the game's code, imported on first use, so that
+``simlib games`` or ``import simlib`` do not compile a game's kernels.
 
-``name``, ``display_name``, ``summary``
-    ``till_dawn``, ``Till Dawn``, one line for ``simlib games``.
-``load_ruleset(path=None)``
-    The reference ruleset, a ruleset folder or an override ``.toml`` (raises
-    ``RulesetError``, a ``ValueError``).
-``make_adapter(players, characters, *, seed, policy, policy_params, ruleset, seats)``
-    The study's :class:`simlib.core.runner.GameAdapter` (validates every argument,
-    raising ``ValueError`` before anything runs).
-``simulate(games, players, characters, **kw)``, ``load_result(path)``
-    A study through :func:`simlib.core.runner.run`, and a saved one.
+What the references point to
+----------------------------
+``load_ruleset(spec=None)``
+    ``None``: the game's declared default ruleset (``default_ruleset``, one of
+    ``presets``); a preset name; a ruleset folder; a tweak ``.toml`` (over the default
+    unless it names its ``base``); ``"calibrated+tweak.toml"`` (a tweak over a named base);
+    a ruleset object (returned as is).  Raises ``RulesetError`` (a ``ValueError``) naming
+    the file, the key and the allowed values.
 ``policies``
-    ``{name: PolicySpec}`` with ``param_names``, ``defaults`` and ``doc``.
-``table_spec``, ``render(result, all_tables)``
-    How records are counted (:class:`simlib.core.tables.TableSpec`) and the text printed.
+    ``{name: spec}`` of every name a seat's player can be chosen by; each spec has
+    ``param_names``, ``defaults`` and ``doc``.
+``make_adapter(players, characters, *, seed, policy, policy_params, ruleset, seats)``
+    Validates a study's parameters (``ValueError`` before anything runs) and returns its
+    :class:`StudyAdapter`.  ``seats`` (one policy per seat) is refused by co-operative games.
+``default_games(adapter)``
+    Games of the default study.
+``table_spec``
+    How the records are counted into tables (:class:`simlib.core.tables.TableSpec`).
+``render(result, all_tables) -> str``
+    The text ``simlib simulate`` and ``simlib report`` print.
+``report(result, *, title, command) -> simlib.core.report.Report``
+    The study's HTML report.
 ``trace(adapter, game) -> str``
     Game ``game`` of a study, action by action.
-``default_policy``
-    The policy of ``simlib simulate`` without ``--policy``.
-``instruments``
-    What the designer's instruments measure (a
-    :class:`simlib.core.instruments.InstrumentSpec`, or ``"module:attribute"`` of one).
-``report``
-    ``"module:attribute"`` of the study's HTML report builder ``(result, *, title,
-    command) -> simlib.core.report.Report`` (default: the co-operative report).
+``policy_arm(policy, params, *, field_policy, field_params, **adapter_kw)``
+    The adapter of one arm of ``compare(policies=[a, b])``: a co-operative game gives every
+    seat the compared policy; a competitive one puts it in the focal seat against a field.
+``step``
+    The step model's class (:class:`StepGame`).
 ``benches``
-    ``"module:attribute"`` of a ``{name: factory}`` mapping of the game's speed-guard
-    benchmarks (:class:`simlib.core.benchkit.Bench`).
+    ``{name: factory}`` of the game's speed benches (:class:`simlib.core.benchkit.Bench`).
+``commands``
+    ``{name: GameCommand}``: command-line commands only this game has (or ``None``).
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
-__all__ = ["GameInfo", "register", "get_game", "game_names", "normalize", "DEFAULT_GAME",
-           "UnknownGameError", "load_ref"]
+__all__ = ["GameInfo", "GameCommand", "StudyAdapter", "StepGame", "register", "get_game",
+           "game_names", "normalize", "DEFAULT_GAME", "UnknownGameError", "load_ref",
+           "KINDS"]
 
 DEFAULT_GAME = "until_daylight"
+KINDS = ("cooperative", "competitive")
 
 
 class UnknownGameError(ValueError):
     """No game of that name is registered."""
 
 
+# =========================================================================== protocols
+@runtime_checkable
+class StudyAdapter(Protocol):
+    """A study's games, as the runner and the instruments play them (picklable: sent to
+    Dask workers).  Game ``i`` is a pure function of the study's parameters and ``i``.
+
+    Attributes: ``game`` (the registry name), ``spec`` (its ``TableSpec``), ``rules`` (the
+    ruleset object), ``players`` (the player counts, a tuple).
+    """
+
+    game: str
+
+    def run_chunk(self, start: int, count: int, threads: int | None = None):
+        """Records of games ``start .. start + count - 1``: a DataFrame, one row per game in
+        order, names rather than codes (the one type of a game's records)."""
+
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None):
+        """``aggregate(run_chunk(start, count))``, possibly cheaper (no full records)."""
+
+    def aggregate(self, records):
+        """Additive :class:`simlib.core.tables.Counts` of a records frame."""
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``
+        (:class:`simlib.core.instruments.Outcomes`)."""
+
+    def identity(self) -> dict:
+        """JSON-able parameters that fix every game's result (seed, ruleset, players)."""
+
+    def provenance(self) -> dict:
+        """``identity()`` plus what a reader needs (names, the ruleset's lineage)."""
+
+    def compile_notice(self) -> str | None:
+        """A line to show before the first chunk when the kernels still have to compile."""
+
+
+@runtime_checkable
+class StepGame(Protocol):
+    """The step model: one game, a decision at a time (the same names for every game).
+
+    ``Game(seed=0, game=0, players=..., ruleset=None, ...)`` deals game ``game`` of a study
+    with root seed ``seed`` and plays chance and forced steps to the first decision.
+    """
+
+    over: bool          # the game has ended
+    result: dict        # the game's record as a dict (meaningful once over)
+
+    def legal_actions(self) -> list[str]:
+        """The pending decision's choices in words (index ``i`` is ``apply(i)``'s)."""
+
+    def apply(self, i: int) -> "StepGame":
+        """Take choice ``i``; play on to the next decision or the end; return self."""
+
+    def clone(self) -> "StepGame":
+        """An independent copy: the same actions give the same game."""
+
+    def describe(self) -> str:
+        """Where the game stands, as text."""
+
+    def policy_choice(self, name: str | None = None) -> int:
+        """The choice policy ``name`` (default: the deciding seat's own player) takes now;
+        its random stream advances as it would in a study."""
+
+    def play(self, name: str | None = None) -> "StepGame":
+        """Let policy ``name`` take every remaining decision."""
+
+    def record(self) -> dict:
+        """The record row ``run_chunk`` gives for this game (same columns)."""
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """A command-line command of one game (``simlib tune-policy``): ``add_arguments(parser)``
+    declares its flags, ``run(args) -> int`` runs it (one-line errors as ``ValueError``)."""
+
+    help: str
+    add_arguments: Callable[[Any], None]
+    run: Callable[[Any], int]
+
+
+# =========================================================================== declaration
+_REFS = ("load_ruleset", "policies", "make_adapter", "default_games", "table_spec", "render",
+         "report", "trace", "policy_arm", "step", "benches", "commands")
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game declares (see the module docstring)."""
+    """One game's declaration (see the module docstring for what each reference gives).
+
+    Plain values
+    ------------
+    name, display_name, summary : str
+        ``till_dawn``, ``Till Dawn``, one line for ``simlib games``.
+    kind : {"cooperative", "competitive"}
+        A co-operative study gives every seat one policy (``seats`` is refused); a
+        competitive one may seat a policy per seat.
+    presets : tuple of str
+        Named rulesets; ``default_ruleset`` is the one ``ruleset=None`` means everywhere.
+    default_policy : str
+    success : str
+        What the instruments' headline outcome means ("the team wins").
+    measure, measure_short, measure_unit : str
+        The instruments' numeric measure of a game (its column, short prefix and unit).
+    sensitivity_ruleset : str or None
+        The ruleset ``sensitivity`` explores by default (None: ``default_ruleset``).
+    positive_suffixes : tuple of str
+        Assumed values ending so keep at least 1 in ``sensitivity``.
+    """
 
     name: str
     display_name: str
     summary: str
-    load_ruleset: Callable[..., Any]
-    make_adapter: Callable[..., Any]
-    simulate: Callable[..., Any]
-    load_result: Callable[..., Any]
-    policies: Mapping[str, Any]
-    table_spec: Any
-    render: Callable[..., str]
-    trace: Callable[..., str]
+    kind: str
+    presets: tuple[str, ...]
+    default_ruleset: str
     default_policy: str
-    accepts_seats: bool = False
-    instruments: Any = None
-    benches: str | None = None
-    report: str | None = None  # "module:attribute" of the HTML report builder
+    success: str
+    measure: str
+    measure_short: str
+    measure_unit: str
+    load_ruleset: Any
+    policies: Any
+    make_adapter: Any
+    default_games: Any
+    table_spec: Any
+    render: Any
+    report: Any
+    trace: Any
+    policy_arm: Any
+    step: Any
+    benches: Any
+    commands: Any = None
+    sensitivity_ruleset: str | None = None
+    positive_suffixes: tuple[str, ...] = ()
+    _loaded: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"game {self.name!r}: kind must be one of {', '.join(KINDS)}; "
+                             f"got {self.kind!r}")
+        if self.default_ruleset not in self.presets:
+            raise ValueError(f"game {self.name!r}: default_ruleset {self.default_ruleset!r} is "
+                             f"not one of its presets ({', '.join(self.presets)})")
+
+    def __getattribute__(self, name: str):
+        value = object.__getattribute__(self, name)
+        if name in _REFS and isinstance(value, str):
+            loaded = object.__getattribute__(self, "_loaded")
+            if name not in loaded:
+                loaded[name] = load_ref(value)
+            return loaded[name]
+        return value
+
+    @property
+    def competitive(self) -> bool:
+        return self.kind == "competitive"
+
+    @property
+    def cli_name(self) -> str:
+        return self.name.replace("_", "-")
+
+    def policy_names(self) -> list[str]:
+        return list(self.policies)
+
+    def policy_spec(self, name: str):
+        try:
+            return self.policies[name]
+        except KeyError:
+            raise ValueError(f"unknown policy {name!r} for {self.display_name}; allowed: "
+                             f"{', '.join(self.policy_names())}") from None
+
+    def resolve_ruleset(self, ruleset=None):
+        """The ruleset object of ``ruleset`` (``None``: the declared default)."""
+        return self.load_ruleset(ruleset)
+
+    def simulate(self, games: int | None = None, players=None, characters=None, *,
+                 seed: int = 0, policy: str | None = None, policy_params=None, seats=None,
+                 ruleset=None, chunk_size: int | None = None, **run_kw):
+        """A study of this game through :func:`simlib.core.runner.run` (see
+        :func:`simlib.simulate` for the parameters)."""
+        from .runner import DEFAULT_CHUNK_SIZE, run
+
+        adapter = self.adapter(players, characters, seed=seed, policy=policy,
+                               policy_params=policy_params, ruleset=ruleset, seats=seats)
+        n = self.default_games(adapter) if games is None else games
+        if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__") \
+                or int(n) <= 0:
+            raise ValueError(f"games must be a positive integer; got {n!r}")
+        return run(adapter, int(n), chunk_size=chunk_size or DEFAULT_CHUNK_SIZE, **run_kw)
+
+    def adapter(self, players=None, characters=None, *, seed: int = 0, policy: str | None = None,
+                policy_params=None, ruleset=None, seats=None):
+        """The study adapter (``make_adapter`` with the game's default policy, and ``seats``
+        refused with one line by a co-operative game)."""
+        if seats is not None and not self.competitive:
+            raise ValueError(f"{self.display_name} is cooperative: every seat plays the one "
+                             "policy (seats are for competitive games)")
+        kw = {} if seats is None else {"seats": seats}
+        return self.make_adapter(players, characters, seed=seed,
+                                 policy=policy or self.default_policy,
+                                 policy_params=policy_params, ruleset=ruleset, **kw)
+
+    def load_result(self, path):
+        """A saved study (the parquet file of ``simulate(..., out=path)``)."""
+        from .runner import result_from_output
+
+        return result_from_output(path, self.table_spec)
+
+    def bench_factories(self) -> Mapping[str, Callable]:
+        return dict(self.benches)
+
+    def command_table(self) -> Mapping[str, GameCommand]:
+        return dict(self.commands or {})
 
 
+# =========================================================================== registry
 # name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself
 _REGISTRY: dict[str, Any] = {
     "until_daylight": "simlib.games.until_daylight.game:GAME",
@@ -96,6 +300,11 @@ def register(info: GameInfo | str, name: str | None = None) -> None:
         _REGISTRY[normalize(name)] = info
 
 
+def unregister(name: str) -> None:
+    """Remove a game (tests register throwaway games)."""
+    _REGISTRY.pop(normalize(name), None)
+
+
 def game_names() -> list[str]:
     return list(_REGISTRY)
 
@@ -107,12 +316,14 @@ def get_game(name: str | None = None) -> GameInfo:
         raise UnknownGameError(f"unknown game {name!r}; allowed: "
                                + ", ".join(n.replace("_", "-") for n in _REGISTRY))
     entry = _REGISTRY[key] = load_ref(_REGISTRY[key])
+    if not isinstance(entry, GameInfo):
+        raise TypeError(f"the registry entry of {key!r} is not a GameInfo")
     return entry
 
 
 def load_ref(ref: Any) -> Any:
     """The object a ``"module:attribute"`` string names (imported now); anything else as
-    it is.  The registry and a game's lazy declarations (instruments, benches, report)."""
+    it is."""
     if not isinstance(ref, str):
         return ref
     module, _, attr = ref.partition(":")

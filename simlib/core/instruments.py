@@ -1,15 +1,15 @@
 """The designer's instruments, for every registered game: compare, sweep, calibrate,
 sensitivity, and precision-driven studies.
 
-Every instrument plays games through the game's own study adapter (``play_records``), with
+Every instrument plays games through the game's own study adapter (``outcomes``), with
 the same rule for game ``i`` as :func:`simlib.simulate` (players, team, randomness: a pure
 function of the root seed and ``i``), so two variants played on one seed share their card
 order, dice and timer draws (common random numbers).  The statistics are game-agnostic and
 live in :mod:`simlib.core.paired`, :mod:`simlib.core.sequential` and
 :mod:`simlib.core.calibrate`.
 
-What an instrument measures is declared by the game (:class:`InstrumentSpec`, found through
-the registry's ``GameInfo.instruments``): the headline outcome of a game (Until Daylight:
+What an instrument measures is declared by the game (its
+:class:`simlib.core.games.GameInfo`: ``success``, ``measure``, the adapter's ``outcomes``): the headline outcome of a game (Until Daylight:
 the team wins; Till Dawn: the focal player, the one in the table's first seat, wins or
 shares the win), its member-level groupings, one numeric measure and a few shares.
 
@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -50,7 +50,7 @@ from .tables import Counts
 __all__ = ["Param", "resolve_param", "parse_value", "parse_range", "compare", "sweep",
            "calibrate", "sensitivity", "simulate_precise", "CompareResult", "SweepResult",
            "CalibrationResult", "SensitivityResult", "assumed_params", "write_frame",
-           "InstrumentError", "InstrumentSpec", "Outcomes", "instrument_spec"]
+           "InstrumentError", "Outcomes"]
 
 POLICY_PREFIX = "policy."
 DUMMY = "dummy.seed"
@@ -90,55 +90,16 @@ class Outcomes:
     shares: Mapping[str, np.ndarray]
 
 
-@dataclass(frozen=True, eq=False)
-class InstrumentSpec:
-    """What a game declares for the instruments (see ``docs/adding-a-game.md``).
+def _spec(game):
+    """The declaration (:class:`simlib.core.games.GameInfo`) of a registered game, or the
+    declaration itself; an unknown name is an :class:`InstrumentError`."""
+    from .games import GameInfo, get_game
 
-    ``resolve_ruleset(r)``: ``None`` (the instruments' default ruleset), a preset name, a
-    path or a ruleset object -> the game's ruleset (raises ``ValueError``).
-    ``make_adapter(players, characters, *, seed, policy, policy_params, ruleset)``: the
-    study adapter; it must offer ``play_records(start, count, threads)``, ``players``,
-    ``identity()`` and ``provenance()``.
-    ``policy_arm(policy, params, *, field_policy, field_params, **adapter_kw)``: the
-    adapter of one arm of ``compare(policies=...)`` (a co-operative game: every seat plays
-    ``policy``; a competitive one: the focal seat plays it against a field of
-    ``field_policy``).  ``outcomes(records, adapter) -> Outcomes``.
-    """
-
-    display_name: str
-    success: str                      # what the headline outcome means, for headers
-    measure: str                      # name of Outcomes.measure (sensitivity's 2nd output)
-    measure_short: str                # its column prefix in sweep tables
-    measure_unit: str                 # its unit in plots and text
-    resolve_ruleset: Callable[[Any], Any]
-    make_adapter: Callable[..., Any]
-    policy_arm: Callable[..., Any]
-    outcomes: Callable[[Any, Any], Outcomes]
-    policy_names: Callable[[], list]
-    policy_spec: Callable[[str], Any]  # name -> object with param_names and defaults
-    default_policy: str
-    sensitivity_ruleset: Any = None
-    positive_suffixes: tuple[str, ...] = ()  # assumed values ending so keep at least 1
-
-
-def instrument_spec(game: str | None = None) -> InstrumentSpec:
-    """The instrument declaration of a registered game (default Until Daylight)."""
-    from .games import get_game, load_ref
-
-    info = get_game(game)
-    if info.instruments is None:
-        raise InstrumentError(f"{info.display_name} declares no instruments")
-    return load_ref(info.instruments)
-
-
-def _spec(game) -> InstrumentSpec:
-    if isinstance(game, InstrumentSpec):
+    if isinstance(game, GameInfo):
         return game
     try:
-        return instrument_spec(game)
+        return get_game(game)
     except ValueError as exc:
-        if isinstance(exc, InstrumentError):
-            raise
         raise InstrumentError(str(exc)) from None
 
 
@@ -255,7 +216,7 @@ def _base_rules(ruleset, game=None):
         raise InstrumentError(str(exc)) from None
 
 
-def _adapter(spec: InstrumentSpec, seats=None, **kw):
+def _adapter(spec, seats=None, **kw):
     if seats is not None:
         if kw.get("policy_params"):
             raise InstrumentError("with seats, each seat's policy and parameters come from its "
@@ -263,7 +224,7 @@ def _adapter(spec: InstrumentSpec, seats=None, **kw):
                                   "policy.* keys")
         kw["seats"] = seats
     try:
-        return spec.make_adapter(**kw)
+        return spec.adapter(**kw)
     except ValueError as exc:
         raise InstrumentError(str(exc)) from None
 
@@ -395,9 +356,8 @@ class CompareResult:
 
 
 def _label_rules(r, default: str) -> str:
-    if r is None:
-        return default
-    return str(r) if isinstance(r, (str, Path)) else getattr(r, "origin", default)
+    """A ruleset's name in tables: its lineage (``calibrated+tweak.toml``)."""
+    return getattr(r, "lineage", None) or default
 
 
 def compare(games: int, players=None, characters=None, *, seed: int = 0,
@@ -452,9 +412,12 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         rs = list(rulesets)
         if len(rs) != 2:
             raise InstrumentError(f"compare needs exactly two rulesets; got {len(rs)}")
-        adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=pp,
-                             ruleset=_base_rules(r, spec)) for r in rs]
-        labels = (_label_rules(rs[0], "A"), _label_rules(rs[1], "B"))
+        resolved = [_base_rules(r, spec) for r in rs]
+        adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=pp, ruleset=r)
+                    for r in resolved]
+        labels = (_label_rules(resolved[0], "A"), _label_rules(resolved[1], "B"))
+        if labels[0] == labels[1]:
+            labels = (labels[0] + " (A)", labels[1] + " (B)")
     elif sets is not None:
         if not sets:
             raise InstrumentError("compare --set: no value given")
@@ -466,7 +429,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         rb, ppb = _apply(base, pp, vals)
         adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=q, ruleset=r)
                     for r, q in ((base, pp), (rb, ppb))]
-        labels = (_label_rules(ruleset, "default"),
+        labels = (_label_rules(base, "default"),
                   ", ".join(f"{k}={v}" for k, v in vals.items()))
     else:
         ps = list(policies)
@@ -495,9 +458,9 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
             outs = []
             for k, ad in enumerate(adapters):
                 t = time.perf_counter()
-                rec = ad.play_records(start, count, threads)
+                out = ad.outcomes(start, count, threads)
                 kernel_s[k] += time.perf_counter() - t
-                outs.append(spec.outcomes(rec, ad))
+                outs.append(out)
                 if bar is not None:
                     bar.update(count)
             oa, ob = outs
@@ -527,14 +490,16 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                           "games": [games, games], "kernel_s": [round(s, 3) for s in kernel_s],
                           "games_per_s": [games / s if s > 0 else np.nan for s in kernel_s]})
     prov = _provenance(a0, "compare", t0, started, games=games,
-                       variants={"a": {"label": labels[0], **a0.identity(), "ruleset_origin": a0.rules.origin},
-                                 "b": {"label": labels[1], **a1.identity(), "ruleset_origin": a1.rules.origin}},
+                       variants={"a": {"label": labels[0], **a0.identity(), "ruleset_origin": a0.rules.origin,
+                                       "ruleset_lineage": a0.rules.lineage},
+                                 "b": {"label": labels[1], **a1.identity(), "ruleset_origin": a1.rules.origin,
+                                       "ruleset_lineage": a1.rules.lineage}},
                        chunk_size=int(chunk_size), threads=threads, success=spec.success)
     return CompareResult(labels, tables, speed, prov)
 
 
 # =========================================================================== sweep
-def _outcome_rows(out: Outcomes, players: Sequence[int], spec: InstrumentSpec,
+def _outcome_rows(out: Outcomes, players: Sequence[int], spec,
                   z: float = 1.959963984540054) -> list[dict]:
     rows = []
     win = out.success
@@ -667,7 +632,7 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
         for pt, ad in zip(points, adapters):
             outs = []
             for start, count in _chunks(games, chunk_size):
-                outs.append(spec.outcomes(ad.play_records(start, count, threads), ad))
+                outs.append(ad.outcomes(start, count, threads))
                 if bar is not None:
                     bar.update(count)
             for row in _outcome_rows(_concat_outcomes(outs), ad.players, spec):
@@ -679,6 +644,7 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
     prov = _provenance(adapters[0], "sweep", t0, started, games=games,
                        params={k: list(v) for k, v in grids.items()},
                        ruleset_fingerprint=base.fingerprint(), ruleset_origin=base.origin,
+                       ruleset_lineage=base.lineage,
                        chunk_size=int(chunk_size), threads=threads, success=spec.success,
                        measure=spec.measure)
     return SweepResult(tuple(grids), table, prov)
@@ -770,7 +736,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
         ad = adapter_for(int(v) if prm.integer else float(v))
         w = 0
         for s, c in _chunks(count, chunk_size):
-            w += int(spec.outcomes(ad.play_records(start + s, c, threads), ad).success.sum())
+            w += int(ad.outcomes(start + s, c, threads).success.sum())
         return w, count
 
     def tick(n):
@@ -793,6 +759,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
                        target=t, range=[lo, hi], tolerance=tolerance, first_stage_games=games,
                        growth=growth, max_games=max_games, games=int(cal.tried["games"].sum()),
                        base_ruleset_fingerprint=base.fingerprint(), base_ruleset_origin=base.origin,
+                       base_ruleset_lineage=base.lineage,
                        success=spec.success)
     return CalibrationResult(param, t, cal, prov)
 
@@ -999,7 +966,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
         for i, key in enumerate(points):
             slot = cache[key]
             if slot[1] is None:
-                out = _concat_outcomes([spec.outcomes(slot[0].play_records(s, c, threads), slot[0])
+                out = _concat_outcomes([slot[0].outcomes(s, c, threads)
                                         for s, c in _chunks(games, DEFAULT_CHUNK_SIZE)])
                 slot[1] = (float(out.success.mean()), float(np.mean(out.measure)))
             y_win[i], y_round[i] = slot[1]
@@ -1060,6 +1027,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                        trajectories=trajectories, levels=levels, sobol_samples=sobol_samples,
                        spread=spread, sample_seed=sample_seed,
                        base_ruleset_fingerprint=base.fingerprint(), base_ruleset_origin=base.origin,
+                       base_ruleset_lineage=base.lineage,
                        success=spec.success, measure=spec.measure, measure_unit=spec.measure_unit)
     prov["seed"] = int(seed)
     return SensitivityResult(method, table, samples, prov)
@@ -1102,11 +1070,9 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
     from .games import get_game
 
     info = get_game(game)
-    kw = {} if seats is None else {"seats": seats}
     try:
-        adapter = info.make_adapter(players, characters, seed=seed,
-                                    policy=policy or info.default_policy,
-                                    policy_params=policy_params, ruleset=ruleset, **kw)
+        adapter = info.adapter(players, characters, seed=seed, policy=policy,
+                               policy_params=policy_params, ruleset=ruleset, seats=seats)
     except RulesetError as exc:
         raise InstrumentError(str(exc)) from None
     _table_rows(Counts.empty(adapter.spec), table)
@@ -1124,10 +1090,8 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
                 rec = adapter.run_chunk(played, count, threads)
                 parts.append(rec)
                 counts = adapter.aggregate(rec)
-            elif hasattr(adapter, "run_chunk_counts"):
-                counts = adapter.run_chunk_counts(played, count, threads)
             else:
-                counts = adapter.aggregate(adapter.run_chunk(played, count, threads))
+                counts = adapter.run_chunk_counts(played, count, threads)
             total = total + counts
             played += count
             if bar is not None:

@@ -381,6 +381,7 @@ def _provenance_section(result, command: str | None) -> Section:
         ("teams", p.get("teams")), ("policy", p.get("policy")),
         ("policy parameters", p.get("policy_params")),
         ("ruleset fingerprint", p.get("ruleset_fingerprint")),
+        ("ruleset", p.get("ruleset_lineage")),
         ("ruleset origin", p.get("ruleset_origin")),
         ("records", "one row per game kept" if result.records is not None
          else "counts only (no per-game records)"),
@@ -427,17 +428,14 @@ def incomplete_warnings(result) -> list[str]:
 
 def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
     """The standard report of a study (a :class:`~simlib.core.runner.RunResult`): the
-    game's own report builder when it registers one (``GameInfo.report``, e.g. Till
-    Dawn's), else :func:`cooperative_report`."""
-    from .games import UnknownGameError, get_game, load_ref
+    game's declared report builder (``GameInfo.report``)."""
+    from .games import UnknownGameError, get_game
 
     try:
         builder = get_game(result.provenance.get("game")).report
     except UnknownGameError:
-        builder = None
-    if builder:
-        return load_ref(builder)(result, title=title, command=command)
-    return cooperative_report(result, title=title, command=command)
+        builder = cooperative_report
+    return builder(result, title=title, command=command)
 
 
 def cooperative_report(result, *, title: str | None = None, command: str | None = None) -> Report:

@@ -379,6 +379,26 @@ class TaggedRuleset:
     def __copy__(self):
         return self
 
+    @property
+    def lineage(self) -> str:
+        """How this ruleset was made, as a designer names it: ``reference``,
+        ``calibrated``, ``calibrated+tweak.toml``, ``reference+override`` (the shipped
+        folder reads ``reference``, a preset its name, a file its name)."""
+        out = []
+        for i, part in enumerate(str(self.origin).split("+")):
+            path = Path(part)
+            if i == 0 and path.name == _data_folder_name(type(self)):
+                out.append("reference")
+            elif i == 0:
+                out.append(str(path))
+            elif path.parent.name == "presets":
+                out.append(path.stem)
+            else:
+                out.append(path.name)
+        if len(out) > 1 and out[0] == "reference" and out[1] in _PRESET_NAMES.get(type(self), ()):
+            out = out[1:]  # "calibrated" rather than "reference+calibrated"
+        return "+".join(out)
+
     def __deepcopy__(self, memo: dict):
         return self
 
@@ -607,6 +627,77 @@ def toml_value(v: Any) -> str:
 
 
 # =========================================================================== loading
+_PRESET_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _data_folder_name(cls: type) -> str:
+    return getattr(cls, "DATA_FOLDER", "") or ""
+
+
+BASE_KEY = "base"  # a tweak file's top-level `base = "calibrated"` names the ruleset it changes
+
+
+def resolve_ruleset(spec: Any, cls: type[TaggedRuleset], *,
+                    presets: Mapping[str, Callable[[], TaggedRuleset]], default: str):
+    """The ruleset a designer's ``spec`` names, the same way for every game.
+
+    * a ruleset of class ``cls``: itself;
+    * ``None``: the game's declared default (``presets[default]``);
+    * a preset name (``reference``, ``calibrated``), unless a file of that name exists;
+    * a folder: a whole ruleset (every file, every value tagged);
+    * a ``.toml`` tweak: applied over the ruleset its top-level ``base = "..."`` names
+      (a preset or a path), or over the default when it names none;
+    * ``"base+tweak.toml"`` (``calibrated+tweak.toml``, ``a.toml+b.toml``): tweaks applied
+      in order over the base (a file that names another base is refused).
+
+    The result's :attr:`TaggedRuleset.lineage` says how it was made.
+    """
+    _PRESET_NAMES[cls] = tuple(presets)
+    if isinstance(spec, cls):
+        return spec
+    if spec is None:
+        return presets[default]()
+    if isinstance(spec, Path):
+        spec = str(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"ruleset must be a {cls.__name__}, a preset name, a path or None; got "
+                        f"{type(spec).__name__}")
+    path = Path(spec)
+    if spec in presets and not path.exists():
+        return presets[spec]()
+    if path.is_dir():
+        return load_tagged(path, cls)
+    if path.is_file():
+        named = _named_base(path)
+        base = resolve_ruleset(named if named is not None else default, cls, presets=presets,
+                               default=default)
+        return load_tagged(path, cls, base=base)
+    if "+" in spec:
+        head, _, tail = spec.rpartition("+")
+        tweak = Path(tail)
+        if not tweak.is_file():
+            raise RulesetError(f"{tail}: no such tweak file (in {spec!r}, each part after a '+' "
+                               "is a .toml file of changes)")
+        named = _named_base(tweak)
+        if named is not None and named != head:
+            raise RulesetError(f"{tweak}: {BASE_KEY}: the file names base {named!r}, but "
+                               f"{spec!r} applies it over {head!r}; drop one of the two")
+        base = resolve_ruleset(head, cls, presets=presets, default=default)
+        return load_tagged(tweak, cls, base=base)
+    raise RulesetError(f"{spec}: no such ruleset directory or .toml file (or a preset name: "
+                       f"{', '.join(presets)}; or base+tweak.toml)")
+
+
+def _named_base(path: Path) -> str | None:
+    doc = read_toml(path)
+    base = doc.get(BASE_KEY)
+    if base is None:
+        return None
+    if not isinstance(base, str) or not base.strip():
+        raise error(str(path), BASE_KEY, f"must be a preset name or a path; got {base!r}")
+    return base.strip()
+
+
 def load_tagged(path: str | Path, cls: type[TaggedRuleset], base: TaggedRuleset | None = None):
     """Load a ruleset of class ``cls``.
 
@@ -632,6 +723,8 @@ def load_tagged(path: str | Path, cls: type[TaggedRuleset], base: TaggedRuleset 
         if base is None:
             raise RulesetError(f"{path}: an override file needs a base ruleset")
         doc = read_toml(path)
+        if isinstance(doc.get(BASE_KEY), str):
+            doc.pop(BASE_KEY)  # the base it names was resolved by resolve_ruleset
         if cls.schema(path.stem) is not None:
             doc = {path.stem: doc}
         out: dict[str, Any] = {}

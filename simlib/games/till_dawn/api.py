@@ -6,13 +6,12 @@
 
 The step model from Python (one game, a decision at a time)::
 
-    game = Game.new(players=3, seed=1)        # at its first decision
+    game = Game(seed=1, game=0, players=3)    # at its first decision
     while not game.over:
-        game.apply(game.legal()[0])           # or any policy of yours
+        game.apply(0)                         # index into game.legal_actions()
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 import numba
@@ -23,16 +22,16 @@ from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
-from .kernels.policies_nb import N_PARAMS
+from .kernels.policies_nb import N_PARAMS, choose_nb
 from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import TillDawnRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "work_size",
-           "check_players", "team_codes", "as_seat"]
+           "check_players", "team_codes", "as_seat", "records_frame"]
 
 
 def _rules(ruleset) -> TillDawnRules:
-    return load_ruleset() if ruleset is None else ruleset
+    return load_ruleset(ruleset)  # None: the declared default
 
 
 def check_players(players: int, rules: TillDawnRules) -> int:
@@ -202,62 +201,209 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], charac
     return rec, log[1:1 + log[0, 0]].copy(), state
 
 
-@dataclass
 class Game:
-    """One game in the step model (OpenSpiel style): the state is one int64 array.
+    """One game of Till Dawn, played a decision at a time (the contract's step API; the
+    state is one int64 array, OpenSpiel style).
 
-    ``Game.new(players, seed, game)`` is game ``game`` of seed ``seed``, advanced to its
-    first decision; ``legal()``, ``apply(action)``, ``over``, ``record()``; ``clone()``
-    copies the array.  ``log`` (optional) collects the trace.
+    Parameters
+    ----------
+    seed, game : int
+        ``Game(seed=s, game=i)`` deals exactly game ``i`` of a study with root seed ``s``.
+    players : int
+        Players at the table (default: the number of ``seats``, else 4).
+    characters : sequence of str, optional
+        The team in seat order; ``None`` draws it as a study does.
+    ruleset : ruleset, path or preset name, optional
+        Default (``None``): Till Dawn's declared default ruleset, the reference.
+    seats : sequence of seat specs, optional
+        Each seat's player (``["optimal", "threshold:t=8", ...]``), used by
+        :meth:`policy_choice` and :meth:`play` when no policy is named; default: every seat
+        plays ``threshold``.
+    trace : bool
+        Keep the action log (``log``).
+
+    >>> g = Game(seed=1, game=5, players=3)
+    >>> g.legal_actions()            # the pending decision, in words
+    >>> g.apply(0)                   # take choice 0; play on to the next decision
+    >>> g.play()                     # every seat's own player to the end
+    >>> g.result["winners"]
     """
 
-    rules: TillDawnRules
-    state: np.ndarray
-    log: np.ndarray
+    def __init__(self, seed: int = 0, game: int = 0, players: int | None = None,
+                 characters=None, ruleset=None, seats=None, trace: bool = False,
+                 _copy: "Game | None" = None):
+        if _copy is not None:
+            self.__dict__.update(_copy.__dict__)
+            self.state = _copy.state.copy()
+            self.log = _copy.log.copy()
+            self._scratch = tuple(a.copy() for a in _copy._scratch)
+            return
+        self.rules = _rules(ruleset)
+        seats = None if seats is None else [as_seat(x) for x in seats]
+        if players is None:
+            players = len(seats) if seats is not None else 4
+        p = check_players(players, self.rules)
+        if seats is None:
+            seats = [as_seat("threshold")] * p
+        if len(seats) != p:
+            raise ValueError(f"{len(seats)} seats given for {p} players")
+        self.seats = tuple(seats)
+        self.seed, self.game = int(seed), int(game)
+        row = characters if isinstance(characters, np.ndarray) else team_codes(characters, p, self.rules)
+        self.log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
+        self.state = np.zeros(K.S_SIZE, dtype=np.int64)
+        self._flat = self.rules.flat()
+        E.init_state_nb(self.state, self._flat, np.int64(p), np.ascontiguousarray(row, np.int64),
+                        np.uint64(game_key_nb(np.int64(seed), np.int64(game))), self.log)
+        E.advance_nb(self.state, self._flat, self.log)
+        # the policies' scratch lives as long as the game, as in the batch kernel (the
+        # optimal player's tables are one array per game, shared by every seat)
+        self._scratch = _scratch(work_size(self.rules, self.seats))
 
-    @classmethod
-    def new(cls, players: int = 4, seed: int = 0, game: int = 0, characters=None,
-            ruleset: TillDawnRules | None = None, trace: bool = False) -> "Game":
-        rules = _rules(ruleset)
-        p = check_players(players, rules)
-        row = team_codes(characters, p, rules)
-        log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
-        state = np.zeros(K.S_SIZE, dtype=np.int64)
-        flat = rules.flat()
-        E.init_state_nb(state, flat, np.int64(p), row, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
-        E.advance_nb(state, flat, log)
-        return cls(rules, state, log)
-
+    # ------------------------------------------------------------------ reading
     @property
     def over(self) -> bool:
         return bool(self.state[K.S_OVER])
 
     @property
     def to_move(self) -> int:
-        return int(self.state[K.S_DECIDER])
+        """The seat that decides now (-1 once the game is over)."""
+        return -1 if self.over else int(self.state[K.S_DECIDER])
 
     @property
     def phase(self) -> str:
         return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
 
-    def legal(self) -> list[int]:
+    def legal_codes(self) -> list[int]:
+        """The legal actions as codes (``codes.A_*``), in :meth:`legal_actions` order."""
+        return self._legal_codes()
+
+    def _legal_codes(self) -> list[int]:
+        if self.over:
+            return []
         out = np.zeros(K.N_ACTIONS, dtype=np.int64)
-        n = E.legal_actions_nb(self.state, self.rules.flat(), out)
+        n = E.legal_actions_nb(self.state, self._flat, out)
         return [int(a) for a in out[:n]]
 
-    def apply(self, action: int) -> None:
-        if not E.apply_action_nb(self.state, self.rules.flat(), np.int64(action), self.log):
-            raise ValueError(f"action {action} ({K.ACTIONS[action] if 0 <= action < K.N_ACTIONS else '?'}) "
-                             f"is not legal now; legal: {[K.ACTIONS[a] for a in self.legal()]}")
-
-    def clone(self) -> "Game":
-        return Game(self.rules, self.state.copy(), self.log.copy())
+    def legal_actions(self) -> list[str]:
+        """The pending decision's choices in words (index ``i`` is ``apply(i)``'s)."""
+        return [K.ACTIONS[a].replace("_", " ") for a in self._legal_codes()]
 
     def seat(self, s: int, part: str) -> int:
         """A per-seat value, e.g. ``seat(0, "blood")`` (parts: ``codes.SEAT_PARTS``)."""
         return int(self.state[getattr(K, f"S_S_{part.upper()}") + s])
 
-    def record(self, game: int = 0) -> np.ndarray:
+    def _record_row(self) -> np.ndarray:
         rec = np.zeros(K.REC_SIZE, dtype=np.int64)
-        E.record_nb(self.state, self.rules.flat(), np.int64(game), rec)
+        E.record_nb(self.state, self._flat, np.int64(self.game), rec)
         return rec
+
+    def record_array(self) -> np.ndarray:
+        """The kernel's record row (int64, ``codes.REC_SIZE``)."""
+        return self._record_row()
+
+    def violation(self) -> str:
+        """The first invariant the position breaks (``"none"`` when every one holds):
+        health within its bounds and positive for an active vampire, no negative blood or
+        coffin points, cards left never negative, the track on the board, an active
+        vampire to decide."""
+        st = self.state
+        p = int(st[K.S_PLAYERS])
+        for s in range(p):
+            h, hmax = int(st[K.S_S_HEALTH + s]), int(st[K.S_S_MAX_HEALTH + s])
+            if not 0 <= h <= hmax:
+                return f"seat {s}: health {h} outside 0..{hmax}"
+            if st[K.S_S_ACTIVE + s] == 1 and h <= 0:
+                return f"seat {s}: active with no health"
+            if st[K.S_S_BLOOD + s] < 0 or st[K.S_S_COFFIN + s] < 0:
+                return f"seat {s}: negative blood or coffin points"
+        if (st[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES] < 0).any():
+            return "a card type has a negative count left"
+        if not 0 <= st[K.S_TRACK] <= self.rules.get("constants.track_length"):
+            return "the night track is off the board"
+        if not self.over and (not self._legal_codes() or st[K.S_S_ACTIVE + st[K.S_DECIDER]] != 1):
+            return "the game is not over but no active vampire can act"
+        return "none"
+
+    def apply_code(self, code: int) -> "Game":
+        """Take the action of code ``code`` (``codes.A_*``; raises if it is not legal)."""
+        codes = self._legal_codes()
+        if int(code) not in codes:
+            raise ValueError(f"action {K.ACTIONS[int(code)] if 0 <= int(code) < K.N_ACTIONS else code!r} "
+                             f"is not legal now; legal: {self.legal_actions()}")
+        return self.apply(codes.index(int(code)))
+
+    def record(self) -> dict:
+        """This game's record as a study's ``run_chunk`` gives it (same columns)."""
+        p = int(self.state[K.S_PLAYERS])
+        labels = np.full((1, K.MAX_SEATS), None, dtype=object)
+        labels[0, :p] = [s.label for s in self.seats]
+        return records_frame(self._record_row()[None, :], self.rules, labels).iloc[0].to_dict()
+
+    @property
+    def result(self) -> dict:
+        """The record's headline: ``winners``, ``tie``, ``top_score``, each seat's
+        ``score_s`` and ``win_s`` (meaningful once :attr:`over`)."""
+        return self.record()
+
+    def describe(self) -> str:
+        """Night, track and each seat's blood, coffin and health; the pending decision."""
+        st = self.state
+        p = int(st[K.S_PLAYERS])
+        lines = [f"Night {int(st[K.S_NIGHT]) + 1}, {self.phase}"
+                 + (" - game over" if self.over else "")]
+        for s in range(p):
+            lines.append(f"  seat {s} ({self.seats[s].label}): "
+                         + ", ".join(f"{part} {self.seat(s, part)}" for part in K.SEAT_PARTS))
+        if not self.over:
+            lines.append(f"Seat {self.to_move} chooses:")
+            lines += [f"  {i}: {a}" for i, a in enumerate(self.legal_actions())]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        if self.over:
+            return f"<Till Dawn game {self.game} over: winners {self.result['winners']}>"
+        return f"<Till Dawn game {self.game}: seat {self.to_move} to {self.phase}>"
+
+    # ------------------------------------------------------------------ acting
+    def apply(self, i: int) -> "Game":
+        """Take choice ``i`` of :meth:`legal_actions`; the game plays on to the next
+        decision or the end.  Returns ``self``."""
+        codes = self._legal_codes()
+        if not codes:
+            raise ValueError("the game is over: no decision to take")
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(codes):
+            raise ValueError(f"action index must be an integer from 0 to {len(codes) - 1}; got {i!r}")
+        if not E.apply_action_nb(self.state, self._flat, np.int64(codes[int(i)]), self.log):
+            raise ValueError(f"the engine refused {K.ACTIONS[codes[int(i)]]}")  # pragma: no cover
+        return self
+
+    def policy_choice(self, name: str | None = None, params=None) -> int:
+        """The index of the choice ``name`` (default: the deciding seat's own player) takes
+        now; its random stream advances as it would in a study."""
+        codes = self._legal_codes()
+        if not codes:
+            raise ValueError("the game is over: no decision to take")
+        seat = self.seats[self.to_move] if name is None else make_seat(name, params) \
+            if ":" not in name else as_seat(name)
+        legal = np.zeros(K.N_ACTIONS, dtype=np.int64)
+        legal[:len(codes)] = codes
+        need = work_size(self.rules, [seat])
+        if need > self._scratch[1].shape[0]:
+            work = np.zeros(need, np.float64)
+            work[:self._scratch[1].shape[0]] = self._scratch[1]
+            self._scratch = (self._scratch[0], work) + self._scratch[2:]
+        a = choose_nb(self.state, self._flat, np.int64(POLICIES[seat.policy].id), seat.vector(),
+                      legal, np.int64(len(codes)), *self._scratch[1:])
+        return codes.index(int(a))
+
+    def play(self, name: str | None = None, params=None) -> "Game":
+        """Let policy ``name`` (default: each seat's own player) take every remaining
+        decision."""
+        while not self.over:
+            self.apply(self.policy_choice(name, params))
+        return self
+
+    def clone(self) -> "Game":
+        """An independent copy (the state array copied)."""
+        return Game(_copy=self)

@@ -1,27 +1,32 @@
-"""Till Dawn's registration in the game registry (``simlib.core.games``)."""
+"""Till Dawn's declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
 from ...core.games import GameInfo
-from . import study
-from .policies import POLICIES
-from .ruleset import load_ruleset
+
+_P = "simlib.games.till_dawn"
 
 GAME = GameInfo(
     name="till_dawn",
     display_name="Till Dawn",
     summary="competitive push-your-luck for vampires: hunt for blood over 3 nights, "
             "retire to your coffin before the sun rises (2-8 players)",
-    load_ruleset=load_ruleset,
-    make_adapter=study.make_adapter,
-    simulate=study.simulate,
-    load_result=study.load_result,
-    policies=POLICIES,
-    table_spec=study.TABLE_SPEC,
-    render=study.render,
-    trace=study.trace_text,
+    kind="competitive",
+    presets=("reference",),
+    default_ruleset="reference",
     default_policy="threshold",
-    accepts_seats=True,
-    instruments="simlib.games.till_dawn.instruments:INSTRUMENTS",
-    benches="simlib.games.till_dawn.benches:BENCH_FACTORIES",
-    report="simlib.games.till_dawn.report:study_report",
+    success="the focal player (table seat 0) wins or shares the win",
+    measure="focal_points",
+    measure_short="points",
+    measure_unit="coffin points",
+    load_ruleset=f"{_P}.ruleset:load_ruleset",
+    policies=f"{_P}.policies:POLICIES",
+    make_adapter=f"{_P}.study:make_adapter",
+    default_games=f"{_P}.study:default_games",
+    table_spec=f"{_P}.study:TABLE_SPEC",
+    render=f"{_P}.study:render",
+    report=f"{_P}.report:study_report",
+    trace=f"{_P}.study:trace_text",
+    policy_arm=f"{_P}.instruments:policy_arm",
+    step=f"{_P}.api:Game",
+    benches=f"{_P}.benches:BENCH_FACTORIES",
 )

@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.instruments import InstrumentSpec, Outcomes
+from ...core.instruments import Outcomes
 from . import codes as K
 
-__all__ = ["INSTRUMENTS", "outcomes"]
+__all__ = ["outcomes", "policy_arm"]
 
 
 def _matrix(df: pd.DataFrame, stem: str, fill, dtype) -> np.ndarray:
@@ -30,7 +30,7 @@ def _matrix(df: pd.DataFrame, stem: str, fill, dtype) -> np.ndarray:
 
 
 def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
-    """The instruments' view of records from ``TillDawnAdapter.play_records``."""
+    """The instruments' view of a records frame of a ``TillDawnAdapter``."""
     n = len(df)
     players = df["players"].to_numpy(np.int64)
     wins = _matrix(df, "win", False, bool)
@@ -57,20 +57,8 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
                     measure=score[at, focal], shares=shares)
 
 
-def _resolve_ruleset(ruleset):
-    from .study import _ruleset
-
-    return _ruleset(ruleset)
-
-
-def _make_adapter(**kw):
-    from .study import make_adapter
-
-    return make_adapter(**kw)
-
-
-def _policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
-                seed=0, ruleset=None):
+def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
+               seed=0, ruleset=None):
     """The focal seat (table seat 0) plays ``policy``; every other seat ``field_policy``."""
     from .policies import make_seat
     from .study import make_adapter
@@ -81,32 +69,3 @@ def _policy_arm(policy, params, *, field_policy, field_params, players=None, cha
     other = make_seat(field_policy, field_params)
     tables = [[focal] + [other] * (p - 1) for p in base.players]
     return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)
-
-
-def _policy_names():
-    from .policies import POLICIES
-
-    return list(POLICIES)
-
-
-def _policy_spec(name):
-    from .policies import POLICIES
-
-    return POLICIES[name]
-
-
-INSTRUMENTS = InstrumentSpec(
-    display_name="Till Dawn",
-    success="the focal player (table seat 0) wins or shares the win",
-    measure="focal_points",
-    measure_short="points",
-    measure_unit="coffin points",
-    resolve_ruleset=_resolve_ruleset,
-    make_adapter=_make_adapter,
-    policy_arm=_policy_arm,
-    outcomes=outcomes,
-    policy_names=_policy_names,
-    policy_spec=_policy_spec,
-    default_policy="threshold",
-    sensitivity_ruleset=None,
-)

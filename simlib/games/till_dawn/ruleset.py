@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged
+from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, \
+    resolve_ruleset
 from . import codes as K
 
 __all__ = ["TillDawnRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
@@ -76,6 +77,7 @@ class TillDawnRules(TaggedRuleset):
     SCHEMAS = SCHEMAS
     SOURCES = ("rulebook", "inferred", "assumed")
     GAME = "Till Dawn"
+    DATA_FOLDER = "till_dawn"
 
     # ------------------------------------------------------------------ names
     @property
@@ -263,13 +265,22 @@ def default_ruleset_dir() -> Path:
 _DEFAULT: TillDawnRules | None = None
 
 
-def load_ruleset(path: str | Path | None = None) -> TillDawnRules:
-    """The reference ruleset (``None``), a ruleset folder, or a ``.toml`` file of changes
-    applied to the reference (tables named after the files: ``[hunt.werewolf]``, or a file
-    named like a ruleset file, e.g. ``hunt.toml`` with ``[werewolf]``)."""
+DEFAULT_RULESET = "reference"  # what ruleset=None means everywhere
+
+
+def reference_ruleset() -> TillDawnRules:
+    """The reference ruleset shipped with simlib."""
     global _DEFAULT
-    if path is None:
-        if _DEFAULT is None:
-            _DEFAULT = load_tagged(default_ruleset_dir(), TillDawnRules)
-        return _DEFAULT
-    return load_tagged(path, TillDawnRules, base=load_ruleset())
+    if _DEFAULT is None:
+        _DEFAULT = load_tagged(default_ruleset_dir(), TillDawnRules)
+    return _DEFAULT
+
+
+def load_ruleset(spec=None) -> TillDawnRules:
+    """The Till Dawn ruleset ``spec`` names: ``None`` or ``"reference"`` (the declared
+    default, the reference ruleset), a ruleset folder, a ``.toml`` tweak over the ruleset
+    its ``base = "..."`` names (default: the reference; tables named after the files,
+    ``[hunt.werewolf]``, or a file named like a ruleset file, e.g. ``hunt.toml`` with
+    ``[werewolf]``), ``"reference+tweak.toml"``, or a :class:`TillDawnRules` (itself)."""
+    return resolve_ruleset(spec, TillDawnRules, presets={"reference": reference_ruleset},
+                           default=DEFAULT_RULESET)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -128,9 +127,20 @@ class TillDawnAdapter:
         out, labels = self._play(start, count, threads)
         return _normalize(api.records_frame(out, self.rules, labels))
 
-    def play_records(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
-        """Records of games ``start .. start + count - 1`` (what the instruments read)."""
-        return self.run_chunk(start, count, threads)
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
+        return self.aggregate(self.run_chunk(start, count, threads))
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``."""
+        from .instruments import outcomes
+
+        return outcomes(self.run_chunk(start, count, threads), self)
+
+    def step_game(self, game: int) -> "api.Game":
+        """Game ``game`` of this study in the step model, with the study's seats."""
+        p, chars, seats = self.game_setup(game)
+        return api.Game(seed=self.seed, game=int(game), players=p, seats=seats,
+                        characters=chars, ruleset=self.rules)
 
     def focal_seats(self, games: np.ndarray) -> np.ndarray:
         """Seat of the player of table seat 0 (its first strategy) in each game."""
@@ -164,6 +174,7 @@ class TillDawnAdapter:
 
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": self.rules.lineage,
                 "players": list(self.players),
                 "table_labels": [table_label(t) for t in self.tables],
                 "characters": list(self.rules.character_names)}
@@ -194,16 +205,6 @@ def default_games(adapter: TillDawnAdapter) -> int:
     return -(-n // c) * c
 
 
-def _ruleset(ruleset) -> TillDawnRules:
-    if ruleset is None:
-        return load_ruleset()
-    if isinstance(ruleset, TillDawnRules):
-        return ruleset
-    if isinstance(ruleset, (str, Path)):
-        return load_ruleset(ruleset)
-    raise TypeError(f"ruleset must be a Till Dawn ruleset, a path or None; got {type(ruleset).__name__}")
-
-
 def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "threshold",
                  policy_params=None, ruleset=None, seats=None) -> TillDawnAdapter:
     """Validate a study's parameters and build its adapter (raises ``ValueError``).
@@ -213,7 +214,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     (``players``, default 3-8 within the ruleset's bounds).  ``characters``: ``None`` /
     ``"random"`` or a team (list of names, one per seat).
     """
-    rules = _ruleset(ruleset)
+    rules = load_ruleset(ruleset)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     counts = None
@@ -303,7 +304,8 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     head = (f"Till Dawn: {result.games} games, seed {p.get('seed')}, tables "
             f"{'; '.join(p.get('table_labels', []))}, characters "
             f"{'random' if not p.get('team') else '+'.join(p['team'])}, ruleset "
-            f"{str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}"
+            f"{p.get('ruleset_lineage', 'reference')} "
+            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
             + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
     note = ("Note: win rates of bots, not of human players; a seat wins with the most coffin "
             "points, tied seats share the victory (each counts a win); 95 % intervals "

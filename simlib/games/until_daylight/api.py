@@ -16,14 +16,16 @@ import numpy as np
 import pandas as pd
 
 from . import codes as K
-from .kernels.game_nb import play_game_nb, play_range_nb
+from .kernels.game_nb import (advance_nb, apply_action_nb, new_game_nb, play_game_nb,
+                              play_range_nb, write_record_nb)
+from .kernels.search_nb import play_range_search_nb, rollout_choice_nb
 from .kernels.state_nb import flatten_rules
 from .policies import resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
 
 def _rules(ruleset: Ruleset | None) -> Ruleset:
-    return load_ruleset() if ruleset is None else ruleset
+    return load_ruleset(ruleset)  # None: the declared default
 
 
 _FLAT_CACHE: dict[str, np.ndarray] = {}
@@ -90,7 +92,8 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     policy, policy_params :
         Policy name (``random``, ``baseline``) and parameters (names or full vector).
     ruleset : Ruleset, optional
-        Default: the reference ruleset.
+        ``None``: the declared default, the calibrated preset (``"reference"`` for the
+        raw assumptions; a preset name or a path as in ``load_ruleset``).
     threads : int, optional
         threads for this call (default: ``NUMBA_NUM_THREADS``, i.e. the cores).
     check : bool
@@ -157,8 +160,6 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
     args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp,
             np.int64(1 if check else 0), flat)
     if search is not None:  # a search player: the step driver over the baseline
-        from .kernels.search_nb import play_range_search_nb
-
         bid, bpp, rp = search
         kernel = play_range_search_nb
         args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(bid), bpp, rp,
@@ -260,6 +261,34 @@ def records_frame(records: np.ndarray, ruleset: Ruleset | None = None) -> pd.Dat
     return pd.DataFrame(decode_records(records, ruleset))
 
 
+# =========================================================================== step states
+STEP_PID, STEP_PP = resolve_policy("random")  # a step state's own policy: never asked
+
+
+def new_step_state(rs: np.ndarray, seed: int, game: int, players: int, chars: np.ndarray,
+                   trace: int = 0, check: bool = False) -> np.ndarray:
+    """Game ``game`` of seed ``seed`` as a step-mode state, played to its first decision
+    (``rs``: :func:`flat_rules`; ``chars``: :func:`team_codes`)."""
+    state = new_game_nb(rs, np.int64(seed), np.int64(game), np.int64(players), chars,
+                        np.int64(trace), np.int64(bool(check)), np.int64(K.MODE_STEP))
+    advance_nb(state, rs, np.int64(STEP_PID), STEP_PP)
+    return state
+
+
+def apply_step(state: np.ndarray, rs: np.ndarray, i: int) -> int:
+    """Take candidate ``i`` of a step state's pending decision (the kernel's code)."""
+    return int(apply_action_nb(state, rs, np.int64(STEP_PID), STEP_PP, np.int64(i)))
+
+
+def play_search_state(state: np.ndarray, rs: np.ndarray, search) -> None:
+    """Play a step state to its end with a search player (``resolve_search``'s triple)."""
+    bid, bpp, rp = search
+    while not state[K.G_OVER]:
+        code = apply_step(state, rs, int(rollout_choice_nb(state, rs, np.int64(bid), bpp, rp)))
+        if code < 0:
+            raise ValueError(f"the engine refused the search player's action (code {code})")
+
+
 class TraceTruncatedWarning(UserWarning):
     """``trace_game`` with an explicit ``capacity`` filled its event buffer: the trace may
     miss the game's later events (the record is whole)."""
@@ -306,14 +335,12 @@ def _trace_once(seed, players, characters, policy, policy_params, ruleset, game,
     pid, pp = resolve_policy(policy, policy_params)
     rec = np.zeros(1, dtype=K.record_dtype())
     flat = rec.view(np.int64).reshape(1, K.N_REC)
-    if resolve_search(policy, policy_params) is not None:  # a search player: the step loop
-        from .kernels.game_nb import write_record_nb
-        from .step import Game
-
-        g = Game(seed=seed, game=game, players=p, characters=characters, ruleset=rules,
-                 check=check, trace=capacity).play(policy, policy_params)
-        st = g.state
-        write_record_nb(st, g.rs, np.int64(game), flat[0])
+    search = resolve_search(policy, policy_params)
+    if search is not None:  # a search player: the step loop
+        rs = flat_rules(rules)
+        st = new_step_state(rs, seed, game, p, row, capacity, check)
+        play_search_state(st, rs, search)
+        write_record_nb(st, rs, np.int64(game), flat[0])
     else:
         st = play_game_nb(flat_rules(rules), np.int64(seed), np.int64(game), np.int64(p), row,
                           np.int64(pid), pp, np.int64(capacity), np.int64(1 if check else 0),

@@ -525,7 +525,7 @@ def _ruleset(ruleset):
     if ruleset is None:
         from .ruleset import load_ruleset  # lazy: the designer layer only
 
-        ruleset = load_ruleset()
+        ruleset = load_ruleset()  # the declared default (calibrated)
     return ruleset
 
 

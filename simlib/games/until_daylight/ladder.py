@@ -33,7 +33,7 @@ LIGHT = {"constants.rounds": 5, "constants.wave_per_player": 0}
 def ruleset_named(name: str):
     """``reference``, ``light`` (5 rounds, waves of ``round`` cards), a preset name or a path."""
     if name == "light":
-        return load_ruleset().override(LIGHT)
+        return load_ruleset("reference").override(LIGHT)
     return load_ruleset(name)
 
 

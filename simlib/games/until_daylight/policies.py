@@ -5,13 +5,16 @@ and defaults live here.  The jitted code is in ``kernels/policies_nb.py``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from ...core.params import param_vector
 from .kernels import policies_nb as P
+from .ruleset import default_ruleset_dir
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,6 @@ _TUNED_ERROR: str | None = None
 
 def _register_tuned() -> None:
     global _TUNED_ERROR
-    from .tune import read_tuned
-
     try:
         ALIASES["tuned"] = ("baseline", read_tuned()["params"])
         _TUNED_ERROR = None
@@ -135,6 +136,37 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
     if vec.size == 0:
         vec = np.zeros(1, dtype=np.float64)  # one array type for every policy: one compile
     return spec.id, vec
+
+
+# =========================================================================== the tuned weights' file
+def tuned_path() -> Path:
+    """``data/until_daylight/policies/tuned.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "tuned.toml"
+
+
+def read_tuned(path: str | Path | None = None) -> dict:
+    """``{"params": {...}, "provenance": {...}, "check": {...}}`` of a tuned-weights file;
+    raises ``ValueError`` naming the file and what is wrong."""
+    import tomllib
+
+    path = tuned_path() if path is None else Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the tuned weights: {exc}") from None
+    names = POLICIES["baseline"].param_names
+    raw = data.get("params", {})
+    if sorted(raw) != sorted(names):
+        raise ValueError(f"{path}: [params] must hold exactly {', '.join(names)}; got "
+                         f"{', '.join(sorted(raw)) or 'nothing'}")
+    params = {}
+    for k in names:
+        v = raw[k].get("value") if isinstance(raw[k], dict) else None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
+        params[k] = float(v)
+    return {"params": params, "provenance": data.get("provenance", {}),
+            "check": data.get("check", {})}
 
 
 _register_tuned()

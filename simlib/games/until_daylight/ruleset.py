@@ -34,7 +34,7 @@ import numpy as np
 
 from . import codes as K
 from ...core.ruleset import TEXT, Entities, Field, FileSchema, RulesetError, TaggedRuleset, \
-    _jsonable, load_tagged
+    _jsonable, load_tagged, resolve_ruleset
 from ...core.ruleset import error as _err
 from .capacities import check_capacities, check_range
 
@@ -47,6 +47,8 @@ __all__ = [
     "SOURCES",
     "FILES",
     "PRESETS",
+    "DEFAULT_RULESET",
+    "reference_ruleset",
     "preset_path",
 ]
 
@@ -471,6 +473,7 @@ class Ruleset(TaggedRuleset):
     SCHEMAS = SCHEMAS
     SOURCES = SOURCES
     GAME = "Until Daylight"
+    DATA_FOLDER = "until_daylight"
     FORMAT_VERSION = FORMAT_VERSION
     _check_value = staticmethod(_check_value)
 
@@ -543,7 +546,7 @@ class Ruleset(TaggedRuleset):
             ``{"key", "value", "reference", "source"}`` per differing key, in canonical key
             order (keys only one side has come with ``None`` on the other side); JSON-able.
         """
-        base = load_ruleset() if base is None else base
+        base = reference_ruleset() if base is None else base
         mine, theirs = self._flat.values, base._flat.values
         keys = list(mine) + [k for k in theirs if k not in mine]
         out = []
@@ -602,36 +605,46 @@ def preset_path(name: str) -> Path:
     return path
 
 
-def load_ruleset(path: str | Path | None = None) -> Ruleset:
-    """Load a ruleset.
+DEFAULT_RULESET = "calibrated"  # what ruleset=None means everywhere (studies, play_games, Game)
 
-    * ``None``: the reference ruleset shipped with simlib;
-    * a directory: a full ruleset (the six files, every value with a source tag);
-    * ``"reference"``: the same; ``"calibrated"``: the calibrated preset
-      (``presets/calibrated.toml`` over the reference; a file or folder of that name in
-      the working directory takes precedence);
-    * a ``.toml`` file: the reference ruleset with that file's values overriding.  A file
-      named like a ruleset file (``horde.toml``...) uses that file's layout; any other
-      file uses top-level tables named after the files (``[horde.monster]``,
-      ``[variants]``, ``[characters.pillar]``...).  Values are bare (source
-      ``"override"``) or ``{ value, source }``.
-    """
+
+def reference_ruleset() -> Ruleset:
+    """The reference ruleset: every value as the rulebook and the assumptions give it."""
     global _DEFAULT
-    if path is None:
-        if _DEFAULT is None:
-            _DEFAULT = load_tagged(default_ruleset_dir(), Ruleset)
-        return _DEFAULT
-    if isinstance(path, str) and path in PRESETS and not Path(path).exists():
-        if path == "reference":
-            return load_ruleset()
-        if path not in _PRESET_CACHE:
-            _PRESET_CACHE[path] = load_tagged(preset_path(path), Ruleset, base=load_ruleset())
-        return _PRESET_CACHE[path]
-    path = Path(path)
-    if path.is_dir() or path.is_file():
-        return load_tagged(path, Ruleset, base=load_ruleset())
-    raise RulesetError(f"{path}: no such ruleset directory or .toml file (or a preset name: "
-                       f"{', '.join(PRESETS)})")
+    if _DEFAULT is None:
+        _DEFAULT = load_tagged(default_ruleset_dir(), Ruleset)
+    return _DEFAULT
+
+
+def _preset(name: str) -> Ruleset:
+    if name not in _PRESET_CACHE:
+        _PRESET_CACHE[name] = load_tagged(preset_path(name), Ruleset, base=reference_ruleset())
+    return _PRESET_CACHE[name]
+
+
+_PRESETS = {"reference": reference_ruleset, "calibrated": lambda: _preset("calibrated")}
+
+
+def load_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:
+    """The Until Daylight ruleset ``spec`` names.
+
+    * ``None``: the declared default, the **calibrated** preset (a chosen difficulty: the
+      reference with one assumed number moved, ``presets/calibrated.toml``);
+    * ``"reference"``: the reference ruleset shipped with simlib; ``"calibrated"``: the
+      preset (a file or folder of that name in the working directory takes precedence);
+    * a directory: a full ruleset (the six files, every value with a source tag);
+    * a ``.toml`` tweak: the values it changes, over the ruleset its top-level
+      ``base = "reference"`` names, or over the default (calibrated) when it names none.
+      A file named like a ruleset file (``horde.toml``...) uses that file's layout; any
+      other file uses top-level tables named after the files (``[horde.monster]``,
+      ``[variants]``, ``[characters.pillar]``...).  Values are bare (source
+      ``"override"``) or ``{ value, source }``;
+    * ``"calibrated+tweak.toml"``: the tweak over a named base;
+    * a :class:`Ruleset`: itself.
+
+    ``ruleset.lineage`` names how it was made (``calibrated+tweak.toml``).
+    """
+    return resolve_ruleset(spec, Ruleset, presets=_PRESETS, default=DEFAULT_RULESET)
 
 
 def iter_sources(rs: Ruleset) -> Iterator[tuple[str, str]]:

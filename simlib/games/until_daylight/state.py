@@ -38,7 +38,7 @@ class GameState:
             characters: Sequence[str] | None = None, seed: int = 0, game: int = 0,
             policy: str = "baseline", ev_cap: int = 10_000) -> "GameState":
         """A game right after setup (characters, basic weapons, decks), round 0."""
-        rules = load_ruleset() if ruleset is None else ruleset
+        rules = load_ruleset(ruleset)
         rs = flat_rules(rules)
         st = new_state_nb(rs, np.int64(ev_cap))
         setup_nb(st, rs, np.int64(seed), np.int64(game), np.int64(players),

@@ -25,15 +25,18 @@ import pandas as pd
 from simlib.core.stats import wilson_interval
 
 from . import codes as K
-from .api import check_players, flat_rules, team_codes
+from .api import (STEP_PID, STEP_PP, apply_step, check_players, flat_rules, new_step_state,
+                  records_frame, team_codes)
 from .kernels.game_nb import (
     advance_nb,
-    apply_action_nb,
     finish_nb,
     invariant_violation_nb,
-    new_game_nb,
+    new_state_nb,
+    setup_nb,
+    snapshot_nb,
     write_record_nb,
 )
+from .kernels.state_nb import update_leader_nb
 from .kernels.search_nb import continuations_nb, policy_choice_nb, rollout_choice_nb
 from .policies import resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
@@ -79,7 +82,8 @@ class Game:
     characters : sequence of str, optional
         The team in seat order; ``None`` draws it as a study does.
     ruleset : Ruleset, optional
-        Default: the reference ruleset.
+        ``None``: the declared default, the calibrated preset (``"reference"``, a preset
+        name, a path or a Ruleset as ``load_ruleset`` takes them).
     check : bool
         Check the invariants after every step (``violation`` in :attr:`result`).
     trace : int
@@ -88,19 +92,19 @@ class Game:
 
     def __init__(self, seed: int = 0, game: int = 0, players: int = 4,
                  characters: Sequence[str] | None = None, ruleset: Ruleset | None = None,
-                 check: bool = False, trace: int = 0, _state: np.ndarray | None = None):
-        self.ruleset = load_ruleset() if ruleset is None else ruleset
+                 check: bool = False, trace: int = 0, policy: str = "baseline",
+                 policy_params=None, _state: np.ndarray | None = None):
+        self.ruleset = load_ruleset(ruleset)
         self.rs = flat_rules(self.ruleset)
         self.seed, self.game = int(seed), int(game)
-        self._pid, self._pp = resolve_policy("random")  # never called in step mode
+        self.policy, self.policy_params = policy, policy_params
         if _state is not None:
             self.state = _state
             return
         p = check_players(players, self.ruleset)
-        chars = team_codes(characters, p, self.ruleset)
-        self.state = new_game_nb(self.rs, np.int64(seed), np.int64(game), np.int64(p), chars,
-                                 np.int64(trace), np.int64(bool(check)), np.int64(K.MODE_STEP))
-        advance_nb(self.state, self.rs, np.int64(self._pid), self._pp)
+        chars = characters if isinstance(characters, np.ndarray) else \
+            team_codes(characters, p, self.ruleset)
+        self.state = new_step_state(self.rs, seed, game, p, chars, trace, check)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -209,7 +213,7 @@ class Game:
         m = int(self.state[K.G_PENDING_M])
         if not (isinstance(i, (int, np.integer)) and 0 <= int(i) < m):
             raise StepError(f"action index must be an integer from 0 to {m - 1}; got {i!r}")
-        code = apply_action_nb(self.state, self.rs, np.int64(self._pid), self._pp, np.int64(i))
+        code = apply_step(self.state, self.rs, int(i))
         if code == -3:
             raise StepError(
                 f"this step already holds {int(self.state[K.G_SCRIPT_CAP])} choices, the "
@@ -219,9 +223,12 @@ class Game:
             raise StepError(f"the engine refused the action (code {code})")
         return self
 
-    def policy_choice(self, policy: str = "baseline", params=None) -> int:
-        """The candidate ``policy`` would take now (its own random stream advances, as it
-        would in a study)."""
+    def policy_choice(self, policy: str | None = None, params=None) -> int:
+        """The candidate ``policy`` (default: the game's own player, ``policy`` of the
+        constructor) would take now (its own random stream advances, as it would in a
+        study)."""
+        if policy is None:
+            policy, params = self.policy, self.policy_params if params is None else params
         if self.over:
             raise StepError("the game is over: no decision to take")
         search = resolve_search(policy, params)
@@ -231,8 +238,11 @@ class Game:
         pid, pp = resolve_policy(policy, params)
         return int(policy_choice_nb(self.state, self.rs, np.int64(pid), pp))
 
-    def play(self, policy: str = "baseline", params=None) -> "Game":
-        """Let ``policy`` take every remaining decision (the game's own streams)."""
+    def play(self, policy: str | None = None, params=None) -> "Game":
+        """Let ``policy`` (default: the game's own player) take every remaining decision
+        (the game's own streams)."""
+        if policy is None:
+            policy, params = self.policy, self.policy_params if params is None else params
         if resolve_search(policy, params) is not None:
             while not self.over:
                 self.apply(self.policy_choice(policy, params))
@@ -243,7 +253,14 @@ class Game:
 
     def clone(self) -> "Game":
         """An independent copy (the state array copied)."""
-        return Game(seed=self.seed, game=self.game, ruleset=self.ruleset, _state=self.state.copy())
+        return Game(seed=self.seed, game=self.game, ruleset=self.ruleset, policy=self.policy,
+                    policy_params=self.policy_params, _state=self.state.copy())
+
+    def record(self) -> dict:
+        """This game's record as a study's ``run_chunk`` gives it (same columns, names)."""
+        rec = np.zeros(1, dtype=K.record_dtype())
+        write_record_nb(self.state, self.rs, np.int64(self.game), rec.view(np.int64)[:K.N_REC])
+        return records_frame(rec, self.ruleset).iloc[0].to_dict()
 
     def violation(self) -> str:
         """The first invariant the current position breaks ("none" if it holds).
@@ -389,7 +406,7 @@ def position(players: Sequence[Mapping[str, Any]], round: int, phase: str = "com
     copies in play than the ruleset has, health outside 1..max, a round outside the
     night, a token count over the limit.
     """
-    rules = load_ruleset() if ruleset is None else ruleset
+    rules = load_ruleset(ruleset)
     packed = rules.pack()
     params = packed.params
     n = check_players(len(players), rules)
@@ -410,7 +427,6 @@ def position(players: Sequence[Mapping[str, Any]], round: int, phase: str = "com
                              "health, inventory, area, traps, barricades, saved")
         names.append(str(p["character"]))
     chars = team_codes(names, n, rules)
-    from .kernels.game_nb import new_state_nb, setup_nb, snapshot_nb
     rs = flat_rules(rules)
     st = new_state_nb(rs, np.int64(0))
     st[K.G_CHECK] = int(bool(check))
@@ -476,7 +492,6 @@ def position(players: Sequence[Mapping[str, Any]], round: int, phase: str = "com
     if st[K.G_TRAP_SUPPLY] < 0 or st[K.G_BARR_SUPPLY] < 0:
         raise ValueError(f"more traps or barricades in play than the supply "
                          f"({int(params[K.P_TRAP_SUPPLY])} traps, {int(params[K.P_BARRICADE_SUPPLY])} barricades)")
-    from .kernels.state_nb import update_leader_nb
     update_leader_nb(st, rs)
     if phase == "search":
         st[K.G_ROUND] = round - 1
@@ -495,6 +510,5 @@ def position(players: Sequence[Mapping[str, Any]], round: int, phase: str = "com
     if v != K.VIOL_NONE:
         raise ValueError(f"the position breaks an invariant: {K.VIOL_NAMES[v]}")
     snapshot_nb(st)
-    game = Game(seed=seed, game=0, ruleset=rules, _state=st)
-    advance_nb(st, rs, np.int64(game._pid), game._pp)
-    return game
+    advance_nb(st, rs, np.int64(STEP_PID), STEP_PP)
+    return Game(seed=seed, game=0, ruleset=rules, _state=st)

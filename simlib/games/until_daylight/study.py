@@ -149,9 +149,10 @@ class UntilDaylightAdapter:
         return ("compiling the game kernels (first run on this machine or after an update: "
                 "about a minute; later runs load them from the cache) ...")
 
-    def play_records(self, start: int, count: int, threads: int | None = None) -> np.ndarray:
-        """Records (structured, ``codes.record_dtype()``) of games ``start .. start+count-1``
-        under this study's player (a search player through its step driver)."""
+    def play_array(self, start: int, count: int, threads: int | None = None) -> np.ndarray:
+        """The kernel's records (structured, ``codes.record_dtype()``) of games
+        ``start .. start+count-1`` under this study's player (a search player through its
+        step driver); :meth:`run_chunk` gives them as a DataFrame."""
         npl, chars = self.configs(start, count)
         out = np.zeros(count, dtype=K.record_dtype())
         flat = out.view(np.int64).reshape(count, K.N_REC)
@@ -160,7 +161,7 @@ class UntilDaylightAdapter:
         return out
 
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
-        return _normalize(api.records_frame(self.play_records(start, count, threads), self.rules))
+        return _normalize(api.records_frame(self.play_array(start, count, threads), self.rules))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
@@ -168,14 +169,36 @@ class UntilDaylightAdapter:
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
         """``aggregate(run_chunk(start, count))`` without building the full records frame:
         only the columns the tables read, mapped to names with array lookups."""
-        return count_records(self._lean_columns(self.play_records(start, count, threads)),
+        return count_records(self._lean_columns(self.play_array(start, count, threads)),
                              self.spec)
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``."""
+        from .instruments import outcomes
+
+        return outcomes(self.play_array(start, count, threads), self)
+
+    def step_game(self, game: int):
+        """Game ``game`` of this study in the step model, with the study's player."""
+        from .step import Game
+
+        npl, chars = self.configs(int(game), 1)
+        return Game(seed=self.seed, game=int(game), players=int(npl[0]), characters=chars[0],
+                    ruleset=self.rules, policy=self.policy,
+                    policy_params=self.policy_param_dict())
+
+    def _policy_spec(self):
+        return POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
+
+    def policy_param_dict(self) -> dict[str, float]:
+        """The player's parameters by name (its full vector)."""
+        return dict(zip(self._policy_spec().param_names, self.policy_params.tolist()))
 
     def _lean_columns(self, out: np.ndarray) -> dict[str, np.ndarray]:
         return api.decode_records(out, self.rules, LEAN_COLUMNS)
 
     def identity(self) -> dict:
-        spec = POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]
+        spec = self._policy_spec()
         return {
             "seed": int(self.seed),
             "ruleset_fingerprint": self.rules.fingerprint(),
@@ -187,6 +210,7 @@ class UntilDaylightAdapter:
 
     def provenance(self) -> dict:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": self.rules.lineage,
                 "ruleset_changes": self.rules.changes(),
                 "rounds": int(self.rules.get("constants.rounds")),
                 "characters": list(self.rules.character_names)}
@@ -203,19 +227,6 @@ def _normalize(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # =========================================================================== parameters
-DEFAULT_RULES = "calibrated"  # the preset studies use unless told otherwise (README)
-
-
-def _ruleset(ruleset: Ruleset | str | Path | None) -> Ruleset:
-    if ruleset is None:
-        return load_ruleset(DEFAULT_RULES)
-    if isinstance(ruleset, Ruleset):
-        return ruleset
-    if isinstance(ruleset, (str, Path)):
-        return load_ruleset(ruleset)
-    raise TypeError(f"ruleset must be a Ruleset, a path or None; got {type(ruleset).__name__}")
-
-
 def _players(players, rules: Ruleset) -> tuple[int, ...] | None:
     if players is None:
         return None
@@ -235,7 +246,7 @@ def _players(players, rules: Ruleset) -> tuple[int, ...] | None:
 def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "baseline",
                  policy_params=None, ruleset=None) -> UntilDaylightAdapter:
     """Validate a study's parameters and build its adapter (raises ``ValueError``)."""
-    rules = _ruleset(ruleset)
+    rules = load_ruleset(ruleset)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     counts = _players(players, rules)

@@ -29,7 +29,11 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from ...core.paired import paired_counts, paired_summary
 from . import codes as K
+from .api import check_players, play_games
+from .policies import POLICIES, read_tuned, tuned_path
+from .ruleset import load_ruleset
 
 __all__ = ["SPACE", "TuneResult", "tune_policy", "write_tuned", "read_tuned", "tuned_path"]
 
@@ -70,8 +74,6 @@ class TuneResult:
 
 def _wins(games: int, players: int, seed: int, params: Mapping[str, float], rules,
           threads: int | None) -> np.ndarray:
-    from .api import play_games
-
     rec = play_games(games, players=players, seed=seed, policy="baseline",
                      policy_params=dict(params), ruleset=rules, threads=threads)
     return np.asarray(rec["outcome"] == K.OUT_WIN)
@@ -88,8 +90,6 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
     """
     import optuna
 
-    from ...core.paired import paired_counts, paired_summary
-    from .study import _ruleset
 
     for name, v, lo in (("players", players, 1), ("trials", trials, 1),
                         ("block_games", block_games, 1), ("blocks", blocks, 2),
@@ -103,12 +103,8 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
     if abs(check_seed - train_seed) < blocks:
         raise ValueError(f"check_seed {check_seed} reuses a training seed "
                          f"({train_seed}..{train_seed + blocks - 1}): the check must be fresh")
-    rules = _ruleset(ruleset)
-    from .api import check_players
-
+    rules = load_ruleset(ruleset)
     check_players(players, rules)
-    from .policies import POLICIES
-
     defaults = dict(zip(POLICIES["baseline"].param_names, POLICIES["baseline"].defaults))
 
     def objective(trial) -> float:
@@ -151,7 +147,7 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
              "rate_tuned": float(s["rate_a"]), "rate_baseline": float(s["rate_b"]),
              "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
              "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"])}
-    settings = {"ruleset": ruleset if isinstance(ruleset, str) else str(getattr(rules, "origin", "")),
+    settings = {"ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(), "players": int(players),
                 "trials": int(trials), "block_games": int(block_games), "blocks": int(blocks),
                 "train_seed": int(train_seed), "check_games": int(check_games),
@@ -159,14 +155,6 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
     return TuneResult(params, float(best.value), float(baseline_train if baseline_train is not None
                                                        else math.nan),
                       len(study.trials), int(pruned), check, settings)
-
-
-# =========================================================================== the data file
-def tuned_path() -> Path:
-    """``data/until_daylight/policies/tuned.toml`` (shipped in the package)."""
-    from .ruleset import default_ruleset_dir
-
-    return default_ruleset_dir() / "policies" / "tuned.toml"
 
 
 def _toml_value(v) -> str:
@@ -205,30 +193,3 @@ def write_tuned(result: TuneResult, path: str | Path, command: str = "") -> Path
     tmp.write_text("\n".join(lines) + "\n")
     tmp.replace(path)
     return path
-
-
-def read_tuned(path: str | Path | None = None) -> dict:
-    """``{"params": {...}, "provenance": {...}, "check": {...}}`` of a tuned-weights file;
-    raises ``ValueError`` naming the file and what is wrong."""
-    import tomllib
-
-    from .policies import POLICIES
-
-    path = tuned_path() if path is None else Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the tuned weights: {exc}") from None
-    names = POLICIES["baseline"].param_names
-    raw = data.get("params", {})
-    if sorted(raw) != sorted(names):
-        raise ValueError(f"{path}: [params] must hold exactly {', '.join(names)}; got "
-                         f"{', '.join(sorted(raw)) or 'nothing'}")
-    params = {}
-    for k in names:
-        v = raw[k].get("value") if isinstance(raw[k], dict) else None
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
-        params[k] = float(v)
-    return {"params": params, "provenance": data.get("provenance", {}),
-            "check": data.get("check", {})}

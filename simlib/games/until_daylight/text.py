@@ -1,0 +1,46 @@
+"""The text ``simlib simulate`` and ``simlib report`` print for an Until Daylight study."""
+from __future__ import annotations
+
+from ...core.tables import format_tables, rate_matrix
+
+__all__ = ["render", "header"]
+
+
+def header(result) -> str:
+    """The study's first lines: what was played, on which ruleset, by which bot."""
+    p = result.provenance
+    teams = p.get("teams")
+    teams_txt = teams if isinstance(teams, str) else "; ".join("+".join(t) for t in teams)
+    lineage = p.get("ruleset_lineage") or str(p.get("ruleset_origin", ""))
+    what = {"calibrated": "calibrated preset (a chosen difficulty: the reference with one "
+                          "assumed number moved)",
+            "reference": "reference (the rulebook and the assumptions as they stand)"}
+    rate = f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""
+    lines = [
+        f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
+        f"{','.join(map(str, p.get('players', [])))}, teams {teams_txt}, policy {p.get('policy')}, "
+        f"ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}{rate}",
+        f"Ruleset: {what.get(lineage, lineage)}",
+        f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
+        "intervals are 95 % Wilson intervals.",
+    ]
+    if not result.complete:
+        lines.insert(1, f"Unfinished run: {result.games} of {p.get('games')} games are done "
+                        "(the verified chunks so far); run the same command to finish it.")
+    return "\n".join(lines)
+
+
+def render(result, all_tables: bool = False) -> str:
+    """The text ``simlib simulate`` and ``simlib report`` print."""
+    t = result.tables
+    parts = [header(result)]
+    if all_tables:
+        parts.append(format_tables(t, max_rows=10_000))
+        return "\n\n".join(parts) + "\n"
+    parts.append(format_tables(t, ["overall", "by_players", "by_character"]))
+    if len(t.by_players) > 1:
+        m = rate_matrix(t.by_character_players, "character", "players")
+        parts.append("== win % by character and players [95% CI] ==\n" + m.to_string())
+    parts.append(format_tables(t, ["by_team"], max_rows=50))
+    parts.append(format_tables(t, ["loss_causes_by_players", "deaths_by_character"]))
+    return "\n\n".join(parts) + "\n"
