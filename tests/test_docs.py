@@ -299,3 +299,42 @@ def test_docs_page_in_headless_chromium(served, tmp_path, page, heading):
     assert 'class="md-nav' in dom  # the theme rendered (navigation), not a bare page
     if page.startswith("notebooks/"):
         assert dom.count("data:image/png;base64,") >= 2
+
+
+# ================================================ the game pages' numbers are the data's
+def _reference(game: str):
+    sys.path.insert(0, str(DOCS / "hooks"))
+    try:
+        import build
+    finally:
+        sys.path.pop(0)
+    return build.reference_ruleset(game)
+
+
+def test_until_daylight_page_states_the_reference_numbers():
+    rules = _reference("until_daylight")
+    page = (DOCS / "games" / "until-daylight.md").read_text(encoding="utf-8")
+    for name in ("pillar", "hipster", "trigger", "haggler", "drifter", "psycho"):
+        row = re.search(rf"^\| {name.title()} \| (\d+) \| (\d+) \|", page, re.M)
+        assert row, f"no row for {name}"
+        assert int(row.group(1)) == rules.get(f"characters.{name}.health"), name
+        assert int(row.group(2)) == rules.get(f"characters.{name}.slots"), name
+    flat = " ".join(page.split())  # sentences as read, whatever the line breaks
+    horde = re.search(r"(\d+) Wanderers, (\d+) Raiders, (\d+) Brutes, (\d+) Monsters, (\d+) Survivors", flat)
+    assert horde
+    for n, enemy in zip(horde.groups(), ("wanderer", "raider", "brute", "monster", "survivor")):
+        assert int(n) == rules.get(f"horde.{enemy}.count"), enemy
+    faces = rules.get("dice.combat.faces")
+    assert f"{faces['H']} H, {faces['B']} B, {faces['X']} X" in flat
+
+
+def test_till_dawn_page_states_the_reference_numbers():
+    rules = _reference("till_dawn")
+    page = " ".join((DOCS / "games" / "till-dawn.md").read_text(encoding="utf-8").split())
+    p = {k: rules.get(f"powers.{k}.count") for k in ("double_feeding", "cancel", "copy", "protection")}
+    assert (f"**Powers** ({sum(p.values())}): double {p['double_feeding']}, cancel {p['cancel']}, "
+            f"copy {p['copy']}, protection {p['protection']}") in page
+    e = {k: rules.get(f"events.{k}.count") for k in ("protection", "double_feeding", "heal")}
+    assert (f"**Events** ({sum(e.values())}): protection {e['protection']}, double "
+            f"{e['double_feeding']}, heal (+{rules.get('events.heal.amount')}) {e['heal']}") in page
+    assert f"**Night track**: {rules.get('constants.track_length')} spaces" in page

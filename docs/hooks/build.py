@@ -8,7 +8,7 @@
   never set it).
 * ``CHANGELOG.md`` (the repository root) becomes ``changelog.md``.
 * ``<!-- ruleset-table: GAME -->`` in a page becomes the table of every value of that
-  game's reference ruleset with its file and source tag (``load_ruleset().describe()``),
+  game's reference ruleset with its file and source tag (``describe()``),
   so the game pages never show a stale number.
 * Every page of ``docs/games/`` that ``mkdocs.yml`` does not list yet is appended to the
   "Games" section, and every notebook not listed to the "Analyst's guide", so a new
@@ -174,8 +174,17 @@ def on_page_markdown(markdown, page, config, files):
     return _TABLE.sub(lambda m: ruleset_table(m.group(1)), markdown)
 
 
+def reference_ruleset(game: str):
+    """The game's reference ruleset (by name where the game names its presets)."""
+    load = importlib.import_module(f"simlib.games.{game}.ruleset").load_ruleset
+    try:
+        return load("reference")
+    except Exception:  # a game without named presets: its default is the reference
+        return load()
+
+
 def ruleset_table(game: str) -> str:
-    rules = importlib.import_module(f"simlib.games.{game}.ruleset").load_ruleset()
+    rules = reference_ruleset(game)
     rows = ["| key | value | source | file |", "|---|---|---|---|"]
     for r in rules.describe().itertuples():
         value = str(r.value).replace("|", "\\|")
