@@ -183,6 +183,51 @@ def test_shown_commands_parse(argv):
         pytest.fail(f"simlib {' '.join(argv)}: rejected by the CLI (exit {e.code})")
 
 
+# What a shown command may run here: these subcommands with a tiny game count; calibrate,
+# sensitivity, bench and tune-policy are parsed only (each is minutes of measuring or
+# searching whatever the game count), as are commands that need a cluster or a search player.
+RUNNABLE = {"simulate", "compare", "sweep", "trace", "report", "games"}
+SLOW = re.compile(r"rollout|clairvoyant|--scheduler|--backend")
+TINY = {"--games": "16", "--max-games": "32"}
+
+
+def _tiny(argv: list[str]) -> list[str]:
+    """The command with a tiny game count, its files in the working folder, no progress bar."""
+    out = list(argv)
+    for i, a in enumerate(out[:-1]):
+        if a in TINY:
+            out[i + 1] = TINY[a]
+        elif a in ("--out", "--html", "--plot"):
+            out[i + 1] = Path(out[i + 1]).name
+    if out[0] in ("simulate", "compare", "sweep"):
+        out += [] if "--games" in out or "--precision" in out else ["--games", TINY["--games"]]
+        out += ["--no-progress"] + (["--force"] if "--out" in out else [])
+    return out
+
+
+def _runnable_pages():
+    pages = {}
+    for param in _commands():
+        argv = param.values[0]
+        if argv and argv[0] in RUNNABLE and not SLOW.search(" ".join(argv)):
+            pages.setdefault(param.id.rsplit(":", 1)[0], []).append(argv)
+    return sorted(pages.items())
+
+
+@pytest.mark.parametrize("page, commands", _runnable_pages(), ids=[p for p, _ in _runnable_pages()])
+def test_shown_commands_run_with_a_tiny_game_count(page, commands, tmp_path, monkeypatch, capsys):
+    from simlib.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    for argv in commands:  # in the page's order: a report reads the study written before it
+        argv = _tiny(argv)
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 0, f"{page}: simlib {' '.join(argv)} exited {code}: {err[-800:]}"
+        assert out.strip() or argv[0] == "report", f"simlib {' '.join(argv)} printed nothing"
+
+
 def test_commands_are_found():
     assert len(_commands()) >= 30
 
