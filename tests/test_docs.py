@@ -8,7 +8,8 @@
   in one namespace (a page reads as one session), in a temporary folder; a block
   followed by an ```` ```output ```` block must print exactly that.
 * Every ``simlib`` command shown (a line of a ```` ```bash ```` block, or a ``$ simlib``
-  line of a recorded run) is accepted by the CLI's argument parser.
+  line of a recorded run) is accepted by the CLI's argument parser, and runs with a tiny
+  game count unless it is one of the long instruments (``RUNNABLE``, ``SLOW``).
 * No file of the repository cites a path outside it.
 * The README is the front door: at most 300 lines, the two commands, and ``.ci/run``
   runs exactly its test command.
