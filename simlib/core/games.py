@@ -47,6 +47,7 @@ What the references point to
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
@@ -120,6 +121,9 @@ class StepGame(Protocol):
 
     def describe(self) -> str:
         """Where the game stands, as text."""
+
+    def violation(self) -> str:
+        """The first invariant the position breaks, ``"none"`` when all hold."""
 
     def policy_choice(self, name: str | None = None) -> int:
         """The choice policy ``name`` (default: the deciding seat's own player) takes now;
@@ -285,6 +289,29 @@ _REGISTRY: dict[str, Any] = {
 }
 
 
+ENTRY_POINT_GROUP = "simlib.games"  # a package's [project.entry-points."simlib.games"]
+GAMES_ENV = "SIMLIB_GAMES"  # "name=module:attribute,..." adds games without packaging them
+_DISCOVERED = False
+
+
+def _discover() -> None:
+    """Add the games other installed packages declare (entry points of group
+    ``simlib.games``) and those ``$SIMLIB_GAMES`` names; simlib's own come first."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        _REGISTRY.setdefault(normalize(ep.name), ep.value)
+    for item in filter(None, (x.strip() for x in os.environ.get(GAMES_ENV, "").split(","))):
+        name, sep, ref = item.partition("=")
+        if not sep or ":" not in ref:
+            raise UnknownGameError(f"{GAMES_ENV}: {item!r} is not name=module:attribute")
+        _REGISTRY[normalize(name)] = ref.strip()
+
+
 def normalize(name: str) -> str:
     """``Till-Dawn`` / ``till dawn`` -> ``till_dawn``."""
     return str(name).strip().lower().replace("-", "_").replace(" ", "_")
@@ -306,11 +333,13 @@ def unregister(name: str) -> None:
 
 
 def game_names() -> list[str]:
+    _discover()
     return list(_REGISTRY)
 
 
 def get_game(name: str | None = None) -> GameInfo:
     """The registered game ``name`` (default: Until Daylight)."""
+    _discover()
     key = normalize(name or DEFAULT_GAME)
     if key not in _REGISTRY:
         raise UnknownGameError(f"unknown game {name!r}; allowed: "

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import warnings
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping, Sequence
 
-import numba
 import numpy as np
 import pandas as pd
 
+from ...core.parallel import BLOCK_GAMES, TAIL_GAMES, default_threads, range_edges, run_ranges  # noqa: F401
 from . import codes as K
 from .kernels.game_nb import (advance_nb, apply_action_nb, new_game_nb, play_game_nb,
                               play_range_nb, write_record_nb)
@@ -122,31 +121,6 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     return out
 
 
-BLOCK_GAMES = 128  # games a thread takes at a time (issue #15: the 2-thread speed-up)
-TAIL_GAMES = 8  # the smallest range: the last ranges shrink to this
-
-
-def range_edges(n: int, threads: int) -> np.ndarray:
-    """Edges of the ranges ``threads`` threads take in turn to play ``n`` games: ranges of
-    ``BLOCK_GAMES`` games, shrinking near the end (a quarter of what is left per thread,
-    down to ``TAIL_GAMES``) so the threads finish together: games differ in length, and
-    a thread left alone with a long last range is lost time.  One range with 1 thread."""
-    if threads <= 1 or n <= TAIL_GAMES:
-        return np.array([0, n], dtype=np.int64)
-    edges = [0]
-    lo = 0
-    while lo < n:
-        size = max(TAIL_GAMES, min(BLOCK_GAMES, (n - lo) // (2 * threads)))
-        lo = min(n, lo + size)
-        edges.append(lo)
-    return np.array(edges, dtype=np.int64)
-
-
-def default_threads() -> int:
-    """Threads a batch uses by default: ``NUMBA_NUM_THREADS`` (numba's default: the cores)."""
-    return max(1, int(numba.config.NUMBA_NUM_THREADS))
-
-
 def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np.ndarray,
                pid: int, pp: np.ndarray, flat: np.ndarray, threads: int | None = None,
                check: bool = False, search=None) -> None:
@@ -164,16 +138,7 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
         kernel = play_range_search_nb
         args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(bid), bpp, rp,
                 np.int64(1 if check else 0), flat)
-    n = flat.shape[0]
-    t = default_threads() if threads is None else max(1, int(threads))
-    edges = range_edges(n, t)  # taken in turn by the threads, the shortest last
-    if len(edges) <= 2:
-        kernel(*args, np.int64(0), np.int64(n))
-        return
-    with ThreadPoolExecutor(max_workers=t) as pool:
-        for f in [pool.submit(kernel, *args, edges[i], edges[i + 1])
-                  for i in range(len(edges) - 1)]:
-            f.result()
+    run_ranges(kernel, args, flat.shape[0], threads)
 
 
 def team_names(seats: np.ndarray, names: Sequence[str]) -> np.ndarray:

@@ -36,7 +36,7 @@ from .kernels.game_nb import (
     snapshot_nb,
     write_record_nb,
 )
-from .kernels.state_nb import update_leader_nb
+from .kernels.state_nb import char_mod_nb, update_leader_nb
 from .kernels.search_nb import continuations_nb, policy_choice_nb, rollout_choice_nb
 from .policies import resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
@@ -265,22 +265,32 @@ class Game:
     def violation(self) -> str:
         """The first invariant the current position breaks ("none" if it holds).
 
-        Two decisions stand mid-rule, and the check reads them as the rule does: at a
-        "card to keep" the looked-at cards are in no pile yet (they count as in play), and
-        at a "card to discard" the seat is over its inventory limit (that is the decision;
-        its cards count as in play, the other invariants are checked)."""
+        Some decisions stand mid-rule, and the check reads them as the rule does: at a
+        "card to keep" the looked-at cards are in no pile yet (they count as in play); at a
+        "card to discard" the seat is over its inventory limit (that is the decision; its
+        cards count as in play, the other invariants are checked).  A discard or a
+        sacrifice can also be asked *inside* a draw action whose player looks at several
+        cards (a red card drawn among them: a lost item, an injury): the cards looked at
+        so far are in that player's hand, in no pile, and the engine does not count them
+        in the state; up to the drawer's extra looked-at cards may then be missing from
+        the piles (the other invariants are checked with them counted)."""
         st = self.state
         d = int(st[K.G_PENDING_D]) if st[K.G_SUSPENDED] else -1
-        if d in (K.D_KEEP, K.D_DISCARD):
+        if d in (K.D_KEEP, K.D_DISCARD, K.D_SACRIFICE):
             st = st.copy()
             v = GameState(st, self.ruleset)
             if d == K.D_KEEP:
                 for row in self.candidates():
                     v.rdisc[row[1]] += 1
-            else:
+            elif d == K.D_DISCARD:
                 seat = self.seat
                 v.rdisc[:] += v.inv[seat]
                 v.inv[seat] = 0
+            if st[K.G_PHASE] == K.PHASE_SEARCH and d != K.D_KEEP:
+                missing = int(self.rs[K.P_RUBBLE_TOTAL]) - v.rubble_total()
+                extra = int(char_mod_nb(st, self.rs, np.int64(self.seat), np.int64(K.MOD_DRAW_EXTRA)))
+                if 0 < missing <= extra:
+                    st[K.G_RDECK_N] += missing  # the looked-at cards, counted as in play
         return K.VIOL_NAMES[int(invariant_violation_nb(st, self.rs))]
 
 

@@ -1,0 +1,53 @@
+"""Games over threads, the same way for every game: a batch kernel that plays a *range* of
+games (``kernel(*args, lo, hi)`` writes rows ``lo .. hi - 1``, game ``start + i`` from its
+own key) is called on Python threads, each taking the next range in turn.  The kernels
+release the GIL (``nogil=True``, :mod:`simlib.core.jit`), so the threads run in parallel;
+a game's record never depends on which thread played it, so the tables do not depend on
+the thread count."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+import numba
+import numpy as np
+
+__all__ = ["BLOCK_GAMES", "TAIL_GAMES", "range_edges", "default_threads", "run_ranges"]
+
+BLOCK_GAMES = 128  # games a thread takes at a time
+TAIL_GAMES = 8  # the smallest range: the last ranges shrink to this
+
+
+def range_edges(n: int, threads: int) -> np.ndarray:
+    """Edges of the ranges ``threads`` threads take in turn to play ``n`` games: ranges of
+    ``BLOCK_GAMES`` games, shrinking near the end (a quarter of what is left per thread,
+    down to ``TAIL_GAMES``) so the threads finish together: games differ in length, and
+    a thread left alone with a long last range is lost time.  One range with 1 thread."""
+    if threads <= 1 or n <= TAIL_GAMES:
+        return np.array([0, n], dtype=np.int64)
+    edges = [0]
+    lo = 0
+    while lo < n:
+        size = max(TAIL_GAMES, min(BLOCK_GAMES, (n - lo) // (2 * threads)))
+        lo = min(n, lo + size)
+        edges.append(lo)
+    return np.array(edges, dtype=np.int64)
+
+
+def default_threads() -> int:
+    """Threads a batch uses by default: ``NUMBA_NUM_THREADS`` (numba's default: the cores)."""
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
+
+def run_ranges(kernel: Callable, args: tuple, n: int, threads: int | None = None) -> None:
+    """Play ``n`` games with ``kernel(*args, lo, hi)`` over ``threads`` threads (default
+    :func:`default_threads`)."""
+    t = default_threads() if threads is None else max(1, int(threads))
+    edges = range_edges(n, t)
+    if len(edges) <= 2:
+        kernel(*args, np.int64(0), np.int64(n))
+        return
+    with ThreadPoolExecutor(max_workers=t) as pool:
+        for f in [pool.submit(kernel, *args, edges[i], edges[i + 1])
+                  for i in range(len(edges) - 1)]:
+            f.result()
