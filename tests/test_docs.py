@@ -229,6 +229,35 @@ def test_shown_commands_run_with_a_tiny_game_count(page, commands, tmp_path, mon
         assert out.strip() or argv[0] == "report", f"simlib {' '.join(argv)} printed nothing"
 
 
+def _recorded_runs():
+    runs = []
+    for path in PAGES:
+        for lang, code, line in blocks(path):
+            first, _, shown = code.partition("\n")
+            if lang == "text" and first.startswith("$ simlib ") and not SLOW.search(first):
+                argv = shlex.split(first[2:], comments=True)[1:]
+                if argv[0] in RUNNABLE:
+                    runs.append(pytest.param(argv, shown, id=f"{rel(path)}:{line}"))
+    return runs
+
+
+@pytest.mark.parametrize("argv, shown", _recorded_runs())
+def test_recorded_runs_have_the_sections_the_command_prints(argv, shown, tmp_path, monkeypatch, capsys):
+    """A recorded output's section titles (``== ... ==``) are what the command prints today."""
+    from simlib.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    assert main(_tiny(argv)) == 0
+    printed = {ln.strip() for ln in capsys.readouterr().out.splitlines()}
+    titles = [ln.strip() for ln in shown.splitlines() if re.match(r"\s*== .* ==$", ln)]
+    if not titles:  # one table (a sweep): its column titles
+        titles = [" ".join(ln.split()) for ln in shown.splitlines() if " win % " in ln][:1]
+        printed = {" ".join(ln.split()) for ln in printed}
+    assert titles, "a recorded run without a table title"
+    assert [t for t in titles if t not in printed] == []
+
+
 def test_commands_are_found():
     assert len(_commands()) >= 30
 
