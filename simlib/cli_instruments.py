@@ -15,11 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .cli_args import UsageError
+
 __all__ = ["add_parsers", "COMMANDS"]
-
-
-class UsageError(ValueError):
-    """A bad argument (message is the one line shown)."""
 
 
 def _pct(x) -> str:
@@ -145,14 +143,16 @@ def add_parsers(sub) -> None:
 
 # =========================================================================== helpers
 def _base_kwargs(a) -> dict:
-    from .cli import _characters, _int_list, _policy_params
+    from .cli_args import characters as _characters
+    from .cli_args import int_list as _int_list
+    from .cli_args import policy_params as _policy_params
 
     players = _int_list(a.players, "--players") if a.players else None
     kw = {"players": players, "characters": _characters(a.characters), "seed": a.seed,
           "policy_params": _policy_params(a.policy_param),
           "progress": False if a.no_progress else None, "game": _game(a)}
     if getattr(a, "seats", None):
-        from .cli import _seats
+        from .cli_args import seats as _seats
 
         kw["seats"] = _seats(a.seats)
     if a.threads is not None:

@@ -26,7 +26,7 @@ GAME = GameInfo(
     render=f"{_P}.study:render",
     report=f"{_P}.report:study_report",
     trace=f"{_P}.study:trace_text",
-    policy_arm=f"{_P}.instruments:policy_arm",
+    policy_arm=f"{_P}.study:policy_arm",
     step=f"{_P}.api:Game",
     benches=f"{_P}.benches:BENCH_FACTORIES",
 )

@@ -29,7 +29,8 @@ from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, ru
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from . import api
 from . import codes as K
-from .policies import POLICIES, Seat
+from .instruments import outcomes
+from .policies import POLICIES, Seat, make_seat
 from .ruleset import TillDawnRules, load_ruleset
 
 __all__ = ["simulate", "load_result", "make_adapter", "TillDawnAdapter", "TABLE_SPEC",
@@ -132,8 +133,6 @@ class TillDawnAdapter:
 
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
-        from .instruments import outcomes
-
         return outcomes(self.run_chunk(start, count, threads), self)
 
     def step_game(self, game: int) -> "api.Game":
@@ -242,7 +241,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
                     raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
                                      f"not one of the player counts {counts}")
     else:
-        from .policies import make_seat
 
         seat = make_seat(policy, policy_params)
         if counts is None and isinstance(characters, (list, tuple)):
@@ -334,3 +332,14 @@ def trace_text(adapter: TillDawnAdapter, game: int) -> str:
     p, chars, seats = adapter.game_setup(game)
     rec, log, _ = api.trace_game(adapter.seed, game, p, seats, chars, adapter.rules)
     return format_trace(rec, log, adapter.rules, [s.label for s in seats])
+
+
+def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
+               seed=0, ruleset=None):
+    """The focal seat (table seat 0) plays ``policy``; every other seat ``field_policy``."""
+    base = make_adapter(players, characters, seed=seed, policy=field_policy,
+                        policy_params=field_params, ruleset=ruleset)
+    focal = make_seat(policy, params)
+    other = make_seat(field_policy, field_params)
+    tables = [[focal] + [other] * (p - 1) for p in base.players]
+    return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)

@@ -10,7 +10,7 @@ import numpy as np
 from ...core.instruments import Outcomes
 from . import codes as K
 
-__all__ = ["outcomes", "policy_arm"]
+__all__ = ["outcomes"]
 
 
 def outcomes(rec: np.ndarray, adapter) -> Outcomes:
@@ -25,11 +25,3 @@ def outcomes(rec: np.ndarray, adapter) -> Outcomes:
     return Outcomes(success=success, players=rec["players"], match=seats,
                     groupings={"character": character}, measure=rec["round_reached"],
                     shares=shares)
-
-
-def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
-    """One arm of ``compare(policies=[a, b])``: co-operative, so every seat plays the
-    compared policy (the field is not used)."""
-    from .study import make_adapter
-
-    return make_adapter(policy=policy, policy_params=params, **kw)

@@ -34,6 +34,7 @@ from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, ru
 from ...core.tables import Counts, TableSpec, count_records
 from . import api
 from . import codes as K
+from .instruments import outcomes
 from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
@@ -174,8 +175,6 @@ class UntilDaylightAdapter:
 
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
-        from .instruments import outcomes
-
         return outcomes(self.play_array(start, count, threads), self)
 
     def step_game(self, game: int):
@@ -381,3 +380,9 @@ def simulate(games: int | None = None, players: int | Sequence[int] | None = Non
 def load_result(path: str | Path) -> RunResult:
     """A saved study (the parquet file written by ``simulate(..., out=path)``)."""
     return result_from_output(path, TABLE_SPEC)
+
+
+def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
+    """One arm of ``compare(policies=[a, b])``: co-operative, so every seat plays the
+    compared policy (the field is not used)."""
+    return make_adapter(policy=policy, policy_params=params, **kw)

@@ -1,0 +1,85 @@
+"""What the command line's modules share: a parser with one-line errors, the error of a bad
+argument found after parsing, and the parsers of lists of player counts, teams, policy
+parameters and seat tables."""
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["Parser", "UsageError", "int_list", "characters", "policy_params", "positive",
+           "seats"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage dump) and exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class UsageError(ValueError):
+    """A bad argument found after parsing (message is the one line shown)."""
+
+
+# =========================================================================== parsing
+def int_list(text: str, what: str) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise UsageError(f"{what}: {part!r} is not an integer (expected e.g. 3,4,5,6)") from None
+    return out
+
+
+def characters(values: list[str] | None):
+    if not values:
+        return None
+    if len(values) == 1 and values[0].strip() in ("all", "random"):
+        return values[0].strip()
+    teams = []
+    for v in values:
+        if v.strip() in ("all", "random"):
+            raise UsageError(f"--characters {v.strip()} cannot be combined with teams")
+        names = [n.strip() for n in v.split(",") if n.strip()]
+        if not names:
+            raise UsageError(f"--characters: empty team {v!r}")
+        teams.append(names)
+    return teams[0] if len(teams) == 1 else teams
+
+
+def policy_params(values: list[str] | None):
+    if not values:
+        return None
+    out = {}
+    for v in values:
+        name, sep, val = v.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--policy-param {v!r}: expected name=value")
+        try:
+            out[name.strip()] = float(val)
+        except ValueError:
+            raise UsageError(f"--policy-param {v!r}: {val!r} is not a number") from None
+    return out
+
+
+def positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {n}")
+    return n
+
+
+def seats(values: list[str] | None):
+    if not values:
+        return None
+    tables = []
+    for v in values:
+        seats = [x.strip() for x in v.split(",") if x.strip()]
+        if not seats:
+            raise UsageError(f"--seats: empty table {v!r}")
+        tables.append(seats)
+    return tables
