@@ -20,21 +20,28 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ...core.rng import game_key_nb
 from . import codes as K
-from .kernels import engine_nb as E
-from .kernels.play_nb import play_batch_nb, play_game_nb
-from .kernels.policies_nb import N_PARAMS, choose_nb
+from .kernels import play_nb as PL
+from .kernels.play_nb import kernel_nb
+from .kernels.policies_nb import N_PARAMS
 from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "check_players",
-           "as_seat", "new_scratch", "action_words", "card_name"]
+           "as_seat", "new_scratch", "action_words", "card_name", "GAME_VALUES"]
+
+# game-level values also carried per seat, as the game's value on seat 0 and 0 elsewhere
+# (``game_<x>_<s>``), so that a study's additive counts hold their sums (see ``study``)
+GAME_VALUES = ("turns", "decisions", "rounds", "player_rounds", "challenges", "redeals",
+               "ends_ending", "ends_hoard", "ends_exhausted", "ends_cap", "ender_top",
+               "ender_gain", "pts_events", "pts_escalation", "pts_good", "pts_ending") + \
+    tuple(f"plays_{k}" for k in K.PLAY_NAMES)
+_STR_DTYPE = pd.Series(["a"]).dtype
 
 
 def _rules(ruleset) -> UntilTheWorldEndsRules:
-    """``None``: the reference ruleset (the game's only and default ruleset)."""
-    return load_ruleset() if ruleset is None else ruleset
+    """``None``: the game's declared default ruleset, the reference."""
+    return load_ruleset(ruleset)
 
 
 def check_players(players: int, rules: UntilTheWorldEndsRules) -> int:
@@ -60,6 +67,39 @@ def new_scratch():
             np.zeros((1, K.LOG_W), np.int64))
 
 
+class Engine:
+    """One game's arrays for the single kernel entry (``kernels.play_nb.kernel_nb``): the
+    state, the log, the policies' scratch and one-row seat tables; ``call(op, a, b)``."""
+
+    def __init__(self, rules: UntilTheWorldEndsRules, seats: Sequence[Seat] = (), trace: bool = False):
+        self.flat = rules.flat()
+        self.state = np.zeros(K.S_SIZE, dtype=np.int64)
+        self.log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
+        self.players = np.zeros(1, dtype=np.int64)
+        self.pol, self.par = seat_arrays(seats, 1)
+        self.out = np.zeros((1, K.REC_SIZE), dtype=np.int64)
+        self.legal, self.work, self.slog = new_scratch()
+
+    def copy(self) -> "Engine":
+        e = Engine.__new__(Engine)
+        e.__dict__.update({k: (v.copy() if isinstance(v, np.ndarray) and k != "flat" else v)
+                           for k, v in self.__dict__.items()})
+        return e
+
+    def call(self, op: int, a: int = 0, b: int = 0, seed: int = 0) -> int:
+        return int(kernel_nb(np.int64(op), self.flat, np.int64(seed), np.int64(0), self.players,
+                             self.pol, self.par, self.out, self.state, np.int64(a), np.int64(b),
+                             self.legal, self.work, self.slog, self.log))
+
+    def init(self, seed: int, game: int, players: int) -> None:
+        self.players[0] = players
+        self.call(PL.OP_INIT, a=game, seed=seed)
+
+    def record(self, game: int) -> np.ndarray:
+        self.call(PL.OP_RECORD, a=game)
+        return self.out[0].copy()
+
+
 def seat_arrays(seats: Sequence[Seat], n: int):
     pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
     par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
@@ -73,15 +113,18 @@ def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np
                seat_policy: np.ndarray, seat_params: np.ndarray, threads: int | None = None) -> np.ndarray:
     """Play games ``start .. start + len(players) - 1``; int64 records (count, REC_SIZE)."""
     out = np.zeros((len(players), K.REC_SIZE), dtype=np.int64)
-    args = (rules.flat(), np.int64(seed), np.int64(start), np.ascontiguousarray(players, np.int64),
-            np.ascontiguousarray(seat_policy, np.int64), np.ascontiguousarray(seat_params, np.float64), out)
+    legal, work, slog = new_scratch()
+    args = (np.int64(PL.OP_BATCH), rules.flat(), np.int64(seed), np.int64(start),
+            np.ascontiguousarray(players, np.int64), np.ascontiguousarray(seat_policy, np.int64),
+            np.ascontiguousarray(seat_params, np.float64), out, np.zeros(K.S_SIZE, np.int64),
+            np.int64(0), np.int64(0), legal, work, slog, slog)
     if threads is None:
-        play_batch_nb(*args)
+        kernel_nb(*args)
     else:
         old = numba.get_num_threads()
         numba.set_num_threads(int(threads))
         try:
-            play_batch_nb(*args)
+            kernel_nb(*args)
         finally:
             numba.set_num_threads(old)
     return out
@@ -92,7 +135,9 @@ def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.nda
 
     ``labels`` (object (n, MAX_SEATS)): each seat's strategy label.  Columns: the record's
     (``codes.record_names()``; ``pts_colour_i`` renamed ``pts_<colour>``), ``end_cause`` as
-    a name, ``tie``, ``table``, and per seat ``strategy_s``; an empty seat's values are null.
+    a name, ``tie``, ``table``, per seat ``strategy_s`` (an empty seat's values are null),
+    then ``game_<x>_<s>`` for ``x`` in ``GAME_VALUES``.  The one type of a game's records:
+    a study's chunks and the step model's ``Game.record()`` alike.
     """
     df = pd.DataFrame(out, columns=K.record_names())
     n = len(df)
@@ -117,7 +162,19 @@ def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.nda
                 cols[f"{f}_{s}"] = pd.Series(v == 1, dtype="boolean").where(present).array
             else:
                 cols[f"{f}_{s}"] = pd.Series(v, dtype="Int64").where(present).array
-    return pd.DataFrame(cols)
+    vals = {"rounds": cols["rounds"], "player_rounds": cols["rounds"] * npl,
+            "pts_events": sum(cols[f"pts_{c}"] for c in rules.colours)}
+    for v in GAME_VALUES:
+        x = np.asarray(vals[v] if v in vals else cols[v], dtype=np.int64)
+        for s in range(K.MAX_SEATS):
+            col = x if s == 0 else np.zeros(n, np.int64)
+            cols[f"game_{v}_{s}"] = pd.Series(col, dtype="Int64").where(npl > s).array
+    df = pd.DataFrame(cols)
+    if _STR_DTYPE is not object:
+        for c in df.columns:
+            if df[c].dtype == object:
+                df[c] = df[c].astype(_STR_DTYPE)
+    return df
 
 
 def play_games(n_games: int, players: int | None = None, seats=None, seed: int = 0,
@@ -151,15 +208,12 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence, ruleset=None
     the same kernels and key as the study: the very game it played."""
     rules = _rules(ruleset)
     seats = [as_seat(x) for x in seats]
-    pol, par = seat_arrays(seats, 1)
-    log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
-    state = np.zeros(K.S_SIZE, dtype=np.int64)
-    flat = rules.flat()
-    E.init_state_nb(state, flat, np.int64(players), np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
-    play_game_nb(state, flat, pol[0], par[0], *new_scratch(), log)
-    rec = np.zeros(K.REC_SIZE, dtype=np.int64)
-    E.record_nb(state, flat, np.int64(game), rec)
-    return rec, log[1:1 + log[0, 0]].copy(), state
+    eng = Engine(rules, seats, trace=True)
+    if capacity != eng.log.shape[0]:
+        eng.log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
+    eng.init(seed, game, players)
+    eng.call(PL.OP_PLAY)
+    return eng.record(game), eng.log[1:1 + eng.log[0, 0]].copy(), eng.state
 
 
 # =========================================================================== words
@@ -189,36 +243,61 @@ def action_words(state: np.ndarray, rules: UntilTheWorldEndsRules, a: int) -> st
 
 
 class Game:
-    """One game in the step model: game ``game`` of a study of seed ``seed``, dealt and at
-    its first decision; the state is one int64 array (``clone`` copies it).
+    """One game of Until the World Ends, a decision at a time (the contract's step API; the
+    state is one int64 array, OpenSpiel style).
 
-    ``seats``: each seat's policy (seat specs; default ``greedy``), used by ``play()`` and
-    ``policy_choice()`` without a name.  ``ruleset=None``: the reference ruleset.
-    ``trace=True`` keeps the log of what happened (``log_rows``).
+    Parameters
+    ----------
+    seed, game : int
+        ``Game(seed=s, game=i)`` deals exactly game ``i`` of a study with root seed ``s``.
+    players : int
+        Players at the table (default: the number of ``seats``, else 4).
+    ruleset : ruleset, path or preset name, optional
+        Default (``None``): the declared default ruleset, the reference.
+    seats : sequence of seat specs, optional
+        Each seat's player (``["rollout", "greedy:end_margin=10", ...]``), used by
+        :meth:`policy_choice` and :meth:`play` when no policy is named; default ``greedy``.
+    trace : bool
+        Keep the action log (:meth:`log_rows`).
+
+    >>> g = Game(seed=1, game=5, players=3)
+    >>> g.legal_actions()            # the pending decision, in words
+    >>> g.apply(0)                   # take choice 0; play on to the next decision
+    >>> g.play()                     # every seat's own player to the end
+    >>> g.result["winners"]
     """
 
-    def __init__(self, seed: int = 0, game: int = 0, players: int = 4, *, ruleset=None,
-                 seats: Sequence | None = None, trace: bool = False, _state=None, _log=None):
+    def __init__(self, seed: int = 0, game: int = 0, players: int | None = None, ruleset=None,
+                 seats: Sequence | None = None, trace: bool = False, _copy: "Game | None" = None):
+        if _copy is not None:
+            self.__dict__.update(_copy.__dict__)
+            self._eng = _copy._eng.copy()
+            return
         self.rules = _rules(ruleset)
-        self.seed, self.game = int(seed), int(game)
+        seats = None if seats is None else [as_seat(x) for x in seats]
+        if players is None:
+            players = len(seats) if seats is not None else 4
         p = check_players(players, self.rules)
-        seats = ["greedy"] * p if seats is None else list(seats)
+        if seats is None:
+            seats = [as_seat("greedy")] * p
         if len(seats) != p:
             raise ValueError(f"{len(seats)} seats given for {p} players")
-        self.seats = [as_seat(x) for x in seats]
-        pol, par = seat_arrays(self.seats, 1)
-        self._pol, self._par = pol[0], par[0]
-        self._scratch = new_scratch()
+        self.seats = tuple(seats)
+        self.seed, self.game = int(seed), int(game)
         self._flat = self.rules.flat()
-        if _state is not None:
-            self.state, self.log = _state, _log
-            return
-        self.log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
-        self.state = np.zeros(K.S_SIZE, dtype=np.int64)
-        E.init_state_nb(self.state, self._flat, np.int64(p),
-                        np.uint64(game_key_nb(np.int64(seed), np.int64(game))), self.log)
+        self._eng = Engine(self.rules, self.seats, trace)
+        self._eng.init(self.seed, self.game, p)
 
-    # ------------------------------------------------------------------ the contract
+    @property
+    def state(self) -> np.ndarray:
+        """The state array (layout ``codes.STATE``)."""
+        return self._eng.state
+
+    @property
+    def log(self) -> np.ndarray:
+        return self._eng.log
+
+    # ------------------------------------------------------------------ reading
     @property
     def over(self) -> bool:
         return bool(self.state[K.S_OVER])
@@ -229,80 +308,94 @@ class Game:
 
     @property
     def to_move(self) -> int:
-        """The seat to decide (-1 when the game is over)."""
-        return int(self.state[K.S_DECIDER])
+        """The seat that decides now (-1 once the game is over)."""
+        return -1 if self.over else int(self.state[K.S_DECIDER])
 
     @property
     def phase(self) -> str:
         return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
 
     def legal_codes(self) -> list[int]:
+        """The legal actions as codes (``codes.A_*``), in :meth:`legal_actions` order."""
         if self.over:
             return []
-        out = self._scratch[0]
-        n = E.legal_actions_nb(self.state, self._flat, out)
-        return [int(a) for a in out[:n]]
+        n = self._eng.call(PL.OP_LEGAL)
+        return [int(a) for a in self._eng.legal[:n]]
 
     def legal_actions(self) -> list[str]:
-        """The legal actions of the seat to decide, in words (``apply(i)`` takes an index)."""
+        """The pending decision's choices in words (index ``i`` is ``apply(i)``'s)."""
         return [action_words(self.state, self.rules, a) for a in self.legal_codes()]
 
-    def apply(self, i: int) -> None:
-        codes = self.legal_codes()
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(codes):
-            raise ValueError(f"action index must be an integer from 0 to {len(codes) - 1}; got {i!r}"
-                             if codes else "the game is over: no action is legal")
-        self.apply_code(codes[i])
+    def record_array(self) -> np.ndarray:
+        """The kernel's record row (int64, layout ``codes.RECORD``)."""
+        return self._eng.record(self.game)
 
-    def apply_code(self, a: int) -> None:
-        if not E.apply_action_nb(self.state, self._flat, np.int64(a), self.log):
-            raise ValueError(f"action code {a} is not legal now")
-
-    def clone(self) -> "Game":
-        return Game(self.seed, self.game, self.players, ruleset=self.rules, seats=self.seats,
-                    _state=self.state.copy(), _log=self.log.copy())
-
-    def policy_choice(self, name: str | None = None) -> int:
-        """The index (into ``legal_actions()``) that policy ``name`` (a seat spec; ``None``:
-        the deciding seat's own) chooses.  A policy's own random stream moves on, as in
-        the batch, so a game driven by ``apply(policy_choice())`` is the batch's game."""
-        codes = self.legal_codes()
-        if not codes:
-            raise ValueError("the game is over: no action is legal")
-        s = self.to_move
-        if name is None:
-            pol, par = self._pol[s], self._par[s]
-        else:
-            seat = as_seat(name)
-            pol, par = np.int64(POLICIES[seat.policy].id), seat.vector()
-        legal, work, slog = self._scratch
-        n = E.legal_actions_nb(self.state, self._flat, legal)
-        a = int(choose_nb(self.state, self._flat, np.int64(pol), par, legal, np.int64(n), work, slog))
-        return codes.index(a)
-
-    def play(self, name: str | None = None) -> dict:
-        """Plays to the end (every seat policy ``name``; ``None``: each seat its own); the result."""
-        if name is None:
-            play_game_nb(self.state, self._flat, self._pol, self._par, *self._scratch, self.log)
-        else:
-            while not self.over:
-                self.apply(self.policy_choice(name))
-        return self.result
-
-    def record(self) -> np.ndarray:
-        """The record row (int64, layout ``codes.RECORD``) of the game so far."""
-        rec = np.zeros(K.REC_SIZE, dtype=np.int64)
-        E.record_nb(self.state, self._flat, np.int64(self.game), rec)
-        return rec
+    def record(self) -> dict:
+        """This game's record as a study's ``run_chunk`` gives it (same columns)."""
+        labels = np.full((1, K.MAX_SEATS), None, dtype=object)
+        labels[0, :self.players] = [s.label for s in self.seats]
+        return records_frame(self.record_array()[None, :], self.rules, labels).iloc[0].to_dict()
 
     @property
-    def result(self) -> dict | None:
-        """The finished game's record as ``{column: value}`` (``None`` while it runs)."""
-        if not self.over:
-            return None
-        return dict(zip(K.record_names(), (int(v) for v in self.record())))
+    def result(self) -> dict:
+        """The record (``winners``, ``tie``, each seat's ``total_s`` and ``win_s``, ...;
+        meaningful once :attr:`over`)."""
+        return self.record()
 
-    # ------------------------------------------------------------------ reading the state
+    # ------------------------------------------------------------------ acting
+    def apply(self, i: int) -> "Game":
+        """Take choice ``i`` of :meth:`legal_actions`; the game plays on to the next
+        decision or the end.  Returns ``self``."""
+        codes = self.legal_codes()
+        if not codes:
+            raise ValueError("the game is over: no decision to take")
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(codes):
+            raise ValueError(f"action index must be an integer from 0 to {len(codes) - 1}; got {i!r}")
+        return self.apply_code(codes[int(i)])
+
+    def apply_code(self, a: int) -> "Game":
+        """Take the action of code ``a`` (``codes.A_*``; raises if it is not legal)."""
+        if self.over or not self._eng.call(PL.OP_APPLY, a=int(a)):
+            raise ValueError(f"action code {a} is not legal now; legal: {self.legal_actions()}")
+        return self
+
+    def clone(self) -> "Game":
+        """An independent copy (the state array copied)."""
+        return Game(_copy=self)
+
+    def policy_choice(self, name: str | None = None, params=None) -> int:
+        """The index (into :meth:`legal_actions`) of the choice policy ``name`` (a name or a
+        seat spec; default: the deciding seat's own player) takes now; its random stream
+        advances as in a study, so a game driven by ``apply(policy_choice())`` is the
+        study's game."""
+        codes = self.legal_codes()
+        if not codes:
+            raise ValueError("the game is over: no decision to take")
+        s = self.to_move
+        eng = self._eng
+        if name is None:
+            return codes.index(eng.call(PL.OP_CHOOSE, a=s))
+        seat = as_seat(name) if params is None else make_seat(name, params)
+        own = eng.pol[0, s], eng.par[0, s].copy()
+        eng.pol[0, s], eng.par[0, s] = POLICIES[seat.policy].id, seat.vector()
+        try:
+            return codes.index(eng.call(PL.OP_CHOOSE, a=s))
+        finally:
+            eng.pol[0, s], eng.par[0, s] = own
+
+    def play(self, name: str | None = None, params=None) -> "Game":
+        """Let policy ``name`` (default: each seat's own player) take every remaining
+        decision.  Returns ``self``."""
+        if self.over:
+            return self
+        if name is None:
+            self._eng.call(PL.OP_PLAY)
+        else:
+            while not self.over:
+                self.apply(self.policy_choice(name, params))
+        return self
+
+    # ------------------------------------------------------------------ the position
     def hand(self, s: int) -> list[str]:
         return [card_name(self.rules, int(c)) for c in
                 self.state[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + self.state[K.S_S_HAND_N + s]]]
@@ -319,23 +412,71 @@ class Game:
 
     def round_scores(self) -> list[int]:
         """Each seat's round score if the round ended now without an ending."""
-        return [int(E.score_player_nb(self.state.copy(), self._flat, np.int64(p), np.int64(-1), False))
-                for p in range(self.players)]
+        return [self.score(p) for p in range(self.players)]
+
+    def score(self, p: int, ending: str | int | None = None) -> int:
+        """Seat ``p``'s round score now, with an ending's modifier (a card name or id)."""
+        e = -1
+        if isinstance(ending, str):
+            e = [c for c in range(int(self._flat[K.R_PARAMS + K.P_N_CARDS]))
+                 if card_name(self.rules, c) == ending][0]
+        elif ending is not None:
+            e = int(ending)
+        return self._eng.call(PL.OP_SCORE, a=p, b=e)
+
+    def cards(self) -> list[int]:
+        """Every card id in the position's places (a hoard's shown endings included)."""
+        st = self.state
+        out = list(st[K.S_PILE:K.S_PILE + st[K.S_N_PILE]]) + list(st[K.S_DISCARD:K.S_DISCARD + st[K.S_N_DISCARD]])
+        out += list(st[K.S_COMMON:K.S_COMMON + st[K.S_N_COMMON]])
+        for s in range(self.players):
+            out += list(st[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + st[K.S_S_HAND_N + s]])
+            out += list(st[K.S_TL + s * K.MAX_DECK:K.S_TL + s * K.MAX_DECK + st[K.S_S_TL_N + s]])
+        if st[K.S_PHASE] == K.PH_PICK:
+            out += list(st[K.S_SHOWN:K.S_SHOWN + st[K.S_N_SHOWN]])
+        return [int(c) for c in out]
+
+    def violation(self) -> str:
+        """The first invariant the position breaks (``"none"`` when every one holds): every
+        card of the deck in exactly one place, a drawn-ending mark only on an ending, the
+        totals the sum of the round scores so far is checked by the tests, a decision to
+        take while the game runs."""
+        n_cards = int(self._flat[K.R_PARAMS + K.P_N_CARDS])
+        if sorted(self.cards()) != list(range(n_cards)):
+            return "the cards in play are not the deck, each card once"
+        st = self.state
+        for s in range(self.players):
+            for i in range(int(st[K.S_S_HAND_N + s])):
+                c = int(st[K.S_HAND + s * K.MAX_HAND + i])
+                if st[K.S_MARKED + s * K.MAX_HAND + i] and \
+                        self._flat[K.R_CARDS + c * K.CC_N + K.CC_KIND] != K.KIND_ENDING:
+                    return f"seat {s}: a drawn-ending mark on a card that is not an ending"
+        if not self.over and not self.legal_codes():
+            return "the game is not over but nobody can act"
+        return "none"
 
     def describe(self) -> str:
+        """Round, dealer, piles, the common area, each seat's total, round score, timeline
+        and hand; the pending decision."""
         st = self.state
         lines = [f"round {int(st[K.S_ROUND])}, dealer seat {int(st[K.S_DEALER])}, "
                  f"draw pile {int(st[K.S_N_PILE])}, discards {int(st[K.S_N_DISCARD])}"
-                 + (" -- game over" if self.over else
-                    f"; seat {self.to_move} to decide ({self.phase})")]
+                 + (" - game over" if self.over else f"; seat {self.to_move} decides ({self.phase})")]
         lines.append("common: " + (", ".join(self.common()) or "-"))
         scores = self.round_scores()
+        totals = self.totals()
         for s in range(self.players):
-            lines.append(f"seat {s} ({self.seats[s].label}): total {self.totals()[s]}, round {scores[s]}; "
+            lines.append(f"  seat {s} ({self.seats[s].label}): total {totals[s]}, round {scores[s]}; "
                          f"timeline [{', '.join(self.timeline(s))}]; hand [{', '.join(self.hand(s))}]")
         if not self.over:
-            lines.append("legal: " + "; ".join(f"{i}: {w}" for i, w in enumerate(self.legal_actions())))
+            lines.append(f"Seat {self.to_move} chooses:")
+            lines += [f"  {i}: {w}" for i, w in enumerate(self.legal_actions())]
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        if self.over:
+            return f"<Until the World Ends game {self.game} over: totals {self.totals()}>"
+        return f"<Until the World Ends game {self.game}: seat {self.to_move} to {self.phase}>"
 
     def log_rows(self) -> np.ndarray:
         return self.log[1:1 + self.log[0, 0]].copy()

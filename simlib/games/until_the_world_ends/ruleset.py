@@ -30,7 +30,7 @@ from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, erro
 from . import codes as K
 
 __all__ = ["UntilTheWorldEndsRules", "RulesetError", "load_ruleset", "default_ruleset_dir",
-           "parse_effect", "combine"]
+           "parse_effect", "combine", "PRESETS"]
 
 SCHEMAS = (
     FileSchema("constants", fields={
@@ -280,11 +280,17 @@ def default_ruleset_dir() -> Path:
 _DEFAULT: UntilTheWorldEndsRules | None = None
 
 
-def load_ruleset(path: str | Path | None = None) -> UntilTheWorldEndsRules:
-    """The reference ruleset (``None``), a ruleset folder, or a ``.toml`` file of changes
-    applied to the reference (``[constants] target = ...`` or ``[cards.the_end] count = ...``)."""
+PRESETS = ("reference",)
+
+
+def load_ruleset(path: str | Path | UntilTheWorldEndsRules | None = None) -> UntilTheWorldEndsRules:
+    """The reference ruleset (``None`` or ``"reference"``, the game's one preset and its
+    default), a ruleset folder, a ``.toml`` file of changes applied to the reference
+    (``[constants] target = ...`` or ``[cards.the_end] count = ...``), or a ruleset (as is)."""
     global _DEFAULT
-    if path is None:
+    if isinstance(path, UntilTheWorldEndsRules):
+        return path
+    if path is None or (isinstance(path, str) and path in PRESETS):
         if _DEFAULT is None:
             _DEFAULT = load_tagged(default_ruleset_dir(), UntilTheWorldEndsRules)
         return _DEFAULT

@@ -17,8 +17,9 @@ each counts a win.
 
 Game-level sums (turns, how rounds ended, the ender's gain, points by card kind,
 instantaneous cards resolved) ride in the counts as per-seat values that are the game's
-value on seat 0 and 0 elsewhere (``game_<x>_<s>``): their sums per player count are seat
-0's row of ``mean_game_<x>_by_seat``, so runs that keep no records still have them.
+value on seat 0 and 0 elsewhere (``game_<x>_<s>``, made by ``api.records_frame``): their sums per
+player count are seat 0's row of the ``seat`` counts, so runs that keep no records still
+have them.
 """
 from __future__ import annotations
 
@@ -42,11 +43,7 @@ GAME = "until_the_world_ends"
 GAMES_PER_TABLE = 4_000  # per table: seat win shares within about +-1.5 points
 DEFAULT_PLAYERS = (2, 3, 4, 5, 6)
 
-# game-level values carried on seat 0 (see the module docstring)
-GAME_VALUES = ("turns", "decisions", "rounds", "player_rounds", "challenges", "redeals",
-               "ends_ending", "ends_hoard", "ends_exhausted", "ends_cap", "ender_top",
-               "ender_gain", "pts_events", "pts_escalation", "pts_good", "pts_ending") + \
-    tuple(f"plays_{k}" for k in K.PLAY_NAMES)
+GAME_VALUES = api.GAME_VALUES
 
 _SEATS = tuple(range(K.MAX_SEATS))
 TABLE_SPEC = TableSpec(
@@ -71,29 +68,7 @@ TABLE_SPEC = TableSpec(
     round="rounds",
 )
 
-_STR_DTYPE = pd.Series(["a"]).dtype
 POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
-
-
-def study_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.ndarray) -> pd.DataFrame:
-    """``api.records_frame`` plus the game-level values on seat 0 (``game_<x>_<s>``)."""
-    df = api.records_frame(out, rules, labels)
-    vals = {"turns": df["turns"], "decisions": df["decisions"], "rounds": df["rounds"],
-            "player_rounds": df["rounds"] * df["players"],
-            "pts_events": sum(df[f"pts_{c}"] for c in rules.colours)}
-    extra = {}
-    for v in GAME_VALUES:
-        x = np.asarray(vals[v] if v in vals else df[v], dtype=np.int64)
-        for s in _SEATS:
-            present = df["players"].to_numpy() > s
-            col = x if s == 0 else np.zeros(len(df), np.int64)
-            extra[f"game_{v}_{s}"] = pd.Series(col, dtype="Int64").where(present).array
-    df = pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1)
-    if _STR_DTYPE is not object:
-        for c in df.columns:
-            if df[c].dtype == object:
-                df[c] = df[c].astype(_STR_DTYPE)
-    return df
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,7 +131,7 @@ class UntilTheWorldEndsAdapter:
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         npl, pol, par, labels = self.configs(start, count)
         out = api.run_kernel(self.rules, self.seed, start, npl, pol, par, threads)
-        return study_frame(out, self.rules, labels)
+        return api.records_frame(out, self.rules, labels)
 
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
         return self.aggregate(self.run_chunk(start, count, threads))

@@ -1,15 +1,27 @@
-"""Until the World Ends drivers: whole games with a policy per seat.
+"""Until the World Ends drivers, and the one kernel Python calls.
 
 ``play_game_nb(state, rules, seat_policy, seat_params, legal, work, slog, log)``
     Plays from ``state`` (at a decision) to the end (int64 ``seat_policy`` (MAX_SEATS,),
     float64 ``seat_params`` (MAX_SEATS, N_PARAMS); the rest is scratch, see
     ``api.new_scratch``).
-``play_batch_nb(rules, seed, start, players, seat_policy, seat_params, out)``
-    Games ``start .. start + count - 1`` over numba threads (``prange``); game ``i`` is
-    keyed by ``game_key(seed, start + i)`` only, so results do not depend on the thread
-    count or the chunking.  ``players`` int64 (count,), ``seat_policy`` int64 (count,
-    MAX_SEATS), ``seat_params`` float64 (count, MAX_SEATS, N_PARAMS), ``out`` int64
-    (count, REC_SIZE).
+``kernel_nb(op, rules, seed, start, players, seat_policy, seat_params, out, state, a, b,
+legal, work, slog, log) -> int64``
+    Every operation Python asks of the engine, in one compiled entry (a cold compile links
+    and optimises the engine once, not once per operation):
+
+    * ``OP_BATCH``: games ``start .. start + count - 1`` over numba threads (``prange``);
+      game ``i`` is keyed by ``game_key(seed, start + i)`` only, so results do not depend
+      on the thread count or the chunking.  ``players`` int64 (count,), ``seat_policy``
+      int64 (count, MAX_SEATS), ``seat_params`` float64 (count, MAX_SEATS, N_PARAMS),
+      ``out`` int64 (count, REC_SIZE) receives the records.
+    * ``OP_INIT``: ``state`` becomes game ``a`` of seed ``seed`` with ``players[0]`` seats.
+    * ``OP_LEGAL``: the legal codes into ``legal``; returns their number.
+    * ``OP_APPLY``: applies action code ``a``; returns 1 (0: not legal, nothing changed).
+    * ``OP_CHOOSE``: the action seat ``a``'s policy (``seat_policy[0, a]``,
+      ``seat_params[0, a]``) takes now.
+    * ``OP_RECORD``: the record of game number ``a`` into ``out[0]``.
+    * ``OP_SCORE``: seat ``a``'s round score with ending card ``b``'s modifier (-1: none).
+    * ``OP_PLAY``: plays to the end with the seats' policies (``seat_policy[0]``).
 """
 from __future__ import annotations
 
@@ -19,8 +31,11 @@ from numba import prange
 from ....core.jit import njit_nb, njit_parallel_nb
 from ....core.rng import game_key_nb
 from .. import codes as K
-from .engine_nb import apply_action_nb, init_state_nb, legal_actions_nb, record_nb
+from .engine_nb import (apply_action_nb, init_state_nb, legal_actions_nb, record_nb,
+                        score_player_nb)
 from .policies_nb import N_PARAMS, choose_nb
+
+OP_BATCH, OP_INIT, OP_LEGAL, OP_APPLY, OP_CHOOSE, OP_RECORD, OP_SCORE, OP_PLAY = range(8)
 
 
 @njit_nb
@@ -42,13 +57,34 @@ def play_into_nb(rules, seed, game, players, seat_policy, seat_params, state, le
 
 
 @njit_parallel_nb
-def play_batch_nb(rules, seed, start, players, seat_policy, seat_params, out):
-    count = players.shape[0]
-    for i in prange(count):  # a small loop body: the parallel lowering stays cheap
-        play_into_nb(rules, seed, start + i, players[i], seat_policy[i], seat_params[i],
-                     np.zeros(K.S_SIZE, dtype=np.int64), np.zeros(2 * K.MAX_LEGAL, dtype=np.int64),
-                     np.zeros((3, K.S_SIZE), dtype=np.int64), np.zeros((1, K.LOG_W), dtype=np.int64),
-                     out[i])
+def kernel_nb(op, rules, seed, start, players, seat_policy, seat_params, out, state, a, b,
+              legal, work, slog, log):
+    if op == OP_BATCH:
+        count = players.shape[0]
+        for i in prange(count):  # a small loop body: the parallel lowering stays cheap
+            play_into_nb(rules, seed, start + i, players[i], seat_policy[i], seat_params[i],
+                         np.zeros(K.S_SIZE, dtype=np.int64), np.zeros(2 * K.MAX_LEGAL, dtype=np.int64),
+                         np.zeros((3, K.S_SIZE), dtype=np.int64), np.zeros((1, K.LOG_W), dtype=np.int64),
+                         out[i])
+        return np.int64(count)
+    if op == OP_INIT:
+        init_state_nb(state, rules, players[0], game_key_nb(seed, a), log)
+        return np.int64(0)
+    if op == OP_LEGAL:
+        return np.int64(legal_actions_nb(state, rules, legal))
+    if op == OP_APPLY:
+        return np.int64(1) if apply_action_nb(state, rules, a, log) else np.int64(0)
+    if op == OP_CHOOSE:
+        n = legal_actions_nb(state, rules, legal)
+        return np.int64(choose_nb(state, rules, seat_policy[0, a], seat_params[0, a], legal, n, work, slog))
+    if op == OP_RECORD:
+        record_nb(state, rules, a, out[0])
+        return np.int64(0)
+    if op == OP_SCORE:
+        return np.int64(score_player_nb(state, rules, a, b, False))
+    play_game_nb(state, rules, seat_policy[0], seat_params[0], legal, work, slog, log)
+    return np.int64(0)
 
 
-__all__ = ["play_game_nb", "play_into_nb", "play_batch_nb", "N_PARAMS"]
+__all__ = ["play_game_nb", "play_into_nb", "kernel_nb", "N_PARAMS", "OP_BATCH", "OP_INIT",
+           "OP_LEGAL", "OP_APPLY", "OP_CHOOSE", "OP_RECORD", "OP_SCORE", "OP_PLAY"]
