@@ -1,0 +1,32 @@
+"""Until the World Ends' declaration in the game registry (:mod:`simlib.core.games`)."""
+from __future__ import annotations
+
+from ...core.games import GameInfo
+
+_P = "simlib.games.until_the_world_ends"
+
+GAME = GameInfo(
+    name="until_the_world_ends",
+    display_name="Until the World Ends",
+    summary="competitive card game of timelines scored over rounds like Rummy: draw or play, "
+            "snipe, escalate, end the round or challenge an ending, hoard endings (2-8 players)",
+    kind="competitive",
+    presets=("reference",),
+    default_ruleset="reference",
+    default_policy="greedy",
+    success="the focal player (table seat 0) wins or shares the win",
+    measure="focal_total",
+    measure_short="total",
+    measure_unit="points",
+    load_ruleset=f"{_P}.ruleset:load_ruleset",
+    policies=f"{_P}.policies:POLICIES",
+    make_adapter=f"{_P}.study:make_adapter",
+    default_games=f"{_P}.study:default_games",
+    table_spec=f"{_P}.study:TABLE_SPEC",
+    render=f"{_P}.study:render",
+    report=f"{_P}.report:study_report",
+    trace=f"{_P}.study:trace_text",
+    policy_arm=f"{_P}.instruments:policy_arm",
+    step=f"{_P}.api:Game",
+    benches=f"{_P}.benches:BENCH_FACTORIES",
+)
