@@ -12,7 +12,8 @@
   so the game pages never show a stale number.
 * Every page of ``docs/games/`` that ``mkdocs.yml`` does not list yet is appended to the
   "Games" section, and every notebook not listed to the "Analyst's guide", so a new
-  game's page or a new notebook appears as soon as it exists.
+  game's page or a new notebook appears as soon as it exists; a game package without a
+  hand-written API reference page gets a generated one (its user-facing modules).
 """
 from __future__ import annotations
 
@@ -35,12 +36,36 @@ def on_config(config):
     games = [(f"games/{p.name}", _title(p)) for p in sorted((Path(config["docs_dir"]) / "games").glob("*.md"))]
     notebooks = [(f"notebooks/{p.stem}.md", "Notebook: " + _notebook_title(p))
                  for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    references = [(f"reference/{name.replace('_', '-')}.md", title) for name, title, _ in game_references()]
     for section in config["nav"] or []:
         if isinstance(section, dict) and "Games" in section:
             _append_missing(section["Games"], games)
         if isinstance(section, dict) and "Analyst's guide" in section:
             _append_missing(section["Analyst's guide"], notebooks)
+        if isinstance(section, dict) and "API reference" in section:
+            _append_missing(section["API reference"], references)
     return config
+
+
+# The modules of a game a user calls, in reading order (kernels, codes and the registration
+# are internal).  A game without a hand-written reference page gets one with those it has.
+REFERENCE_MODULES = ("ruleset", "api", "step", "study", "exact", "policies", "trace", "ladder")
+
+
+def game_references() -> list[tuple[str, str, list[str]]]:
+    """(package, title, modules) of each game package whose reference page is generated."""
+    out = []
+    for pkg in sorted((ROOT / "simlib" / "games").iterdir()):
+        if not (pkg / "__init__.py").is_file():
+            continue
+        if (ROOT / "docs" / "reference" / f"{pkg.name.replace('_', '-')}.md").exists():
+            continue  # a hand-written page
+        modules = [m for m in REFERENCE_MODULES if (pkg / f"{m}.py").is_file()]
+        page = ROOT / "docs" / "games" / f"{pkg.name.replace('_', '-')}.md"
+        title = _title(page) if page.is_file() else pkg.name.replace("_", " ").title()
+        if modules:
+            out.append((pkg.name, title, modules))
+    return out
 
 
 def _append_missing(entries: list, pages: list[tuple[str, str]]) -> None:
@@ -73,6 +98,10 @@ def on_files(files, config):
     if changelog.exists():
         files.append(File.generated(config, "changelog.md",
                                     content=changelog.read_text(encoding="utf-8")))
+    for name, title, modules in game_references():
+        body = "".join(f"::: simlib.games.{name}.{m}\n\n" for m in modules)
+        files.append(File.generated(config, f"reference/{name.replace('_', '-')}.md",
+                                    content=f"# {title}\n\n{body}"))
     for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         files.append(File.generated(config, f"notebooks/{nb_path.stem}.md",
                                     content=render_notebook(nb_path)))
