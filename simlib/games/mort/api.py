@@ -29,8 +29,8 @@ import pandas as pd
 from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
-from .kernels.play_nb import play_batch_nb, play_game_nb
-from .kernels.policies_nb import N_PARAMS, WORK_SIZE, choose_nb
+from .kernels.play_nb import play_batch_nb, play_batch_search_nb, play_game_nb, play_game_search_nb
+from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE, choose_nb, choose_search_nb
 from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import MortRules, load_ruleset
 
@@ -112,13 +112,14 @@ def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
     args = (rules.flat(), np.int64(seed), np.int64(start),
             np.ascontiguousarray(seat_policy, np.int64),
             np.ascontiguousarray(seat_params, np.float64), out)
+    batch = play_batch_search_nb if (np.asarray(seat_policy) == POLICY_ROLLOUT).any() else play_batch_nb
     if threads is None:
-        play_batch_nb(*args)
+        batch(*args)
     else:
         old = numba.get_num_threads()
         numba.set_num_threads(int(threads))
         try:
-            play_batch_nb(*args)
+            batch(*args)
         finally:
             numba.set_num_threads(old)
     return out
@@ -192,7 +193,8 @@ def trace_game(seed: int, game: int, seats: Sequence[Seat], ruleset=None, capaci
     state = np.zeros(K.S_SIZE, dtype=np.int64)
     flat = rules.flat()
     E.init_state_nb(state, flat, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
-    play_game_nb(state, flat, pol[0], par[0], np.zeros(K.MAX_LEGAL, np.int64),
+    play = play_game_search_nb if (pol == POLICY_ROLLOUT).any() else play_game_nb
+    play(state, flat, pol[0], par[0], np.zeros(K.MAX_LEGAL, np.int64),
                  np.zeros(WORK_SIZE, np.int64), log, np.zeros((1, K.LOG_W), np.int64))
     rec = np.zeros(K.REC_SIZE, dtype=np.int64)
     E.record_nb(state, flat, np.int64(game), rec)
@@ -329,7 +331,8 @@ class Game:
         else:
             seat = _as_seat(name)
             pid, par = POLICIES[seat.policy].id, seat.vector()
-        a = choose_nb(self.state, self._flat, np.int64(pid), np.ascontiguousarray(par, np.float64),
+        choose = choose_search_nb if pid == POLICY_ROLLOUT else choose_nb
+        a = choose(self.state, self._flat, np.int64(pid), np.ascontiguousarray(par, np.float64),
                       self._legal, np.int64(n), self._work, self._nolog)
         return [int(x) for x in self._legal[:n]].index(int(a))
 

@@ -20,7 +20,8 @@ __all__ = ["PolicySpec", "POLICIES", "Seat", "make_seat", "parse_seat", "PARAM_I
 
 # where each parameter sits in the kernels' one parameter vector
 PARAM_INDEX = {"guard_lamps": P.PR_GUARD_LAMPS, "flee_radius": P.PR_FLEE_RADIUS,
-               "work_radius": P.PR_WORK_RADIUS, "rollouts": P.PR_ROLLOUTS, "horizon": P.PR_HORIZON}
+               "work_radius": P.PR_WORK_RADIUS, "rollouts": P.PR_ROLLOUTS, "horizon": P.PR_HORIZON,
+               "margin": P.PR_MARGIN}
 _HEUR = ("guard_lamps", "flee_radius", "work_radius")
 _HEUR_DEFAULTS = (2.0, 4.0, 6.0)
 
@@ -48,10 +49,11 @@ POLICIES: dict[str, PolicySpec] = {
     "baseline": PolicySpec("baseline", P.POLICY_HEURISTIC, _HEUR, _HEUR_DEFAULTS,
                            "the heuristic with its default parameters (another name)"),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_ROLLOUT, ("rollouts", "horizon") + _HEUR, (4.0, 3.0) + _HEUR_DEFAULTS,
+        "rollout", P.POLICY_ROLLOUT, ("rollouts", "horizon", "margin") + _HEUR, (8.0, 0.0, 0.2) + _HEUR_DEFAULTS,
         "flat Monte Carlo for either side: each legal action tried in `rollouts` playouts of "
         "`horizon` rounds (0: to the end) by the heuristics, the unseen hands dealt again "
-        "from the unseen cards (no peeking at decks or hands)"),
+        "from the unseen cards (no peeking at decks or hands); keeps the heuristic's action "
+        "unless another wins a `margin` share of the playouts more"),
 }
 POLICY_BY_ID = {0: "random", 1: "heuristic", 2: "rollout"}
 

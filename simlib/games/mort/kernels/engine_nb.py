@@ -28,6 +28,8 @@ from ....core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, mix64_nb
 from .. import codes as K
 
 BIG = 1 << 30
+# which side a purpose serves: 0 the killer, 1 the survivors, 2 both (rest: none here)
+Q_SIDE = (2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 3)
 
 
 # =========================================================================== randomness
@@ -67,21 +69,13 @@ def log_nb(log, kind, rnd, seat, a, b, c, d):
 
 
 # =========================================================================== small helpers
-@njit_nb
-def dist_nb(x0, y0, x1, y1):
-    return abs(x0 - x1) + abs(y0 - y1)
-
-
-@njit_nb
-def n_surv_nb(rules):
-    return rules[K.R_PARAMS + K.P_SURVIVORS]
 
 
 @njit_nb
 def on_board_nb(state, rules):
     """Survivors still in play (neither killed nor escaped)."""
     c = 0
-    for s in range(1, n_surv_nb(rules) + 1):
+    for s in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
         if state[K.S_S_STATUS + s] == K.ST_IN:
             c += 1
     return c
@@ -134,22 +128,6 @@ def repair_card_nb(state, rules, s):
 
 
 @njit_nb
-def tok_x(rules, t):
-    return rules[K.R_TOKEN_X + t]
-
-
-@njit_nb
-def tok_y(rules, t):
-    return rules[K.R_TOKEN_Y + t]
-
-
-@njit_nb
-def gen_dist_nb(state, rules, g, x, y):
-    t = state[K.S_GEN_TOKEN + g]
-    return dist_nb(x, y, rules[K.R_TOKEN_X + t], rules[K.R_TOKEN_Y + t])
-
-
-@njit_nb
 def guarded_nb(state, rules, t):
     """A dropped pallet within 1 square guards survivor ``t`` (unless the killer walked
     round it this turn)."""
@@ -157,7 +135,7 @@ def guarded_nb(state, rules, t):
     y = state[K.S_S_Y + t]
     for p in range(state[K.S_N_PALLETS]):
         if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
-                dist_nb(x, y, state[K.S_PALLET_X + p], state[K.S_PALLET_Y + p]) <= 1:
+                (abs(x - state[K.S_PALLET_X + p]) + abs(y - state[K.S_PALLET_Y + p])) <= 1:
             return True
     return False
 
@@ -169,17 +147,6 @@ def dropped_at_nb(state, x, y):
                 state[K.S_PALLET_Y + p] == y:
             return True
     return False
-
-
-@njit_nb
-def powered_nb(state, rules):
-    return state[K.S_REPAIRED] >= rules[K.R_PARAMS + K.P_GENERATORS_NEEDED]
-
-
-@njit_nb
-def gate_xy_nb(state, rules, k):
-    side = state[K.S_GATE_SIDE + k]
-    return rules[K.R_GATE_X + side], rules[K.R_GATE_Y + side]
 
 
 @njit_nb
@@ -290,7 +257,7 @@ def init_state_nb(state, rules, key, log):
     state[K.S_KEY] = np.int64(key)
     for i in range(K.N_STREAMS):
         state[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
-    ns = n_surv_nb(rules)
+    ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     for s in range(K.MAX_SEATS):
         state[K.S_S_STATUS + s] = K.ST_KILLED if s > ns else K.ST_IN
     state[K.S_S_GENS_LEFT] = rules[K.R_PARAMS + K.P_KILLER_GENERATORS]
@@ -338,7 +305,7 @@ def _setup_draw_nb(state, rules, log):
 def _after_place_nb(state, rules, log):
     """Next placer: 3 rounds of the killer then each survivor, then the killer's last
     piece; then the gates."""
-    ns = n_surv_nb(rules)
+    ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     rounds = rules[K.R_PARAMS + K.P_SETUP_ROUNDS]
     c = state[K.S_CURRENT] + 1
     if state[K.S_SETUP_ROUND] >= rounds or c > ns:
@@ -356,7 +323,7 @@ def _after_place_nb(state, rules, log):
 @njit_nb
 def _deal_nb(state, rules, log):
     """Setup's end: pallets placed, the killer in his lair, the hands dealt."""
-    ns = n_surv_nb(rules)
+    ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     for _ in range(rules[K.R_PARAMS + K.P_KILLER_ENERGY_HAND]):
         draw_energy_nb(state, 0)
     for _ in range(rules[K.R_PARAMS + K.P_KILLER_CARD_HAND]):
@@ -384,7 +351,7 @@ def _check_end_nb(state, rules, log):
     """Every survivor killed or escaped ends the game; one left opens the hatch."""
     left = on_board_nb(state, rules)
     if left == 0:
-        ns = n_surv_nb(rules)
+        ns = rules[K.R_PARAMS + K.P_SURVIVORS]
         if state[K.S_KILLS] == ns:
             _end_game_nb(state, rules, K.END_KILLED, log)
         elif state[K.S_ESCAPES] == ns:
@@ -446,10 +413,6 @@ def _end_turn_nb(state, rules, log):
 
 
 # =========================================================================== acts
-@njit_nb
-def _push(out, n, a):
-    out[n] = a
-    return n + 1
 
 
 @njit_nb
@@ -475,14 +438,16 @@ def acts_nb(state, rules, s, q, b, out, n, first):
                     continue  # the killer breaks or walks round a dropped pallet
                 c += rules[P + K.P_VAULT_COST]
             if c <= b:
-                n = _push(out, n, K.A_NORTH + d)
+                out[n] = K.A_NORTH + d
+                n += 1
                 if first:
                     return n
         if s == 0 and state[K.S_N_SHORTCUTS] == 2 and rules[P + K.P_SHORTCUT_COST] <= b:
             for c in range(2):
                 t = state[K.S_SHORTCUT_TOKEN + c]
-                if tok_x(rules, t) == x and tok_y(rules, t) == y:
-                    return _push(out, n, K.A_SHORTCUT)
+                if rules[K.R_TOKEN_X + t] == x and rules[K.R_TOKEN_Y + t] == y:
+                    out[n] = K.A_SHORTCUT
+                    return n + 1
         return n
     if q == K.Q_CARDS:
         if s == 0:
@@ -491,19 +456,22 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             if kcard_of_nb(state, rules, K.FX_BREAK) >= 0:
                 for p in range(state[K.S_N_PALLETS]):
                     if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and \
-                            dist_nb(x, y, state[K.S_PALLET_X + p], state[K.S_PALLET_Y + p]) <= reach:
-                        n = _push(out, n, K.A_CASSE + p)
+                            (abs(x - state[K.S_PALLET_X + p]) + abs(y - state[K.S_PALLET_Y + p])) <= reach:
+                        out[n] = K.A_CASSE + p
+                        n += 1
                         if first:
                             return n
             if kcard_of_nb(state, rules, K.FX_SPRINT) >= 0:
-                n = _push(out, n, K.A_PLAY_SPRINT)
+                out[n] = K.A_PLAY_SPRINT
+                n += 1
                 if first:
                     return n
             if kcard_of_nb(state, rules, K.FX_BLOCK) >= 0:
                 lamps = rules[P + K.P_LAMPS]
                 for g in range(state[K.S_N_GENS]):
                     if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g:
-                        n = _push(out, n, K.A_BLOCK + g)
+                        out[n] = K.A_BLOCK + g
+                        n += 1
                         if first:
                             return n
             return n
@@ -513,36 +481,41 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             lamps = rules[P + K.P_LAMPS]
             for g in range(state[K.S_N_GENS]):
                 if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g and \
-                        gen_dist_nb(state, rules, g, x, y) <= reach:
-                    n = _push(out, n, K.A_TOOLBOX + g)
+                        (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]])) <= reach:
+                    out[n] = K.A_TOOLBOX + g
+                    n += 1
                     if first:
                         return n
         if card_of_nb(state, rules, s, K.FX_HEAL) >= 0:
-            for t in range(1, n_surv_nb(rules) + 1):
+            for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
                 if state[K.S_S_STATUS + t] == K.ST_IN and state[K.S_S_WOUNDS + t] > 0 and \
-                        dist_nb(x, y, state[K.S_S_X + t], state[K.S_S_Y + t]) <= reach:
-                    n = _push(out, n, K.A_MEDKIT + t)
+                        (abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])) <= reach:
+                    out[n] = K.A_MEDKIT + t
+                    n += 1
                     if first:
                         return n
         if state[K.S_HATCH] == K.HATCH_HIDDEN and card_of_nb(state, rules, s, K.FX_MAP) >= 0:
-            n = _push(out, n, K.A_PLAY_MAP)
+            out[n] = K.A_PLAY_MAP
+            n += 1
             if first:
                 return n
         if state[K.S_HATCH] == K.HATCH_SHUT and card_of_nb(state, rules, s, K.FX_KEY) >= 0:
             t = state[K.S_HATCH_TOKEN]
-            if dist_nb(x, y, tok_x(rules, t), tok_y(rules, t)) <= reach:
-                n = _push(out, n, K.A_PLAY_KEY)
+            if (abs(x - rules[K.R_TOKEN_X + t]) + abs(y - rules[K.R_TOKEN_Y + t])) <= reach:
+                out[n] = K.A_PLAY_KEY
+                n += 1
         return n
     if s == 0:
         if q == K.Q_STRIKE:
             if rules[P + K.P_STRIKE_COST] > b:
                 return n
             one = rules[P + K.P_ONE_STRIKE]
-            for t in range(1, n_surv_nb(rules) + 1):
+            for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
                 if state[K.S_S_STATUS + t] == K.ST_IN and \
-                        dist_nb(x, y, state[K.S_S_X + t], state[K.S_S_Y + t]) <= reach and \
+                        (abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])) <= reach and \
                         not (one == 1 and state[K.S_S_STRUCK + t] > 0) and not guarded_nb(state, rules, t):
-                    n = _push(out, n, K.A_STRIKE + t)
+                    out[n] = K.A_STRIKE + t
+                    n += 1
                     if first:
                         return n
             return n
@@ -556,17 +529,18 @@ def acts_nb(state, rules, s, q, b, out, n, first):
                 px = state[K.S_PALLET_X + p]
                 py = state[K.S_PALLET_Y + p]
                 if q == K.Q_BREAK:
-                    ok = dist_nb(x, y, px, py) <= reach
+                    ok = (abs(x - px) + abs(y - py)) <= reach
                 else:
                     ok = False
                     if state[K.S_PALLET_DETOUR + p] == 0:
-                        for t in range(1, n_surv_nb(rules) + 1):
+                        for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
                             if state[K.S_S_STATUS + t] == K.ST_IN and \
-                                    dist_nb(x, y, state[K.S_S_X + t], state[K.S_S_Y + t]) <= reach and \
-                                    dist_nb(px, py, state[K.S_S_X + t], state[K.S_S_Y + t]) <= 1:
+                                    (abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])) <= reach and \
+                                    (abs(px - state[K.S_S_X + t]) + abs(py - state[K.S_S_Y + t])) <= 1:
                                 ok = True
                 if ok:
-                    n = _push(out, n, (K.A_BREAK if q == K.Q_BREAK else K.A_DETOUR) + p)
+                    out[n] = (K.A_BREAK if q == K.Q_BREAK else K.A_DETOUR) + p
+                    n += 1
                     if first:
                         return n
         return n
@@ -577,8 +551,9 @@ def acts_nb(state, rules, s, q, b, out, n, first):
         lamps = rules[P + K.P_LAMPS]
         for g in range(state[K.S_N_GENS]):
             if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g and \
-                    gen_dist_nb(state, rules, g, x, y) <= reach:
-                n = _push(out, n, K.A_REPAIR + g)
+                    (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]])) <= reach:
+                out[n] = K.A_REPAIR + g
+                n += 1
                 if first:
                     return n
     elif q == K.Q_CHEST:
@@ -586,24 +561,28 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             return n
         for c in range(state[K.S_N_CHESTS]):
             t = state[K.S_CHEST_TOKEN + c]
-            if dist_nb(x, y, tok_x(rules, t), tok_y(rules, t)) <= reach:
-                n = _push(out, n, K.A_CHEST + c)
+            if (abs(x - rules[K.R_TOKEN_X + t]) + abs(y - rules[K.R_TOKEN_Y + t])) <= reach:
+                out[n] = K.A_CHEST + c
+                n += 1
                 if first:
                     return n
     elif q == K.Q_GATE or q == K.Q_ESCAPE:
-        if not powered_nb(state, rules):
+        if not (state[K.S_REPAIRED] >= rules[K.R_PARAMS + K.P_GENERATORS_NEEDED]):
             return n
         need = rules[P + K.P_GATE_SUCCESSES]
         cost = rules[P + (K.P_GATE_COST if q == K.Q_GATE else K.P_ESCAPE_GATE_COST)]
         if cost > b:
             return n
         for k in range(K.N_GATES):
-            gx, gy = gate_xy_nb(state, rules, k)
-            if dist_nb(x, y, gx, gy) > reach:
+            side = state[K.S_GATE_SIDE + k]
+            gx = rules[K.R_GATE_X + side]
+            gy = rules[K.R_GATE_Y + side]
+            if (abs(x - gx) + abs(y - gy)) > reach:
                 continue
             opened = state[K.S_GATE_PROGRESS + k] >= need
             if (q == K.Q_GATE and not opened) or (q == K.Q_ESCAPE and opened):
-                n = _push(out, n, (K.A_GATE if q == K.Q_GATE else K.A_ESCAPE) + k)
+                out[n] = (K.A_GATE if q == K.Q_GATE else K.A_ESCAPE) + k
+                n += 1
                 if first:
                     return n
     elif q == K.Q_PALLET:
@@ -613,21 +592,13 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             px = state[K.S_PALLET_X + p]
             py = state[K.S_PALLET_Y + p]
             # never dropped onto the killer's square (he could not stand on a dropped pallet)
-            if state[K.S_PALLET_STATE + p] == K.PAL_STANDING and dist_nb(x, y, px, py) <= reach and \
+            if state[K.S_PALLET_STATE + p] == K.PAL_STANDING and (abs(x - px) + abs(y - py)) <= reach and \
                     not (px == state[K.S_S_X] and py == state[K.S_S_Y]):
-                n = _push(out, n, K.A_DROP + p)
+                out[n] = K.A_DROP + p
+                n += 1
                 if first:
                     return n
     return n
-
-
-@njit_nb
-def _purpose_ok(s, q):
-    if q == K.Q_MOVE or q == K.Q_CARDS:
-        return True
-    if s == 0:
-        return q == K.Q_STRIKE or q == K.Q_BREAK or q == K.Q_DETOUR
-    return q != K.Q_STRIKE and q != K.Q_BREAK and q != K.Q_DETOUR and q != K.Q_REST
 
 
 @njit_nb
@@ -640,65 +611,81 @@ def legal_actions_nb(state, rules, out):
     s = state[K.S_DECIDER]
     n = 0
     if ph == K.PH_TURN:
-        n = _push(out, n, K.A_END_TURN)
+        out[n] = K.A_END_TURN
+        n += 1
         pooled = rules[K.R_PARAMS + K.P_POOLED] == 1
         pool = state[K.S_POOL] if pooled else 0
         if s > 0 and state[K.S_HATCH] == K.HATCH_OPEN:
             t = state[K.S_HATCH_TOKEN]
-            if state[K.S_S_X + s] == tok_x(rules, t) and state[K.S_S_Y + s] == tok_y(rules, t):
-                n = _push(out, n, K.A_HATCH)
+            if state[K.S_S_X + s] == rules[K.R_TOKEN_X + t] and state[K.S_S_Y + s] == rules[K.R_TOKEN_Y + t]:
+                out[n] = K.A_HATCH
+                n += 1
         if s == 0 and state[K.S_SPRINT] > 0:
-            n = _push(out, n, K.A_SPRINT_MOVE)
+            out[n] = K.A_SPRINT_MOVE
+            n += 1
         if pool > 0:
             for q in range(K.NQ - 1):
-                if _purpose_ok(s, q) and acts_nb(state, rules, s, q, pool, out, n, True) > n:
-                    n = _push(out, n, K.A_POOL + q)
+                if (Q_SIDE[q] == 2 or Q_SIDE[q] == (0 if s == 0 else 1)) and acts_nb(state, rules, s, q, pool, out, n, True) > n:
+                    out[n] = K.A_POOL + q
+                    n += 1
         adj = state[K.S_ADJ_NOW] if s == 0 else 0
         for v in range(1, K.MAX_V + 1):
             if state[K.S_HAND + s * K.HAND_W + v] == 0:
                 continue
             eff = v + adj
             if eff <= 0:
-                n = _push(out, n, K.A_COMMIT + K.Q_REST * K.MAX_V + v - 1)
+                out[n] = K.A_COMMIT + K.Q_REST * K.MAX_V + v - 1
+                n += 1
                 continue
             for q in range(K.NQ - 1):
-                if _purpose_ok(s, q) and acts_nb(state, rules, s, q, eff + pool, out, n, True) > n:
-                    n = _push(out, n, K.A_COMMIT + q * K.MAX_V + v - 1)
+                if (Q_SIDE[q] == 2 or Q_SIDE[q] == (0 if s == 0 else 1)) and acts_nb(state, rules, s, q, eff + pool, out, n, True) > n:
+                    out[n] = K.A_COMMIT + q * K.MAX_V + v - 1
+                    n += 1
         return n
     if ph == K.PH_COMMIT:
-        n = _push(out, n, K.A_STOP)
+        out[n] = K.A_STOP
+        n += 1
         q = state[K.S_PURPOSE]
         if q != K.Q_REST:
             n = acts_nb(state, rules, s, q, state[K.S_BUDGET], out, n, False)
         return n
     if ph == K.PH_REFLEX or ph == K.PH_HELP:
-        n = _push(out, n, K.A_PASS)
+        out[n] = K.A_PASS
+        n += 1
         if card_of_nb(state, rules, s, K.FX_REFLEX) >= 0:
-            n = _push(out, n, K.A_REFLEX if ph == K.PH_REFLEX else K.A_HELP)
+            out[n] = K.A_REFLEX if ph == K.PH_REFLEX else K.A_HELP
+            n += 1
         return n
     if ph == K.PH_DISCARD:
         for k in range(rules[K.R_PARAMS + K.P_N_SURVIVOR_KINDS]):
             if state[K.S_CARDS + s * K.MAX_K + k] > 0:
-                n = _push(out, n, K.A_DISCARD + k)
+                out[n] = K.A_DISCARD + k
+                n += 1
         return n
     if ph == K.PH_PLACE:
         if state[K.S_S_GENS_LEFT + s] > 0:
-            n = _push(out, n, K.A_PLACE_GEN)
+            out[n] = K.A_PLACE_GEN
+            n += 1
         if state[K.S_S_SHORTCUTS_LEFT + s] > 0:
-            n = _push(out, n, K.A_PLACE_SHORTCUT)
+            out[n] = K.A_PLACE_SHORTCUT
+            n += 1
         if state[K.S_S_CHESTS_LEFT + s] > 0:
-            n = _push(out, n, K.A_PLACE_CHEST)
+            out[n] = K.A_PLACE_CHEST
+            n += 1
         if state[K.S_S_PAWN_LEFT + s] > 0:
-            n = _push(out, n, K.A_PLACE_PAWN)
+            out[n] = K.A_PLACE_PAWN
+            n += 1
         return n
     if ph == K.PH_GATES:
         for i in range(len(K.GATE_PAIRS)):
-            n = _push(out, n, K.A_GATES + i)
+            out[n] = K.A_GATES + i
+            n += 1
         return n
     if ph == K.PH_PALLET:
         for t in range(rules[K.R_PARAMS + K.P_N_TOKENS]):
             if _pallet_site_ok(state, rules, t):
-                n = _push(out, n, K.A_PALLET_AT + t)
+                out[n] = K.A_PALLET_AT + t
+                n += 1
         return n
     return 0
 
@@ -710,8 +697,8 @@ def _pallet_site_ok(state, rules, t):
     for g in range(state[K.S_N_GENS]):
         if state[K.S_GEN_TOKEN + g] == t:
             return False
-    px = tok_x(rules, t) + rules[K.R_PARAMS + K.P_PALLET_DX]
-    py = tok_y(rules, t) + rules[K.R_PARAMS + K.P_PALLET_DY]
+    px = rules[K.R_TOKEN_X + t] + rules[K.R_PARAMS + K.P_PALLET_DX]
+    py = rules[K.R_TOKEN_Y + t] + rules[K.R_PARAMS + K.P_PALLET_DY]
     for p in range(state[K.S_N_PALLETS]):
         if state[K.S_PALLET_X + p] == px and state[K.S_PALLET_Y + p] == py:
             return False
@@ -758,24 +745,19 @@ def _help_scan_nb(state, rules, log):
     tx = state[K.S_S_X + t]
     ty = state[K.S_S_Y + t]
     hr = rules[K.R_PARAMS + K.P_HELP_RANGE]
-    for h in range(state[K.S_SCAN] + 1, n_surv_nb(rules) + 1):
+    for h in range(state[K.S_SCAN] + 1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
         if h == t or state[K.S_S_STATUS + h] != K.ST_IN:
             continue
-        if dist_nb(tx, ty, state[K.S_S_X + h], state[K.S_S_Y + h]) <= hr and \
+        if (abs(tx - state[K.S_S_X + h]) + abs(ty - state[K.S_S_Y + h])) <= hr and \
                 card_of_nb(state, rules, h, K.FX_REFLEX) >= 0:
             state[K.S_SCAN] = h
             state[K.S_PHASE] = K.PH_HELP
             state[K.S_DECIDER] = h
             return
-    _back_to_commit_nb(state)
-    _land_hit_nb(state, rules, t, log)
-
-
-@njit_nb
-def _back_to_commit_nb(state):
     state[K.S_PHASE] = K.PH_COMMIT
     state[K.S_DECIDER] = state[K.S_CURRENT]
     state[K.S_TARGET] = -1
+    _land_hit_nb(state, rules, t, log)
 
 
 @njit_nb
@@ -830,8 +812,8 @@ def _do_nb(state, rules, a, log):
             state[K.S_N_CHESTS] += 1
             state[K.S_S_CHESTS_LEFT + s] -= 1
         else:
-            state[K.S_S_X + s] = tok_x(rules, t)
-            state[K.S_S_Y + s] = tok_y(rules, t)
+            state[K.S_S_X + s] = rules[K.R_TOKEN_X + t]
+            state[K.S_S_Y + s] = rules[K.R_TOKEN_Y + t]
             state[K.S_S_PAWN_LEFT + s] -= 1
         log_nb(log, K.LG_PLACE, 0, s, a, t, 0, 0)
         _after_place_nb(state, rules, log)
@@ -854,15 +836,15 @@ def _do_nb(state, rules, a, log):
     if ph == K.PH_PALLET:
         t = a - K.A_PALLET_AT
         p = state[K.S_N_PALLETS]
-        state[K.S_PALLET_X + p] = tok_x(rules, t) + rules[P + K.P_PALLET_DX]
-        state[K.S_PALLET_Y + p] = tok_y(rules, t) + rules[P + K.P_PALLET_DY]
+        state[K.S_PALLET_X + p] = rules[K.R_TOKEN_X + t] + rules[P + K.P_PALLET_DX]
+        state[K.S_PALLET_Y + p] = rules[K.R_TOKEN_Y + t] + rules[P + K.P_PALLET_DY]
         state[K.S_N_PALLETS] = p + 1
         log_nb(log, K.LG_PALLET, 0, s, t, p, 0, 0)
         state[K.S_PALLET_LEFT] -= 1
         if state[K.S_PALLET_LEFT] == 0:
             state[K.S_PALLET_SEAT] += 1
             state[K.S_PALLET_LEFT] = rules[P + K.P_PALLETS_PER_SURVIVOR]
-            if state[K.S_PALLET_SEAT] > n_surv_nb(rules):
+            if state[K.S_PALLET_SEAT] > rules[K.R_PARAMS + K.P_SURVIVORS]:
                 _deal_nb(state, rules, log)
                 return
         state[K.S_DECIDER] = state[K.S_PALLET_SEAT]
@@ -877,14 +859,18 @@ def _do_nb(state, rules, a, log):
         k = card_of_nb(state, rules, s, K.FX_REFLEX)
         discard_card_nb(state, s, k)
         log_nb(log, K.LG_REFLEX if ph == K.PH_REFLEX else K.LG_HELP, rnd, s, t, k, 0, 0)
-        _back_to_commit_nb(state)
+        state[K.S_PHASE] = K.PH_COMMIT  # back to the striker's (or chest opener's) commitment
+        state[K.S_DECIDER] = state[K.S_CURRENT]
+        state[K.S_TARGET] = -1
         return
     if ph == K.PH_DISCARD:
         k = a - K.A_DISCARD
         state[K.S_CARDS + s * K.MAX_K + k] -= 1
         state[K.S_SDISCARD + k] += 1
         log_nb(log, K.LG_DISCARD, rnd, s, k, 0, 0, 0)
-        _back_to_commit_nb(state)
+        state[K.S_PHASE] = K.PH_COMMIT  # back to the striker's (or chest opener's) commitment
+        state[K.S_DECIDER] = state[K.S_CURRENT]
+        state[K.S_TARGET] = -1
         return
     if ph == K.PH_TURN:
         if a == K.A_END_TURN:
@@ -948,9 +934,9 @@ def _do_nb(state, rules, a, log):
         state[K.S_BUDGET] -= rules[P + K.P_SHORTCUT_COST]
         for c in range(2):
             t = state[K.S_SHORTCUT_TOKEN + c]
-            if not (tok_x(rules, t) == x and tok_y(rules, t) == y):
-                state[K.S_S_X] = tok_x(rules, t)
-                state[K.S_S_Y] = tok_y(rules, t)
+            if not (rules[K.R_TOKEN_X + t] == x and rules[K.R_TOKEN_Y + t] == y):
+                state[K.S_S_X] = rules[K.R_TOKEN_X + t]
+                state[K.S_S_Y] = rules[K.R_TOKEN_Y + t]
                 break
         log_nb(log, K.LG_MOVE, rnd, s, state[K.S_S_X], state[K.S_S_Y], rules[P + K.P_SHORTCUT_COST], 1)
         return
@@ -1104,7 +1090,7 @@ def advance_nb(state, rules, log):
             continue
         if ph == K.PH_NEXT:
             c = state[K.S_CURRENT] + 1
-            state[K.S_CURRENT] = 0 if c > n_surv_nb(rules) else c
+            state[K.S_CURRENT] = 0 if c > rules[K.R_PARAMS + K.P_SURVIVORS] else c
             state[K.S_PHASE] = K.PH_START_TURN
             continue
         n = legal_actions_nb(state, rules, out)
@@ -1166,7 +1152,7 @@ def record_nb(state, rules, game, rec):
     rec[K.REC_CARDS_PLAYED] = state[K.S_CARDS_PLAYED]
     rec[K.REC_DECISIONS] = state[K.S_STEPS]
     rec[K.REC_ROLLS] = state[K.S_ROLLS]
-    ns = n_surv_nb(rules)
+    ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     for i in range(K.MAX_SURV):
         s = i + 1
         if s > ns:

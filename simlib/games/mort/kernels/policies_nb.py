@@ -17,10 +17,12 @@ work, log)`` returns one of ``legal[:n]`` for the seat to move.
     card limit and a chest is nearer than the nearest generator, and repair the nearest
     generator (the toolbox first).  Each act is paid with the smallest card that covers
     it; a move with the smallest card covering the distance, else the largest.
-``rollout`` (2), parameters ``rollouts`` (params[3]), ``horizon`` (params[4]):
+``rollout`` (2), parameters ``rollouts`` (params[3]), ``horizon`` (params[4]), ``margin``
+(params[5]):
     flat Monte Carlo over the heuristics for whichever side it sits on: every legal action
     is tried in ``rollouts`` playouts of ``horizon`` rounds (0: to the end) with every seat
-    playing ``heuristic``; before each playout the hands this seat cannot see (every other
+    playing ``heuristic``, and the heuristic's action is kept unless another wins a
+    ``margin`` share of the playouts more; before each playout the hands this seat cannot see (every other
     seat's energy and deck cards) are dealt again from the unseen cards, and the playout's
     random streams are new, so the search never peeks at decks or hands.  A playout is
     scored by the side's result (a win 1, else 0; at the horizon, an estimate from kills,
@@ -36,15 +38,15 @@ import numpy as np
 from ....core.jit import njit_nb
 from ....core.rng import STREAM_SALT, mix64_nb
 from .. import codes as K
-from .engine_nb import (card_of_nb, cards_held_nb, dist_nb, gate_xy_nb,
-                        gen_dist_nb, guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
-                        n_surv_nb, powered_nb, randint_nb, step_nb, tok_x, tok_y)
+from .engine_nb import (card_of_nb, cards_held_nb,
+                        guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
+                        randint_nb, step_nb)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_ROLLOUT = 2
-N_PARAMS = 5
-PR_GUARD_LAMPS, PR_FLEE_RADIUS, PR_WORK_RADIUS, PR_ROLLOUTS, PR_HORIZON = range(N_PARAMS)
+N_PARAMS = 6
+PR_GUARD_LAMPS, PR_FLEE_RADIUS, PR_WORK_RADIUS, PR_ROLLOUTS, PR_HORIZON, PR_MARGIN = range(N_PARAMS)
 WORK_SIZE = 2 * K.S_SIZE + K.MAX_LEGAL
 
 # survivors' plans
@@ -104,25 +106,6 @@ def _step_toward(state, s, gx, gy, legal, n):
 
 
 @njit_nb
-def _step_away(state, s, fx, fy, legal, n):
-    x = state[K.S_S_X + s]
-    y = state[K.S_S_Y + s]
-    best = -1
-    bd = abs(x - fx) + abs(y - fy)
-    for d in range(4):
-        a = K.A_NORTH + d
-        if not _has(legal, n, a):
-            continue
-        nx = x + (1 if d == 1 else (-1 if d == 3 else 0))
-        ny = y + (-1 if d == 0 else (1 if d == 2 else 0))
-        nd = abs(nx - fx) + abs(ny - fy)
-        if nd > bd:
-            best = a
-            bd = nd
-    return best
-
-
-@njit_nb
 def _first_in_block(legal, n, base, size):
     for i in range(n):
         if legal[i] >= base and legal[i] < base + size:
@@ -139,7 +122,7 @@ def _setup_choice(state, rules, legal, n):
     ly = rules[K.R_PARAMS + K.P_LAIR_Y]
     if ph == K.PH_PLACE:
         t = state[K.S_TOKEN]
-        d = dist_nb(tok_x(rules, t), tok_y(rules, t), lx, ly)
+        d = (abs(rules[K.R_TOKEN_X + t] - lx) + abs(rules[K.R_TOKEN_Y + t] - ly))
         if s == 0:  # generators near the lair, shortcuts far from it
             if d <= 6 and _has(legal, n, K.A_PLACE_GEN):
                 return K.A_PLACE_GEN
@@ -162,7 +145,7 @@ def _setup_choice(state, rules, legal, n):
     for i in range(n):
         t = legal[i] - K.A_PALLET_AT
         for g in range(state[K.S_N_GENS]):
-            d = gen_dist_nb(state, rules, g, tok_x(rules, t), tok_y(rules, t))
+            d = (abs(rules[K.R_TOKEN_X + t] - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(rules[K.R_TOKEN_Y + t] - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]]))
             if d < bd:
                 bd = d
                 best = legal[i]
@@ -170,35 +153,6 @@ def _setup_choice(state, rules, legal, n):
 
 
 # =========================================================================== the killer
-@njit_nb
-def _killer_target(state, rules):
-    """The nearest injured survivor, else the nearest one (-1: none in play)."""
-    kx = state[K.S_S_X]
-    ky = state[K.S_S_Y]
-    best = -1
-    bk = 1 << 30
-    for t in range(1, n_surv_nb(rules) + 1):
-        if state[K.S_S_STATUS + t] != K.ST_IN:
-            continue
-        d = dist_nb(kx, ky, state[K.S_S_X + t], state[K.S_S_Y + t])
-        key = d + (0 if state[K.S_S_WOUNDS + t] > 0 else 1000)
-        if key < bk:
-            bk = key
-            best = t
-    return best
-
-
-@njit_nb
-def _guard_pallet(state, rules, t):
-    """A dropped pallet guarding survivor ``t`` (-1: none)."""
-    for p in range(state[K.S_N_PALLETS]):
-        if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
-                dist_nb(state[K.S_S_X + t], state[K.S_S_Y + t], state[K.S_PALLET_X + p],
-                        state[K.S_PALLET_Y + p]) <= 1:
-            return p
-    return -1
-
-
 @njit_nb
 def _best_gen(state, rules):
     """The unrepaired generator with the most lamps (-1: none)."""
@@ -215,13 +169,23 @@ def _best_gen(state, rules):
 
 @njit_nb
 def _killer_goal(state, rules, params):
-    """(goal x, goal y, target survivor or -1) of the killer's move."""
-    t = _killer_target(state, rules)
+    """(goal x, goal y, target survivor or -1) of the killer's move: the nearest injured
+    survivor, else the nearest one; a generator to guard when nobody is in reach."""
     kx = state[K.S_S_X]
     ky = state[K.S_S_Y]
+    t = -1
+    bk = 1 << 30
+    for u in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
+        if state[K.S_S_STATUS + u] != K.ST_IN:
+            continue
+        key = abs(kx - state[K.S_S_X + u]) + abs(ky - state[K.S_S_Y + u]) + \
+            (0 if state[K.S_S_WOUNDS + u] > 0 else 1000)
+        if key < bk:
+            bk = key
+            t = u
     if t < 0:
         return kx, ky, -1
-    d = dist_nb(kx, ky, state[K.S_S_X + t], state[K.S_S_Y + t])
+    d = (abs(kx - state[K.S_S_X + t]) + abs(ky - state[K.S_S_Y + t]))
     points = state[K.S_SPRINT] + state[K.S_BUDGET] + state[K.S_ADJ_NOW]
     for v in range(1, K.MAX_V + 1):
         points += v * state[K.S_HAND + v]
@@ -229,7 +193,7 @@ def _killer_goal(state, rules, params):
     if d - rules[K.R_PARAMS + K.P_REACH] > points and g >= 0 and \
             state[K.S_GEN_LAMPS + g] >= params[PR_GUARD_LAMPS]:
         tt = state[K.S_GEN_TOKEN + g]
-        return tok_x(rules, tt), tok_y(rules, tt), -1
+        return rules[K.R_TOKEN_X + tt], rules[K.R_TOKEN_Y + tt], -1
     return state[K.S_S_X + t], state[K.S_S_Y + t], t
 
 
@@ -241,10 +205,17 @@ def _killer_choice(state, rules, params, legal, n):
     gx, gy, t = _killer_goal(state, rules, params)
     kx = state[K.S_S_X]
     ky = state[K.S_S_Y]
-    d = dist_nb(kx, ky, gx, gy)
+    d = (abs(kx - gx) + abs(ky - gy))
     near = d <= reach
-    pal = _guard_pallet(state, rules, t) if t >= 0 else -1
-    pal_near = pal >= 0 and dist_nb(kx, ky, state[K.S_PALLET_X + pal], state[K.S_PALLET_Y + pal]) <= reach
+    pal = -1  # a dropped pallet guarding the target
+    if t >= 0:
+        for p in range(state[K.S_N_PALLETS]):
+            if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
+                    abs(state[K.S_S_X + t] - state[K.S_PALLET_X + p]) + \
+                    abs(state[K.S_S_Y + t] - state[K.S_PALLET_Y + p]) <= 1:
+                pal = p
+                break
+    pal_near = pal >= 0 and (abs(kx - state[K.S_PALLET_X + pal]) + abs(ky - state[K.S_PALLET_Y + pal])) <= reach
     if ph == K.PH_TURN:
         if state[K.S_ADJ_NOW] < 0:  # exhaustion: pay it with the smallest cards it swallows whole
             for v in range(1, K.MAX_V + 1):
@@ -308,9 +279,9 @@ def _killer_choice(state, rules, params, legal, n):
         if _has(legal, n, K.A_SHORTCUT):
             for c in range(2):
                 tt = state[K.S_SHORTCUT_TOKEN + c]
-                ox = tok_x(rules, tt)
-                oy = tok_y(rules, tt)
-                if (ox != kx or oy != ky) and dist_nb(ox, oy, gx, gy) + 2 < d:
+                ox = rules[K.R_TOKEN_X + tt]
+                oy = rules[K.R_TOKEN_Y + tt]
+                if (ox != kx or oy != ky) and (abs(ox - gx) + abs(oy - gy)) + 2 < d:
                     return K.A_SHORTCUT
         a = _step_toward(state, 0, gx, gy, legal, n)
         return a if a >= 0 else K.A_STOP
@@ -346,29 +317,31 @@ def _survivor_plan(state, rules, s, params):
     y = state[K.S_S_Y + s]
     if state[K.S_HATCH] == K.HATCH_OPEN:
         t = state[K.S_HATCH_TOKEN]
-        return PL_HATCH, tok_x(rules, t), tok_y(rules, t), t
+        return PL_HATCH, rules[K.R_TOKEN_X + t], rules[K.R_TOKEN_Y + t], t
     need = rules[P + K.P_GATE_SUCCESSES]
-    powered = powered_nb(state, rules)
+    powered = (state[K.S_REPAIRED] >= rules[K.R_PARAMS + K.P_GENERATORS_NEEDED])
     if powered:
         bk = -1
         bd = 1 << 30
         for k in range(K.N_GATES):
-            gx, gy = gate_xy_nb(state, rules, k)
-            dd = dist_nb(x, y, gx, gy)
+            gx = rules[K.R_GATE_X + state[K.S_GATE_SIDE + k]]
+            gy = rules[K.R_GATE_Y + state[K.S_GATE_SIDE + k]]
+            dd = (abs(x - gx) + abs(y - gy))
             if state[K.S_GATE_PROGRESS + k] >= need and dd < bd:
                 bd = dd
                 bk = k
         if bk >= 0:
-            gx, gy = gate_xy_nb(state, rules, bk)
+            gx = rules[K.R_GATE_X + state[K.S_GATE_SIDE + bk]]
+            gy = rules[K.R_GATE_Y + state[K.S_GATE_SIDE + bk]]
             return PL_ESCAPE, gx, gy, bk
-    kd = dist_nb(x, y, state[K.S_S_X], state[K.S_S_Y])
+    kd = (abs(x - state[K.S_S_X]) + abs(y - state[K.S_S_Y]))
     if kd < params[PR_WORK_RADIUS]:
         bp = -1
         bd = 1 << 30
         for p in range(state[K.S_N_PALLETS]):
             if state[K.S_PALLET_STATE + p] == K.PAL_BROKEN:
                 continue
-            dd = dist_nb(x, y, state[K.S_PALLET_X + p], state[K.S_PALLET_Y + p])
+            dd = (abs(x - state[K.S_PALLET_X + p]) + abs(y - state[K.S_PALLET_Y + p]))
             if dd <= params[PR_FLEE_RADIUS] and dd < bd:
                 bd = dd
                 bp = p
@@ -379,24 +352,26 @@ def _survivor_plan(state, rules, s, params):
         bk = 0
         bd = 1 << 30
         for k in range(K.N_GATES):
-            gx, gy = gate_xy_nb(state, rules, k)
-            dd = dist_nb(x, y, gx, gy)
+            gx = rules[K.R_GATE_X + state[K.S_GATE_SIDE + k]]
+            gy = rules[K.R_GATE_Y + state[K.S_GATE_SIDE + k]]
+            dd = (abs(x - gx) + abs(y - gy))
             if dd < bd:
                 bd = dd
                 bk = k
-        gx, gy = gate_xy_nb(state, rules, bk)
+        gx = rules[K.R_GATE_X + state[K.S_GATE_SIDE + bk]]
+        gy = rules[K.R_GATE_Y + state[K.S_GATE_SIDE + bk]]
         return PL_GATE, gx, gy, bk
     if card_of_nb(state, rules, s, K.FX_HEAL) >= 0:
-        for t in range(1, n_surv_nb(rules) + 1):
+        for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
             if state[K.S_S_STATUS + t] == K.ST_IN and state[K.S_S_WOUNDS + t] > 0 and \
-                    dist_nb(x, y, state[K.S_S_X + t], state[K.S_S_Y + t]) <= 3:
+                    (abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])) <= 3:
                 return PL_HEAL, state[K.S_S_X + t], state[K.S_S_Y + t], t
     lamps = rules[P + K.P_LAMPS]
     bg = -1
     gd = 1 << 30
     for g in range(state[K.S_N_GENS]):
         if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g:
-            dd = gen_dist_nb(state, rules, g, x, y)
+            dd = (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]]))
             if dd < gd:
                 gd = dd
                 bg = g
@@ -405,16 +380,16 @@ def _survivor_plan(state, rules, s, params):
         cd = 1 << 30
         for c in range(state[K.S_N_CHESTS]):
             t = state[K.S_CHEST_TOKEN + c]
-            dd = dist_nb(x, y, tok_x(rules, t), tok_y(rules, t))
+            dd = (abs(x - rules[K.R_TOKEN_X + t]) + abs(y - rules[K.R_TOKEN_Y + t]))
             if dd < cd:
                 cd = dd
                 bc = c
         if bc >= 0 and cd < gd:
             t = state[K.S_CHEST_TOKEN + bc]
-            return PL_CHEST, tok_x(rules, t), tok_y(rules, t), bc
+            return PL_CHEST, rules[K.R_TOKEN_X + t], rules[K.R_TOKEN_Y + t], bc
     if bg >= 0:
         t = state[K.S_GEN_TOKEN + bg]
-        return PL_REPAIR, tok_x(rules, t), tok_y(rules, t), bg
+        return PL_REPAIR, rules[K.R_TOKEN_X + t], rules[K.R_TOKEN_Y + t], bg
     return PL_NONE, x, y, -1
 
 
@@ -443,7 +418,7 @@ def _survivor_choice(state, rules, params, legal, n):
     x = state[K.S_S_X + s]
     y = state[K.S_S_Y + s]
     reach = rules[P + K.P_REACH]
-    d = dist_nb(x, y, gx, gy)
+    d = (abs(x - gx) + abs(y - gy))
     # the distance that counts: on the square for the hatch and a pallet, within reach otherwise
     arrive = 0 if (plan == PL_HATCH or plan == PL_FLEE_PALLET) else reach
     there = d <= arrive
@@ -471,7 +446,10 @@ def _survivor_choice(state, rules, params, legal, n):
                 a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
             else:
                 a = -1
-                if repair_ready(state, rules, s, idx):
+                # the toolbox first, when held and the generator is within reach
+                if idx >= 0 and card_of_nb(state, rules, s, K.FX_REPAIR) >= 0 and \
+                        abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + idx]]) + \
+                        abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + idx]]) <= reach:
                     a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
                 if a < 0:
                     a = _commit(state, legal, n, s, K.Q_REPAIR, rules[P + K.P_REPAIR_COST], False)
@@ -481,9 +459,18 @@ def _survivor_choice(state, rules, params, legal, n):
     # PH_COMMIT
     q = state[K.S_PURPOSE]
     if q == K.Q_MOVE:
-        if plan == PL_FLEE:
-            a = _step_away(state, s, gx, gy, legal, n)
-            return a if a >= 0 else K.A_STOP
+        if plan == PL_FLEE:  # the step that takes it furthest from the killer
+            a = K.A_STOP
+            bd = d
+            for dd in range(4):
+                if not _has(legal, n, K.A_NORTH + dd):
+                    continue
+                nx = x + (1 if dd == 1 else (-1 if dd == 3 else 0))
+                ny = y + (-1 if dd == 0 else (1 if dd == 2 else 0))
+                if abs(nx - gx) + abs(ny - gy) > bd:
+                    bd = abs(nx - gx) + abs(ny - gy)
+                    a = K.A_NORTH + dd
+            return a
         if there:
             return K.A_STOP
         a = _step_toward(state, s, gx, gy, legal, n)
@@ -519,17 +506,6 @@ def _survivor_choice(state, rules, params, legal, n):
         a = _first_in_block(legal, n, K.A_DROP, K.MAX_PALLETS)
         return a if a >= 0 else K.A_STOP
     return K.A_STOP
-
-
-@njit_nb
-def repair_ready(state, rules, s, g):
-    """The toolbox can light a lamp on generator ``g`` (held, and ``g`` within reach)."""
-    if g < 0:
-        return False
-    from_x = state[K.S_S_X + s]
-    from_y = state[K.S_S_Y + s]
-    return gen_dist_nb(state, rules, g, from_x, from_y) <= rules[K.R_PARAMS + K.P_REACH] and \
-        card_of_nb(state, rules, s, K.FX_REPAIR) >= 0
 
 
 @njit_nb
@@ -599,39 +575,63 @@ def _redeal_nb(sim, s, key):
 
 @njit_nb
 def _killer_value(sim, rules):
-    """The killer's result in [0, 1]: a win 1, a loss 0; an unfinished playout scored from
-    kills, wounds, escapes and repairs."""
-    ns = n_surv_nb(rules)
-    if sim[K.S_OVER] == 1:
-        win = 1.0 if sim[K.S_KILLS] >= rules[K.R_PARAMS + K.P_KILLER_WIN_KILLS] else 0.0
+    """The killer's result in [0, 1]: a win 1 (a loss a tenth for each kill).  An
+    unfinished playout is scored below a win: nothing once a survivor has escaped (four
+    kills are out of reach), else from kills and wounds, less the lamps lit and the
+    distance to the nearest survivor."""
+    P = K.R_PARAMS
+    ns = rules[P + K.P_SURVIVORS]
+    if sim[K.S_OVER] == 1 or sim[K.S_ESCAPES] > ns - rules[P + K.P_KILLER_WIN_KILLS]:
+        win = 1.0 if sim[K.S_KILLS] >= rules[P + K.P_KILLER_WIN_KILLS] else 0.0
         return 0.9 * win + 0.1 * sim[K.S_KILLS] / ns
     wounds = 0
+    near = 1 << 30
     for t in range(1, ns + 1):
         if sim[K.S_S_STATUS + t] == K.ST_IN:
             wounds += sim[K.S_S_WOUNDS + t]
-    need = max(rules[K.R_PARAMS + K.P_GENERATORS_NEEDED], 1)
-    v = 0.5 + 0.5 * (sim[K.S_KILLS] + 0.4 * wounds - sim[K.S_ESCAPES]) / ns \
-        - 0.25 * min(sim[K.S_REPAIRED], need) / need
-    return min(max(v, 0.0), 1.0)
+            near = min(near, abs(sim[K.S_S_X + t] - sim[K.S_S_X]) + abs(sim[K.S_S_Y + t] - sim[K.S_S_Y]))
+    lamps = 0
+    for g in range(sim[K.S_N_GENS]):
+        lamps += sim[K.S_GEN_LAMPS + g]
+    need = max(rules[P + K.P_GENERATORS_NEEDED] * rules[P + K.P_LAMPS], 1)
+    v = 0.15 + 0.7 * (sim[K.S_KILLS] + 0.4 * wounds) / ns - 0.2 * min(lamps, need) / need \
+        - 0.02 * min(near, 30) / 30.0
+    return min(max(v, 0.0), 0.89)
 
 
 @njit_nb
 def _rollout_nb(state, rules, params, legal, n, work, log):
+    """Flat Monte Carlo: every action is tried in the same ``rollouts`` deals of the
+    unseen cards (common random numbers: the actions are compared on equal luck).  The
+    heuristic's own action is kept unless another scores better by ``margin`` (its share
+    of the playouts): with a strong playout policy one move changes a playout little, and
+    a move chosen on noise (ending a turn early, say) costs more than one playout shows."""
     s = state[K.S_DECIDER]
     m = int(params[PR_ROLLOUTS])
     horizon = int(params[PR_HORIZON])
+    margin = params[PR_MARGIN] * m
     sim = work[:K.S_SIZE]
     lg = work[K.S_SIZE:K.S_SIZE + K.MAX_LEGAL]
-    best = legal[0]
+    base = np.uint64(randint_nb(state, K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
+    h = heuristic_nb(state, rules, params, legal, n)
+    best = h
     bv = -1.0
-    for i in range(n):
+    for ii in range(n + 1):
+        # the heuristic's action first, so that another must do strictly better
+        i = -1
+        if ii == 0:
+            for j in range(n):
+                if legal[j] == h:
+                    i = j
+        elif legal[ii - 1] != h:
+            i = ii - 1
+        if i < 0:
+            continue
         tot = 0.0
         for r in range(m):
-            key = np.uint64(randint_nb(state, K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15) + \
-                np.uint64(r + 1)
             for j in range(K.S_SIZE):
                 sim[j] = state[j]
-            _redeal_nb(sim, s, key)
+            _redeal_nb(sim, s, base + np.uint64(r + 1) * np.uint64(0xD1B54A32D192ED03))
             step_nb(sim, rules, legal[i], log)
             end = sim[K.S_ROUND] + horizon
             while sim[K.S_OVER] == 0 and (horizon <= 0 or sim[K.S_ROUND] < end):
@@ -640,7 +640,9 @@ def _rollout_nb(state, rules, params, legal, n, work, log):
                 step_nb(sim, rules, a, log)
             v = _killer_value(sim, rules)
             tot += v if s == 0 else 1.0 - v
-        if tot > bv:
+        if ii == 0:
+            bv = tot + margin
+        elif tot > bv + 1e-9:
             bv = tot
             best = legal[i]
     return best
@@ -649,9 +651,16 @@ def _rollout_nb(state, rules, params, legal, n, work, log):
 # =========================================================================== dispatch
 @njit_nb
 def choose_nb(state, rules, policy, params, legal, n, work, log):
-    """One of ``legal[:n]`` for the seat to move under ``policy`` (codes above)."""
+    """One of ``legal[:n]`` for the seat to move under ``policy`` (random or heuristic:
+    the kernels without the search compile faster; ``choose_search_nb`` has every one)."""
     if policy == POLICY_RANDOM:
         return legal[randint_nb(state, K.STREAM_POLICY, n)]
+    return heuristic_nb(state, rules, params, legal, n)
+
+
+@njit_nb
+def choose_search_nb(state, rules, policy, params, legal, n, work, log):
+    """One of ``legal[:n]`` under ``policy``, the search included."""
     if policy == POLICY_ROLLOUT:
         return _rollout_nb(state, rules, params, legal, n, work, log)
-    return heuristic_nb(state, rules, params, legal, n)
+    return choose_nb(state, rules, policy, params, legal, n, work, log)
