@@ -114,9 +114,11 @@ def execute_notebook(path: Path):
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    saved = {k: os.environ.get(k) for k in ("SIMLIB_NB_GAMES", "MPLBACKEND")}
+    saved = {k: os.environ.get(k) for k in ("SIMLIB_NB_GAMES", "MPLBACKEND", "PYTHONPATH")}
     os.environ["SIMLIB_NB_GAMES"] = saved["SIMLIB_NB_GAMES"] or NOTEBOOK_GAMES
     os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures
+    # the kernel imports this checkout's simlib (the one the site documents), not an older install
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in (saved["PYTHONPATH"] or "").split(os.pathsep) if p])
     try:
         with tempfile.TemporaryDirectory() as tmp:
             nbclient.NotebookClient(nb, timeout=900, kernel_name="python3",
