@@ -154,6 +154,15 @@ class RunResult:
         """Win rates, loss causes and deaths with 95 % Wilson intervals."""
         return make_tables(self.counts)
 
+    @cached_property
+    def effects(self):
+        """Character (and strategy) effects with the rest of the table held fixed, from
+        the counts (:func:`simlib.core.effects.effects`): ``character_effects``,
+        ``pair_synergy`` (co-operative), ``strategy_effects`` (competitive)."""
+        from .effects import effects
+
+        return effects(self)
+
     @property
     def games(self) -> int:
         return self.counts.games
