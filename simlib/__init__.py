@@ -8,12 +8,13 @@
 
 The designer's instruments (``simlib.core.instruments``, every game: ``game="till_dawn"``):
 ``simlib.compare`` (two variants on the same games, paired), ``simlib.sweep``,
-``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``.
+``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``; and
+``simlib.skill`` / ``simlib.skill_compare`` (how much of the outcome is decided by play).
 """
 __version__ = "0.1.0"
 
 __all__ = ["simulate", "list_games", "compare", "sweep", "calibrate", "sensitivity",
-           "simulate_precise", "__version__"]
+           "simulate_precise", "skill", "skill_compare", "__version__"]
 
 _INSTRUMENTS = ("compare", "sweep", "calibrate", "sensitivity", "simulate_precise")
 
@@ -44,4 +45,8 @@ def __getattr__(name):
         from .core import instruments
 
         return getattr(instruments, name)
+    if name in ("skill", "skill_compare"):  # skill versus luck (simlib.core.skill)
+        from .core import skill
+
+        return getattr(skill, name)
     raise AttributeError(f"module 'simlib' has no attribute {name!r}")

@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command",
         metavar="{" + ",".join(["simulate", "report", "trace", "games", "compare", "sweep",
-                                "calibrate", "sensitivity"] + sorted(game_commands)
+                                "calibrate", "sensitivity", "skill"] + sorted(game_commands)
                                + ["bench"]) + "}",
         parser_class=_Parser)
 
@@ -161,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games simlib can simulate, with their policies")
 
     add_parsers(sub)
+    from .cli_skill import add_parser as add_skill_parser
+
+    add_skill_parser(sub)
     for cname, (gname, cmd) in sorted(game_commands.items()):
         g = sub.add_parser(cname, help=f"{cmd.help} ({gname.replace('_', '-')})")
         cmd.add_arguments(g)
@@ -320,6 +323,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_report(a)
         if a.command == "games":
             return _cmd_games(a)
+        if a.command == "skill":
+            from .cli_skill import run as run_skill
+
+            return run_skill(a)
         from .cli_instruments import COMMANDS
 
         if a.command in COMMANDS:

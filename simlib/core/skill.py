@@ -1,0 +1,492 @@
+"""How much of the outcome is decided by play: skill versus luck per ruleset.
+
+A fixed ladder of players, named before anything is played, plays **the same games** (the
+same seed, so game ``i`` deals the same cards and dice to every rung: common random
+numbers):
+
+* the **floor**: a uniformly random legal choice at every decision (``random``);
+* a **realistic** player: the game's default policy (Until Daylight: ``baseline``);
+* the **bound**: a player that sees the future (Until Daylight: ``clairvoyant``, rollouts
+  that peek at the real deck).  It is not a player anyone can be; it bounds what play can
+  achieve under these rules.
+
+Co-operative games: each game falls in one of four parts, read down the ladder —
+
+========================  ==================================================
+won by anyone             the floor won it
+decided by play           the floor lost, the realistic player won
+decided by information    both lost, the bound (foresight) won: what it took
+                          was information no player can have
+lost even with foresight  every rung lost
+========================  ==================================================
+
+and the **skill index** ``K = (realistic - floor) / (bound - floor)`` (win rates): the
+share of what foresight can add over random play that a realistic player already gets.
+``K`` near 1: play decides (what can be won, a good player wins); near 0: the result is
+the cards'.  Intervals: a paired bootstrap over game indices (a resample draws whole games,
+each with its outcome on every rung; since the statistics depend only on each game's
+pattern of outcomes, the resample is a multinomial draw over those patterns: exact and
+fast).  A game where a lower rung wins and a higher one loses (possible: the bound is a
+search, not an oracle) is counted in the part of the lowest rung that won, and the number
+of such inversions is reported.
+
+Competitive games: the floor fills every seat but one (the field); the focal seat plays a
+rung.  ``w`` is the focal seat's win share (a victory shared by ``k`` seats counts
+``1/k``), fair play gives ``1/n`` at ``n`` players, and ``K_n = (w - 1/n) / (1 - 1/n)``
+(pooled over the games: ``sum(w - 1/n) / sum(1 - 1/n)``): 0 when the rung does no better
+than random, 1 when it always wins alone.  Beside it, Ludii-style metrics of a table where
+every seat plays the realistic player: **seat spread** (largest minus smallest seat win
+share, per player count) and the **tie rate**.
+
+>>> res = simlib.skill("until_daylight", games=200, players=4)
+>>> print(res.to_text())
+>>> cmp = simlib.skill_compare("until_daylight", "reference", "calibrated", games=200)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["skill", "skill_compare", "SkillResult", "SkillComparison", "PARTS",
+           "k_index", "kn_index", "bootstrap_patterns"]
+
+PARTS = ("won by anyone", "decided by play", "decided by information",
+         "lost even with foresight")
+FLOOR, BOUND = "random", "clairvoyant"
+COOP_GAMES = 200      # the bound is a search: a few hundred games take minutes
+COMPETITIVE_GAMES = 4000
+CHUNK = 5000
+
+
+# =========================================================================== statistics
+def k_index(floor: float, realistic: float, bound: float) -> float:
+    """``(realistic - floor) / (bound - floor)``; NaN when the bound adds nothing."""
+    d = bound - floor
+    return (realistic - floor) / d if d != 0 else float("nan")
+
+
+def kn_index(share: np.ndarray, n: np.ndarray) -> float:
+    """Pooled normalised excess win share ``sum(share - 1/n) / sum(1 - 1/n)``."""
+    share, n = np.asarray(share, float), np.asarray(n, float)
+    den = float(np.sum(1 - 1 / n))
+    return float(np.sum(share - 1 / n) / den) if den > 0 else float("nan")
+
+
+def _parts(r: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(games, 4) indicators of the four parts (read down the ladder)."""
+    r, b, c = (np.asarray(a, bool) for a in (r, b, c))
+    return np.column_stack([r, ~r & b, ~r & ~b & c, ~r & ~b & ~c])
+
+
+def bootstrap_patterns(patterns: np.ndarray, stat, n_boot: int, seed: int) -> np.ndarray:
+    """The paired bootstrap over game indices of ``stat`` (a function of the per-pattern
+    counts), ``n_boot`` resamples.
+
+    ``patterns`` (games,) labels each game by everything the statistic reads from it (its
+    outcome on every rung, its player count); drawing ``games`` games with replacement is
+    drawing the pattern counts from a multinomial with the observed frequencies.
+    ``stat(counts, labels)`` gets the counts (one per distinct pattern, ``labels`` the
+    patterns) and returns a number or a vector.
+    """
+    labels, inv = np.unique(patterns, return_inverse=True, axis=0)
+    freq = np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float)
+    n = int(freq.sum())
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(n, freq / n, size=n_boot)
+    return np.array([stat(d, labels) for d in draws])
+
+
+def _interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    a = (1 - confidence) / 2
+    with np.errstate(all="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return (np.nanquantile(samples, a, axis=0), np.nanquantile(samples, 1 - a, axis=0))
+
+
+# =========================================================================== playing
+def _ladder(info, ladder) -> dict[str, str]:
+    """``{"floor": ..., "realistic": ..., "bound": ...}`` (co-operative) or ``{"floor": ...,
+    <rung>: <rung>...}`` (competitive), each a policy name the game knows."""
+    names = info.policy_names()
+    if info.competitive:
+        if ladder is None:
+            rungs = [p for p in names if p != FLOOR]
+            ladder = [FLOOR] + rungs
+        ladder = list(ladder.values()) if isinstance(ladder, Mapping) else list(ladder)
+        if len(ladder) < 2:
+            raise ValueError("a competitive ladder names the floor and at least one rung")
+        out = {"floor": ladder[0]}
+        out.update({p: p for p in ladder[1:]})
+    else:
+        if ladder is None:
+            ladder = {"floor": FLOOR, "realistic": info.default_policy, "bound": BOUND}
+        if not isinstance(ladder, Mapping):
+            ladder = list(ladder)
+            if len(ladder) != 3:
+                raise ValueError("a co-operative ladder is three policies: floor, realistic, "
+                                 f"bound; got {ladder!r}")
+            ladder = dict(zip(("floor", "realistic", "bound"), ladder))
+        out = {k: ladder[k] for k in ("floor", "realistic", "bound")}
+    for p in out.values():
+        info.policy_spec(str(p).split(":")[0])  # unknown names: one line listing the allowed
+    return out
+
+
+def _records(adapter, games: int, threads) -> pd.DataFrame:
+    parts = [adapter.run_chunk(s, min(CHUNK, games - s), threads) for s in range(0, games, CHUNK)]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+def _members_of(rec: pd.DataFrame, spec) -> np.ndarray:
+    return rec[list(spec.members)].astype(object).where(rec[list(spec.members)].notna(), "") \
+        .to_numpy(str)
+
+
+def _play_coop(info, ladder, games, players, seed, ruleset, threads):
+    """Per-game wins of each rung (same seed), checked to be the same deals."""
+    wins, first = {}, None
+    for role, pol in ladder.items():
+        ad = info.adapter(players, None, seed=seed, policy=pol, ruleset=ruleset)
+        rec = _records(ad, games, threads)
+        spec = ad.spec
+        if first is None:
+            first = (rec["players"].to_numpy() if "players" in rec else None,
+                     _members_of(rec, spec))
+        else:
+            same = _members_of(rec, spec)
+            if same.shape != first[1].shape or not (same == first[1]).all():
+                raise ValueError("the rungs were not dealt the same teams: the study's teams "
+                                 "depend on the policy, so the games are not paired")
+        wins[role] = rec[spec.outcome].astype(bool).to_numpy()
+    return wins, first[0]
+
+
+def _focal_share(rec: pd.DataFrame, spec, floor_label: str) -> tuple[np.ndarray, np.ndarray]:
+    """(win share of the seat not playing the floor, players) per game."""
+    strat = dict(spec.member_attrs).get("strategy")
+    if not strat:
+        raise ValueError("a competitive skill measure needs the records' strategy per seat")
+    labels = rec[list(strat)].astype(object).where(rec[list(strat)].notna(), "").to_numpy(str)
+    present = rec[list(spec.members)].notna().to_numpy()
+    won = np.column_stack([rec[c].astype(object).where(rec[c].notna(), False).to_numpy(bool)
+                           for c in spec.member_outcomes])
+    focal = present & (labels != floor_label)
+    if not (focal.sum(1) == 1).all():
+        raise ValueError("each game needs exactly one seat off the floor (the focal seat)")
+    n = present.sum(1)
+    winners = np.maximum(won.sum(1), 1)
+    share = (won & focal).sum(1) / winners
+    return share, n
+
+
+def _play_competitive(info, ladder, games, players, seed, ruleset, threads):
+    floor = ladder["floor"]
+    shares, ns = {}, None
+    for rung in [r for r in ladder if r != "floor"]:
+        ad = info.policy_arm(rung, None, field_policy=floor, field_params=None, players=players,
+                             seed=seed, ruleset=ruleset)
+        rec = _records(ad, games, threads)
+        share, n = _focal_share(rec, ad.spec, _label(info, floor))
+        shares[rung], ns = share, n
+    return shares, ns
+
+
+def _label(info, policy: str) -> str:
+    """The records' label of a seat of ``policy`` with its default parameters."""
+    ad = info.adapter(None, None, policy=policy)
+    seat = ad.tables[0][0] if hasattr(ad, "tables") else None
+    return getattr(seat, "label", policy)
+
+
+def _ludii(info, games, players, seed, ruleset, threads, policy) -> pd.DataFrame:
+    """Seat spread and tie rate of a table where every seat plays ``policy``."""
+    ad = info.adapter(players, None, seed=seed, policy=policy, ruleset=ruleset)
+    rec = _records(ad, games, threads)
+    spec = ad.spec
+    present = rec[list(spec.members)].notna().to_numpy()
+    won = np.column_stack([rec[c].astype(object).where(rec[c].notna(), False).to_numpy(bool)
+                           for c in spec.member_outcomes])
+    winners = won.sum(1)
+    share = won / np.maximum(winners, 1)[:, None]
+    n = present.sum(1)
+    rows = []
+    for p in sorted(set(n.tolist())):
+        sel = n == p
+        seat = share[sel][:, :p].mean(0)
+        rows.append({"players": p, "games": int(sel.sum()),
+                     "seat_spread_points": 100 * float(seat.max() - seat.min()),
+                     "best_seat": int(seat.argmax()), "worst_seat": int(seat.argmin()),
+                     "tie_rate": float((winners[sel] > 1).mean())})
+    return pd.DataFrame(rows).set_index("players")
+
+
+# =========================================================================== results
+@dataclass
+class SkillResult:
+    """One ruleset's skill measure (see the module docstring); ``table`` holds every
+    figure with its interval, ``per_game`` the outcomes it was computed from."""
+
+    game: str
+    kind: str
+    ruleset: str
+    ladder: dict
+    games: int
+    seed: int
+    confidence: float
+    table: pd.DataFrame
+    metrics: pd.DataFrame | None
+    inversions: int = 0
+    metrics_policy: str = ""
+    per_game: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def K(self) -> float:
+        row = "K" if self.kind == "cooperative" else self._best()
+        return float(self.table.loc[(row, "all"), "estimate"])
+
+    def _best(self) -> str:
+        ks = self.table[self.table.index.get_level_values(1) == "all"]
+        ks = ks[[str(i).startswith("K_n") for i in ks.index.get_level_values(0)]]
+        return ks["estimate"].idxmax()[0]
+
+    def to_text(self) -> str:
+        head = (f"Skill versus luck: {self.game}, ruleset {self.ruleset}, {self.games} games "
+                f"per rung (seed {self.seed}, the same games on every rung), ladder "
+                + ", ".join(f"{k} = {v}" for k, v in self.ladder.items()))
+        t = self.table
+        shown = pd.DataFrame({
+            "estimate": [_fmt(q, v) for (q, _), v in zip(t.index, t["estimate"])],
+            f"{int(round(100 * self.confidence))}% CI": [
+                f"[{_fmt(q, a)}, {_fmt(q, b)}]" for (q, _), a, b in
+                zip(t.index, t["ci_low"], t["ci_high"])],
+            "games": t["games"]}, index=t.index)
+        out = [head, shown.to_string()]
+        if self.kind == "cooperative":
+            out.append("K = (realistic - floor) / (bound - floor): the share of what foresight "
+                       "adds over random play that the realistic player gets (paired bootstrap "
+                       "over game indices). Parts read down the ladder: won by anyone (the "
+                       "floor won), decided by play (only the realistic player and up won), "
+                       "decided by information (only foresight won), lost even with foresight.")
+            if self.inversions:
+                out.append(f"{self.inversions} game(s) won by a lower rung and lost by a higher "
+                           "one (the bound is a search, not an oracle): counted in the lowest "
+                           "rung that won.")
+        else:
+            out.append("K_n = (w - 1/n) / (1 - 1/n): the rung's excess win share over a field "
+                       "of floor players (a shared win counts 1/k), 0 = no better than random, "
+                       "1 = always wins alone.")
+        if self.metrics is not None and len(self.metrics):
+            out.append(f"Ludii-style metrics, every seat {self.metrics_policy}: seat spread "
+                       "(largest minus smallest seat win share, points) and tie rate:\n"
+                       + self.metrics.to_string(
+                           float_format=lambda v: f"{v:.3f}"))
+        return "\n\n".join(out) + "\n"
+
+
+def _fmt(quantity: str, v: float) -> str:
+    if not np.isfinite(v):
+        return "-"
+    if quantity.startswith("K"):
+        return f"{v:.3f}"
+    return f"{100 * v:.1f} %"
+
+
+def _coop_stats(counts, labels):
+    """Win rates of the rungs, the four parts and K from pattern counts (bits r, b, c)."""
+    n = counts.sum()
+    r, b, c = (counts @ labels[:, j] / n for j in range(3))
+    parts = [counts @ (labels[:, 0] == 1) / n,
+             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 1)) / n,
+             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 0) & (labels[:, 2] == 1)) / n,
+             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 0) & (labels[:, 2] == 0)) / n]
+    return np.array([r, b, c, *parts, k_index(r, b, c)])
+
+
+_COOP_ROWS = ("floor win rate", "realistic win rate", "bound win rate", *PARTS, "K")
+
+
+def _coop_table(wins, players, n_boot, confidence, seed) -> tuple[pd.DataFrame, int]:
+    bits = np.column_stack([wins["floor"], wins["realistic"], wins["bound"]]).astype(np.int64)
+    groups = [("all", np.ones(len(bits), bool))]
+    if players is not None and len(set(players.tolist())) > 1:
+        groups += [(int(p), players == p) for p in sorted(set(players.tolist()))]
+    rows = []
+    for g, sel in groups:
+        sub = bits[sel]
+        labels, inv = np.unique(sub, return_inverse=True, axis=0)
+        est = _coop_stats(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
+        boot = bootstrap_patterns(sub, _coop_stats, n_boot, seed)
+        lo, hi = _interval(boot, confidence)
+        for i, q in enumerate(_COOP_ROWS):
+            rows.append((q, g, est[i], lo[i], hi[i], int(sel.sum())))
+    inversions = int(((bits[:, 0] == 1) & (bits[:, 1] == 0)).sum()
+                     + ((bits[:, 1] == 1) & (bits[:, 2] == 0)).sum())
+    t = pd.DataFrame(rows, columns=["quantity", "players", "estimate", "ci_low", "ci_high", "games"])
+    return t.set_index(["quantity", "players"]), inversions
+
+
+def _kn_stat(counts, labels):
+    """Win share and K_n from pattern counts of (players, share)."""
+    n = labels[:, 0]
+    tot = counts.sum()
+    w = counts @ labels[:, 1] / tot
+    den = counts @ (1 - 1 / n)
+    return np.array([w, (counts @ (labels[:, 1] - 1 / n)) / den if den > 0 else np.nan])
+
+
+def _competitive_table(shares, ns, n_boot, confidence, seed) -> pd.DataFrame:
+    rows = []
+    groups = [("all", np.ones(len(ns), bool))]
+    if len(set(ns.tolist())) > 1:
+        groups += [(int(p), ns == p) for p in sorted(set(ns.tolist()))]
+    for rung, share in shares.items():
+        pat = np.column_stack([ns.astype(float), share])
+        for g, sel in groups:
+            sub = pat[sel]
+            labels, inv = np.unique(sub, return_inverse=True, axis=0)
+            est = _kn_stat(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
+            boot = bootstrap_patterns(sub, _kn_stat, n_boot, seed)
+            lo, hi = _interval(boot, confidence)
+            rows.append((f"{rung} win share", g, est[0], lo[0], hi[0], int(sel.sum())))
+            rows.append((f"K_n {rung}", g, est[1], lo[1], hi[1], int(sel.sum())))
+    t = pd.DataFrame(rows, columns=["quantity", "players", "estimate", "ci_low", "ci_high", "games"])
+    return t.set_index(["quantity", "players"])
+
+
+def _ruleset_name(ruleset) -> str:
+    if ruleset is None:
+        return "default"
+    return str(getattr(ruleset, "lineage", None) or ruleset)
+
+
+def skill(game: str = "until_daylight", games: int | None = None, players=None, *,
+          ruleset=None, seed: int = 0, ladder=None, bootstrap: int = 2000,
+          confidence: float = 0.95, threads: int | None = None,
+          metrics: bool = True) -> SkillResult:
+    """The skill measure of one ruleset of ``game`` (see the module docstring).
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    games : int, optional
+        Games per rung (default 200 co-operative: the bound is a search; 4000 competitive).
+    players : int or list of int, optional
+        Player counts (default: the study's default).
+    ruleset : optional
+        As for :func:`simlib.simulate` (``None``: the game's declared default).
+    ladder : optional
+        Co-operative: ``[floor, realistic, bound]`` policy names (default ``random``, the
+        game's default policy, ``clairvoyant``); competitive: ``[floor, rung, ...]``
+        (default ``random`` then every other policy of the game).
+    bootstrap : int
+        Paired-bootstrap resamples over game indices.
+
+    Returns
+    -------
+    SkillResult
+        ``.table`` (quantity x players: estimate, interval, games), ``.K``,
+        ``.metrics`` (competitive: seat spread and tie rate), ``.to_text()``.
+    """
+    from .games import get_game
+
+    info = get_game(game)
+    lad = _ladder(info, ladder)
+    n = int(games if games is not None else
+            (COMPETITIVE_GAMES if info.competitive else COOP_GAMES))
+    if n <= 0:
+        raise ValueError(f"games must be a positive integer; got {games!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1; got {confidence!r}")
+    rs = info.resolve_ruleset(ruleset)
+    name = _ruleset_name(ruleset if isinstance(ruleset, str) or ruleset is None else rs)
+    if ruleset is None:
+        name = info.default_ruleset
+    if info.competitive:
+        shares, ns = _play_competitive(info, lad, n, players, seed, rs, threads)
+        table = _competitive_table(shares, ns, bootstrap, confidence, seed)
+        mt = _ludii(info, n, players, seed, rs, threads, info.default_policy) if metrics else None
+        return SkillResult(info.name, "competitive", name, lad, n, seed, confidence, table, mt,
+                           0, info.default_policy, {"shares": shares, "players": ns})
+    wins, pl = _play_coop(info, lad, n, players, seed, rs, threads)
+    table, inv = _coop_table(wins, pl, bootstrap, confidence, seed)
+    return SkillResult(info.name, "cooperative", name, lad, n, seed, confidence, table, None, inv,
+                       "", {"wins": wins, "players": pl})
+
+
+# =========================================================================== two rulesets
+@dataclass
+class SkillComparison:
+    """Ruleset B minus ruleset A on the same game indices: ``table`` holds, per quantity,
+    A, B, the paired difference and its bootstrap interval."""
+
+    a: SkillResult
+    b: SkillResult
+    table: pd.DataFrame
+
+    def to_text(self) -> str:
+        t = self.table
+        cl = int(round(100 * self.a.confidence))
+        shown = pd.DataFrame({
+            "A": [_fmt(q, v) for q, v in zip(t.index, t["a"])],
+            "B": [_fmt(q, v) for q, v in zip(t.index, t["b"])],
+            "B - A": [_fmt(q, v) for q, v in zip(t.index, t["diff"])],
+            f"{cl}% CI": [f"[{_fmt(q, lo)}, {_fmt(q, hi)}]" for q, lo, hi in
+                          zip(t.index, t["ci_low"], t["ci_high"])]}, index=t.index)
+        return (f"Skill versus luck, B - A: {self.a.game}, A = {self.a.ruleset}, B = "
+                f"{self.b.ruleset}, {self.a.games} games per rung and ruleset (seed "
+                f"{self.a.seed}: game i is paired across rungs and rulesets; paired bootstrap "
+                f"over game indices)\n\n{shown.to_string()}\n")
+
+
+def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
+                  games: int | None = None, players=None, *, seed: int = 0, ladder=None,
+                  bootstrap: int = 2000, confidence: float = 0.95,
+                  threads: int | None = None) -> SkillComparison:
+    """The paired change of ``K`` (``K_n``) and of each part from ruleset A to ruleset B,
+    on the same game indices, with paired-bootstrap intervals (a resample draws the same
+    games for both rulesets)."""
+    a = skill(game, games, players, ruleset=ruleset_a, seed=seed, ladder=ladder,
+              bootstrap=1, confidence=confidence, threads=threads, metrics=False)
+    b = skill(game, games, players, ruleset=ruleset_b, seed=seed, ladder=ladder, bootstrap=1,
+              confidence=confidence, threads=threads, metrics=False)
+    if a.kind == "cooperative":
+        bits = np.column_stack([a.per_game["wins"][k] for k in ("floor", "realistic", "bound")] +
+                               [b.per_game["wins"][k] for k in ("floor", "realistic", "bound")]
+                               ).astype(np.int64)
+
+        def stat(counts, labels):
+            return np.concatenate([_coop_stats(counts, labels[:, :3]),
+                                   _coop_stats(counts, labels[:, 3:])])
+
+        rows = _COOP_ROWS
+    else:
+        ns = a.per_game["players"]
+        rungs = list(a.per_game["shares"])
+        bits = np.column_stack([ns.astype(float)] + [a.per_game["shares"][r] for r in rungs]
+                               + [b.per_game["shares"][r] for r in rungs])
+        m = len(rungs)
+
+        def stat(counts, labels):
+            out = []
+            for side in (0, 1):
+                for j in range(m):
+                    out.extend(_kn_stat(counts, labels[:, [0, 1 + side * m + j]]))
+            return np.array(out)
+
+        rows = tuple(q for r in rungs for q in (f"{r} win share", f"K_n {r}"))
+    labels, inv = np.unique(bits, return_inverse=True, axis=0)
+    est = stat(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
+    boot = bootstrap_patterns(bits, stat, bootstrap, seed)
+    k = len(rows)
+    diff = boot[:, k:] - boot[:, :k]
+    lo, hi = _interval(diff, confidence)
+    table = pd.DataFrame({"a": est[:k], "b": est[k:], "diff": est[k:] - est[:k], "ci_low": lo,
+                          "ci_high": hi}, index=pd.Index(rows, name="quantity"))
+    return SkillComparison(a, b, table)
