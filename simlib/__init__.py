@@ -19,17 +19,22 @@ __all__ = ["simulate", "list_games", "compare", "sweep", "calibrate", "sensitivi
 _INSTRUMENTS = ("compare", "sweep", "calibrate", "sensitivity", "simulate_precise")
 
 
-def simulate(*args, game: str = "until_daylight", **kwargs):
+def simulate(games=None, players=None, characters=None, *, game: str = "until_daylight",
+             **kwargs):
     """Play a study of ``game`` (default Until Daylight; ``simlib.list_games()`` lists them).
 
-    The arguments are those of the game's ``simulate`` (for Until Daylight
-    :func:`simlib.games.until_daylight.study.simulate`, for Till Dawn
-    :func:`simlib.games.till_dawn.study.simulate`); returns a
-    :class:`simlib.core.runner.RunResult`.
+    The same arguments for every game (:meth:`simlib.core.games.GameInfo.simulate`):
+    ``games`` (default: the game's default study), ``players``, ``characters``, ``seed``,
+    ``policy`` (default: the game's), ``policy_params``, ``seats`` (competitive games: one
+    policy per seat), ``ruleset`` (``None``: the game's declared default ruleset, e.g. the
+    calibrated preset for Until Daylight; a preset name, a folder, a tweak ``.toml`` or
+    ``"base+tweak.toml"``), and the runner's ``backend``, ``scheduler``, ``workers``,
+    ``threads``, ``chunk_size``, ``keep_records``, ``out``, ``overwrite``, ``progress``,
+    ``max_chunks``, ``connect_timeout``.  Returns a :class:`simlib.core.runner.RunResult`.
     """
     from .core.games import get_game  # lazy: importing simlib does not import numba
 
-    return get_game(game).simulate(*args, **kwargs)
+    return get_game(game).simulate(games, players, characters, **kwargs)
 
 
 def list_games() -> list[str]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from . import api
 from . import codes as K
@@ -277,17 +277,18 @@ def simulate(games: int | None = None, players=None, characters=None, *, seed: i
     Parameters as for Until Daylight's ``simulate``, plus ``seats`` (mixed tables: a list
     of seat specs such as ``["optimal", "threshold:t=8", "threshold:t=12"]``, or a list of
     such tables, played in turn with rotating seats).  Default: ``GAMES_PER_TABLE`` games
-    per table, all seats ``threshold``, 3-8 players, random characters.
+    per table, all seats ``threshold``, 3-8 players, random characters, and
+    ``ruleset=None``: Till Dawn's declared default, the reference ruleset.
     """
-    adapter = make_adapter(players, characters, seed=seed, policy=policy,
-                           policy_params=policy_params, ruleset=ruleset, seats=seats)
-    n = default_games(adapter) if games is None else games
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise ValueError(f"games must be a positive integer; got {n!r}")
-    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-               workers=workers, threads=threads, keep_records=keep_records, out=out,
-               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
-               connect_timeout=connect_timeout)
+    from ...core.games import get_game
+
+    return get_game(GAME).simulate(games, players, characters, seed=seed, policy=policy,
+                                   policy_params=policy_params, seats=seats, ruleset=ruleset,
+                                   backend=backend, scheduler=scheduler, workers=workers,
+                                   threads=threads, chunk_size=chunk_size,
+                                   keep_records=keep_records, out=out, overwrite=overwrite,
+                                   progress=progress, max_chunks=max_chunks,
+                                   connect_timeout=connect_timeout)
 
 
 def load_result(path) -> RunResult:

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records
 from . import api
 from . import codes as K
@@ -366,15 +366,15 @@ def simulate(games: int | None = None, players: int | Sequence[int] | None = Non
         ``.tables`` (win rates, loss causes, deaths with 95 % Wilson intervals),
         ``.records`` (DataFrame or None), ``.counts``, ``.provenance``.
     """
-    adapter = make_adapter(players, characters, seed=seed, policy=policy,
-                           policy_params=policy_params, ruleset=ruleset)
-    n = default_games(adapter) if games is None else games
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise ValueError(f"games must be a positive integer; got {n!r}")
-    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-               workers=workers, threads=threads, keep_records=keep_records, out=out,
-               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
-               connect_timeout=connect_timeout)
+    from ...core.games import get_game
+
+    return get_game(GAME).simulate(games, players, characters, seed=seed, policy=policy,
+                                   policy_params=policy_params, ruleset=ruleset,
+                                   backend=backend, scheduler=scheduler, workers=workers,
+                                   threads=threads, chunk_size=chunk_size,
+                                   keep_records=keep_records, out=out, overwrite=overwrite,
+                                   progress=progress, max_chunks=max_chunks,
+                                   connect_timeout=connect_timeout)
 
 
 def load_result(path: str | Path) -> RunResult:
