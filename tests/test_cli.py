@@ -159,9 +159,18 @@ def test_help_and_no_command(capsys):
 
 
 def test_bench_is_handed_its_own_flags(capsys):
-    pytest.importorskip("simlib.bench")
     assert main(["bench", "--help"]) == 0
     assert "simlib bench" in capsys.readouterr().out
+
+
+def test_version_and_help_without_format_escapes(capsys):
+    from simlib import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"simlib {__version__}"
+    assert main(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "95 % Wilson" in out and "%%" not in out
 
 
 def test_pyproject_declares_the_console_script():

@@ -19,7 +19,7 @@ Every distribution is a :class:`pandas.Series` indexed by outcome with probabili
 values.  Arithmetic is done in :class:`fractions.Fraction`; ``exact=True`` keeps the
 Fractions (``object`` dtype, sums to exactly 1), the default converts to ``float64``.
 
-Rules implemented (``/work/shared/rules/until-daylight.md`` sections 3-5):
+Rules implemented (the engine rules of Until Daylight, docs/games/until-daylight.md, sections 3-5):
 
 * player attack: at most ``dice_cap`` dice; ordered assignment to the line, an enemy
   dies to ``>= kill_heads`` heads or (``kill_bodies > 0`` and) ``>= kill_bodies``
