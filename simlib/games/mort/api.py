@@ -35,7 +35,7 @@ from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import MortRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "parse_seats",
-           "seats_label", "action_text"]
+           "seats_label", "action_text", "TIMELINE_ROUNDS"]
 
 
 def _rules(ruleset) -> MortRules:
@@ -67,12 +67,14 @@ def parse_seats(seats, rules: MortRules, default: str = "heuristic") -> tuple[Se
     if seats is None:
         return tuple([_as_seat(default)] * (n + 1))
     if isinstance(seats, str):
-        parts = [p.strip() for p in seats.split(",") if p.strip()]
-        if parts and all("=" in p.split(":")[0] for p in parts):
-            seats = dict(p.split("=", 1) for p in parts)
-            seats = {k.strip(): v.strip() for k, v in seats.items()}
-        else:
-            seats = parts
+        seats = [p.strip() for p in seats.split(",") if p.strip()]
+    if not isinstance(seats, dict):
+        seats = list(seats)
+        named = [isinstance(x, str) and "=" in x.split(":")[0] for x in seats]
+        if seats and all(named):  # "killer=A", "survivors=B"
+            seats = {k.strip(): v.strip() for k, v in (x.split("=", 1) for x in seats)}
+        elif any(named):
+            raise ValueError(f"seats {seats!r}: name every seat (killer=..., survivors=...) or none")
     if isinstance(seats, dict):
         allowed = ["killer", "survivors"] + [f"survivor{i}" for i in range(1, n + 1)]
         for k in seats:
@@ -130,19 +132,24 @@ _SCALARS = ("game", "rounds", "kills", "escapes", "hatch_escapes", "repaired", "
             "cards_played", "decisions", "rolls")
 
 
+TIMELINE_ROUNDS = 30  # rounds of the repairs-against-kills timeline columns
+
+
 def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str = "",
                   survivors: Sequence[str] | str = "") -> pd.DataFrame:
     """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
 
-    Columns: ``game, killer, survivors`` (the sides' strategy labels), ``killer_win``,
-    ``survivors_win`` (bools), ``end_cause`` (``all_killed``, ``all_escaped``,
-    ``killed_and_escaped``, ``timeout``, ``step_cap``), ``rounds, kills, escapes,
-    hatch_escapes, repaired, gates_open, first_hit`` (round of the first landed hit, 0:
-    none), ``hits, strikes, killer_gain`` (energy from failed repairs), ``pallet_spend``
-    (energy the killer spent on pallets), ``pallets_dropped, cards_played, decisions,
-    rolls``; per survivor ``i`` (1-based seats): ``outcome_i`` (``killed``, ``gate``,
-    ``hatch``, ``alive``) and ``end_round_i``; per generator ``g``: ``gen_round_g`` (round
-    it was repaired, 0: never; generators past the ruleset's count are 0).
+    Columns: ``game, killer, survivors`` (the sides' strategy labels), ``pairing``
+    (``"<killer> vs <survivors>"``), ``killer_win``, ``survivors_win`` (bools),
+    ``end_cause`` (``all_killed``, ``all_escaped``, ``killed_and_escaped``, ``timeout``,
+    ``step_cap``), ``rounds, kills, escapes, hatch_escapes, repaired, gates_open,
+    first_hit`` (round of the first landed hit, 0: none), ``hits, strikes, killer_gain``
+    (energy from failed repairs), ``pallet_spend`` (energy the killer spent on pallets),
+    ``pallets_dropped, cards_played, decisions, rolls``; per survivor ``i`` (1-based
+    seats): ``outcome_i`` (``killed``, ``gate``, ``hatch``, ``alive``) and ``end_round_i``;
+    per generator ``g``: ``gen_round_g`` (round it was repaired, 0: never); the timeline
+    ``rep_r<r>`` and ``kill_r<r>`` (generators repaired and survivors killed by the end of
+    round r, r = 1 .. TIMELINE_ROUNDS).
     """
     df = pd.DataFrame(out, columns=K.record_names())
     n = len(df)
@@ -150,6 +157,8 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
     cols["killer"] = np.array(list(killer) if not isinstance(killer, str) else [killer] * n, dtype=object)
     cols["survivors"] = np.array(list(survivors) if not isinstance(survivors, str) else [survivors] * n,
                                  dtype=object)
+    cols["pairing"] = np.array([f"{a} vs {b}" for a, b in zip(cols["killer"], cols["survivors"])],
+                               dtype=object)
     kw = df["killer_win"].to_numpy() == 1
     cols["killer_win"] = kw
     cols["survivors_win"] = ~kw
@@ -163,6 +172,12 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
         cols[f"end_round_{i + 1}"] = df[f"end_round_{i}"].to_numpy()
     for g in range(K.MAX_GENS):
         cols[f"gen_round_{g}"] = df[f"gen_round_{g}"].to_numpy()
+    gr = out[:, K.REC_GEN_ROUND:K.REC_GEN_ROUND + K.MAX_GENS]
+    oc = out[:, K.REC_OUTCOME:K.REC_OUTCOME + K.MAX_SURV]
+    er = out[:, K.REC_END_ROUND:K.REC_END_ROUND + K.MAX_SURV]
+    for r in range(1, TIMELINE_ROUNDS + 1):
+        cols[f"rep_r{r}"] = ((gr > 0) & (gr <= r)).sum(axis=1)
+        cols[f"kill_r{r}"] = ((oc == K.OUT_KILLED) & (er <= r)).sum(axis=1)
     return pd.DataFrame(cols)
 
 
@@ -341,6 +356,53 @@ class Game:
         while not self.over:
             self.apply(self.policy_choice(name))
         return self
+
+    def violation(self) -> str:
+        """The first broken invariant of the state in words (``"none"``: every one holds):
+        cards conserved in each deck, lamps and repairs agree, kills and escapes match the
+        survivors' states, pieces on the board, hands within their limits."""
+        st, r = self.state, self.rules
+        ns = int(r.get("board.survivors"))
+        w, h = int(r.get("board.board_w")), int(r.get("board.board_h"))
+        lamps = int(r.get("board.lamps"))
+        held = sum(int(st[K.S_HAND + s * K.HAND_W + v]) for s in range(K.MAX_SEATS) for v in range(K.HAND_W))
+        deck = int(st[K.S_ENERGY_DECK:K.S_ENERGY_DECK + K.HAND_W].sum() +
+                   st[K.S_ENERGY_DISCARD:K.S_ENERGY_DISCARD + K.HAND_W].sum())
+        total = sum(r.get(f"energy.{n}.count") for n in r.names("energy"))
+        if held + deck != total:
+            return f"energy cards: {held} held + {deck} in deck and discards != {total}"
+        for d0, d1, f, seats in ((K.S_KDECK, K.S_KDISCARD, "killer_cards", [0]),
+                                 (K.S_SDECK, K.S_SDISCARD, "survivor_cards", range(1, ns + 1))):
+            total = sum(r.get(f"{f}.{n}.count") for n in r.names(f))
+            held = sum(int(st[K.S_CARDS + s * K.MAX_K + k]) for s in seats for k in range(K.MAX_K))
+            rest = int(st[d0:d0 + K.MAX_K].sum() + st[d1:d1 + K.MAX_K].sum())
+            if held + rest != total or (st[d0:d0 + K.MAX_K] < 0).any():
+                return f"{f}: {held} held + {rest} in deck and discards != {total}"
+        gl = st[K.S_GEN_LAMPS:K.S_GEN_LAMPS + int(st[K.S_N_GENS])]
+        if (gl < 0).any() or (gl > lamps).any() or int((gl == lamps).sum()) != int(st[K.S_REPAIRED]):
+            return f"lamps {list(gl)} disagree with {int(st[K.S_REPAIRED])} repaired"
+        status = [int(st[K.S_S_STATUS + s]) for s in range(1, ns + 1)]
+        if status.count(K.ST_KILLED) != st[K.S_KILLS] or status.count(K.ST_ESCAPED) != st[K.S_ESCAPES]:
+            return f"kills {int(st[K.S_KILLS])} / escapes {int(st[K.S_ESCAPES])} disagree with {status}"
+        for s in range(ns + 1):
+            if not (0 <= st[K.S_S_X + s] < w and 0 <= st[K.S_S_Y + s] < h):
+                return f"seat {s} off the board at ({st[K.S_S_X + s]}, {st[K.S_S_Y + s]})"
+        for s in range(1, ns + 1):
+            if not 0 <= st[K.S_S_WOUNDS + s] <= int(r.get("rules.hits_to_kill")):
+                return f"survivor {s} has {int(st[K.S_S_WOUNDS + s])} wounds"
+            if sum(int(st[K.S_HAND + s * K.HAND_W + v]) for v in range(K.HAND_W)) > \
+                    max(int(r.get("rules.survivor_energy_limit")), int(r.get("rules.survivor_energy_hand"))):
+                return f"survivor {s} holds too many energy cards"
+            if st[K.S_PHASE] != K.PH_DISCARD and \
+                    sum(int(st[K.S_CARDS + s * K.MAX_K + k]) for k in range(K.MAX_K)) > int(r.get("rules.survivor_card_limit")):
+                return f"survivor {s} holds too many survivor cards"
+        if st[K.S_BUDGET] < 0:
+            return f"a negative budget ({int(st[K.S_BUDGET])})"
+        for p in range(int(st[K.S_N_PALLETS])):
+            if st[K.S_PALLET_STATE + p] == K.PAL_DROPPED and st[K.S_PALLET_X + p] == st[K.S_S_X] and \
+                    st[K.S_PALLET_Y + p] == st[K.S_S_Y]:
+                return f"the killer stands on dropped pallet {p}"
+        return "none"
 
     def record_array(self) -> np.ndarray:
         rec = np.zeros(K.REC_SIZE, dtype=np.int64)

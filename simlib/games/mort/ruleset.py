@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, check_value, error, \
-    load_tagged
+    load_tagged, resolve_ruleset
 from . import codes as K
 
 __all__ = ["MortRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
@@ -74,6 +74,7 @@ class MortRules(TaggedRuleset):
     SCHEMAS = SCHEMAS
     SOURCES = ("rulebook", "inferred", "assumed")
     GAME = "Mort de la lumière du jour"
+    DATA_FOLDER = "mort"  # the shipped folder's name: its lineage reads "reference"
 
     @classmethod
     def _check_value(cls, file: str, key: str, f: Field, value: Any) -> Any:
@@ -230,15 +231,21 @@ def default_ruleset_dir() -> Path:
 
 
 _DEFAULT: MortRules | None = None
+DEFAULT_RULESET = "reference"  # what ruleset=None means everywhere
 
 
-def load_ruleset(path: str | Path | None = None) -> MortRules:
-    """The reference ruleset (``None``: the game's default, the only preset), a ruleset
-    folder, or a ``.toml`` file of changes applied to the reference (tables named after
-    the files: ``[rules.variants]``, ``[energy.two]``)."""
+def reference_ruleset() -> MortRules:
+    """The reference ruleset shipped with simlib."""
     global _DEFAULT
-    if path is None:
-        if _DEFAULT is None:
-            _DEFAULT = load_tagged(default_ruleset_dir(), MortRules)
-        return _DEFAULT
-    return load_tagged(path, MortRules, base=load_ruleset())
+    if _DEFAULT is None:
+        _DEFAULT = load_tagged(default_ruleset_dir(), MortRules)
+    return _DEFAULT
+
+
+def load_ruleset(spec=None) -> MortRules:
+    """The ruleset ``spec`` names: ``None`` or ``"reference"`` (the declared default and
+    only preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
+    names (default: the reference; tables named after the files, ``[rules.variants]``,
+    ``[energy.two]``), ``"reference+tweak.toml"``, or a :class:`MortRules` (itself)."""
+    return resolve_ruleset(spec, MortRules, presets={"reference": reference_ruleset},
+                           default=DEFAULT_RULESET)

@@ -1,0 +1,36 @@
+"""Mort de la lumière du jour's declaration in the game registry (:mod:`simlib.core.games`).
+
+The package is ``simlib.games.mort`` (short); the registry name is the game's,
+``mort_de_la_lumiere_du_jour`` (``--game mort-de-la-lumiere-du-jour``)."""
+from __future__ import annotations
+
+from ...core.games import GameInfo
+
+_P = "simlib.games.mort"
+
+GAME = GameInfo(
+    name="mort_de_la_lumiere_du_jour",
+    display_name="Mort de la lumière du jour",
+    summary="asymmetric race: one killer hunts four survivors who repair generators, open a "
+            "gate and escape (or slip through the hatch); energy cards and two dice (5 players)",
+    kind="competitive",
+    presets=("reference",),
+    default_ruleset="reference",
+    default_policy="heuristic",
+    success="the survivors win (at least one escapes); with --characters killer, the killer "
+            "wins (every survivor killed)",
+    measure="escapes",
+    measure_short="escapes",
+    measure_unit="survivors escaped",
+    load_ruleset=f"{_P}.ruleset:load_ruleset",
+    policies=f"{_P}.policies:POLICIES",
+    make_adapter=f"{_P}.study:make_adapter",
+    default_games=f"{_P}.study:default_games",
+    table_spec=f"{_P}.study:TABLE_SPEC",
+    render=f"{_P}.study:render",
+    report=f"{_P}.report:study_report",
+    trace=f"{_P}.study:trace_text",
+    policy_arm=f"{_P}.study:policy_arm",
+    step=f"{_P}.api:Game",
+    benches=f"{_P}.benches:BENCH_FACTORIES",
+)

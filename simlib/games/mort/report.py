@@ -1,0 +1,84 @@
+"""Mort de la lumière du jour's HTML report (``simlib simulate --game mort --html``,
+``simlib report``): an asymmetric game's questions — is it fair to both sides, by how many
+kills and escapes, and how the race between repairs and kills runs round by round."""
+from __future__ import annotations
+
+from ...core import plots
+from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
+                            frame_table, incomplete_warnings, rate_table)
+from ...core.tables import _pct
+from .study import _distribution, _means, fairness_table, timeline
+
+__all__ = ["study_report", "draw_race"]
+
+
+def draw_race(tl, ax):
+    """Generators repaired (solid) and survivors killed (dashed) by the end of each round,
+    one colour per pairing: the race this game is about."""
+    if not len(tl):
+        raise plots.PlotUnavailable("no timeline in this result")
+    for i, (pairing, f) in enumerate(tl.groupby("pairing", sort=False)):
+        c = plots.PALETTE[i % len(plots.PALETTE)]
+        ax.plot(f["round"], f["repaired"], color=c, lw=2, label=f"{pairing}: repaired")
+        ax.plot(f["round"], f["killed"], color=c, lw=2, ls="--", label=f"{pairing}: killed")
+    ax.set_xlabel("round")
+    ax.set_ylabel("mean count by the end of the round")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
+    """The standard report of a Mort de la lumière du jour study."""
+    t = result.tables
+    p = dict(result.provenance)
+    title = title or f"Mort de la lumière du jour: {result.games:,} games"
+    headline = ""
+    if len(t["overall"]):
+        ov = t["overall"].iloc[0]
+        headline = (f"The killer won {int(ov['killer_wins']):,} of {result.games:,} games: "
+                    f"{_pct(ov['killer_win_rate']).strip()} % (95 % interval "
+                    f"{_pct(ov['ci_low']).strip()} – {_pct(ov['ci_high']).strip()} %); fair is 50 %.")
+    sub = (f"seed {p.get('seed')}, tables {'; '.join(p.get('table_labels') or [])}, ruleset "
+           f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]})")
+    notes = ["These are results of computer players, not of people. The killer wins by killing "
+             "every survivor; one escape (gate or hatch), or the round limit, is the survivors' "
+             "win. Every rate comes with its 95 % Wilson interval."]
+    rep = Report(title, subtitle=sub, headline=headline, notes=notes,
+                 warnings=incomplete_warnings(result))
+    s = rep.add(Section("Is it fair?", intro="The killer's win rate for each pairing of a killer "
+                        "strategy against the survivors' strategy, and its distance from 50 %.",
+                        id="fairness"))
+    by = t["by_pairing"]
+    s.add(figure_block(lambda ax: plots.rate_bars(by, ax, xlabel="killer win rate"),
+                       alt="killer win rate by pairing", figsize=(7.0, 0.5 * len(by) + 1.4)))
+    s.add(frame_table(fairness_table(t), index=True, id="table-fairness"))
+    s = rep.add(Section("The race", intro="Generators repaired (solid) and survivors killed "
+                        "(dashed) by the end of each round, averaged over the games (a finished "
+                        "game keeps its final counts).", id="race"))
+    tl = timeline(result.counts)
+    s.add(figure_block(lambda ax: draw_race(tl, ax), alt="repairs against kills by round",
+                       figsize=(7.5, 4.5)))
+    s = rep.add(Section("Kills, escapes, repairs", intro="Share of games by count.", id="counts"))
+    for name, cap in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
+                      ("hatch_escapes", "escapes through the hatch"), ("repaired", "generators repaired"),
+                      ("end_causes", "what ended the game")):
+        d = _distribution(t, name)
+        if len(d):
+            s.add(frame_table(d, index=True, caption=f"{cap} (% of games)", id=f"table-{name}"))
+    s = rep.add(Section("Means per game", id="means"))
+    s.add(frame_table(_means(t), index=True, id="table-means",
+                      caption="rounds, kills, escapes, repairs, the killer's energy from failed "
+                              "repairs and spent on pallets, landed hits, decisions"))
+    ren = {"killer_wins": "wins", "killer_win_rate": "win_rate"}
+    s.add(rate_table(t["by_killer"].rename(columns=ren), caption="killer win rate by killer strategy",
+                     id="table-killer"))
+    s.add(rate_table(t["by_survivors"].rename(columns=ren), caption="killer win rate by survivors' "
+                     "strategy", id="table-survivors"))
+    if len(t["by_length"]):
+        s.add(figure_block(lambda ax: plots.game_length(t["by_length"], "pairing", "rounds", ax),
+                           alt="game length by pairing", figsize=(7.0, 4.0)))
+    else:
+        s.add(Note("No game lengths in this result."))
+    rep.add(_provenance_section(result, command))
+    return rep

@@ -1,0 +1,328 @@
+"""Mort de la lumière du jour studies: the runner's adapter, the tables of an asymmetric
+game and their text.
+
+Game ``i`` of a study is fixed by ``i`` and the study's parameters only: with ``T`` the
+tables (each a killer and the survivors' seats), game ``i`` plays ``T[i % len(T)]``; the
+deal, the dice and the players' own randomness are streams of game ``i``'s key.  Default
+tables (no ``seats``): ``policy`` on both sides, then ``policy`` against ``random`` on
+each side (a floor on the other side shows what a side's play is worth); with ``policy``
+``random``, the one table.
+
+Tables (``res.tables``): ``overall`` (the killer's win rate), ``by_pairing`` (killer
+strategy against survivors' strategy), ``by_killer``, ``by_survivors``; the distributions
+``kills_by_pairing``, ``escapes_by_pairing``, ``hatch_escapes_by_pairing``,
+``repaired_by_pairing``, ``first_hit_by_pairing`` (round of the first landed hit, 0: none),
+``end_causes_by_pairing``; ``by_length`` (games by pairing and rounds played); the means
+``mean_<x>_by_pairing`` of rounds, kills, escapes, repairs, the killer's energy from failed
+repairs and spent on pallets, hits, decisions; and the timeline ``mean_rep_r<r>`` /
+``mean_kill_r<r>`` (generators repaired and survivors killed by the end of round r).
+The killer wins with ``rules.killer_win_kills`` kills (every survivor); otherwise the
+survivors win.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...core.runner import RunResult, result_from_output
+from ...core.tables import Counts, TableSpec, count_records, format_tables
+from . import api
+from . import codes as K
+from .policies import Seat, make_seat
+from .ruleset import MortRules, load_ruleset
+
+__all__ = ["make_adapter", "MortAdapter", "TABLE_SPEC", "default_games", "render",
+           "GAMES_PER_TABLE", "GAME", "trace_text", "load_result", "timeline", "TIMELINE_ROUNDS"]
+
+GAME = "mort_de_la_lumiere_du_jour"
+GAMES_PER_TABLE = 10_000  # per pairing: the killer's win rate within about +-1 point
+TIMELINE_ROUNDS = api.TIMELINE_ROUNDS
+
+_MEANS = ("rounds", "kills", "escapes", "repaired", "killer_gain", "pallet_spend", "hits",
+          "decisions")
+TABLE_SPEC = TableSpec(
+    groupings=(("overall", ()), ("pairing", ("pairing",)), ("killer", ("killer",)),
+               ("survivors", ("survivors",)), ("length", ("pairing", "rounds"))),
+    outcome="killer_win",
+    outcome_label="killer_win",
+    members=("pairing",),
+    member="pairing",
+    member_outcomes=("killer_win",),
+    member_values=tuple((m, (m,)) for m in _MEANS)
+    + tuple((f"rep_r{r}", (f"rep_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1))
+    + tuple((f"kill_r{r}", (f"kill_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1)),
+    categories=(("kills", "kills"), ("escapes", "escapes"), ("hatch_escapes", "hatch_escapes"),
+                ("repaired", "repaired"), ("first_hit", "first_hit"), ("end_cause", "end_causes")),
+    none_value="none",
+    primary="pairing",
+    round="rounds",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class MortAdapter:
+    """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
+
+    rules: MortRules
+    seed: int
+    tables: tuple[tuple[Seat, ...], ...]
+    side: str = "survivors"  # whose win the instruments count as success
+    game: str = GAME
+    spec: TableSpec = field(default=TABLE_SPEC)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (1 + int(self.rules.get("board.survivors")),)
+
+    def configs(self, start: int, count: int):
+        """Seat policies, seat parameters, killer and survivors labels of games
+        ``start .. start + count - 1``."""
+        which = np.arange(start, start + count, dtype=np.int64) % len(self.tables)
+        pol = np.zeros((count, K.MAX_SEATS), dtype=np.int64)
+        par = np.zeros((count, K.MAX_SEATS, api.N_PARAMS), dtype=np.float64)
+        kl = np.empty(count, dtype=object)
+        sl = np.empty(count, dtype=object)
+        for w, table in enumerate(self.tables):
+            sel = which == w
+            p1, q1 = api.seat_arrays(table, 1)
+            pol[sel] = p1[0]
+            par[sel] = q1[0]
+            kl[sel], sl[sel] = api.seats_label(table)
+        return pol, par, kl, sl
+
+    def table_of(self, game: int) -> tuple[Seat, ...]:
+        return self.tables[int(game) % len(self.tables)]
+
+    # ------------------------------------------------------------------ adapter protocol
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        pol, par, kl, sl = self.configs(start, count)
+        out = api.run_kernel(self.rules, self.seed, start, pol, par, threads)
+        return api.records_frame(out, self.rules, kl, sl)
+
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
+        return self.aggregate(self.run_chunk(start, count, threads))
+
+    def play_records(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        return self.run_chunk(start, count, threads)
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``."""
+        from .instruments import outcomes
+
+        return outcomes(self.run_chunk(start, count, threads), self)
+
+    def step_game(self, game: int) -> "api.Game":
+        """Game ``game`` of this study in the step model, with its table's seats."""
+        return api.Game(seed=self.seed, game=int(game), seats=list(self.table_of(game)),
+                        ruleset=self.rules)
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        return count_records(records, self.spec)
+
+    def compile_notice(self) -> str | None:
+        from .kernels.play_nb import play_batch_nb
+
+        if play_batch_nb.signatures:
+            return None
+        try:
+            index = play_batch_nb._cache._cache_file._index_path
+        except AttributeError:
+            return None
+        if os.path.exists(index):
+            return None
+        return ("compiling the Mort de la lumière du jour kernels (first run on this machine or "
+                "after an update; later runs load them from the cache) ...")
+
+    def identity(self) -> dict:
+        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
+                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables],
+                "side": self.side}
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
+                "players": list(self.players),
+                "table_labels": [table_label(t) for t in self.tables]}
+
+
+def table_label(table) -> str:
+    k, s = api.seats_label(table)
+    return f"killer {k} vs survivors {s}"
+
+
+def default_games(adapter: MortAdapter) -> int:
+    return GAMES_PER_TABLE * len(adapter.tables)
+
+
+def _ruleset(ruleset) -> MortRules:
+    if isinstance(ruleset, MortRules):
+        return ruleset
+    return load_ruleset(ruleset)
+
+
+def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "heuristic",
+                 policy_params=None, ruleset=None, seats=None) -> MortAdapter:
+    """Validate a study's parameters and build its adapter (raises ``ValueError``).
+
+    ``seats``: a table (``"killer=rollout,survivors=heuristic"``, five seat specs killer
+    first, or a mapping; see ``api.parse_seats``) or a list of tables.  Default: ``policy``
+    (with ``policy_params``) on both sides, and against ``random`` on either side.
+    ``players``: ``None`` or the table's size (1 + the ruleset's survivors).
+    ``characters``: the game has none; ``"killer"`` or ``"survivors"`` (default) names the
+    side whose win the instruments count as success (no effect on the games).  ``ruleset``: ``None``
+    (the reference ruleset, the game's default and only preset), a folder or a tweak file.
+    """
+    rules = _ruleset(ruleset)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    side = "survivors"
+    if characters is not None and characters != "random":
+        if characters not in ("killer", "survivors"):
+            raise ValueError(f"Mort de la lumière du jour has no characters: characters names the "
+                             f"side the instruments count (killer or survivors); got {characters!r}")
+        side = characters
+    size = 1 + int(rules.get("board.survivors"))
+    if players is not None:
+        seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+        if any(isinstance(p, bool) or p != size for p in seq) or not seq:
+            raise ValueError(f"players must be {size} (the killer and {size - 1} survivors); got {players!r}")
+    if seats is not None:
+        if isinstance(seats, (str, dict)):
+            given = [seats]
+        else:
+            given = list(seats)
+            # one table given as a list of specs (not a list of tables)
+            if given and all(isinstance(x, (str, Seat)) for x in given) and \
+                    not any(isinstance(x, str) and "," in x for x in given):
+                given = [given]
+        if not given:
+            raise ValueError("seats must name at least one table")
+        tables = [api.parse_seats(t, rules) for t in given]
+    else:
+        seat = make_seat(policy, policy_params)
+        n = size - 1
+        tables = [tuple([seat] * size)]
+        if policy != "random":
+            rnd = make_seat("random")
+            tables += [tuple([seat] + [rnd] * n), tuple([rnd] + [seat] * n)]
+    return MortAdapter(rules=rules, seed=int(seed), tables=tuple(tables), side=side)
+
+
+def load_result(path) -> RunResult:
+    return result_from_output(path, TABLE_SPEC)
+
+
+# =========================================================================== derived tables
+def timeline(counts: Counts) -> pd.DataFrame:
+    """Per pairing and round r: the mean generators repaired and survivors killed by the
+    end of round r (long form: ``pairing, round, repaired, killed``)."""
+    f = counts.frames["pairing"]
+    rows = []
+    for pairing, row in f.iterrows():
+        n = max(int(row["games"]), 1)
+        for r in range(1, TIMELINE_ROUNDS + 1):
+            rows.append({"pairing": pairing, "round": r,
+                         "repaired": row.get(f"sum=rep_r{r}", 0) / n,
+                         "killed": row.get(f"sum=kill_r{r}", 0) / n})
+    return pd.DataFrame(rows)
+
+
+def fairness_table(tables) -> pd.DataFrame:
+    """Per pairing: the killer's win rate with its interval and how far from 50 % it is."""
+    t = tables["by_pairing"]
+    out = pd.DataFrame({"games": t["games"], "killer win %": 100 * t["win_rate"],
+                        "95% CI": [f"[{100 * lo:.1f}, {100 * hi:.1f}]" for lo, hi in
+                                   zip(t["ci_low"], t["ci_high"])],
+                        "from 50 %": [f"{100 * (r - 0.5):+.1f}" for r in t["win_rate"]],
+                        "fair?": ["yes" if lo <= 0.5 <= hi else "no" for lo, hi in
+                                  zip(t["ci_low"], t["ci_high"])]}, index=t.index)
+    out["killer win %"] = out["killer win %"].map(lambda x: f"{x:.1f}")
+    return out
+
+
+def _means(tables) -> pd.DataFrame:
+    cols = {}
+    for m in _MEANS:
+        t = tables[f"mean_{m}_by_pairing"]
+        cols[m] = [f"{a:.2f}" for a in t["mean"]]
+        index = t.index
+    return pd.DataFrame(cols, index=index)
+
+
+def _distribution(tables, name: str) -> pd.DataFrame:
+    """A category table by pairing as % of games, one column per value."""
+    t = tables[f"{name}_by_pairing"]
+    if not len(t):
+        return pd.DataFrame()
+    w = (100 * t["rate"]).unstack(t.index.nlevels - 1).fillna(0.0)
+    w = w[sorted(w.columns, key=lambda c: (len(str(c)), str(c)))]
+    return w.map(lambda x: f"{x:5.1f}")
+
+
+# =========================================================================== text
+def render(result: RunResult, all_tables: bool = False) -> str:
+    """The text ``simlib simulate --game mort-de-la-lumiere-du-jour`` prints."""
+    p = result.provenance
+    t = result.tables
+    head = (f"Mort de la lumière du jour: {result.games} games, seed {p.get('seed')}, tables "
+            f"{'; '.join(p.get('table_labels', []))}, ruleset {p.get('ruleset_lineage', 'reference')} "
+            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
+            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+    note = ("Note: results of computer players, not of people. The killer wins by killing every "
+            "survivor; any escape (gate or hatch) or the round limit is the survivors' win. "
+            "Fair means a killer win rate of 50 %; 95 % intervals (Wilson for rates, normal "
+            "for means).")
+    parts = [head, note]
+    if all_tables:
+        names = [n for n in t if not n.startswith(("mean_rep_r", "mean_kill_r"))]
+        parts.append(format_tables(t, names, max_rows=10_000))
+        return "\n\n".join(parts) + "\n"
+    parts.append("== is it fair? the killer's win rate by pairing (killer strategy vs survivors' "
+                 "strategy) ==\n" + fairness_table(t).to_string())
+    parts.append(format_tables(t, ["by_killer", "by_survivors"]))
+    for name, what in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
+                       ("hatch_escapes", "escapes through the hatch"),
+                       ("repaired", "generators repaired")):
+        d = _distribution(t, name)
+        if len(d):
+            parts.append(f"== {what} per game (% of games; columns: how many) ==\n" + d.to_string())
+    parts.append("== means per game (rounds; kills; escapes; generators repaired; the killer's "
+                 "energy from failed repairs and spent on pallets; landed hits; decisions) ==\n"
+                 + _means(t).to_string())
+    d = _distribution(t, "end_causes")
+    if len(d):
+        parts.append("== what ended the game (% of games) ==\n" + d.to_string())
+    tl = timeline(result.counts)
+    if len(tl):
+        w = tl[tl["round"].isin([2, 4, 6, 8, 10, 12, 15, 20, 25, 30])]
+        rep = w.pivot(index="pairing", columns="round", values="repaired").map(lambda x: f"{x:.2f}")
+        kil = w.pivot(index="pairing", columns="round", values="killed").map(lambda x: f"{x:.2f}")
+        parts.append("== the race: generators repaired by the end of round r (mean) ==\n" + rep.to_string())
+        parts.append("== ... and survivors killed by the end of round r (mean) ==\n" + kil.to_string())
+    return "\n\n".join(parts) + "\n"
+
+
+def trace_text(adapter: MortAdapter, game: int) -> str:
+    """Game ``game`` of the study, action by action (from the kernel's trace log)."""
+    from .trace import format_trace
+
+    table = adapter.table_of(game)
+    rec, log, _ = api.trace_game(adapter.seed, game, table, adapter.rules)
+    k, s = api.seats_label(table)
+    return format_trace(rec, log, adapter.rules, k, s)
+
+
+def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
+               seed=0, ruleset=None):
+    """One arm of ``compare(policies=[a, b])``: ``policy`` plays the side the study names
+    (``characters``: the survivors by default, or ``"killer"``) against ``field_policy``
+    on the other side."""
+    a = make_seat(policy, params)
+    b = make_seat(field_policy, field_params)
+    rules = _ruleset(ruleset)
+    n = int(rules.get("board.survivors"))
+    table = [a] + [b] * n if characters == "killer" else [b] + [a] * n
+    return make_adapter(players, characters, seed=seed, seats=[table], ruleset=rules)
