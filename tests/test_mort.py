@@ -264,6 +264,74 @@ def test_blocked_generator_gains_no_lamp():
     assert commit(K.Q_REPAIR, 2) not in legal and commit(K.Q_CARDS, 2) not in legal
 
 
+def test_chest_gives_a_card_moves_and_the_limit_asks_a_discard():
+    g = at_first_turn(ruleset=R.override(ALWAYS))
+    clear(g)
+    to_move(g, 1)
+    st = g.state
+    t0 = st[K.S_CHEST_TOKEN]
+    put(g, 1, *near(*R.tokens()[t0]))
+    give(g, 1, {2: 2}, {"lampe": 1})
+    g.apply_code(commit(K.Q_CHEST, 2))
+    g.apply_code(K.A_CHEST + 0)
+    assert sum(st[K.S_CARDS + K.MAX_K + k] for k in range(K.MAX_K)) == 2
+    t1 = st[K.S_CHEST_TOKEN]
+    assert t1 != t0 and 0 <= t1 < len(R.tokens())
+    gens = {st[K.S_GEN_TOKEN + i] for i in range(st[K.S_N_GENS])}
+    assert t1 not in gens  # a free token: no generator, chest, shortcut or hatch
+    # a third card: the survivor discards one (the limit is 2)
+    put(g, 1, *near(*R.tokens()[t1]))
+    g.apply_code(commit(K.Q_CHEST, 2))
+    g.apply_code(K.A_CHEST + 0)
+    assert g.phase == "discard" and g.to_move == 1
+    g.apply(0)
+    assert sum(st[K.S_CARDS + K.MAX_K + k] for k in range(K.MAX_K)) == 2
+    # a failed roll opens nothing
+    g = at_first_turn(ruleset=R.override(NEVER))
+    clear(g)
+    to_move(g, 1)
+    put(g, 1, *near(*R.tokens()[g.state[K.S_CHEST_TOKEN]]))
+    give(g, 1, {2: 1, 1: 1})
+    t0 = g.state[K.S_CHEST_TOKEN]
+    g.apply_code(commit(K.Q_CHEST, 2))
+    g.apply_code(K.A_CHEST + 0)
+    assert g.state[K.S_CHEST_TOKEN] == t0
+    assert sum(g.state[K.S_CARDS + K.MAX_K + k] for k in range(K.MAX_K)) == 0
+
+
+def test_sprint_and_shortcut_move_the_killer():
+    g = at_first_turn()
+    clear(g)
+    to_move(g, 0)
+    st = g.state
+    a, b = st[K.S_SHORTCUT_TOKEN], st[K.S_SHORTCUT_TOKEN + 1]
+    put(g, 0, *R.tokens()[a])
+    give(g, 0, {1: 2}, {"sprint": 1})
+    g.apply_code(commit(K.Q_MOVE, 1))
+    g.apply_code(K.A_SHORTCUT)
+    assert (st[K.S_S_X], st[K.S_S_Y]) == R.tokens()[b]
+    g.apply_code(commit(K.Q_CARDS, 1))
+    g.apply_code(K.A_PLAY_SPRINT)
+    assert st[K.S_SPRINT] == R.get("killer_cards.sprint.amount")
+    g.apply_code(K.A_SPRINT_MOVE)
+    assert st[K.S_BUDGET] == 3 and st[K.S_SPRINT] == 0
+
+
+def test_blocage_blocks_until_the_killer_s_next_turn():
+    g = at_first_turn()
+    clear(g)
+    to_move(g, 0)
+    give(g, 0, {1: 1, 2: 1}, {"blocage": 1})
+    g.apply_code(commit(K.Q_CARDS, 1))
+    g.apply_code(K.A_BLOCK + 2)
+    assert g.state[K.S_BLOCKED] == 2
+    if g.phase == "commit":  # the card's point is left: stop
+        g.apply_code(K.A_STOP)
+    g.apply_code(K.A_END_TURN)
+    # the survivors hold nothing: the killer's next turn comes and lifts the block
+    assert g.to_move == 0 and g.state[K.S_BLOCKED] == -1
+
+
 # =========================================================================== case 4 (exact)
 def test_exact_three_cards_two_lamps_repair_half():
     p = exact.die_p(R.get("dice.white"))
