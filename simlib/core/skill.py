@@ -51,7 +51,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["skill", "skill_compare", "SkillResult", "SkillComparison", "PARTS",
-           "k_index", "kn_index", "bootstrap_patterns"]
+           "k_index", "kn_index", "bootstrap_patterns", "split_from_outcomes",
+           "share_from_outcomes"]
 
 PARTS = ("won by anyone", "decided by play", "decided by information",
          "lost even with foresight")
@@ -88,15 +89,15 @@ def bootstrap_patterns(patterns: np.ndarray, stat, n_boot: int, seed: int) -> np
     ``patterns`` (games,) labels each game by everything the statistic reads from it (its
     outcome on every rung, its player count); drawing ``games`` games with replacement is
     drawing the pattern counts from a multinomial with the observed frequencies.
-    ``stat(counts, labels)`` gets the counts (one per distinct pattern, ``labels`` the
-    patterns) and returns a number or a vector.
+    ``stat(counts, labels)`` gets the counts (``(n_boot, patterns)``, ``labels`` the
+    distinct patterns) and returns one row per resample.
     """
     labels, inv = np.unique(patterns, return_inverse=True, axis=0)
     freq = np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float)
     n = int(freq.sum())
     rng = np.random.default_rng(seed)
     draws = rng.multinomial(n, freq / n, size=n_boot)
-    return np.array([stat(d, labels) for d in draws])
+    return np.asarray(stat(draws.astype(float), labels))
 
 
 def _interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
@@ -299,13 +300,18 @@ def _fmt(quantity: str, v: float) -> str:
 
 def _coop_stats(counts, labels):
     """Win rates of the rungs, the four parts and K from pattern counts (bits r, b, c)."""
-    n = counts.sum()
+    n = counts.sum(-1)
     r, b, c = (counts @ labels[:, j] / n for j in range(3))
-    parts = [counts @ (labels[:, 0] == 1) / n,
-             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 1)) / n,
-             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 0) & (labels[:, 2] == 1)) / n,
-             counts @ ((labels[:, 0] == 0) & (labels[:, 1] == 0) & (labels[:, 2] == 0)) / n]
-    return np.array([r, b, c, *parts, k_index(r, b, c)])
+    lo, mid, hi = (labels[:, j] == 1 for j in range(3))
+    parts = [counts @ lo / n, counts @ (~lo & mid) / n, counts @ (~lo & ~mid & hi) / n,
+             counts @ (~lo & ~mid & ~hi) / n]
+    return np.stack([r, b, c, *parts, _ratio(b - r, c - r)], axis=-1)
+
+
+def _ratio(x, y):
+    """x / y, NaN where y is 0 (K is undefined when the bound adds nothing)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    return np.divide(x, y, out=np.full(np.broadcast(x, y).shape, np.nan), where=y != 0)
 
 
 _COOP_ROWS = ("floor win rate", "realistic win rate", "bound win rate", *PARTS, "K")
@@ -331,13 +337,32 @@ def _coop_table(wins, players, n_boot, confidence, seed) -> tuple[pd.DataFrame, 
     return t.set_index(["quantity", "players"]), inversions
 
 
+def split_from_outcomes(floor, realistic, bound, players=None, *, bootstrap: int = 2000,
+                        confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """The co-operative table of :func:`skill` from per-game outcomes (bool arrays, one
+    entry per game index, the same games on each rung): rungs' win rates, the four parts
+    and ``K`` with paired-bootstrap intervals, overall and per player count."""
+    wins = {"floor": np.asarray(floor, bool), "realistic": np.asarray(realistic, bool),
+            "bound": np.asarray(bound, bool)}
+    if len({len(v) for v in wins.values()}) != 1:
+        raise ValueError("the rungs' outcomes must be of the same games (same length)")
+    return _coop_table(wins, None if players is None else np.asarray(players), bootstrap,
+                       confidence, seed)[0]
+
+
+def share_from_outcomes(shares: Mapping[str, np.ndarray], players, *, bootstrap: int = 2000,
+                        confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """The competitive table of :func:`skill` from per-game focal win shares (a shared win
+    counts ``1/k``) and player counts: each rung's win share and ``K_n`` with intervals."""
+    return _competitive_table({k: np.asarray(v, float) for k, v in shares.items()},
+                              np.asarray(players), bootstrap, confidence, seed)
+
+
 def _kn_stat(counts, labels):
     """Win share and K_n from pattern counts of (players, share)."""
     n = labels[:, 0]
-    tot = counts.sum()
-    w = counts @ labels[:, 1] / tot
-    den = counts @ (1 - 1 / n)
-    return np.array([w, (counts @ (labels[:, 1] - 1 / n)) / den if den > 0 else np.nan])
+    w = counts @ labels[:, 1] / counts.sum(-1)
+    return np.stack([w, _ratio(counts @ (labels[:, 1] - 1 / n), counts @ (1 - 1 / n))], axis=-1)
 
 
 def _competitive_table(shares, ns, n_boot, confidence, seed) -> pd.DataFrame:
@@ -463,7 +488,7 @@ def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
 
         def stat(counts, labels):
             return np.concatenate([_coop_stats(counts, labels[:, :3]),
-                                   _coop_stats(counts, labels[:, 3:])])
+                                   _coop_stats(counts, labels[:, 3:])], axis=-1)
 
         rows = _COOP_ROWS
     else:
@@ -477,8 +502,8 @@ def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
             out = []
             for side in (0, 1):
                 for j in range(m):
-                    out.extend(_kn_stat(counts, labels[:, [0, 1 + side * m + j]]))
-            return np.array(out)
+                    out.append(_kn_stat(counts, labels[:, [0, 1 + side * m + j]]))
+            return np.concatenate(out, axis=-1)
 
         rows = tuple(q for r in rungs for q in (f"{r} win share", f"K_n {r}"))
     labels, inv = np.unique(bits, return_inverse=True, axis=0)
