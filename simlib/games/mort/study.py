@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
-from ...core.tables import Counts, TableSpec, count_records, format_tables
+from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables
 from . import api
 from . import codes as K
 from .policies import Seat, make_seat
@@ -234,7 +234,7 @@ def fairness_table(tables) -> pd.DataFrame:
     """Per pairing: the killer's win rate with its interval and how far from 50 % it is."""
     t = tables["by_pairing"]
     out = pd.DataFrame({"games": t["games"], "killer win %": 100 * t["win_rate"],
-                        "95% CI": [f"[{100 * lo:.1f}, {100 * hi:.1f}]" for lo, hi in
+                        "95% CI": [f"[{_pct(lo).strip()}, {_pct(hi).strip()}]" for lo, hi in
                                    zip(t["ci_low"], t["ci_high"])],
                         "from 50 %": [f"{100 * (r - 0.5):+.1f}" for r in t["win_rate"]],
                         "fair?": ["yes" if lo <= 0.5 <= hi else "no" for lo, hi in

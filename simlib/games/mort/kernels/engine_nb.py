@@ -721,6 +721,18 @@ def _lamp_nb(state, rules, g, s, log):
 
 
 @njit_nb
+def _leave_nb(state, s):
+    """A survivor leaves the game (killed or escaped): its hands go to the discards, so
+    the decks keep every card in play."""
+    for v in range(K.HAND_W):
+        state[K.S_ENERGY_DISCARD + v] += state[K.S_HAND + s * K.HAND_W + v]
+        state[K.S_HAND + s * K.HAND_W + v] = 0
+    for k in range(K.MAX_K):
+        state[K.S_SDISCARD + k] += state[K.S_CARDS + s * K.MAX_K + k]
+        state[K.S_CARDS + s * K.MAX_K + k] = 0
+
+
+@njit_nb
 def _land_hit_nb(state, rules, t, log):
     rnd = state[K.S_ROUND]
     state[K.S_S_WOUNDS + t] += 1
@@ -734,6 +746,7 @@ def _land_hit_nb(state, rules, t, log):
         state[K.S_S_END_ROUND + t] = rnd
         state[K.S_KILLS] += 1
         log_nb(log, K.LG_KILL, rnd, 0, t, state[K.S_KILLS], 0, 0)
+        _leave_nb(state, t)
         _check_end_nb(state, rules, log)
 
 
@@ -769,13 +782,7 @@ def _escape_nb(state, rules, s, hatch, log):
     if hatch:
         state[K.S_HATCH_ESCAPES] += 1
     log_nb(log, K.LG_ESCAPE, state[K.S_ROUND], s, hatch, state[K.S_ESCAPES], 0, 0)
-    # the escaped survivor's hands go to the discards
-    for v in range(K.HAND_W):
-        state[K.S_ENERGY_DISCARD + v] += state[K.S_HAND + s * K.HAND_W + v]
-        state[K.S_HAND + s * K.HAND_W + v] = 0
-    for k in range(K.MAX_K):
-        state[K.S_SDISCARD + k] += state[K.S_CARDS + s * K.MAX_K + k]
-        state[K.S_CARDS + s * K.MAX_K + k] = 0
+    _leave_nb(state, s)
     if not _check_end_nb(state, rules, log):
         _end_turn_nb(state, rules, log)
 
