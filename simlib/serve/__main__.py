@@ -1,0 +1,6 @@
+"""``python -m simlib.serve``: the same as ``simlib serve``."""
+import sys
+
+from .main import main
+
+sys.exit(main())
