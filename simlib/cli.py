@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="command",
         metavar="{" + ",".join(["simulate", "report", "trace", "games", "compare", "sweep",
                                 "calibrate", "sensitivity", "skill"] + sorted(game_commands)
-                               + ["bench"]) + "}",
+                               + ["bench", "serve"]) + "}",
         parser_class=_Parser)
 
     s = sub.add_parser("simulate", help="play many games and print the win-rate tables",
@@ -169,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_arguments(g)
         g.set_defaults(game_command=cmd)
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
+    sub.add_parser("serve", help="a local what-if page (simlib serve --help)", add_help=False)
     return parser
 
 
@@ -302,6 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # the speed benchmarks parse their own flags
         return _cmd_bench(argv[1:])
+    if argv[:1] == ["serve"]:  # the what-if page's server (simlib.serve) parses its own flags
+        from .serve import main as serve_main
+
+        return serve_main(argv[1:])
     parser = build_parser()
     try:
         a = parser.parse_args(argv)
