@@ -46,10 +46,11 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Mapping
 
 import pandas as pd
 
+from .games import StudyAdapter
 from .tables import Counts, TableSpec, Tables, count_records, make_tables
 
 __all__ = [
@@ -75,29 +76,9 @@ class OutputExistsError(RunError):
     """The output exists, or holds parts of a different run, and overwriting was not allowed."""
 
 
-@runtime_checkable
-class GameAdapter(Protocol):
-    """What a game provides to the runner (must be picklable for the Dask backend)."""
-
-    game: str
-    spec: TableSpec
-
-    def identity(self) -> dict:
-        """JSON-able parameters that fix every game's result (seed, ruleset, policy, tables)."""
-
-    def provenance(self) -> dict:
-        """JSON-able description of the run for readers (identity plus names, versions)."""
-
-    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
-        """Play games ``start .. start + count - 1``; one records row per game, in order."""
-
-    def aggregate(self, records: pd.DataFrame) -> Counts:
-        """Additive counts of a records frame (usually ``count_records(records, spec)``)."""
-
-    # Optional: ``run_chunk_counts(start, count, threads) -> Counts``, equal to
-    # ``aggregate(run_chunk(start, count, threads))`` but cheaper; used when rows are not kept.
-    # Optional: ``compile_notice() -> str | None``, a line to show before the first chunk
-    # when the game's kernels still have to be compiled (a long, silent wait otherwise).
+# What a game provides to the runner: the study adapter protocol of the game contract
+# (every method required; see simlib.core.games).
+GameAdapter = StudyAdapter
 
 
 # =========================================================================== plan
@@ -576,9 +557,8 @@ def _progress_bar(total: int, initial: int, show: bool, desc: str):
 def _chunk_task(adapter: GameAdapter, start: int, count: int, threads: int | None,
                 keep_records: bool):
     """Play one chunk; return ``(records or None, counts)``."""
-    fast = getattr(adapter, "run_chunk_counts", None)
-    if not keep_records and fast is not None:
-        return None, fast(start, count, threads)
+    if not keep_records:
+        return None, adapter.run_chunk_counts(start, count, threads)
     records = adapter.run_chunk(start, count, threads)
     counts = adapter.aggregate(records)
     return (records if keep_records else None), counts
@@ -819,9 +799,8 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         if max_chunks is not None:
             pending = pending[:max_chunks]
         show = _show_progress(progress)
-        notice = getattr(adapter, "compile_notice", None)
-        if show and pending and backend == "local" and notice is not None:
-            line = notice()
+        if show and pending and backend == "local":
+            line = adapter.compile_notice()
             if line:
                 print(line, file=sys.stderr, flush=True)
         bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
