@@ -579,3 +579,18 @@ def test_describe_and_words():
     assert all(isinstance(a, str) for a in g.legal_actions())
     with pytest.raises(ValueError):
         g.apply(99)
+
+
+def test_rules_table_names_existing_tests():
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    table = (here / "RULES_until_the_world_ends.md").read_text()
+    files = {"T": "test_until_the_world_ends.py", "G": "test_until_the_world_ends_golden.py",
+             "X": "test_until_the_world_ends_exact.py"}
+    named = re.findall(r"\b([TGX])::(test_\w+)", table)
+    assert len(named) > 40
+    for short, name in named:
+        src = (here / files[short]).read_text()
+        assert re.search(rf"^def {name}\(", src, re.M), f"{files[short]}::{name} does not exist"

@@ -86,7 +86,7 @@ SCALARS = ("players", "round", "dealer", "turn", "phase", "decider", "over", "ke
            "n_shown", "pick_k", "pick_first", "hoarders", "end_cause", "round_cause",
            "challenges", "redeals", "hoards", "ends_ending", "ends_hoard", "ends_exhausted",
            "ends_cap", "ender_top", "ender_gain", "pts_escalation", "pts_good", "pts_ending",
-           "round_enders", "extra_turn")
+           "round_enders", "extra_turn", "redeal_size")
 SEAT_PARTS = ("total", "round_score", "hand_n", "tl_n", "pick", "rounds_won", "ended",
               "challenged", "hoarded")
 STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
@@ -101,7 +101,7 @@ _s, S_SIZE = _layout(STATE, "S_")
  S_END_CARD, S_ASK, S_LAST_DRAWER, S_PENDING, S_PENDING_DRAWN, S_N_SHOWN, S_PICK_K,
  S_PICK_FIRST, S_HOARDERS, S_END_CAUSE, S_ROUND_CAUSE, S_CHALLENGES, S_REDEALS, S_HOARDS,
  S_ENDS_ENDING, S_ENDS_HOARD, S_ENDS_EXHAUSTED, S_ENDS_CAP, S_ENDER_TOP, S_ENDER_GAIN,
- S_PTS_ESCALATION, S_PTS_GOOD, S_PTS_ENDING, S_ROUND_ENDERS, S_EXTRA_TURN,
+ S_PTS_ESCALATION, S_PTS_GOOD, S_PTS_ENDING, S_ROUND_ENDERS, S_EXTRA_TURN, S_REDEAL_SIZE,
  S_S_TOTAL, S_S_ROUND_SCORE, S_S_HAND_N, S_S_TL_N, S_S_PICK, S_S_ROUNDS_WON, S_S_ENDED,
  S_S_CHALLENGED, S_S_HOARDED,
  S_HAND, S_MARKED, S_TL, S_PILE, S_DISCARD, S_COMMON, S_SHOWN, S_SHOWN_LEFT, S_PTS_COLOUR,

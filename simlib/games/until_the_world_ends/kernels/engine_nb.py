@@ -356,6 +356,7 @@ def redeal_nb(state, rules, log):
     ``deal_all``: every card round-robin), ignoring the hand limit; the rest is the pile."""
     n = state[K.S_PLAYERS]
     d = state[K.S_N_DISCARD]
+    state[K.S_REDEAL_SIZE] = d
     for i in range(d):
         state[K.S_PILE + i] = state[K.S_DISCARD + i]
     state[K.S_N_DISCARD] = 0

@@ -212,6 +212,14 @@ def resample_nb(state, rules, me):
             for i in range(state[K.S_S_HAND_N + p]):
                 state[K.S_PILE + k] = state[K.S_HAND + p * K.MAX_HAND + i]
                 k += 1
+    # sorted first: the re-deal depends on which cards are unseen, never on where they lie
+    for i in range(1, k):
+        c = state[K.S_PILE + i]
+        j = i - 1
+        while j >= 0 and state[K.S_PILE + j] > c:
+            state[K.S_PILE + j + 1] = state[K.S_PILE + j]
+            j -= 1
+        state[K.S_PILE + j + 1] = c
     for i in range(k - 1, 0, -1):
         j = randint_nb(state, K.STREAM_SEARCH, i + 1)
         t = state[K.S_PILE + i]
