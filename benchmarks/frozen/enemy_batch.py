@@ -1,13 +1,13 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.combat_nb.enemy_batch_nb`` and the kernels it calls,
-written by `python -m simlib.bench --update-floors` (2026-12-01, commit 311acae).
+written by `simlib bench --update-floors` (2026-12-01, commit 02bcdb6).
 
-The speed guard measures the kernel against this copy (see simlib.bench, "frozen copies"): do not edit; re-measure the floors instead.
+The speed guard measures the kernel against this copy (see simlib.core.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """
-from simlib.core.jit import njit_nb
+from simlib.core.jit import njit_with
 from simlib.games.until_daylight.kernels.combat_nb import ENEMY_RAIDER
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def enemy_batch_nb(h, b, x, kind, survivors, barricades, barricade_heads, barricade_bodies,
                    bodies_per_damage):
     """Resolve one batch (at most the dice cap) of enemy dice on an area.

@@ -1,13 +1,13 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.combat_nb.player_attack_area_nb`` and the kernels it calls,
-written by `python -m simlib.bench --update-floors` (2026-12-01, commit 311acae).
+written by `simlib bench --update-floors` (2026-12-01, commit 02bcdb6).
 
-The speed guard measures the kernel against this copy (see simlib.bench, "frozen copies"): do not edit; re-measure the floors instead.
+The speed guard measures the kernel against this copy (see simlib.core.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """
-from simlib.core.jit import njit_nb
+from simlib.core.jit import njit_with
 from simlib.games.until_daylight.kernels.combat_nb import ENEMY_SURVIVOR, E_KILL_BODIES, E_KILL_HEADS, E_KIND, np
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def player_attack_area_nb(area_row, n, enemy_tab, h, b, survivors_block, line_buf, killed_out):
     """Resolve one player attack of ``h`` heads and ``b`` bodies on an area.
 
@@ -21,7 +21,7 @@ def player_attack_area_nb(area_row, n, enemy_tab, h, b, survivors_block, line_bu
     return kills, new_n
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def kills_for_counts_nb(line, n, enemy_tab, h, b):
     """Longest killed prefix of ``line[:n]`` (enemy type ids) with ``h`` heads and ``b`` bodies.
 
@@ -56,7 +56,7 @@ def kills_for_counts_nb(line, n, enemy_tab, h, b):
     return n
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def remove_first_targets_nb(area_row, n, enemy_tab, count, survivors_block, killed_out):
     """Remove the first ``count`` targets of ``area_row[:n]`` keeping the order of the rest.
 
@@ -75,13 +75,13 @@ def remove_first_targets_nb(area_row, n, enemy_tab, count, survivors_block, kill
     return w
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def is_target_nb(enemy_tab, t, survivors_block):
     """Whether a card of type ``t`` is a target of player attacks (survivors only in the variant)."""
     return survivors_block != 0 or enemy_tab[t, E_KIND] != ENEMY_SURVIVOR
 
 
-@njit_nb(cache=False)
+@njit_with(_nrt=False, cache=False, entry=False, error_model='numpy', nogil=True)
 def target_line_nb(area_row, n, enemy_tab, survivors_block, line_buf):
     """Copy the targets of ``area_row[:n]`` (in order) to ``line_buf``; return how many."""
     m = 0

@@ -378,7 +378,7 @@ def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
         raise FrozenMissing(f"speed guard: {path}: no frozen copy of the {bench.name!r} "
                             "kernel. Run `simlib bench --update-floors`.")
     try:
-        ref = _load_copy(path, bench, f"simlib_frozen_{bench.name}")
+        ref = _load_copy(path, bench, _copy_module(bench, "frozen"))
     except Exception as exc:  # noqa: BLE001 - any failure of the copy means: re-freeze
         raise FrozenMissing(f"speed guard: {path}: the frozen copy of {bench.name!r} does "
                             f"not run with today's code ({type(exc).__name__}: {exc}). "
@@ -386,10 +386,20 @@ def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
     return dataclasses.replace(ref, name=f"{bench.name}@frozen", guarded=False)
 
 
+def _copy_module(bench: Bench, label: str) -> str:
+    """The module name of a copy of ``bench``'s kernel: beside the kernel's own module, so
+    its compiled code is cached in the kernel's game folder (``simlib.core.jit.cache_dir``:
+    recompiled when that game's kernel sources change, not another game's)."""
+    return f"{bench.kernel.py_func.__module__}__{label}_{bench.name}"
+
+
 def _load_copy(path: Path, bench: Bench, module_name: str) -> Bench:
     """``bench`` rebuilt on the ``KERNEL`` of the copy at ``path``, compiled (one call)."""
     spec = importlib.util.spec_from_file_location(module_name, path)
     mod = importlib.util.module_from_spec(spec)
+    # registered: numba names a cached kernel's module, and a process loading the kernel
+    # from the cache looks the module up by that name
+    sys.modules[module_name] = mod
     spec.loader.exec_module(mod)
     if not hasattr(getattr(mod, "KERNEL", None), "py_func"):
         raise TypeError("KERNEL is not a jitted kernel")
@@ -406,13 +416,14 @@ def current_bench(bench: Bench) -> Bench:
     a benchmark with ``cache_copies`` (a whole game) writes its copy once per content into
     the kernels' cache folder, so its compile, like its frozen copy's, is reused by the
     next guard until a kernel source changes."""
-    from simlib.core.jit import cache_dir
+    from simlib.core.jit import _group_of, cache_dir
 
     text = frozen_source(bench.kernel, "today's kernel, compiled by the guard",
                          cache=bench.cache_copies)
     if bench.cache_copies:
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        path = Path(cache_dir()) / "bench-copies" / f"{bench.name}_{digest}.py"
+        folder = cache_dir(_group_of(bench.kernel.py_func.__module__))
+        path = Path(folder) / "bench-copies" / f"{bench.name}_{digest}.py"
         if not path.is_file():  # written once: numba's cache index checks its time stamp
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -421,7 +432,7 @@ def current_bench(bench: Bench) -> Bench:
     else:
         path = Path(tempfile.mkdtemp(prefix="simlib-current-")) / f"{bench.name}.py"
         path.write_text(text)
-    ref = _load_copy(path, bench, f"simlib_current_{bench.name}")
+    ref = _load_copy(path, bench, _copy_module(bench, "current"))
     return dataclasses.replace(ref, name=bench.name, title=bench.title, guarded=bench.guarded,
                                kernel=bench.kernel, rebuild=bench.rebuild, note=bench.note,
                                entry=bench.entry, pure_n=bench.pure_n)
@@ -798,8 +809,11 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
         f"margin = {margin}",
         f"sessions = {len(sessions)}",
         f"calibration = {_fmt_toml_str(CAL_DESCRIPTION)}",
-        f"calibration_ops_per_s = {statistics.median(s[0].cal_ops_per_s for s in sessions):.6g}",
     ]
+    mixed = [i for i, m in enumerate(sessions[0]) if m.calibration == "mixed"]
+    if mixed:  # the mixed loop's speed, as measured beside the first kernel timed against it
+        lines.append("calibration_ops_per_s = "
+                     f"{statistics.median(s[mixed[0]].cal_ops_per_s for s in sessions):.6g}")
     if note:
         lines.append(f"note = {_fmt_toml_str(note)}")
     out = {}

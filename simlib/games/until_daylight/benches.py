@@ -266,8 +266,11 @@ def play_games_bench(threads: int = 1, players: int = 4, games: int | None = Non
     games per block (default 64 per thread).  Not guarded: the two-thread figure."""
     from simlib.games.until_daylight.api import play_games
 
+    rules, _ = reference_rules()
+
     def run(n):
-        play_games(n, players=players, seed=SEED, policy="baseline", threads=threads)
+        play_games(n, players=players, seed=SEED, policy="baseline", threads=threads,
+                   ruleset=rules)
 
     return Bench(f"play_games_{threads}t", f"games via api.play_games ({threads} "
                  f"thread{'s' if threads > 1 else ''})", run, guarded=False, min_n=8,
@@ -326,7 +329,8 @@ def decisions_per_game(players: int = 4) -> float:
     ``decisions`` field)."""
     from simlib.games.until_daylight.api import play_games
 
-    rec = play_games(64, players=players, seed=SEED, policy="baseline", threads=1)
+    rec = play_games(64, players=players, seed=SEED, policy="baseline", threads=1,
+                     ruleset=reference_rules()[0])
     return float(np.mean(rec["decisions"]))
 
 
@@ -334,8 +338,10 @@ def rollout_bench(policy: str = "rollout-100", players: int = 4) -> Bench:
     """Full games of a search player through the runner (reference ruleset, 1 thread)."""
     from simlib.games.until_daylight.api import play_games
 
+    rules, _ = reference_rules()
+
     def run(n):
-        play_games(n, players=players, seed=SEED, policy=policy, threads=1)
+        play_games(n, players=players, seed=SEED, policy=policy, threads=1, ruleset=rules)
 
     # the same 8 games in every block (about 1.5 s at rollout-100)
     return Bench("rollout", f"one full game ({players} players, {policy})", run,
@@ -349,7 +355,7 @@ def _search_positions(k: int = 16, depth: int = 12, players: int = 4):
     out = []
     i = 0
     while len(out) < k:
-        g = Game(seed=SEED, game=i, players=players)
+        g = Game(seed=SEED, game=i, players=players, ruleset=reference_rules()[0])
         for _ in range(depth):
             if g.over:
                 break
