@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, read_toml
+from ...core.ruleset import (Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, read_toml,
+                             resolve_ruleset)
 from . import codes as K
 
 __all__ = ["UntilTheWorldEndsRules", "RulesetError", "load_ruleset", "default_ruleset_dir",
@@ -163,6 +164,7 @@ class UntilTheWorldEndsRules(TaggedRuleset):
     SCHEMAS = SCHEMAS
     SOURCES = ("rulebook", "inferred", "publisher", "assumed")
     GAME = "Until the World Ends"
+    DATA_FOLDER = "until_the_world_ends"
 
     @property
     def card_names(self) -> tuple[str, ...]:
@@ -278,23 +280,26 @@ def default_ruleset_dir() -> Path:
 
 
 _DEFAULT: UntilTheWorldEndsRules | None = None
-
-
 PRESETS = ("reference",)
+DEFAULT_RULESET = "reference"
 
 
-def load_ruleset(path: str | Path | UntilTheWorldEndsRules | None = None) -> UntilTheWorldEndsRules:
-    """The reference ruleset (``None`` or ``"reference"``, the game's one preset and its
-    default), a ruleset folder, a ``.toml`` file of changes applied to the reference
-    (``[constants] target = ...`` or ``[cards.the_end] count = ...``), or a ruleset (as is)."""
+def reference_ruleset() -> UntilTheWorldEndsRules:
+    """The reference ruleset shipped with simlib."""
     global _DEFAULT
-    if isinstance(path, UntilTheWorldEndsRules):
-        return path
-    if path is None or (isinstance(path, str) and path in PRESETS):
-        if _DEFAULT is None:
-            _DEFAULT = load_tagged(default_ruleset_dir(), UntilTheWorldEndsRules)
-        return _DEFAULT
-    return load_tagged(path, UntilTheWorldEndsRules, base=load_ruleset())
+    if _DEFAULT is None:
+        _DEFAULT = load_tagged(default_ruleset_dir(), UntilTheWorldEndsRules)
+    return _DEFAULT
+
+
+def load_ruleset(spec=None) -> UntilTheWorldEndsRules:
+    """The ruleset ``spec`` names: ``None`` or ``"reference"`` (the declared default, the
+    reference ruleset: the game's one preset), a ruleset folder (a designer's whole deck),
+    a ``.toml`` tweak over the ruleset its ``base = "..."`` names (default the reference;
+    ``[constants] target = 150``, ``[cards.the_end] count = 5``), ``"reference+tweak.toml"``,
+    or an :class:`UntilTheWorldEndsRules` (itself)."""
+    return resolve_ruleset(spec, UntilTheWorldEndsRules, presets={"reference": reference_ruleset},
+                           default=DEFAULT_RULESET)
 
 
 def combine(rules: UntilTheWorldEndsRules, deck: str | Path) -> UntilTheWorldEndsRules:
