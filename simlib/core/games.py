@@ -286,6 +286,7 @@ class GameInfo:
 _REGISTRY: dict[str, Any] = {
     "until_daylight": "simlib.games.until_daylight.game:GAME",
     "till_dawn": "simlib.games.till_dawn.game:GAME",
+    "until_the_world_ends": "simlib.games.until_the_world_ends.game:GAME",
 }
 
 
