@@ -57,7 +57,7 @@ from typing import Iterator, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["Effects", "effects", "team_cells", "cooperative_effects", "swap_gaps",
+__all__ = ["Effects", "effects", "effects_section", "pointer", "team_cells", "cooperative_effects", "swap_gaps",
            "pair_synergy", "seat_cells", "competitive_effects", "holm"]
 
 TEAM_SEP = "+"  # a ``team`` key names its members sorted and joined by "+"
@@ -69,6 +69,19 @@ _SEPARATION = ("(almost) always or never wins against the others: the logit is u
 
 
 # =========================================================================== helpers
+def _quiet(fn):
+    """Run ``fn`` with numpy's floating-point warnings off: a level that (almost) never
+    wins has an odds ratio that overflows to inf, which is what it is (noted in the table)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def _expit(x):
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -234,6 +247,7 @@ def _presence(teams, levels) -> np.ndarray:
 
 
 # =========================================================================== co-operative
+@_quiet
 def swap_gaps(cells: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Model-free: per player count and ordered pair ``(a, b)``, the mean over the teams of
     ``p - 1`` others ``S`` where both ``S + a`` and ``S + b`` were played of
@@ -309,6 +323,7 @@ def _main_design(teams, levels, fixed: np.ndarray | None = None):
     return np.hstack([base, factor.columns()]), factor, base.shape[1]
 
 
+@_quiet
 def cooperative_effects(cells: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """The ``character_effects`` table of a co-operative study (see the module docstring).
 
@@ -382,6 +397,7 @@ def cooperative_effects(cells: pd.DataFrame, confidence: float = 0.95) -> pd.Dat
     return out.set_index(["players", "character"])
 
 
+@_quiet
 def pair_synergy(cells: pd.DataFrame, confidence: float = 0.95):
     """Pair terms on the logit scale per player count.
 
@@ -536,6 +552,7 @@ _COMP_COLS = ["games", "raw_win_rate", "effect_points", "effect_low", "effect_hi
               "se", "odds_ratio", "or_low", "or_high", "identified", "held_fixed", "note"]
 
 
+@_quiet
 def competitive_effects(source, confidence: float = 0.95) -> dict[str, pd.DataFrame]:
     """``{"strategy_effects": ..., "character_effects": ...}`` of a competitive study (see
     the module docstring); each indexed by the strategy (character) with the columns of
@@ -604,6 +621,7 @@ def _competitive(spec) -> bool:
     return bool(spec.member_outcomes)
 
 
+@_quiet
 def effects(source, confidence: float = 0.95) -> Effects:
     """Every effect table of a study (a :class:`~simlib.core.runner.RunResult`, a
     :class:`~simlib.core.tables.Counts` or ``(records, spec)``).
@@ -622,7 +640,104 @@ def effects(source, confidence: float = 0.95) -> Effects:
                    confidence)
 
 
+# =========================================================================== report
+_SHOWN = ["games", "raw_win_rate", "effect_points", "effect_low", "effect_high", "odds_ratio",
+          "or_low", "or_high"]
+_TITLES = {"raw_win_rate": "raw win", "effect_points": "effect (points)",
+           "effect_low": "low", "effect_high": "high", "odds_ratio": "odds ratio",
+           "or_low": "OR low", "or_high": "OR high", "swap_points": "swap check (points)",
+           "swap_low": "swap low", "swap_high": "swap high", "held_fixed": "held fixed"}
+
+
+def _report_frame(t: pd.DataFrame, extra=()) -> pd.DataFrame:
+    cols = _SHOWN + [c for c in extra if c in t.columns] + ["note"]
+    f = t.reindex(columns=cols).copy()
+    for c in f.columns:
+        if c in ("odds_ratio", "or_low", "or_high"):
+            f[c] = f[c].astype(float).round(3)
+        elif c not in ("games", "raw_win_rate", "note", "held_fixed"):
+            f[c] = f[c].astype(float).round(2)
+    return f
+
+
+def effects_section(result):
+    """The HTML report's section of :func:`effects` (a :class:`simlib.core.report.Section`);
+    a result the effects cannot be computed from gets a note saying why."""
+    from .report import Note, Section, frame_table
+
+    competitive = _competitive(result.counts.spec)
+    title = "Effects" if competitive else "Character effects"
+    if competitive:
+        intro = ("A raw win share mixes a strategy or character with the tables it sat at. "
+                 "Here a binomial GLM of 'this seat won (or shared the win)' holds the table "
+                 "composition and the seat fixed: each row is the win points against the "
+                 "average strategy (character) and the odds ratio, with 95 % intervals.")
+    else:
+        intro = ("The raw win rate of a character is that of the games it played, with "
+                 "teammates that are never itself: with random teams of p of K characters the "
+                 "raw gap between two characters is (K - p)/(K - 1) of the gap a swap in the "
+                 "same team makes (3/5 at 3 of 6 players, 1/5 at 5, nothing at 6). A binomial "
+                 "GLM per player count (sum-to-zero) holds the teammates fixed: win points "
+                 "against the average character and odds ratios with 95 % intervals; the swap "
+                 "check compares teams that differ by this character only (no model).")
+    s = Section(title, intro=intro, id="effects")
+    try:
+        eff = result.effects
+    except (ValueError, KeyError, np.linalg.LinAlgError) as exc:
+        s.add(Note(f"No effects for this result: {exc}"))
+        return s
+    if competitive:
+        for name, cap in (("strategy_effects", "strategies"), ("character_effects", "characters")):
+            if name in eff.tables:
+                s.add(frame_table(_report_frame(eff[name], ["held_fixed"]), index=True,
+                                  percent=("raw_win_rate",), titles=_TITLES, caption=cap,
+                                  id=f"table-{name.replace('_', '-')}"))
+        return s
+    s.add(frame_table(_report_frame(eff.character_effects, ["swap_points", "swap_low",
+                                                            "swap_high"]),
+                      index=True, percent=("raw_win_rate",), titles=_TITLES,
+                      caption="by player count ('all': pooled, player count held fixed)",
+                      id="table-character-effects"))
+    tests = eff.pair_synergy_test
+    if len(tests):
+        s.add(Note("Pairs: a synergy term per pair present together, on the logit scale (a "
+                   "pair that merely adds win points looks synergistic in logits near 0 % or "
+                   "100 %: synergy depends on the scale). All pairs are tested together by a "
+                   "likelihood-ratio test per player count, then one by one with Holm's "
+                   "correction within the player count."))
+        s.add(frame_table(tests.round(4), index=True, caption="all pairs together",
+                          id="table-pair-test"))
+        pairs = eff.pair_synergy
+        if len(pairs):
+            top = pairs.sort_values("p_value").head(15)[["synergy", "odds_ratio", "or_low",
+                                                         "or_high", "p_value", "p_holm"]]
+            s.add(frame_table(top.round(4), index=True, caption="the 15 pairs with the "
+                              "smallest p-values", id="table-pair-synergy"))
+    return s
+
+
 # =========================================================================== text
+def pointer(kind: str, members: int | None = None) -> str:
+    """The line a study's printed tables carry from the raw rates to the effects."""
+    import textwrap
+
+    return textwrap.fill(_pointer_text(kind, members), 100)
+
+
+def _pointer_text(kind: str, members: int | None) -> str:
+    if kind == "competitive":
+        return ("Effects: a raw win share mixes a strategy (character) with the tables it sat "
+                "at; for strategy and character effects with the table composition and seat "
+                "held fixed see res.effects (strategy_effects, character_effects) in Python "
+                "or the HTML report's 'Effects' section (--html).")
+    frac = (f" (with {members} characters and random teams the raw gap is ({members} - p)/"
+            f"{members - 1} of a swap's)") if members and members > 1 else ""
+    return ("Effects: the raw win rate by character understates differences: a character is "
+            f"never its own teammate{frac}. For effects with teammates held fixed (win points "
+            "and odds ratios against the average character, pair synergy) see res.effects in "
+            "Python or the HTML report's 'Character effects' section (--html).")
+
+
 def _f(x, fmt="{:+.1f}") -> str:
     return "-" if x is None or not np.isfinite(x) else fmt.format(x)
 

@@ -491,6 +491,10 @@ def cooperative_report(result, *, title: str | None = None, command: str | None 
                          caption=f"summed over {primary}; 'died': share of its games in which "
                                  f"this {member} was the one who died"))
 
+    from .effects import effects_section  # teammates held fixed (statsmodels, on demand)
+
+    rep.add(effects_section(result))
+
     s = rep.add(Section("When the night is lost", intro="Survival: the share of games still "
                         "going after each round (the last point is the win rate); then how and "
                         "when games are lost, and how long they last.", id="survival"))

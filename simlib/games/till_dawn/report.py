@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...core import plots
 from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
                             frame_table, incomplete_warnings, rate_table)
+from ...core.effects import effects_section
 from ...core.tables import _pct
 
 __all__ = ["study_report"]
@@ -68,6 +69,8 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s.add(rate_table(by_strat, sortable=True, sort=True, id="table-by-strategy"))
     s.add(rate_table(t["by_strategy_table"], sortable=True, id="table-by-strategy-table",
                      caption="by table (named by its strategies, sorted)"))
+
+    rep.add(effects_section(result))  # table composition and seat held fixed
 
     s = rep.add(Section("Coffin points", intro="Mean coffin points with the 95 % interval of "
                         "the mean.", id="points"))

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
+from ...core.effects import pointer
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from . import api
 from . import codes as K
@@ -323,6 +324,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     parts.append(format_tables(t, ["mean_points_by_strategy", "mean_points_by_character"]))
     if len(t.end_causes):
         parts.append(format_tables(t, ["end_causes"]))
+    parts.append(pointer("competitive"))
     return "\n\n".join(parts) + "\n"
 
 

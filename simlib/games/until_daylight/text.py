@@ -1,6 +1,7 @@
 """The text ``simlib simulate`` and ``simlib report`` print for an Until Daylight study."""
 from __future__ import annotations
 
+from ...core.effects import pointer
 from ...core.tables import format_tables, rate_matrix
 
 __all__ = ["render", "header"]
@@ -43,4 +44,5 @@ def render(result, all_tables: bool = False) -> str:
         parts.append("== win % by character and players [95% CI] ==\n" + m.to_string())
     parts.append(format_tables(t, ["by_team"], max_rows=50))
     parts.append(format_tables(t, ["loss_causes_by_players", "deaths_by_character"]))
+    parts.append(pointer("cooperative", len(t.by_character)))
     return "\n\n".join(parts) + "\n"
