@@ -38,7 +38,7 @@ import numpy as np
 from ....core.jit import njit_nb
 from ....core.rng import STREAM_SALT, mix64_nb
 from .. import codes as K
-from .engine_nb import (card_of_nb, cards_held_nb,
+from .engine_nb import (card_of_nb, cards_held_nb, repair_card_nb,
                         guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
                         randint_nb, step_nb)
 
@@ -446,8 +446,8 @@ def _survivor_choice(state, rules, params, legal, n):
                 a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
             else:
                 a = -1
-                # the toolbox first, when held and the generator is within reach
-                if idx >= 0 and card_of_nb(state, rules, s, K.FX_REPAIR) >= 0 and \
+                # a lamp without a roll first (the toolbox; any card under any_card_repairs)
+                if idx >= 0 and repair_card_nb(state, rules, s) >= 0 and \
                         abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + idx]]) + \
                         abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + idx]]) <= reach:
                     a = _commit(state, legal, n, s, K.Q_CARDS, rules[P + K.P_SURVIVOR_CARD_COST], False)
