@@ -117,15 +117,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     port = sock.getsockname()[1]
     shown = f"[{a.host}]" if ":" in a.host else a.host
-    sys.stdout.write(f"simlib serve: the what-if page is at\n    http://{shown}:{port}/?token="
-                     f"{app.state.token}\n(Ctrl-C stops the server)\n")
-    sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:  # a second Ctrl-C during the shutdown
-        pass
+        sys.stdout.write(f"simlib serve: the what-if page is at\n    http://{shown}:{port}/?token="
+                         f"{app.state.token}\n(Ctrl-C stops the server)\n")
+        sys.stdout.flush()
+        server.run(sockets=[sock])  # uvicorn turns Ctrl-C into a graceful shutdown (runs stopped)
+    except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal, or a second one
+        app.state.pages.shutdown()
     finally:
         sock.close()
     sys.stdout.write("simlib serve: stopped\n")
