@@ -169,7 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_arguments(g)
         g.set_defaults(game_command=cmd)
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
-    sub.add_parser("serve", help="a local what-if page (simlib serve --help)", add_help=False)
+    from .serve.main import DESCRIPTION as _serve_doc, add_arguments as _serve_arguments
+
+    _serve_arguments(sub.add_parser("serve", help="a local what-if page (simlib serve --help)",
+                                    description=_serve_doc))
     return parser
 
 

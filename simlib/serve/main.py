@@ -6,20 +6,27 @@ import socket
 import sys
 from typing import Sequence
 
-__all__ = ["main", "build_parser", "LOOPBACK", "Background"]
+__all__ = ["main", "build_parser", "add_arguments", "LOOPBACK", "Background"]
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 DEFAULT_PORT = 8765
 DEFAULT_CAP = 200_000
 
 
+DESCRIPTION = ("A local what-if page: change a ruleset value in the browser and watch the "
+               "paired difference against the base ruleset sharpen, game chunk after game "
+               "chunk.  Open the printed URL (it carries the access token); Ctrl-C stops the "
+               "server and its runs.  Ruleset files are read only from the current folder.")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="simlib serve",
-        description="A local what-if page: change a ruleset value in the browser and watch the "
-                    "paired difference against the base ruleset sharpen, game chunk after game "
-                    "chunk.  Open the printed URL (it carries the access token); Ctrl-C stops "
-                    "the server and its runs.  Ruleset files are read only from the current folder.")
+    p = argparse.ArgumentParser(prog="simlib serve", description=DESCRIPTION)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags of ``simlib serve`` (also declared in ``simlib --help``'s parser)."""
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free port)")
     p.add_argument("--host", default="127.0.0.1",
