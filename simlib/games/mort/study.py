@@ -157,6 +157,21 @@ def default_games(adapter: MortAdapter) -> int:
     return GAMES_PER_TABLE * len(adapter.tables)
 
 
+def side_of(characters) -> str:
+    """The side whose win the instruments count: ``characters`` is ``None``/``"random"``
+    (the survivors), ``"killer"`` or ``"survivors"`` (or a one-name list of either, as
+    ``--characters killer`` gives)."""
+    c = characters
+    if isinstance(c, (list, tuple)) and len(c) == 1:
+        c = c[0]
+    if c is None or c == "random":
+        return "survivors"
+    if c in ("killer", "survivors"):
+        return c
+    raise ValueError(f"Mort de la lumière du jour has no characters: --characters names the side "
+                     f"the instruments count (killer or survivors); got {characters!r}")
+
+
 def _ruleset(ruleset) -> MortRules:
     if isinstance(ruleset, MortRules):
         return ruleset
@@ -178,12 +193,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     rules = _ruleset(ruleset)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
-    side = "survivors"
-    if characters is not None and characters != "random":
-        if characters not in ("killer", "survivors"):
-            raise ValueError(f"Mort de la lumière du jour has no characters: characters names the "
-                             f"side the instruments count (killer or survivors); got {characters!r}")
-        side = characters
+    side = side_of(characters)
     size = 1 + int(rules.get("board.survivors"))
     if players is not None:
         seq = [players] if isinstance(players, (int, np.integer)) else list(players)
@@ -324,5 +334,5 @@ def policy_arm(policy, params, *, field_policy, field_params, players=None, char
     b = make_seat(field_policy, field_params)
     rules = _ruleset(ruleset)
     n = int(rules.get("board.survivors"))
-    table = [a] + [b] * n if characters == "killer" else [b] + [a] * n
+    table = [a] + [b] * n if side_of(characters) == "killer" else [b] + [a] * n
     return make_adapter(players, characters, seed=seed, seats=[table], ruleset=rules)
