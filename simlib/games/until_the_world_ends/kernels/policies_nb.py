@@ -13,9 +13,11 @@
 ``rollout(rollouts)`` / ``clairvoyant(rollouts)``
     Flat Monte Carlo over greedy continuations to the end of the game: each legal action
     is tried ``rollouts`` times; before each try the cards the player cannot see (the
-    others' hands and the draw pile) are re-dealt at random from what is unseen
-    (``rollout``, no peeking) or left as they are (``clairvoyant``, the upper bound).  The
-    value of a try is the player's share of the game's win (1/k among k tied winners).
+    others' hands and the draw pile) and the future shuffles are re-dealt at random from
+    what is unseen (``rollout``, no peeking; try t deals the same world for every action:
+    common random numbers) or left as they are (``clairvoyant``, the upper bound).  The
+    value of a try is the player's share of the game's win (1/k among k tied winners);
+    greedy's own choice wins ties.
 
 Scratch (``new_scratch`` in ``api``): ``legal`` int64 (MAX_LEGAL,), ``work`` int64
 (3, S_SIZE) state copies, ``slog`` int64 (1, LOG_W) a log that records nothing.
@@ -241,22 +243,29 @@ def rollout_nb(state, rules, params, legal, n, work, slog, peek):
         return legal[0]
     tries = 1 if peek else max(1, int(params[0]))  # a clairvoyant try is deterministic
     gp = params[1:3]  # the continuation's greedy parameters (end_margin, challenge_margin)
-    best = legal[0]
-    bestv = -1.0
     w = work[1]
     inner = work[2:]
+    # greedy's own choice breaks ties: a flat search adds to greedy, never noise on a tie
+    g_choice = greedy_nb(state, rules, gp, legal, n, inner, slog)
+    # common random numbers: try t re-deals the same unseen world for every action, so the
+    # actions' values differ by the actions, not by the worlds drawn for them
+    randint_nb(state, K.STREAM_SEARCH, 2)
+    base = state[K.S_STREAMS + K.STREAM_SEARCH]
+    best = g_choice
+    bestv = -1.0
+    gv = -1.0
     for i in range(n):
         v = 0.0
-        for _ in range(tries):
+        for t in range(tries):
             for j in range(K.S_SIZE):
                 w[j] = state[j]
             if not peek:
-                # each try its own unseen world: the cards re-dealt and the future shuffles
-                # (the redeals' and the next rounds' deals) keyed from the search stream
-                randint_nb(state, K.STREAM_SEARCH, 2)
-                w[K.S_STREAMS + K.STREAM_SEARCH] = state[K.S_STREAMS + K.STREAM_SEARCH]
-                w[K.S_STREAMS + K.STREAM_DEAL] = state[K.S_STREAMS + K.STREAM_SEARCH] ^ 0x5DEECE66D
-                w[K.S_KEY] = state[K.S_STREAMS + K.STREAM_SEARCH] ^ 0x2545F4914F6CDD1D
+                # the unseen world of try t: the cards re-dealt and the future shuffles (the
+                # redeals' and the next rounds' deals) keyed from the search stream
+                seedv = base ^ ((t + 1) * 0x2545F4914F6CDD1D)
+                w[K.S_STREAMS + K.STREAM_SEARCH] = seedv
+                w[K.S_STREAMS + K.STREAM_DEAL] = seedv ^ 0x5DEECE66D
+                w[K.S_KEY] = seedv ^ 0x1B873593
                 resample_nb(w, rules, me)
             apply_action_nb(w, rules, legal[i], slog)
             while w[K.S_OVER] == 0:
@@ -272,9 +281,13 @@ def rollout_nb(state, rules, params, legal, n, work, slog, peek):
                     if w[K.S_S_TOTAL + p] == top:
                         k += 1
                 v += 1.0 / k
+        if legal[i] == g_choice:
+            gv = v
         if v > bestv:
             bestv = v
             best = legal[i]
+    if gv >= bestv:
+        return g_choice
     return best
 
 
