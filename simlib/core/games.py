@@ -287,6 +287,7 @@ _REGISTRY: dict[str, Any] = {
     "until_daylight": "simlib.games.until_daylight.game:GAME",
     "till_dawn": "simlib.games.till_dawn.game:GAME",
     "until_the_world_ends": "simlib.games.until_the_world_ends.game:GAME",
+    "mort_de_la_lumiere_du_jour": "simlib.games.mort.game:GAME",
 }
 
 
