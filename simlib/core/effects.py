@@ -780,7 +780,13 @@ def format_effects(eff: Effects, max_rows: int = 80) -> str:
         t = eff.tables[name]
         if name.endswith("_effects"):
             shown = _effect_text(t, coop) if len(t) else t
-            notes = sorted({str(n) for n in t.get("note", pd.Series(dtype=object)) if str(n)})
+            by_note: dict[str, list[str]] = {}
+            for key, n in t.get("note", pd.Series(dtype=object)).items():
+                if str(n) and n == n:
+                    by_note.setdefault(str(n), []).append(
+                        "/".join(map(str, key)) if isinstance(key, tuple) else str(key))
+            notes = [(f"{n} ({', '.join(k)})" if len(k) < len(t) and len(k) <= 8 else n)
+                     for n, k in by_note.items()]
             held = sorted({str(h) for h in t.get("held_fixed", pd.Series(dtype=object))})
             extra = "".join(f"\n  note: {n}" for n in notes)
             if held:
