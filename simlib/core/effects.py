@@ -768,6 +768,19 @@ def _effect_text(t: pd.DataFrame, coop: bool) -> pd.DataFrame:
     return out
 
 
+def _note_line(t: pd.DataFrame, note: str, keys: list[str]) -> str:
+    """``note (players 6)`` when the note holds for whole player counts, else the rows."""
+    if len(keys) == len(t):
+        return note
+    if isinstance(t.index, pd.MultiIndex):
+        firsts = sorted({k.split("/")[0] for k in keys})
+        whole = all(sum(1 for k in keys if k.split("/")[0] == f) ==
+                    int((t.index.get_level_values(0).astype(str) == f).sum()) for f in firsts)
+        if whole:
+            return f"{note} ({t.index.names[0]} {', '.join(firsts)})"
+    return f"{note} ({', '.join(keys[:8])}{', ...' if len(keys) > 8 else ''})"
+
+
 def format_effects(eff: Effects, max_rows: int = 80) -> str:
     """Plain-text rendering of :func:`effects` (what ``simlib simulate --effects`` prints)."""
     blocks = []
@@ -785,8 +798,7 @@ def format_effects(eff: Effects, max_rows: int = 80) -> str:
                 if str(n) and n == n:
                     by_note.setdefault(str(n), []).append(
                         "/".join(map(str, key)) if isinstance(key, tuple) else str(key))
-            notes = [(f"{n} ({', '.join(k)})" if len(k) < len(t) and len(k) <= 8 else n)
-                     for n, k in by_note.items()]
+            notes = [_note_line(t, n, k) for n, k in by_note.items()]
             held = sorted({str(h) for h in t.get("held_fixed", pd.Series(dtype=object))})
             extra = "".join(f"\n  note: {n}" for n in notes)
             if held:
