@@ -15,7 +15,7 @@ enumerated here.  ``objective``: ``"margin"`` (seat 0's round score minus seat 1
 ``solve`` is what the policy leaves on the table against a perfect opponent.
 
 >>> rules = reduced_ruleset()
->>> g = Game(seed=1, game=0, players=2, ruleset=rules)
+>>> g = Game(seed=5, game=1, players=2, ruleset=rules)
 >>> solve(g, "margin") >= policy_value(g, "greedy", "margin")
 True
 """
@@ -25,8 +25,6 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from math import comb, factorial
-
-import numpy as np
 
 from . import codes as K
 from .api import Game
@@ -227,7 +225,3 @@ def solve(game: Game, objective: str = "margin") -> Fraction:
 def policy_value(game: Game, policy: str, objective: str = "margin") -> Fraction:
     """The round's exact value when seat 0 plays ``policy`` against a perfect seat 1."""
     return Solver(objective, policy).value(game.clone())
-
-
-def _check(rules: UntilTheWorldEndsRules) -> np.ndarray:  # pragma: no cover - a debugging aid
-    return rules.flat()
