@@ -45,7 +45,7 @@ share, per player count) and the **tie rate**.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -74,12 +74,6 @@ def kn_index(share: np.ndarray, n: np.ndarray) -> float:
     share, n = np.asarray(share, float), np.asarray(n, float)
     den = float(np.sum(1 - 1 / n))
     return float(np.sum(share - 1 / n) / den) if den > 0 else float("nan")
-
-
-def _parts(r: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """(games, 4) indicators of the four parts (read down the ladder)."""
-    r, b, c = (np.asarray(a, bool) for a in (r, b, c))
-    return np.column_stack([r, ~r & b, ~r & ~b & c, ~r & ~b & ~c])
 
 
 def bootstrap_patterns(patterns: np.ndarray, stat, n_boot: int, seed: int) -> np.ndarray:
