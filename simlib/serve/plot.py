@@ -68,6 +68,7 @@ def difference_plot(history: list[dict], labels: list[str], *, width: int = 620,
                      f'{int(t):,}</text>')
     parts.append(f'<line x1="{left}" x2="{left + pw}" y1="{Y(0):.1f}" y2="{Y(0):.1f}" stroke="#333" '
                  'stroke-dasharray="4 3"/>')
+    opacity = 0.15 if len(labels) <= 2 else 0.06  # several bands stay readable on top of each other
     for i, label in enumerate(labels):
         color = COLORS[i % len(COLORS)]
         pts = [(h["games"], h["diff"][i], h["low"][i], h["high"][i]) for h in history
@@ -76,7 +77,7 @@ def difference_plot(history: list[dict], labels: list[str], *, width: int = 620,
             continue
         band = [f"{X(g):.1f},{Y(hi):.1f}" for g, _, _, hi in pts] + \
                [f"{X(g):.1f},{Y(lo):.1f}" for g, _, lo, _ in reversed(pts)]
-        parts.append(f'<polygon points="{" ".join(band)}" fill="{color}" fill-opacity="0.15" stroke="none"/>')
+        parts.append(f'<polygon points="{" ".join(band)}" fill="{color}" fill-opacity="{opacity}" stroke="none"/>')
         line = " ".join(f"{X(g):.1f},{Y(d):.1f}" for g, d, _, _ in pts)
         parts.append(f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>')
         ly = top + 14 + 16 * i
