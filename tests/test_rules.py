@@ -707,12 +707,21 @@ def test_taming_melee_into_another_area(rules):
 
 
 def test_a_silent_weapon_does_not_tame_the_horde(rules):
-    """3 '(not a silent weapon such as a bow)'."""
+    """3 'After attacking another player's area with a firearm or melee weapon (not a
+    silent weapon such as a bow), move as many infected as were eliminated'.  The bow is
+    neither, so the silent flag decides only for a silent melee weapon or firearm: the
+    Psycho's bat made silent kills the 3 Wanderers of test_taming_melee_into_another_area,
+    and none follows it home."""
     gs = new(die(rules, "H"))
     hold(gs, HIP, {"bow": 1, "arrows": 1})
     gs.set_area(PSY, ["wanderer", "brute"])
     attack(gs, HIP, PSY, "bow")
     assert gs.area_cards(PSY) == ["brute"] and gs.area_cards(HIP) == []
+    gs = new(die(rules, "H", **{"rubble.basic_weapons.baseball_bat.silent": True}))
+    gs.set_area(HAG, ["wanderer"] * 3 + ["raider", "brute", "monster", "wanderer", "wanderer"])
+    attack(gs, PSY, HAG, "baseball_bat")
+    assert gs.area_cards(HAG) == ["raider", "brute", "monster", "wanderer", "wanderer"]
+    assert gs.area_cards(PSY) == []
 
 
 def test_killed_raiders_do_not_tame_the_horde(rules):

@@ -133,14 +133,29 @@ def run_tests(tree: Path, tests: list[str], timeout: float) -> tuple[str, str, f
     return "broken", f"pytest exit {p.returncode}: {tail[0][:100]}", dt
 
 
+def link_data(tree: Path) -> None:
+    """The ruleset files live in ``data/`` and are imported as the package ``simlib._data``
+    (mapped there by an install).  An editable install's finder would map it to the real
+    tree's ``data/`` even for the copy's ``simlib``, so a mutant of the data would never be
+    seen: the copy gets its own ``simlib/_data``, found first."""
+    link = tree / "simlib" / "_data"
+    if (tree / "data").is_dir() and not link.exists():
+        link.symlink_to(Path("..") / "data", target_is_directory=True)
+
+
+PROBE = ("import simlib, simlib._data; "
+         "print(simlib.__file__); print(list(simlib._data.__path__)[0])")
+
+
 def check_imports(tree: Path) -> None:
-    """The child processes must import simlib from the copy, not the editable install."""
+    """The child processes must import simlib and its data from the copy, not from the
+    installed package."""
     with tempfile.TemporaryDirectory() as cache:
-        got = subprocess.run([sys.executable, "-c", "import simlib; print(simlib.__file__)"], cwd=tree,
-                             env=child_env(tree, Path(cache)), capture_output=True, text=True,
-                             check=True).stdout.strip()
-    if not Path(got).resolve().is_relative_to(tree.resolve()):
-        raise SystemExit(f"the copy imports simlib from {got}, not from {tree}")
+        got = subprocess.run([sys.executable, "-c", PROBE], cwd=tree, env=child_env(tree, Path(cache)),
+                             capture_output=True, text=True, check=True).stdout.split()
+    for path in got:
+        if not Path(path).absolute().is_relative_to(tree.absolute()):
+            raise SystemExit(f"the copy imports {path}, not a file of {tree}")
 
 
 def minutes(s: float) -> str:
@@ -161,6 +176,7 @@ def run_game(game: str, only: list[str], source: str, timeout: float, baseline: 
     tree = Path(tempfile.mkdtemp(prefix=f"simlib-mutants-{game}-"))
     try:
         copy_tree(tree, source)
+        link_data(tree)
         check_imports(tree)
         print(f"{game}: {len(mutants)} mutants; each runs python -m pytest {' '.join(tests)} -x "
               f"(golden records not run) in a copy of the repository ({source}) with an empty "
