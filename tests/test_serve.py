@@ -202,7 +202,7 @@ def test_fields_come_from_the_schema(client):
 
 
 @pytest.mark.parametrize("key,text", [("constants.rounds", "0"), (UD_KEY, "-3"), (UD_KEY, "many"),
-                                      ("horde.monster.kept", "7")])
+                                      ("horde.monster.kept", "7"), ("horde.zombie.count", "3")])
 def test_bad_values_get_the_file_validators_message(client, tmp_path, key, text):
     page = client.new_page()
     status, reply = client("/api/field", {"page": page, "key": key, "value": text})

@@ -456,6 +456,8 @@ class Page:
                 base.override(changes, file=TWEAK_FILE)  # the cross-value checks, all together
         except RulesetError as exc:
             msg = " ".join(str(exc).split())
+            if msg.startswith("override:"):  # an unknown key: named as a tweak file names it
+                msg = TWEAK_FILE + ":" + msg[len("override:"):]
             self.errors[key] = msg
             return msg
         self.errors.pop(key, None)
