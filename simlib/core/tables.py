@@ -225,7 +225,11 @@ class Counts:
 
 def _tidy(f: pd.DataFrame) -> pd.DataFrame:
     """int64 counts, columns ``games``, ``wins`` then the categories in sorted order."""
-    cols = [GAMES, WINS] + sorted(c for c in f.columns if c not in (GAMES, WINS))
+    have = list(f.columns)
+    cols = [GAMES, WINS] + sorted(c for c in have if c not in (GAMES, WINS))
+    if have == cols and all(d == np.int64 for d in f.dtypes):
+        return f  # already tidy (every frame count_records builds): pandas' copies cost a
+        # study more than its counting does
     return f[cols].astype(np.int64)
 
 
@@ -366,6 +370,7 @@ def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFra
                      else cs[0][sel])
         sels.append(sel)
     names = list(blocks[0][1])
+    names = [v for v in (GAMES, WINS) if v in names] + sorted(v for v in names if v not in (GAMES, WINS))
     if sum(len(s) for s in sels) == 0:  # no rows: pandas' own empty frame
         empty = {k: np.asarray(levels[j]).take(np.empty(0, dtype=np.int64)) for j, k in enumerate(keys)}
         empty.update({v: np.empty(0, dtype=np.int64) for v in names})
