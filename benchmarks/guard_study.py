@@ -4,7 +4,7 @@ doing k times the work (``SIMLIB_BENCH_SLOWDOWN``, measured through the guard's 
 each block runs the same operations k times) must fail every time.
 
     python benchmarks/guard_study.py --runs 20 --busy 1 --slowdowns 3,2
-    python benchmarks/guard_study.py --runs 6 --busy 1 --slowdowns 2 --kernels game,runner
+    python benchmarks/guard_study.py --runs 6 --busy 1 --slowdowns 2 --kernels game,runner --only
 
 prints one line per guard run, then per condition and kernel the range of its ratio as a
 multiple of its floor ("x floor": 1.00 is the floor; a slowed kernel caught with a clear
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -24,11 +25,13 @@ from simlib.core.bench import GUARDED  # the kernels the guard watches, every ga
 BUSY = "import time\nwhile True:\n    pass\n"
 
 
-def guard_once(env_extra: dict[str, str]) -> tuple[int, str, float]:
+def guard_once(env_extra: dict[str, str], only: list[str] | None) -> tuple[int, str, float]:
     env = dict(os.environ, **env_extra)
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, "-m", "simlib.core.bench", "--guard"], env=env,
-                       capture_output=True, text=True, timeout=3600)
+    cmd = [sys.executable, "-m", "simlib.core.bench", "--guard"]
+    if only:
+        cmd += ["--only", ",".join(only)]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600)
     return p.returncode, p.stdout + p.stderr, time.monotonic() - t0
 
 
@@ -49,11 +52,15 @@ def main(argv=None) -> int:
     ap.add_argument("--slowdowns", default="3,2", help="work factors of the slowed runs")
     ap.add_argument("--kernels", default=",".join(GUARDED),
                     help="the kernels slowed in turn (default: every guarded kernel)")
+    ap.add_argument("--only", action="store_true",
+                    help="each guard run measures only --kernels (simlib bench --guard --only)")
     a = ap.parse_args(argv)
     kernels = [k for k in a.kernels.split(",") if k]
     unknown = sorted(set(kernels) - set(GUARDED))
     if unknown:
         ap.error(f"unknown kernels {unknown}; guarded: {', '.join(GUARDED)}")
+    # a SIGTERM ends the study through ``finally`` below, so its busy loops end with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     busy = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(a.busy)]
     rows = []
     conditions = [("unchanged", 1)] + [(f"x{k}", int(k)) for k in a.slowdowns.split(",") if k]
@@ -63,7 +70,7 @@ def main(argv=None) -> int:
             for label, k in conditions:
                 kernel = kernels[r % len(kernels)]
                 extra = {} if k == 1 else {"SIMLIB_BENCH_SLOWDOWN": f"{kernel}={k}"}
-                rc, out, dt = guard_once(extra)
+                rc, out, dt = guard_once(extra, kernels if a.only else None)
                 failed = [n for n in GUARDED if f"kernel '{n}' is too slow" in out]
                 xf = x_floor(out)
                 ok = (rc == 0) if k == 1 else (rc == 1 and failed == [kernel])

@@ -1176,6 +1176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--floors", default=None if DEFAULT_FLOORS is None else str(DEFAULT_FLOORS),
                     help="floors file (TOML; default: benchmarks/floors.toml of the source "
                          f"tree, or ${FLOORS_ENV})")
+    ap.add_argument("--only", metavar="K1,K2",
+                    help="--guard: only these kernels (default: every declared benchmark)")
     ap.add_argument("--sessions", type=int, default=5, help="sessions for --update-floors")
     ap.add_argument("--margin", type=float, default=MARGIN,
                     help="floor = median ratio / margin (--update-floors)")
@@ -1203,7 +1205,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.update_floors:
         return update_floors(args)
     if args.guard:
-        _ms, fails = run_guard(args.floors)
+        names = GUARDED
+        if args.only:
+            names = tuple(n for n in args.only.split(",") if n)
+            unknown = [n for n in names if n not in BENCH_FACTORIES]
+            if unknown:
+                print(f"simlib bench --guard: error: unknown kernels {', '.join(unknown)} "
+                      f"(declared: {', '.join(GUARDED)})", file=sys.stderr)
+                return 2
+        _ms, fails = run_guard(args.floors, names)
         return 1 if fails else 0
     if args.anchor:
         return anchor_report(args)
