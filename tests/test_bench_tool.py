@@ -69,3 +69,9 @@ def test_an_installed_simlib_has_no_default_floors(monkeypatch, capsys):
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1
     assert "not found beside this installed simlib" in err
+
+
+def test_the_guard_refuses_an_unknown_kernel_in_one_line(capsys):
+    assert bench.main(["--guard", "--only", "game,no_such_kernel"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "no_such_kernel" in err
