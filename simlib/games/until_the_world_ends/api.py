@@ -63,7 +63,7 @@ def as_seat(x) -> Seat:
 
 def new_scratch():
     """The policies' scratch arrays: (legal, work, slog)."""
-    return (np.zeros(2 * K.MAX_LEGAL, np.int64), np.zeros((3, K.S_SIZE), np.int64),
+    return (np.zeros(K.SCRATCH_LEGAL, np.int64), np.zeros((3, K.S_SIZE), np.int64),
             np.zeros((1, K.LOG_W), np.int64))
 
 

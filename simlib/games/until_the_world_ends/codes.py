@@ -133,6 +133,8 @@ A_SNIPE = A_PLAY + MAX_HAND         # + seat * MAX_DECK + timeline position
 A_PICK = A_SNIPE + MAX_SEATS * MAX_DECK  # + index of a shown ending
 N_ACTION_CODES = A_PICK + MAX_DECK
 MAX_LEGAL = MAX_DECK + 4            # legal actions at one decision, at most
+MAX_TRIES = 256                     # a rollout's tries an action (its scratch holds one value each)
+SCRATCH_LEGAL = 2 * MAX_LEGAL + MAX_TRIES  # the policies' legal buffer: a decision's, a continuation's, tries
 
 # ------------------------------------------------------------------ records
 RECORD = (("game", 1), ("players", 1), ("rounds", 1), ("turns", 1), ("decisions", 1),

@@ -36,14 +36,16 @@ POLICIES: dict[str, PolicySpec] = {
     "greedy": PolicySpec("greedy", P.POLICY_GREEDY, ("end_margin", "challenge_margin"),
                          (5.0, 5.0), GREEDY_DOC),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_ROLLOUT, ("rollouts", "end_margin", "challenge_margin"), (8.0, 5.0, 5.0),
-        "flat Monte Carlo: tries each legal action `rollouts` times, greedy (end_margin, "
-        "challenge_margin) to the end of the game, the others' hands and the draw pile "
-        "re-dealt from the unseen cards before each try (no peeking); the action with the "
-        "largest share of the game won"),
+        "rollout", P.POLICY_ROLLOUT, ("rollouts", "end_margin", "challenge_margin", "z"),
+        (8.0, 5.0, 5.0, 2.0),
+        "flat Monte Carlo over greedy: tries each legal action in `rollouts` worlds, greedy "
+        "(end_margin, challenge_margin) to the end of the game, the others' hands, the draw "
+        "pile and the future shuffles re-dealt from the unseen cards (no peeking; the same "
+        "worlds for every action); greedy's choice stands unless another action's mean gain "
+        "in the share of the game won exceeds z standard errors"),
     "clairvoyant": PolicySpec(
-        "clairvoyant", P.POLICY_CLAIRVOYANT, ("rollouts", "end_margin", "challenge_margin"),
-        (1.0, 5.0, 5.0),
+        "clairvoyant", P.POLICY_CLAIRVOYANT, ("rollouts", "end_margin", "challenge_margin", "z"),
+        (1.0, 5.0, 5.0, 0.0),
         "rollout's upper bound: sees every hand, the draw pile's order and the future deals "
         "(one deterministic greedy continuation per action)"),
 }
@@ -87,8 +89,8 @@ def make_seat(name: str, params: Mapping[str, float] | Sequence[float] | None = 
     for n, v in zip(spec.param_names, vec):
         if not np.isfinite(v):
             raise ValueError(f"policy {name!r}: parameter {n} must be a finite number; got {v}")
-    if name in ("rollout", "clairvoyant") and not (1 <= vec[0] <= 10_000 and float(vec[0]).is_integer()):
-        raise ValueError(f"policy {name!r}: rollouts must be an integer from 1 to 10000; got {vec[0]:g}")
+    if name in ("rollout", "clairvoyant") and not (1 <= vec[0] <= 256 and float(vec[0]).is_integer()):
+        raise ValueError(f"policy {name!r}: rollouts must be an integer from 1 to 256; got {vec[0]:g}")
     return Seat(name, tuple(vec))
 
 

@@ -63,7 +63,7 @@ def kernel_nb(op, rules, seed, start, players, seat_policy, seat_params, out, st
         count = players.shape[0]
         for i in prange(count):  # a small loop body: the parallel lowering stays cheap
             play_into_nb(rules, seed, start + i, players[i], seat_policy[i], seat_params[i],
-                         np.zeros(K.S_SIZE, dtype=np.int64), np.zeros(2 * K.MAX_LEGAL, dtype=np.int64),
+                         np.zeros(K.S_SIZE, dtype=np.int64), np.zeros(K.SCRATCH_LEGAL, dtype=np.int64),
                          np.zeros((3, K.S_SIZE), dtype=np.int64), np.zeros((1, K.LOG_W), dtype=np.int64),
                          out[i])
         return np.int64(count)

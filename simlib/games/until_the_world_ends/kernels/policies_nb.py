@@ -16,13 +16,17 @@
     others' hands and the draw pile) and the future shuffles are re-dealt at random from
     what is unseen (``rollout``, no peeking; try t deals the same world for every action:
     common random numbers) or left as they are (``clairvoyant``, the upper bound).  The
-    value of a try is the player's share of the game's win (1/k among k tied winners);
-    greedy's own choice wins ties.
+    value of a try is the player's share of the game's win (1/k among k tied winners).
+    Greedy's own choice stands unless another action's mean paired gain over the same
+    worlds is positive and exceeds ``z`` standard errors (``clairvoyant``: one world,
+    any positive gain).
 
-Scratch (``new_scratch`` in ``api``): ``legal`` int64 (MAX_LEGAL,), ``work`` int64
+Scratch (``new_scratch`` in ``api``): ``legal`` int64 (2 MAX_LEGAL + MAX_TRIES,), ``work`` int64
 (3, S_SIZE) state copies, ``slog`` int64 (1, LOG_W) a log that records nothing.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ....core.jit import njit_nb
 from .. import codes as K
@@ -237,57 +241,75 @@ def resample_nb(state, rules, me):
 
 
 @njit_nb
+def rollout_value_nb(state, rules, w, inner, legal, n, gp, a0, me, seedv, peek, slog):
+    """One try of action ``a0``: the world of ``seedv`` (not ``peek``: the unseen cards and
+    the future shuffles re-dealt), greedy to the end; my share of the win times 840 (an
+    integer for every tie of up to 8 winners)."""
+    for j in range(K.S_SIZE):
+        w[j] = state[j]
+    if not peek:
+        w[K.S_STREAMS + K.STREAM_SEARCH] = seedv
+        w[K.S_STREAMS + K.STREAM_DEAL] = seedv ^ 0x5DEECE66D
+        w[K.S_KEY] = seedv ^ 0x1B873593
+        resample_nb(w, rules, me)
+    apply_action_nb(w, rules, a0, slog)
+    while w[K.S_OVER] == 0:
+        m = legal_actions_nb(w, rules, legal[n:])
+        a = greedy_nb(w, rules, gp, legal[n:], m, inner, slog)
+        apply_action_nb(w, rules, a, slog)
+    top = w[K.S_S_TOTAL]
+    for p in range(w[K.S_PLAYERS]):
+        top = max(top, w[K.S_S_TOTAL + p])
+    if w[K.S_S_TOTAL + me] != top:
+        return 0
+    k = 0
+    for p in range(w[K.S_PLAYERS]):
+        if w[K.S_S_TOTAL + p] == top:
+            k += 1
+    return 840 // k
+
+
+@njit_nb
 def rollout_nb(state, rules, params, legal, n, work, slog, peek):
+    """Greedy's choice stands unless another action's mean paired gain over the same
+    worlds (common random numbers) is positive and exceeds ``z`` standard errors."""
     me = state[K.S_DECIDER]
     if n == 1:
         return legal[0]
-    tries = 1 if peek else max(1, int(params[0]))  # a clairvoyant try is deterministic
+    tries = 1 if peek else min(K.MAX_TRIES, max(1, int(params[0])))  # a clairvoyant try is deterministic
     gp = params[1:3]  # the continuation's greedy parameters (end_margin, challenge_margin)
+    z = params[3]
     w = work[1]
     inner = work[2:]
-    # greedy's own choice breaks ties: a flat search adds to greedy, never noise on a tie
     g_choice = greedy_nb(state, rules, gp, legal, n, inner, slog)
-    # common random numbers: try t re-deals the same unseen world for every action, so the
-    # actions' values differ by the actions, not by the worlds drawn for them
     randint_nb(state, K.STREAM_SEARCH, 2)
     base = state[K.S_STREAMS + K.STREAM_SEARCH]
+    gvals = legal[n + K.MAX_LEGAL:]  # greedy's value in each world
+    for t in range(tries):
+        gvals[t] = rollout_value_nb(state, rules, w, inner, legal, n, gp, g_choice, me,
+                                    base ^ ((t + 1) * 0x2545F4914F6CDD1D), peek, slog)
     best = g_choice
-    bestv = -1.0
-    gv = -1.0
+    best_mean = 0.0
     for i in range(n):
-        v = 0.0
-        for t in range(tries):
-            for j in range(K.S_SIZE):
-                w[j] = state[j]
-            if not peek:
-                # the unseen world of try t: the cards re-dealt and the future shuffles (the
-                # redeals' and the next rounds' deals) keyed from the search stream
-                seedv = base ^ ((t + 1) * 0x2545F4914F6CDD1D)
-                w[K.S_STREAMS + K.STREAM_SEARCH] = seedv
-                w[K.S_STREAMS + K.STREAM_DEAL] = seedv ^ 0x5DEECE66D
-                w[K.S_KEY] = seedv ^ 0x1B873593
-                resample_nb(w, rules, me)
-            apply_action_nb(w, rules, legal[i], slog)
-            while w[K.S_OVER] == 0:
-                m = legal_actions_nb(w, rules, legal[n:])
-                a = greedy_nb(w, rules, gp, legal[n:], m, inner, slog)
-                apply_action_nb(w, rules, a, slog)
-            top = w[K.S_S_TOTAL]
-            for p in range(w[K.S_PLAYERS]):
-                top = max(top, w[K.S_S_TOTAL + p])
-            if w[K.S_S_TOTAL + me] == top:
-                k = 0
-                for p in range(w[K.S_PLAYERS]):
-                    if w[K.S_S_TOTAL + p] == top:
-                        k += 1
-                v += 1.0 / k
         if legal[i] == g_choice:
-            gv = v
-        if v > bestv:
-            bestv = v
-            best = legal[i]
-    if gv >= bestv:
-        return g_choice
+            continue
+        s1 = 0.0
+        s2 = 0.0
+        for t in range(tries):
+            d = float(rollout_value_nb(state, rules, w, inner, legal, n, gp, legal[i], me,
+                                       base ^ ((t + 1) * 0x2545F4914F6CDD1D), peek, slog) - gvals[t])
+            s1 += d
+            s2 += d * d
+        mean = s1 / tries
+        if mean <= best_mean:
+            continue
+        if tries > 1:
+            var = (s2 - tries * mean * mean) / (tries - 1)
+            se = np.sqrt(max(var, 0.0) / tries)
+            if mean <= z * se:
+                continue
+        best_mean = mean
+        best = legal[i]
     return best
 
 
