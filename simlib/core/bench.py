@@ -789,7 +789,11 @@ def _fmt_toml_str(s: str) -> str:
 def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: float = MARGIN,
                  note: str = "", frozen: Mapping[str, str] | None = None) -> dict[str, dict]:
     """Write the floors file from several measurement sessions (median ratio / margin)."""
-    names = [m.name for m in sessions[0]]
+    # by name: a kernel measured in every session (a game registered while the sessions
+    # ran is left out, and the guard then asks for new floors)
+    by_name = [{m.name: m for m in s} for s in sessions]
+    names = [m.name for m in sessions[0] if all(m.name in b for b in by_name)]
+    sessions = [[b[n] for n in names] for b in by_name]
     lines = [
         "# Speed floors of simlib's kernels, written by `simlib bench --update-floors`.",
         "# ratio: a kernel's operations per second divided by the calibration loop's, both",
