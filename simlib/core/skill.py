@@ -10,15 +10,13 @@ numbers):
   that peek at the real deck).  It is not a player anyone can be; it bounds what play can
   achieve under these rules.
 
-Co-operative games: each game falls in one of four parts, read down the ladder —
+Co-operative games: each game falls in one of four parts, read down the ladder:
 
-========================  ==================================================
-won by anyone             the floor won it
-decided by play           the floor lost, the realistic player won
-decided by information    both lost, the bound (foresight) won: what it took
-                          was information no player can have
-lost even with foresight  every rung lost
-========================  ==================================================
+* **won by anyone**: the floor won it;
+* **decided by play**: the floor lost, the realistic player won;
+* **decided by information**: both lost, the bound (foresight) won: what it took was
+  information no player can have;
+* **lost even with foresight**: every rung lost;
 
 and the **skill index** ``K = (realistic - floor) / (bound - floor)`` (win rates): the
 share of what foresight can add over random play that a realistic player already gets.
