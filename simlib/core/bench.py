@@ -787,8 +787,10 @@ def _fmt_toml_str(s: str) -> str:
 
 
 def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: float = MARGIN,
-                 note: str = "", frozen: Mapping[str, str] | None = None) -> dict[str, dict]:
-    """Write the floors file from several measurement sessions (median ratio / margin)."""
+                 note: str = "", frozen: Mapping[str, str] | None = None,
+                 keep: Mapping[str, Mapping] | None = None) -> dict[str, dict]:
+    """Write the floors file from several measurement sessions (median ratio / margin);
+    ``keep``: earlier kernels' entries written again as they were (``--only``)."""
     # by name: a kernel measured in every session (a game registered while the sessions
     # ran is left out, and the guard then asks for new floors)
     by_name = [{m.name: m for m in s} for s in sessions]
@@ -840,6 +842,15 @@ def write_floors(path: Path | str, sessions: list[list[Measurement]], margin: fl
             f"floor = {floor:.6g}",
             "session_ratios = [" + ", ".join(f"{r:.6g}" for r in ratios) + "]",
         ]
+    for name, f in (keep or {}).items():
+        lines += ["", f"[kernels.{name}]"]
+        for k, v in f.items():
+            if isinstance(v, str):
+                lines.append(f"{k} = {_fmt_toml_str(v)}")
+            elif isinstance(v, list):
+                lines.append(f"{k} = [" + ", ".join(f"{x:.6g}" for x in v) + "]")
+            else:
+                lines.append(f"{k} = {v:.6g}")
     Path(path).write_text("\n".join(lines) + "\n")
     return out
 
@@ -902,7 +913,8 @@ def _worker(mode: str) -> int:
     if kind == "pure":
         res = _worker_pure()
     elif kind == "ratios":  # the frozen copies: $SIMLIB_FROZEN_DIR (default_frozen_dir)
-        res = [dataclasses.asdict(m) for m in measure_all(make_benches())]
+        names = [n for n in game.split(",") if n] or GUARDED
+        res = [dataclasses.asdict(m) for m in measure_all(make_benches(names))]
     elif kind in ("load", "cold") and game:
         t = time.perf_counter()
         from simlib.core.games import get_game
@@ -1117,10 +1129,12 @@ def anchor_report(args) -> int:
     return 0
 
 
-def measure_session(frozen_dir: Path | str | None = None) -> list[Measurement]:
-    """One guard-settings measurement of every guarded kernel in a fresh process."""
+def measure_session(frozen_dir: Path | str | None = None,
+                    names: Sequence[str] | None = None) -> list[Measurement]:
+    """One guard-settings measurement of every guarded kernel (or of ``names``) in a fresh
+    process."""
     env = {FROZEN_ENV: str(frozen_dir)} if frozen_dir is not None else {}
-    rows = _subprocess_json("ratios", env, timeout=3600)
+    rows = _subprocess_json("ratios:" + ",".join(names or ()), env, timeout=3600)
     return [Measurement(**r) for r in rows]
 
 
@@ -1144,18 +1158,26 @@ def update_floors(args) -> int:
     frozen_dir = path.parent / FROZEN_DIR_NAME
     head = _git_head()
     note = f"{datetime.date.today().isoformat()}" + (f", commit {head}" if head else "")
+    names = list(GUARDED) if not args.only else [n for n in args.only.split(",") if n]
+    keep: dict[str, dict] = {}
+    if args.only:  # the other kernels' floors stay as they are
+        old_meta, old = load_floors(path)
+        keep = {n: f for n, f in old.items() if n not in names}
+        note += (f"; re-measured {', '.join(names)}; the other kernels' floors kept from "
+                 f"{old_meta.get('date', 'an earlier run')}")
     sessions = []
     with tempfile.TemporaryDirectory(prefix="simlib-frozen-") as tmp:
-        shas = write_frozen([BENCH_FACTORIES[n]() for n in GUARDED], tmp, note)
+        shas = write_frozen([BENCH_FACTORIES[n]() for n in names], tmp, note)
         for s in range(args.sessions):
-            ms = measure_session(tmp)
+            ms = measure_session(tmp, names if args.only else None)
             sessions.append(ms)
             print(f"session {s + 1}/{args.sessions}: " +
                   ", ".join(f"{m.name} {m.ratio:.4g}" for m in ms), flush=True)
         frozen_dir.mkdir(parents=True, exist_ok=True)
         for name in shas:
             shutil.copyfile(frozen_path(name, tmp), frozen_path(name, frozen_dir))
-    floors = write_floors(path, sessions, args.margin, frozen=shas)
+    floors = write_floors(path, sessions, args.margin, frozen=shas, keep=keep,
+                          note=note if args.only else "")
     for name, f in floors.items():
         rs = [m.ratio for s in sessions for m in s if m.name == name]
         print(f"  {name:<15} ratio {f['ratio']:.4g}  floor {f['floor']:.4g}  "
@@ -1181,7 +1203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="floors file (TOML; default: benchmarks/floors.toml of the source "
                          f"tree, or ${FLOORS_ENV})")
     ap.add_argument("--only", metavar="K1,K2",
-                    help="--guard: only these kernels (default: every declared benchmark)")
+                    help="--guard: only these kernels; --update-floors: re-measure only these "
+                         "and keep the others' floors (default: every declared benchmark)")
     ap.add_argument("--sessions", type=int, default=5, help="sessions for --update-floors")
     ap.add_argument("--margin", type=float, default=MARGIN,
                     help="floor = median ratio / margin (--update-floors)")
@@ -1206,17 +1229,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if why:
             print(NO_TREE.format(flag=flag, why=why), file=sys.stderr)
             return 2
+    if args.only:
+        unknown = [n for n in args.only.split(",") if n and n not in BENCH_FACTORIES]
+        if unknown:
+            print(f"simlib bench: error: unknown kernels {', '.join(unknown)} "
+                  f"(declared: {', '.join(GUARDED)})", file=sys.stderr)
+            return 2
     if args.update_floors:
         return update_floors(args)
     if args.guard:
-        names = GUARDED
-        if args.only:
-            names = tuple(n for n in args.only.split(",") if n)
-            unknown = [n for n in names if n not in BENCH_FACTORIES]
-            if unknown:
-                print(f"simlib bench --guard: error: unknown kernels {', '.join(unknown)} "
-                      f"(declared: {', '.join(GUARDED)})", file=sys.stderr)
-                return 2
+        names = tuple(n for n in args.only.split(",") if n) if args.only else GUARDED
         _ms, fails = run_guard(args.floors, names)
         return 1 if fails else 0
     if args.anchor:
