@@ -424,10 +424,10 @@ def test_case10_exact_probabilities_first_draw_instant_and_dealt_an_ending():
 
 # --------------------------------------------------------------------------- other rules
 def test_snipe_removes_the_chosen_card_of_another_player():
-    g = arrange(new(3), hands={0: ["snipe"]}, timelines={1: ["outbreak_8", "natural_2"], 2: ["cosmic_10"]},
-                to_move=0)
+    g = arrange(new(3), hands={0: ["snipe"]}, to_move=0,
+                timelines={0: ["personal_1"], 1: ["outbreak_8", "natural_2"], 2: ["cosmic_10"]})
     g.apply(index_of(g, "play snipe"))
-    assert g.phase == "snipe" and g.to_move == 0
+    assert g.phase == "snipe" and g.to_move == 0  # the user's own timeline is no target
     assert set(g.legal_actions()) == {"snipe seat 1's outbreak_8", "snipe seat 1's natural_2",
                                       "snipe seat 2's cosmic_10"}
     g.apply(index_of(g, "snipe seat 2's cosmic_10"))
