@@ -352,7 +352,8 @@ def _bincount(f: np.ndarray, w: np.ndarray | None, size: int) -> np.ndarray:
 
 
 def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFrame:
-    """The frame of ``groupby(keys, sort=True).sum()`` over the rows of ``blocks``.
+    """The frame of ``groupby(keys, sort=True).sum()`` over the rows of ``blocks``, its
+    columns in :func:`_tidy`'s order (``games``, ``wins``, then sorted).
 
     A block is ``(codes, values, present)``: one code array per key (into ``levels[j]``,
     the key's sorted values; -1 missing), a mapping of value name to array (``None``: a
