@@ -539,8 +539,7 @@ def test_failed_break_roll_leaves_the_pallet_and_detour_unguards():
     # the detour lasts the killer's turn only
     g.state[K.S_CURRENT] = 0
     g.state[K.S_PHASE] = K.PH_START_TURN
-    from simlib.games.mort.kernels import engine_nb as E
-    E.advance_nb(g.state, g._flat, g.log)
+    g.advance()
     assert g.state[K.S_PALLET_DETOUR] == 0
 
 

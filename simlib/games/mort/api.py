@@ -26,11 +26,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ...core.rng import game_key_nb
 from . import codes as K
-from .kernels import engine_nb as E
-from .kernels.play_nb import play_batch_nb, play_batch_search_nb, play_game_nb, play_game_search_nb
-from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE, choose_nb, choose_search_nb
+from .kernels import play_nb as PN
+from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
 from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import MortRules, load_ruleset
 
@@ -44,6 +42,28 @@ def _rules(ruleset) -> MortRules:
     if isinstance(ruleset, MortRules):
         return ruleset
     return load_ruleset(ruleset)
+
+
+_NO_POL = np.zeros((1, K.MAX_SEATS), dtype=np.int64)
+_NO_PAR = np.zeros((1, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
+_NO_OUT = np.zeros((1, K.REC_SIZE), dtype=np.int64)
+_NO_STATE = np.zeros(K.S_SIZE, dtype=np.int64)
+_NO_LEGAL = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+_NO_WORK = np.zeros(1, dtype=np.int64)
+_NO_LOG = np.zeros((1, K.LOG_W), dtype=np.int64)
+
+
+def _k(op: int, flat: np.ndarray, *, seed: int = 0, pol=_NO_POL,
+       par=_NO_PAR, out=_NO_OUT, state=_NO_STATE, a: int = 0, legal=_NO_LEGAL, work=_NO_WORK,
+       log=_NO_LOG, nolog=_NO_LOG) -> int:
+    """One call of the step model's compiled entry (``kernels.play_nb.kernel_nb``, the
+    search player included)."""
+    return int(PN.kernel_nb(np.int64(op), flat, np.int64(seed), pol, par, out, state, np.int64(a),
+                            legal, work, log, nolog))
+
+
+def _searches(pol: np.ndarray) -> bool:
+    return bool((np.asarray(pol) == POLICY_ROLLOUT).any())
 
 
 def _as_seat(x) -> Seat:
@@ -111,10 +131,9 @@ def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
                seat_params: np.ndarray, threads: int | None = None) -> np.ndarray:
     """Play games ``start .. start + len(seat_policy) - 1``; int64 records (count, REC_SIZE)."""
     out = np.zeros((len(seat_policy), K.REC_SIZE), dtype=np.int64)
-    args = (rules.flat(), np.int64(seed), np.int64(start),
-            np.ascontiguousarray(seat_policy, np.int64),
+    args = (rules.flat(), np.int64(seed), np.int64(start), np.ascontiguousarray(seat_policy, np.int64),
             np.ascontiguousarray(seat_params, np.float64), out)
-    batch = play_batch_search_nb if (np.asarray(seat_policy) == POLICY_ROLLOUT).any() else play_batch_nb
+    batch = PN.play_batch_search_nb if _searches(seat_policy) else PN.play_batch_nb
     if threads is None:
         batch(*args)
     else:
@@ -207,13 +226,12 @@ def trace_game(seed: int, game: int, seats: Sequence[Seat], ruleset=None, capaci
     log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
     state = np.zeros(K.S_SIZE, dtype=np.int64)
     flat = rules.flat()
-    E.init_state_nb(state, flat, np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
-    play = play_game_search_nb if (pol == POLICY_ROLLOUT).any() else play_game_nb
-    play(state, flat, pol[0], par[0], np.zeros(K.MAX_LEGAL, np.int64),
-                 np.zeros(WORK_SIZE, np.int64), log, np.zeros((1, K.LOG_W), np.int64))
-    rec = np.zeros(K.REC_SIZE, dtype=np.int64)
-    E.record_nb(state, flat, np.int64(game), rec)
-    return rec, log[1:1 + log[0, 0]].copy(), state
+    _k(PN.OP_INIT, flat, seed=seed, state=state, a=game, log=log)
+    _k(PN.OP_PLAY, flat, pol=pol, par=par, state=state,
+       legal=np.zeros(K.MAX_LEGAL, np.int64), work=np.zeros(WORK_SIZE, np.int64), log=log)
+    out = np.zeros((1, K.REC_SIZE), dtype=np.int64)
+    _k(PN.OP_RECORD, flat, state=state, a=game, out=out)
+    return out[0], log[1:1 + log[0, 0]].copy(), state
 
 
 # =========================================================================== words
@@ -283,10 +301,9 @@ class Game:
         self._nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
         self._work = np.zeros(WORK_SIZE, dtype=np.int64)
         self.state = np.zeros(K.S_SIZE, dtype=np.int64)
-        E.init_state_nb(self.state, self._flat, np.uint64(game_key_nb(np.int64(seed), np.int64(game))),
-                        self.log)
-        E.advance_nb(self.state, self._flat, self.log)
         self._legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+        _k(PN.OP_INIT, self._flat, seed=self.seed, state=self.state,
+           a=self.game, log=self.log)
 
     # ------------------------------------------------------------------ state
     @property
@@ -303,7 +320,7 @@ class Game:
         return K.PHASE_NAMES[int(self.state[K.S_PHASE])]
 
     def legal_codes(self) -> list[int]:
-        n = E.legal_actions_nb(self.state, self._flat, self._legal)
+        n = _k(PN.OP_LEGAL, self._flat, state=self.state, legal=self._legal)
         return [int(a) for a in self._legal[:n]]
 
     def legal_actions(self) -> list[str]:
@@ -316,13 +333,19 @@ class Game:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
             raise ValueError(f"choice {i!r} is not one of 0..{len(legal) - 1}" if legal
                              else "the game is over")
-        E.step_nb(self.state, self._flat, np.int64(legal[i]), self.log)
+        _k(PN.OP_STEP, self._flat, state=self.state, a=legal[i], log=self.log)
         return self
 
     def apply_code(self, a: int) -> "Game":
         """Take the action of code ``a`` (``codes.A_*``)."""
-        if not E.apply_action_nb(self.state, self._flat, np.int64(a), self.log):
+        if not _k(PN.OP_APPLY, self._flat, state=self.state, a=a, log=self.log):
             raise ValueError(f"action {K.action_name(a)} is not legal now")
+        return self
+
+    def advance(self) -> "Game":
+        """Run the forced steps up to the next decision (after the state was written by
+        hand: the tests' crafted positions)."""
+        _k(PN.OP_ADVANCE, self._flat, state=self.state, log=self.log)
         return self
 
     def clone(self) -> "Game":
@@ -337,18 +360,20 @@ class Game:
     def policy_choice(self, name: str | None = None) -> int:
         """The index of the choice policy ``name`` takes now (default: the deciding seat's
         own player); the policy stream advances as it would in a study."""
-        n = E.legal_actions_nb(self.state, self._flat, self._legal)
-        if n == 0:
+        legal = self.legal_codes()
+        if not legal:
             raise ValueError("the game is over")
         s = self.to_move
+        pol = np.zeros((1, K.MAX_SEATS), dtype=np.int64)
+        par = np.zeros((1, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
         if name is None:
-            pid, par = self._pol[0, s], self._par[0, s]
+            pol[0, 0], par[0, 0] = self._pol[0, s], self._par[0, s]
         else:
             seat = _as_seat(name)
-            pid, par = POLICIES[seat.policy].id, seat.vector()
-        choose = choose_search_nb if pid == POLICY_ROLLOUT else choose_nb
-        a = choose(self.state, self._flat, np.int64(pid), np.ascontiguousarray(par, np.float64),
-                      self._legal, np.int64(n), self._work, self._nolog)
+            pol[0, 0], par[0, 0] = POLICIES[seat.policy].id, seat.vector()
+        a = _k(PN.OP_CHOOSE, self._flat, pol=pol, par=par,
+               state=self.state, legal=self._legal, work=self._work, nolog=self._nolog)
+        n = len(legal)
         return [int(x) for x in self._legal[:n]].index(int(a))
 
     def play(self, name: str | None = None) -> "Game":
@@ -405,9 +430,9 @@ class Game:
         return "none"
 
     def record_array(self) -> np.ndarray:
-        rec = np.zeros(K.REC_SIZE, dtype=np.int64)
-        E.record_nb(self.state, self._flat, np.int64(self.game), rec)
-        return rec
+        out = np.zeros((1, K.REC_SIZE), dtype=np.int64)
+        _k(PN.OP_RECORD, self._flat, state=self.state, a=self.game, out=out)
+        return out[0]
 
     def record(self) -> dict:
         """The record row a study gives for this game (same columns)."""

@@ -1,20 +1,34 @@
-"""Mort de la lumière du jour drivers: whole games with a policy per seat.
+"""Mort de la lumière du jour drivers, and the one kernel Python calls.
 
 ``play_game_nb(state, rules, seat_policy, seat_params, legal, work, log, nolog)``
-    Plays a game from a new ``state`` (from ``init_state_nb``) to its end: int64
-    ``seat_policy`` (MAX_SEATS,), float64 ``seat_params`` (MAX_SEATS, N_PARAMS); ``legal``
-    (MAX_LEGAL,) and ``work`` (WORK_SIZE,) are scratch; ``log`` the trace, ``nolog`` a
-    (1, LOG_W) buffer for the search's playouts.
+    Plays from ``state`` to the end with a policy per seat (int64 ``seat_policy``
+    (MAX_SEATS,), float64 ``seat_params`` (MAX_SEATS, N_PARAMS)); ``legal`` (MAX_LEGAL,)
+    and ``work`` (WORK_SIZE,) are scratch, ``log`` the trace, ``nolog`` a (1, LOG_W)
+    buffer for the search's playouts.  A state from ``init_state_nb`` is advanced first.
 
 ``play_batch_nb(rules, seed, start, seat_policy, seat_params, out)``
     Games ``start .. start + count - 1`` over numba threads (``prange``); game ``i`` is
     keyed by ``game_key(seed, start + i)`` only, so results do not depend on the thread
     count or the chunking.  ``seat_policy`` int64 (count, MAX_SEATS), ``seat_params``
-    float64 (count, MAX_SEATS, N_PARAMS), ``out`` int64 (count, REC_SIZE).
+    float64 (count, MAX_SEATS, N_PARAMS); ``out`` int64 (count, REC_SIZE) receives the
+    records.  It plays ``random`` and ``heuristic`` (what a study's cold compile needs);
+    ``play_batch_search_nb`` is the same with the search player, compiled only when a
+    seat searches; the two play the same games wherever no seat searches.
 
-Each comes twice: without the search player (``random`` and ``heuristic`` only: what a
-default study needs, and a third less to compile) and with it (``*_search_nb``).  The
-two play the same games wherever no seat searches.
+``kernel_nb(op, rules, seed, seat_policy, seat_params, out, state, a, legal, work, log,
+nolog) -> int64``
+    Every operation of the step model, in one compiled entry (a cold compile links and
+    optimises the engine once, not once per operation), the search player included:
+
+    * ``OP_INIT``: ``state`` becomes game ``a`` of seed ``seed``, at its first decision.
+    * ``OP_LEGAL``: the legal codes into ``legal``; returns their number.
+    * ``OP_APPLY``: applies action code ``a`` if legal; returns 1 (0: not legal, nothing
+      changed).  ``OP_STEP``: the same without the check.
+    * ``OP_CHOOSE``: the action the policy ``seat_policy[0, 0]`` (parameters
+      ``seat_params[0, 0]``) takes now for the seat to move.
+    * ``OP_RECORD``: the record of game number ``a`` into ``out[0]``.
+    * ``OP_PLAY``: plays to the end with the seats' policies (``seat_policy[0]``).
+    * ``OP_ADVANCE``: runs the forced steps up to the next decision (a crafted state).
 """
 from __future__ import annotations
 
@@ -24,8 +38,11 @@ from numba import prange
 from ....core.jit import njit_nb, njit_parallel_nb
 from ....core.rng import game_key_nb
 from .. import codes as K
-from .engine_nb import advance_nb, init_state_nb, legal_actions_nb, record_nb, step_nb
+from .engine_nb import (advance_nb, apply_action_nb, init_state_nb, legal_actions_nb, record_nb,
+                        step_nb)
 from .policies_nb import WORK_SIZE, choose_nb, choose_search_nb
+
+OP_INIT, OP_LEGAL, OP_APPLY, OP_STEP, OP_CHOOSE, OP_RECORD, OP_PLAY, OP_ADVANCE = range(8)
 
 
 @njit_nb
@@ -71,3 +88,35 @@ def play_batch_search_nb(rules, seed, start, seat_policy, seat_params, out):
                             np.zeros(K.MAX_LEGAL, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64),
                             nolog, nolog)
         record_nb(state, rules, start + i, out[i])
+
+
+@njit_nb
+def kernel_nb(op, rules, seed, seat_policy, seat_params, out, state, a, legal, work, log, nolog):
+    if op == OP_INIT:
+        init_state_nb(state, rules, game_key_nb(seed, a), log)
+        advance_nb(state, rules, log)
+        return np.int64(0)
+    if op == OP_LEGAL:
+        return np.int64(legal_actions_nb(state, rules, legal))
+    if op == OP_APPLY:
+        return np.int64(1) if apply_action_nb(state, rules, a, log) else np.int64(0)
+    if op == OP_STEP:
+        step_nb(state, rules, a, log)
+        return np.int64(0)
+    if op == OP_CHOOSE:
+        n = legal_actions_nb(state, rules, legal)
+        return np.int64(choose_search_nb(state, rules, seat_policy[0, 0], seat_params[0, 0], legal,
+                                         n, work, nolog))
+    if op == OP_RECORD:
+        record_nb(state, rules, a, out[0])
+        return np.int64(0)
+    if op == OP_ADVANCE:
+        advance_nb(state, rules, log)
+        return np.int64(0)
+    play_game_search_nb(state, rules, seat_policy[0], seat_params[0], legal, work, log, nolog)
+    return np.int64(0)
+
+
+__all__ = ["play_game_nb", "play_game_search_nb", "play_batch_nb", "play_batch_search_nb",
+           "kernel_nb", "OP_INIT", "OP_LEGAL", "OP_APPLY", "OP_STEP", "OP_CHOOSE", "OP_RECORD",
+           "OP_PLAY", "OP_ADVANCE"]
