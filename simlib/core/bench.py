@@ -1013,7 +1013,8 @@ def report(args) -> int:
            else "no frozen kernel copies here (they live in a source checkout's benchmarks/): "
                 "every ratio is to a calibration loop")
     say(f"calibration loop: {si(cal.ops_per_s)} ops/s (1 op = {CAL_MIXED_DESCRIPTION}); {ref}")
-    hdr = (f"{'kernel':<15} {'operation':<44} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
+    w = max([14] + [len(m.name) for m in ms]) + 1  # the name and its star
+    hdr = (f"{'kernel':<{w}} {'operation':<44} {'ops/s':>10} {'ratio':>10} {'JIT speed-up':>13} "
            f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
     say(hdr)
     say("-" * len(hdr))
@@ -1024,7 +1025,7 @@ def report(args) -> int:
         load = _secs(t_load[g].get(m.name)) if t_load and g in t_load else "-"
         cc = _secs(cold[g].get(m.name)) if cold and g in cold else "(--full)"
         star = "*" if m.calibration == "self" else ""
-        say(f"{m.name + star:<15} {m.title[:44]:<44} {si(m.ops_per_s):>10} {m.ratio:>10.4g} "
+        say(f"{m.name + star:<{w}} {m.title[:44]:<44} {si(m.ops_per_s):>10} {m.ratio:>10.4g} "
             f"{sp:>13} {comp:>10} {load:>12} {cc:>13}")
     say("")
     say("ops/s: best of %d blocks of ~%.0f ms after a warm-up; ratio: ops/s over the "
