@@ -1,4 +1,4 @@
-"""Until the World Ends' speed benchmarks (what the speed guard, :mod:`simlib.bench`,
+"""Until the World Ends' speed benchmarks (what the speed guard, :mod:`simlib.core.bench`,
 watches for this game).  ``BENCH_FACTORIES`` is found through the registry."""
 from __future__ import annotations
 
