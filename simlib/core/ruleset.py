@@ -627,6 +627,25 @@ def toml_value(v: Any) -> str:
 
 
 # =========================================================================== loading
+def shipped_ruleset_dir(folder: str, probe: str, display_name: str) -> Path:
+    """The reference ruleset of a game shipped with simlib: ``<folder>`` of the package
+    ``simlib._data`` (an installed wheel, an editable install), else ``<repo>/data/<folder>``
+    of the checkout this module lives in; ``probe`` is a file the folder must hold."""
+    try:
+        from importlib.resources import files
+
+        cand = Path(str(files("simlib._data") / folder))
+        if (cand / probe).is_file():
+            return cand
+    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
+        pass
+    cand = Path(__file__).resolve().parents[2] / "data" / folder
+    if (cand / probe).is_file():
+        return cand
+    raise RulesetError(f"cannot find the default {display_name} ruleset (package simlib._data "
+                       f"or {cand})")
+
+
 _PRESET_NAMES: dict[type, tuple[str, ...]] = {}
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import (Entities, Field, FileSchema, RulesetError, TaggedRuleset, check_value,
                              error, load_tagged)
 from . import codes as K
@@ -527,18 +528,7 @@ def _level_name(level: str) -> str:
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    try:
-        from importlib.resources import files
-
-        cand = Path(str(files("simlib._data") / "day_night_z"))
-        if (cand / "constants.toml").is_file():
-            return cand
-    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
-        pass
-    cand = Path(__file__).resolve().parents[3] / "data" / "day_night_z"
-    if (cand / "constants.toml").is_file():
-        return cand
-    raise RulesetError(f"cannot find the default Day Night Z ruleset (package simlib._data or {cand})")
+    return shipped_ruleset_dir("day_night_z", "constants.toml", "Day Night Z")
 
 
 _DEFAULT: DayNightZRules | None = None

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, \
     resolve_ruleset
 from . import codes as K
@@ -248,18 +249,7 @@ class TillDawnRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    try:
-        from importlib.resources import files
-
-        cand = Path(str(files("simlib._data") / "till_dawn"))
-        if (cand / "constants.toml").is_file():
-            return cand
-    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
-        pass
-    cand = Path(__file__).resolve().parents[3] / "data" / "till_dawn"
-    if (cand / "constants.toml").is_file():
-        return cand
-    raise RulesetError(f"cannot find the default Till Dawn ruleset (package simlib._data or {cand})")
+    return shipped_ruleset_dir("till_dawn", "constants.toml", "Till Dawn")
 
 
 _DEFAULT: TillDawnRules | None = None

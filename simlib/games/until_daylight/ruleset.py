@@ -33,6 +33,7 @@ from typing import Any, Iterator, Mapping, NamedTuple
 import numpy as np
 
 from . import codes as K
+from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import TEXT, Entities, Field, FileSchema, RulesetError, TaggedRuleset, \
     _jsonable, load_tagged, resolve_ruleset
 from ...core.ruleset import error as _err
@@ -573,22 +574,8 @@ def _set_nested(d: dict, parts: list[str], leaf: Any) -> None:
 
 # =========================================================================== loading
 def default_ruleset_dir() -> Path:
-    """The reference ruleset shipped with simlib (package simlib._data, or <repo>/data)."""
-    try:
-        from importlib.resources import files
-
-        import simlib._data  # noqa: F401  (installed wheel / editable install)
-
-        cand = Path(str(files("simlib._data") / "until_daylight"))
-        if (cand / "constants.toml").is_file():
-            return cand
-    except (ImportError, TypeError, NotImplementedError):
-        pass
-    cand = Path(__file__).resolve().parents[3] / "data" / "until_daylight"
-    if (cand / "constants.toml").is_file():
-        return cand
-    raise RulesetError("cannot find the default Until Daylight ruleset (package simlib._data "
-                       f"or {cand})")
+    """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
+    return shipped_ruleset_dir("until_daylight", "constants.toml", "Until Daylight")
 
 
 _DEFAULT: Ruleset | None = None

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import (Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, read_toml,
                              resolve_ruleset)
 from . import codes as K
@@ -265,18 +266,7 @@ class UntilTheWorldEndsRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    try:
-        from importlib.resources import files
-
-        cand = Path(str(files("simlib._data") / "until_the_world_ends"))
-        if (cand / "constants.toml").is_file():
-            return cand
-    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
-        pass
-    cand = Path(__file__).resolve().parents[3] / "data" / "until_the_world_ends"
-    if (cand / "constants.toml").is_file():
-        return cand
-    raise RulesetError(f"cannot find the default Until the World Ends ruleset (package simlib._data or {cand})")
+    return shipped_ruleset_dir("until_the_world_ends", "constants.toml", "Until the World Ends")
 
 
 _DEFAULT: UntilTheWorldEndsRules | None = None
