@@ -557,6 +557,18 @@ def test_survivor_drops_and_vaults_and_killer_cannot_cross():
     g.apply_code(commit(K.Q_MOVE, 2))
     g.apply_code(K.A_EAST)  # vault: 1 + 1
     assert (st[K.S_S_X + 1], st[K.S_BUDGET]) == (6, 0)
+    # dropping costs 1 point: two standing pallets beside it, a card of 2, one drop leaves 1
+    h = at_first_turn()
+    clear(h)
+    to_move(h, 1)
+    put(h, 1, 5, 5)
+    for p, (x, y) in enumerate(((6, 5), (4, 5))):
+        h.state[K.S_PALLET_X + p], h.state[K.S_PALLET_Y + p] = x, y
+        h.state[K.S_PALLET_STATE + p] = K.PAL_STANDING
+    give(h, 1, {2: 1, 1: 1})
+    h.apply_code(commit(K.Q_PALLET, 2))
+    h.apply_code(K.A_DROP + 0)
+    assert h.state[K.S_BUDGET] == 1 and K.A_DROP + 1 in h.legal_codes()
     to_move(g, 0)
     put(g, 0, 7, 5)
     give(g, 0, {2: 1})
