@@ -479,12 +479,13 @@ def test_optimal_stopping_beats_fixed_thresholds_heads_up():
 
 
 # =========================================================================== registry and CLI
-def test_the_registry_lists_both_games():
-    assert simlib.list_games() == ["until_daylight", "till_dawn"]
+def test_the_registry_lists_till_dawn_after_until_daylight():
+    games = simlib.list_games()
+    assert games[:2] == ["until_daylight", "till_dawn"]  # simlib's own games first, in order
     from simlib.core.games import get_game
 
     assert get_game("Till-Dawn").display_name == "Till Dawn"
-    with pytest.raises(ValueError, match="unknown game 'monopoly'; allowed: until-daylight, till-dawn"):
+    with pytest.raises(ValueError, match="unknown game 'monopoly'; allowed: until-daylight, till-dawn, "):
         get_game("monopoly")
 
 
