@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, check_value, error, \
     load_tagged, resolve_ruleset
 from . import codes as K
@@ -215,19 +216,7 @@ class MortRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    try:
-        from importlib.resources import files
-
-        cand = Path(str(files("simlib._data") / "mort"))
-        if (cand / "board.toml").is_file():
-            return cand
-    except (ImportError, TypeError, NotImplementedError, ModuleNotFoundError):
-        pass
-    cand = Path(__file__).resolve().parents[3] / "data" / "mort"
-    if (cand / "board.toml").is_file():
-        return cand
-    raise RulesetError(f"cannot find the default Mort de la lumière du jour ruleset "
-                       f"(package simlib._data or {cand})")
+    return shipped_ruleset_dir("mort", "board.toml", "Mort de la lumière du jour")
 
 
 _DEFAULT: MortRules | None = None
