@@ -13,20 +13,30 @@ GAMES_PER_BLOCK = 512  # the same games in every block: games differ in length
 
 def game_bench(players: int = 4, policy: str = "greedy") -> Bench:
     """Full games of ``policy`` at every seat through the batch kernel on one thread
-    (games ``0 .. n-1`` of a fixed seed)."""
+    (games ``0 .. n-1`` of a fixed seed).  The note gives decisions per second."""
     from . import api
+    from . import codes as K
     from .policies import make_seat
     from .ruleset import load_ruleset
 
     rules = load_ruleset()
     seat = make_seat(policy)
+    decisions = {}
 
     def run(n):
         pol, par = api.seat_arrays([seat] * players, n)
-        return api.run_kernel(rules, SEED, 0, np.full(n, players, dtype=np.int64), pol, par, threads=1)
+        out = api.run_kernel(rules, SEED, 0, np.full(n, players, dtype=np.int64), pol, par, threads=1)
+        decisions[n] = int(out[:, K.REC_DECISIONS].sum())
+        return out
+
+    def note(m, _ctx):
+        per = max(decisions.values()) / max(decisions) if decisions else float("nan")
+        return [f"Until the World Ends: {m.ops_per_s:,.0f} full games per second per core, "
+                f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} a game; {policy} at "
+                f"every seat, {players} players, 1 thread)"]
 
     return Bench("until_the_world_ends_game", f"one full Until the World Ends game ({players} players, "
-                 f"{policy}, 1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK)
+                 f"{policy}, 1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK, note=note)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
