@@ -343,8 +343,7 @@ def cmd_calibrate(a) -> int:
         lo, hi = parse_value(parts[0], prm), parse_value(parts[1], prm)
         if not lo < hi:
             raise UsageError(f"--range {a.range}: empty range (need lo < hi)")
-    if kw["players"] is None and kw.get("seats") is None:
-        kw["players"] = [4]
+    # (no --players: the instrument's own default, 4 where the game plays 4)
     _check_out(a)
     res = calibrate(a.param, target, lo=lo, hi=hi, tolerance=tol, games=games,
                     max_games=max_games, policy=a.policy, ruleset=a.rules, **kw)
@@ -412,8 +411,7 @@ def cmd_sensitivity(a) -> int:
             params = list(params)
         elif any(v is None for v in params.values()):
             raise UsageError("--param: give a range for every parameter or for none")
-    if kw["players"] is None and kw.get("seats") is None:
-        kw["players"] = [4]
+    # (no --players: the instrument's own default, 4 where the game plays 4)
     _check_out(a)
     res = sensitivity(params, method=a.method, games=games, trajectories=traj, levels=levels,
                       sobol_samples=samples, top=top, policy=a.policy, ruleset=rules_arg, **kw)

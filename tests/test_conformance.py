@@ -289,6 +289,24 @@ def test_the_trace_is_the_record_s_game(name):
                 assert traces[i] != traces[j], (i, j)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_sensitivity_ranges_stay_within_what_the_ruleset_allows(name):
+    """The sensitivity's default ranges of every assumed number can be loaded: each within
+    its field's bounds, and a number the ruleset pins to one value is left out."""
+    from simlib.core.instruments import assumed_params
+
+    info = get_game(name)
+    rules = info.load_ruleset(info.sensitivity_ruleset)
+    table = assumed_params(rules, game=info)
+    for row in table.itertuples():
+        fld = rules.field(row.key)
+        assert row.lo < row.hi, row
+        assert fld.min is None or row.lo >= fld.min, row
+        assert fld.max is None or row.hi <= fld.max, row
+        for v in (row.lo, row.hi):
+            rules.override({row.key: v})  # loads: the validator agrees
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_the_game_s_benches_are_guarded(name):
     """Every shipped game declares speed benches, and the guard has a floor for each."""

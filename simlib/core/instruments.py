@@ -704,7 +704,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
     spec = _spec(game)
     policy = policy or spec.default_policy
     if players is None and seats is None:
-        players = 4
+        players = _default_players(spec)
     games = _check_games(games)
     max_games = _check_games(max_games, "max_games")
     base = _base_rules(ruleset, spec)
@@ -765,9 +765,26 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
 
 
 # =========================================================================== sensitivity
+def _default_players(spec) -> int:
+    """The player count calibrate and sensitivity study by default: 4 where the game's
+    default study plays 4, else its first count (Mort: 5)."""
+    counts = tuple(spec.adapter().players)
+    return 4 if 4 in counts else counts[0]
+
+
+def _loads(rules, key: str, value: int) -> bool:
+    try:
+        rules.override({key: value})
+    except RulesetError:
+        return False
+    return True
+
+
 def assumed_params(rules, spread: float = 0.3, game=None) -> pd.DataFrame:
     """Every ``assumed`` integer value with its default range (``+-spread``, at least
-    ``+-1``, clipped to the allowed minimum; dice and slots keep at least 1).
+    ``+-1``, clipped to the values the ruleset allows; dice and slots keep at least 1).
+    A value the ruleset pins (its allowed range is one value) has nothing to vary and is
+    left out.
 
     Returns
     -------
@@ -790,6 +807,14 @@ def assumed_params(rules, spread: float = 0.3, game=None) -> pd.DataFrame:
             floor = max(floor or 0, 1)
         if floor is not None:
             lo = max(lo, floor)
+        if fld.max is not None:
+            hi = min(hi, fld.max)
+        # checks across values (a card kind's least value, a board's size) may refuse an
+        # end the field allows: move it toward the value until the ruleset loads
+        lo = next((x for x in range(lo, int(v)) if _loads(rules, key, x)), int(v))
+        hi = next((x for x in range(hi, int(v), -1) if _loads(rules, key, x)), int(v))
+        if lo >= hi:
+            continue
         rows.append({"key": key, "value": int(v), "lo": lo, "hi": hi})
     return pd.DataFrame(rows, columns=["key", "value", "lo", "hi"])
 
@@ -885,7 +910,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     spec = _spec(game)
     policy = policy or spec.default_policy
     if players is None and seats is None:
-        players = 4
+        players = _default_players(spec)
     if ruleset is None:
         ruleset = spec.sensitivity_ruleset
     if method not in ("morris", "sobol"):
