@@ -460,6 +460,11 @@ def render_sensitivity(res, show: int = 25) -> str:
         if (t[col] == 0).all():
             parts.append(f"note: {output} did not move anywhere in these ranges (every "
                          f"evaluation gave the same value); its ranking is alphabetical.")
+    if p.get("dropped"):
+        what = "trajectories" if res.method == "morris" else "samples"
+        parts.append(f"note: {p['dropped']} of {p['designed']} {what} dropped: the ruleset refuses "
+                     f"some of their combinations of values ({'; '.join(p.get('refused', [])[:3])}"
+                     f"{'; ...' if len(p.get('refused', [])) > 3 else ''}).")
     parts.append("mu*: mean absolute elementary effect (Morris), the change of the output for a "
                  "move across the whole range, linearly scaled; sigma: its spread (interactions, "
                  "non-linearity). dummy.seed only changes the root seed: rows at or below it "

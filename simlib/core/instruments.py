@@ -903,6 +903,10 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     game : str
         A registered game (default Until Daylight).
 
+    Values that load one by one may be refused together (a board size against its token
+    lines): a trajectory or sample holding such a point is left out whole, and
+    ``provenance`` says how many (``dropped`` of ``designed``) and why (``refused``).
+
     Returns
     -------
     SensitivityResult
@@ -967,22 +971,43 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
 
         X = sobol_sample.sample(problem, int(sobol_samples), calc_second_order=False,
                                 seed=int(sample_seed))
-    # validate every distinct point before playing
+    # validate every distinct point before playing.  Values that each load alone may be
+    # refused together (a board size against its token lines): a trajectory (Morris) or
+    # a Saltelli block (Sobol) holding such a point is dropped whole, so the analysis
+    # keeps its design, and the result reports what was dropped and why
+    block = len(names) + (1 if method == "morris" else 2)
+    refused: dict = {}
+    bad_blocks: set = set()
     cache: dict = {}
-    points = []
-    for row in X:
+    keys = []
+    for i, row in enumerate(X):
         vals = {}
         for j, k in enumerate(names[:-1]):
             v = row[j]
             vals[k] = int(round(v)) if integer[k] else float(v)
         dummy_seed = int(seed) + int(round(row[-1] * 1000))
         key = (tuple(sorted(vals.items())), dummy_seed)
-        if key not in cache:
-            r, pp = _apply(base, policy_params, vals)
-            ad = _adapter(spec, seats, players=players, characters=characters, seed=dummy_seed,
-                          policy=policy, policy_params=pp, ruleset=r)
-            cache[key] = [ad, None]
-        points.append(key)
+        if key not in cache and key[0] not in refused:
+            try:
+                r, pp = _apply(base, policy_params, vals)
+            except InstrumentError as exc:
+                refused[key[0]] = str(exc)
+            else:
+                ad = _adapter(spec, seats, players=players, characters=characters,
+                              seed=dummy_seed, policy=policy, policy_params=pp, ruleset=r)
+                cache[key] = [ad, None]
+        if key[0] in refused:
+            bad_blocks.add(i // block)
+        keys.append(key)
+    n_blocks = len(X) // block
+    if len(bad_blocks) == n_blocks:
+        raise InstrumentError(f"the ruleset refuses a point of every {'trajectory' if method == 'morris' else 'sample'}"
+                              f" (e.g. {next(iter(refused.values()))}); narrow the ranges (--param KEY=LO:HI)")
+    keep = np.array([i // block not in bad_blocks for i in range(len(X))])
+    X = X[keep]
+    points = [k for k, ok in zip(keys, keep) if ok]
+    cache = {k: v for k, v in cache.items() if k in set(points)}
+    reasons = sorted(set(refused.values()))
     t0, started = time.perf_counter(), _now()
     bar = _progress_bar(len(X), 0, _show_progress(progress), f"sensitivity ({method})")
     y_win = np.zeros(len(X))
@@ -1007,7 +1032,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
 
             res = morris_analyze.analyze(problem, X, Y, num_resamples=1000, conf_level=0.95,
                                          num_levels=int(levels), seed=int(sample_seed))
-            r = int(trajectories)
+            r = len(X) // block  # the trajectories kept
             sigma = np.asarray(res["sigma"], dtype=float)
             from scipy.stats import chi2
 
@@ -1050,6 +1075,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                        games_per_evaluation=games, evaluations=len(X),
                        distinct_evaluations=len(cache), games=games * len(cache),
                        trajectories=trajectories, levels=levels, sobol_samples=sobol_samples,
+                       dropped=len(bad_blocks), designed=n_blocks, refused=reasons,
                        spread=spread, sample_seed=sample_seed,
                        base_ruleset_fingerprint=base.fingerprint(), base_ruleset_origin=base.origin,
                        base_ruleset_lineage=base.lineage,
