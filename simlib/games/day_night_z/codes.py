@@ -127,3 +127,206 @@ X_ROWS = _SPAWN["X_ROWS"]          # [kind, level, enemy] -> count
 X_ORDER = _SPAWN["X_ORDER"]        # [night, rank] -> enemy
 X_MINIS = _SPAWN["X_MINIS"]
 SPAWN_PLACED, SPAWN_NO_MINI, SPAWN_NO_ROOM = range(3)   # what became of one enemy of a card
+
+
+# ================================================================== the engine
+# ``ruleset.DayNightZRules.pack_engine()``: everything the turn engine reads besides the
+# dice, tracks and spawn arrays (survivors, enemies, weapons, the decks, the city graph,
+# the scenario), one int64 array; layout below.  The kernels are in ``kernels/``.
+MAX_SURV = 4           # survivors in a team (the scenario's max_team is at most this)
+MAX_WEAPONS = 16
+MAX_SEARCH_KINDS = 32
+MAX_SEARCH_CARDS = 128
+MAX_THREAT_CARDS = 200
+MAX_ENC_KINDS = 16
+MAX_ENC_CARDS = 64
+MAX_SUR_KINDS = 16
+MAX_SUR_CARDS = 32
+MAX_EXP_CARDS = 64
+MAX_ZONES = 32         # city zones (rows x cols)
+MAX_LOCS = 4           # locations of the city
+MAX_TILES = 4          # tiles a location
+MAX_PLACES = MAX_ZONES + MAX_LOCS * MAX_TILES   # a place: a city zone or a location tile
+MAX_NB = 6             # neighbours a place
+MAX_ENEMIES = 64       # enemy slots on the board (the box holds 31; see play.py)
+MAX_PICK = 16          # search cards drawn for one search (a Perception value)
+MAX_TURNS = 200        # turn_limit's schema bound
+N_ATTR = len(ATTRIBUTES)
+A_HTH, A_RANGED, A_DEFENSE, A_AGILITY, A_STRENGTH, A_PERCEPTION, A_WILL, A_AID, A_MECH = range(N_ATTR)
+N_ESTAT = len(ENEMY_STATS)
+ES_INIT, ES_ACTIONS, ES_HEALTH, ES_ATTACK, ES_DAMAGE, ES_DEFENSE, ES_EVASION, ES_RESIST, ES_SP = range(N_ESTAT)
+
+ENGINE_PARAMS = (
+    "health_max", "health_yellow_at", "health_red_at", "ap_green", "ap_yellow", "ap_red",
+    "stress_max", "stress_yellow_from", "stress_red_from", "infection_death", "sp_start",
+    "sp_cap", "max_sp", "sp_per_check", "rest_stress", "start_supplies", "supply_heals",
+    "high_ground", "defend_bonus", "cover_penalty", "armour_penalty", "strength_mid",
+    "strength_high", "target_priority", "tile_capacity", "engaged_cap", "leave_tile_ap",
+    "ranged_reaches_tile", "high_ground_tiles", "cover_tiles", "attacks_earn_sp",
+    "fury_actions", "noisy_weapon_threat", "ambush_per_survivor", "red_stress_health",
+    "inf_l1_stress", "inf_l2_health", "inf_l3_health", "rows", "cols", "move_ap",
+    "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
+    "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
+    "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap")
+(RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
+ RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
+ RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
+ RP_HIGH_GROUND, RP_DEFEND_BONUS, RP_COVER_PENALTY, RP_ARMOUR_PENALTY, RP_STRENGTH_MID,
+ RP_STRENGTH_HIGH, RP_TARGET_PRIORITY, RP_TILE_CAPACITY, RP_ENGAGED_CAP, RP_LEAVE_TILE_AP,
+ RP_RANGED_REACHES_TILE, RP_HIGH_GROUND_TILES, RP_COVER_TILES, RP_ATTACKS_EARN_SP,
+ RP_FURY_ACTIONS, RP_NOISY_WEAPON_THREAT, RP_AMBUSH_PER_SURVIVOR, RP_RED_STRESS_HEALTH,
+ RP_INF_L1_STRESS, RP_INF_L2_HEALTH, RP_INF_L3_HEALTH, RP_ROWS, RP_COLS, RP_MOVE_AP,
+ RP_ENTER_LOCATION_AP, RP_N_LOCS, RP_START_HOUR, RP_START_ZONE, RP_SEARCHES_NEEDED,
+ RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
+ RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
+ RP_SEARCH_ITEM_AP) = range(len(ENGINE_PARAMS))
+
+# a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
+SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
+SV_W = 2 * N_ATTR + 3
+# a weapon
+W_RANGED, W_DMG_WEAK, W_DMG_MID, W_DMG_STRONG, W_NOISY, W_AMMO, W_PER_AP, W_SLOW, W_PIERCE, \
+    W_STAR, W_SUPPRESSIBLE = range(11)
+W_W = 11
+STAR_NONE, STAR_PIERCE, STAR_SWEEP = range(3)          # STAR_TRAITS
+# a search card kind
+SK_KIND, SK_MOD, SK_AMOUNT, SK_WEAPON, SK_LOCATION, SK_CHECK, SK_CANCELS = range(7)
+SK_W = 7
+(SC_SUPPLIES, SC_AMMO, SC_WEAPON, SC_ARMOUR, SC_PAINKILLERS, SC_FIRST_AID, SC_VACCINE,
+ SC_SUPPRESSOR, SC_FLASHLIGHT) = range(len(SEARCH_KINDS))
+# threat deck columns: side A, hourglasses, Hunter icon, infection icon, condition
+SIDE_NORMAL, SIDE_FURY, SIDE_EXCITEMENT = range(3)
+COND_NOISY, COND_AMBUSH, COND_RED_STRESS, COND_NOTHING = range(4)
+# encounter card kinds: kind, spawn per survivor, extra at red, attribute, fail stress, fail damage
+EK_KIND, EK_SPAWN, EK_EXTRA_RED, EK_ATTR, EK_STRESS, EK_DAMAGE = range(6)
+EK_W = 6
+ENC_QUIET, ENC_AMBUSH, ENC_CHECK = range(3)
+# surprise card kinds: kind, spawn cards, enemy, amount
+UK_KIND, UK_SPAWN, UK_ENEMY, UK_AMOUNT = range(4)
+UK_W = 4
+SUR_HORDE, SUR_ENEMY_AMBUSH, SUR_SUPPLIES = range(3)
+EXP_SPAWN, EXP_SPAWN_SEARCH, EXP_SEARCH = range(3)
+# city zones
+Z_STREET, Z_ALLEY, Z_SURPRISE, Z_EXIT = range(4)
+# a location: access zone, tiles, search modifier, spawn cards small/large team, small team
+LK_ACCESS, LK_TILES, LK_SEARCH_MOD, LK_SPAWN_SMALL, LK_SPAWN_LARGE, LK_SMALL_TEAM = range(6)
+LK_W = 6
+
+ENGINE_PARTS = (("params", len(ENGINE_PARAMS)), ("surv", MAX_SURV * SV_W),
+                ("enemy", N_ENEMIES * 2 * N_ESTAT), ("weapons", MAX_WEAPONS * W_W),
+                ("skinds", MAX_SEARCH_KINDS * SK_W), ("sdeck", MAX_SEARCH_CARDS),
+                ("t_side", MAX_THREAT_CARDS), ("t_hours", MAX_THREAT_CARDS),
+                ("t_hunter", MAX_THREAT_CARDS), ("t_inf", MAX_THREAT_CARDS),
+                ("t_cond", MAX_THREAT_CARDS), ("ekinds", MAX_ENC_KINDS * EK_W),
+                ("edeck", MAX_ENC_CARDS), ("ukinds", MAX_SUR_KINDS * UK_W), ("udeck", MAX_SUR_CARDS),
+                ("xdeck", MAX_EXP_CARDS), ("zones", MAX_ZONES), ("zone_loc", MAX_ZONES),
+                ("locs", MAX_LOCS * LK_W), ("nb", MAX_PLACES * MAX_NB),
+                ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES))
+_ENGINE, R_SIZE = _layout(ENGINE_PARTS, "R_")
+R_PARAMS = _ENGINE["R_PARAMS"]
+R_SURV = _ENGINE["R_SURV"]
+R_ENEMY = _ENGINE["R_ENEMY"]          # [kind, night, stat]
+R_WEAPONS = _ENGINE["R_WEAPONS"]
+R_SKINDS = _ENGINE["R_SKINDS"]
+R_SDECK = _ENGINE["R_SDECK"]
+R_T_SIDE = _ENGINE["R_T_SIDE"]
+R_T_HOURS = _ENGINE["R_T_HOURS"]
+R_T_HUNTER = _ENGINE["R_T_HUNTER"]
+R_T_INF = _ENGINE["R_T_INF"]
+R_T_COND = _ENGINE["R_T_COND"]
+R_EKINDS = _ENGINE["R_EKINDS"]
+R_EDECK = _ENGINE["R_EDECK"]
+R_UKINDS = _ENGINE["R_UKINDS"]
+R_UDECK = _ENGINE["R_UDECK"]
+R_XDECK = _ENGINE["R_XDECK"]
+R_ZONES = _ENGINE["R_ZONES"]          # zone kind (Z_*)
+R_ZONE_LOC = _ENGINE["R_ZONE_LOC"]    # location a zone gives access to, -1 none
+R_LOCS = _ENGINE["R_LOCS"]
+R_NB = _ENGINE["R_NB"]                # neighbours of a place (-1 pads)
+R_DIST = _ENGINE["R_DIST"]            # moves between places (the players' map knowledge)
+R_EXIT_DIST = _ENGINE["R_EXIT_DIST"]  # moves to the nearest exit zone
+
+# ------------------------------------------------------------------ the game state
+# One int64 array (``S_*``) and the game's uint64 random streams (``N_STREAMS``).
+PH_ORDER, PH_ACT, PH_PICK, PH_RESERVE = range(4)   # what the pending decision is
+END_CAUSES = ("success", "all_dead", "out_of_turns")
+END_SUCCESS, END_ALL_DEAD, END_OUT_OF_TURNS = range(3)
+HUNTER_BOX, HUNTER_STALK, HUNTER_BOARD, HUNTER_DEAD = range(4)
+GLOBALS = ("over", "end_cause", "turn", "hour", "threat", "phase", "cur", "team", "searches",
+           "red_noise", "yellow_noise", "hunter", "hunter_dmg", "hunter_icon_seen", "decisions",
+           "kills", "thr_noise", "thr_leaving", "thr_clock", "thr_cards", "thr_lowered",
+           "sp_rolls", "sp_threat", "hunter_spawns", "hunter_damage", "hunter_kills",
+           "dead_damage", "dead_infection", "dead_hunger", "start_hour", "game", "n_picks",
+           "pos_search", "pos_spawn", "pos_threat", "pos_enc", "pos_sur", "pos_exp",
+           "reserve_next", "cause_ctx", "last_night")
+(G_OVER, G_END_CAUSE, G_TURN, G_HOUR, G_THREAT, G_PHASE, G_CUR, G_TEAM, G_SEARCHES,
+ G_RED_NOISE, G_YELLOW_NOISE, G_HUNTER, G_HUNTER_DMG, G_HUNTER_ICON_SEEN, G_DECISIONS,
+ G_KILLS, G_THR_NOISE, G_THR_LEAVING, G_THR_CLOCK, G_THR_CARDS, G_THR_LOWERED, G_SP_ROLLS,
+ G_SP_THREAT, G_HUNTER_SPAWNS, G_HUNTER_DAMAGE, G_HUNTER_KILLS, G_DEAD_DAMAGE,
+ G_DEAD_INFECTION, G_DEAD_HUNGER, G_START_HOUR, G_GAME, G_N_PICKS, G_POS_SEARCH, G_POS_SPAWN,
+ G_POS_THREAT, G_POS_ENC, G_POS_SUR, G_POS_EXP, G_RESERVE_NEXT, G_CAUSE_CTX, G_LAST_NIGHT) = range(len(GLOBALS))
+# a survivor
+SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "supplies", "ammo",
+               "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
+               "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
+               "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
+               "encounter", "eats", "dead_cause")
+(U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
+ U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
+ U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
+ U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE) = range(len(SURV_FIELDS))
+U_W = len(SURV_FIELDS)
+# an enemy slot: kind (-1 empty), place, engaged survivor (-1 far), damage taken
+EN_KIND, EN_PLACE, EN_ENG, EN_DMG = range(4)
+EN_W = 4
+# a place: tile on the table, explored (its exploration card drawn), searched, search markers,
+# surprise card resolved
+P_DEPLOYED, P_EXPLORED, P_SEARCHED, P_MARKERS, P_SURPRISED = range(5)
+P_W = 5
+STATE_PARTS = (("globals", len(GLOBALS)), ("surv", MAX_SURV * U_W), ("enemies", MAX_ENEMIES * EN_W),
+               ("places", MAX_PLACES * P_W), ("minis", N_ENEMIES), ("sdeck", MAX_SEARCH_CARDS),
+               ("xspawn", MAX_SPAWN_CARDS), ("t_side", MAX_THREAT_CARDS), ("t_hours", MAX_THREAT_CARDS),
+               ("t_hunter", MAX_THREAT_CARDS), ("t_inf", MAX_THREAT_CARDS), ("t_cond", MAX_THREAT_CARDS),
+               ("edeck", MAX_ENC_CARDS), ("udeck", MAX_SUR_CARDS), ("xdeck", MAX_EXP_CARDS),
+               ("placed", 64), ("fired", 8), ("picks", MAX_PICK),
+               ("threat_by_turn", MAX_TURNS + 1), ("alive_by_turn", MAX_TURNS + 1))
+_STATE, S_SIZE = _layout(STATE_PARTS, "S_")
+S_GLOBALS = _STATE["S_GLOBALS"]
+S_SURV = _STATE["S_SURV"]
+S_ENEMIES = _STATE["S_ENEMIES"]
+S_PLACES = _STATE["S_PLACES"]
+S_MINIS = _STATE["S_MINIS"]
+S_SDECK = _STATE["S_SDECK"]
+S_XSPAWN = _STATE["S_XSPAWN"]
+S_T_SIDE = _STATE["S_T_SIDE"]
+S_T_HOURS = _STATE["S_T_HOURS"]
+S_T_HUNTER = _STATE["S_T_HUNTER"]
+S_T_INF = _STATE["S_T_INF"]
+S_T_COND = _STATE["S_T_COND"]
+S_EDECK = _STATE["S_EDECK"]
+S_UDECK = _STATE["S_UDECK"]
+S_XDECK = _STATE["S_XDECK"]
+S_PLACED = _STATE["S_PLACED"]
+S_FIRED = _STATE["S_FIRED"]
+S_PICKS = _STATE["S_PICKS"]
+S_THREAT_BY_TURN = _STATE["S_THREAT_BY_TURN"]
+S_ALIVE_BY_TURN = _STATE["S_ALIVE_BY_TURN"]
+
+# ------------------------------------------------------------------ actions
+# An action code: kind * ACT_KIND + argument * ACT_ARG + survival points spent on its roll.
+ACT_KIND = 1 << 16
+ACT_ARG = 1 << 4
+ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "search_item", "eat",
+           "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat")
+(AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
+ AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT) = range(len(ACTIONS))
+MAX_LEGAL = 512
+
+# ------------------------------------------------------------------ records
+RECORD_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause", "turns", "alive",
+                 "dead_damage", "dead_infection", "dead_hunger", "searches_done", "kills",
+                 "threat_final", "threat_level_final", "threat_from_noise", "threat_from_leaving",
+                 "threat_from_clock", "threat_from_cards", "threat_lowered_by_sp", "sp_on_rolls",
+                 "sp_on_threat", "hunter_spawns", "hunter_damage", "hunter_kills", "decisions")
+REC_SIZE = len(RECORD_FIELDS)
+DEAD_DAMAGE, DEAD_INFECTION, DEAD_HUNGER = 1, 2, 3     # U_DEAD_CAUSE

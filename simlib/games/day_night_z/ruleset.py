@@ -76,6 +76,7 @@ SCHEMAS = (
             "star_trait_rule": Field("choice", choices=K.STAR_TRAIT_RULES),
             "hide_dice": _int(0, 20), "corpse_dice_max": _int(0, 20),
             "target_priority": Field("choice", choices=K.TARGET_PRIORITIES),
+            "attack_ap": _int(0, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
         },
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
@@ -451,6 +452,206 @@ class DayNightZRules(TaggedRuleset):
             d.setflags(write=False)
             self._cache["spawn"] = d
         return self._cache["spawn"]
+
+    def pack_engine(self) -> np.ndarray:
+        """Everything the turn engine reads besides the dice, tracks and spawn arrays, as one
+        int64 array (layout ``codes.ENGINE_PARTS``; read-only, cached): the survivors of the
+        scenario's team by team slot, the enemies by day and night, the weapons, the decks
+        (one entry a physical card; the threat deck as one column a side, see threat.toml's
+        ``combination``), the city graph (places: city zones ``row * cols + col``, then
+        ``MAX_ZONES + location * MAX_TILES + tile``; neighbours; moves between places)."""
+        if "engine" in self._cache:
+            return self._cache["engine"]
+        g = self.get
+        d = np.zeros(K.R_SIZE, dtype=np.int64)
+        p = d[K.R_PARAMS:K.R_PARAMS + len(K.ENGINE_PARAMS)]
+        s = "survivor."
+        for name, key in (("HEALTH_MAX", "health_max"), ("HEALTH_YELLOW_AT", "health_yellow_at"),
+                          ("HEALTH_RED_AT", "health_red_at"), ("AP_GREEN", "ap_green"),
+                          ("AP_YELLOW", "ap_yellow"), ("AP_RED", "ap_red"), ("STRESS_MAX", "stress_max"),
+                          ("STRESS_YELLOW_FROM", "stress_yellow_from"), ("STRESS_RED_FROM", "stress_red_from"),
+                          ("INFECTION_DEATH", "infection_death"), ("SP_START", "sp_start"),
+                          ("SP_CAP", "sp_cap"), ("MAX_SP", "max_sp_per_roll"),
+                          ("SP_PER_CHECK", "sp_per_passed_check"), ("REST_STRESS", "rest_stress"),
+                          ("START_SUPPLIES", "start_supplies"), ("SUPPLY_HEALS", "supply_heals")):
+            p[getattr(K, "RP_" + name)] = g(s + key)
+        c = "combat."
+        p[K.RP_HIGH_GROUND], p[K.RP_DEFEND_BONUS] = g(c + "high_ground_bonus"), g(c + "defend_bonus")
+        p[K.RP_COVER_PENALTY], p[K.RP_ARMOUR_PENALTY] = g(c + "cover_penalty"), g(c + "armour_penalty")
+        p[K.RP_STRENGTH_MID], p[K.RP_STRENGTH_HIGH] = g(c + "strength_mid"), g(c + "strength_high")
+        p[K.RP_TARGET_PRIORITY] = K.TARGET_PRIORITIES.index(g(c + "target_priority"))
+        p[K.RP_ATTACK_AP], p[K.RP_DEFEND_AP] = g(c + "attack_ap"), g(c + "defend_ap")
+        p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
+        m = "map."
+        p[K.RP_TILE_CAPACITY], p[K.RP_ENGAGED_CAP] = g(m + "tile_capacity"), g(m + "engaged_cap")
+        p[K.RP_LEAVE_TILE_AP] = g(m + "leave_tile_ap")
+        p[K.RP_RANGED_REACHES_TILE] = int(g(m + "ranged_reaches_tile"))
+        p[K.RP_HIGH_GROUND_TILES], p[K.RP_COVER_TILES] = int(g(m + "high_ground_tiles")), int(g(m + "cover_tiles"))
+        p[K.RP_ATTACKS_EARN_SP] = int(g("variants.attacks_earn_sp"))
+        p[K.RP_UNLIMITED] = int(g("variants.unlimited_miniatures"))
+        t = "threat."
+        p[K.RP_FURY_ACTIONS] = g(t + "side_a.fury_actions")
+        p[K.RP_NOISY_WEAPON_THREAT] = g(t + "effects.noisy_weapon_threat")
+        p[K.RP_AMBUSH_PER_SURVIVOR] = g(t + "effects.ambush_spawn_per_survivor")
+        p[K.RP_RED_STRESS_HEALTH] = g(t + "effects.red_stress_health")
+        p[K.RP_INF_L1_STRESS] = g(t + "infection_card.level_1_stress")
+        p[K.RP_INF_L2_HEALTH] = g(t + "infection_card.level_2_health")
+        p[K.RP_INF_L3_HEALTH] = g(t + "infection_card.level_3_health")
+        rows, cols = g("city.rows"), g("city.cols")
+        if rows * cols > K.MAX_ZONES:
+            raise self._bad("city.rows", f"at most {K.MAX_ZONES} city zones (layout bound); got {rows * cols}")
+        locs = self.names("locations")
+        if len(locs) > K.MAX_LOCS:
+            raise self._bad("locations", f"at most {K.MAX_LOCS} locations (layout bound); got {len(locs)}")
+        p[K.RP_ROWS], p[K.RP_COLS], p[K.RP_N_LOCS] = rows, cols, len(locs)
+        p[K.RP_MOVE_AP], p[K.RP_ENTER_LOCATION_AP] = g("city.move_ap"), g("city.enter_location_ap")
+        sc = "scenario."
+        ex = g(f"city.exit_{g(sc + 'start_exit')}")
+        p[K.RP_START_HOUR], p[K.RP_START_ZONE] = g(sc + "start_hour"), ex[0] * cols + ex[1]
+        p[K.RP_SEARCHES_NEEDED], p[K.RP_TURN_LIMIT] = g(sc + "searches_needed"), g(sc + "turn_limit")
+        p[K.RP_VP_BASE], p[K.RP_VP_PER_DEAD] = g(sc + "vp_base"), g(sc + "vp_per_dead")
+        p[K.RP_MIN_TEAM], p[K.RP_MAX_TEAM] = g(sc + "min_team"), min(g(sc + "max_team"), K.MAX_SURV)
+        # survivors by team slot
+        weapons = self.weapon_names
+        if len(weapons) > K.MAX_WEAPONS:
+            raise self._bad("weapons", f"at most {K.MAX_WEAPONS} weapons (layout bound); got {len(weapons)}")
+        for i, n in enumerate(g(sc + "team")[:K.MAX_SURV]):
+            r = K.R_SURV + i * K.SV_W
+            for a, attr in enumerate(K.ATTRIBUTES):
+                d[r + K.SV_DAY + a] = g(f"survivors.{n}.day.{attr}")
+                d[r + K.SV_NIGHT + a] = g(f"survivors.{n}.night.{attr}")
+            d[r + K.SV_EATS] = g(f"survivors.{n}.eats")
+            d[r + K.SV_WEAPON] = weapons.index(g(f"survivors.{n}.weapon"))
+            d[r + K.SV_AMMO] = g(f"survivors.{n}.ammo")
+        for e, kind in enumerate(K.ENEMIES):
+            for night in (0, 1):
+                prof = self.enemy(kind, bool(night))
+                for si, st in enumerate(K.ENEMY_STATS):
+                    d[K.R_ENEMY + (e * 2 + night) * K.N_ESTAT + si] = prof[st]
+        for i, w in enumerate(weapons):
+            r = K.R_WEAPONS + i * K.W_W
+            pre = f"weapons.{w}."
+            d[r + K.W_RANGED] = int(g(pre + "kind") == "ranged")
+            d[r + K.W_DMG_WEAK], d[r + K.W_DMG_MID] = g(pre + "damage_weak"), g(pre + "damage_mid")
+            d[r + K.W_DMG_STRONG], d[r + K.W_NOISY] = g(pre + "damage_strong"), int(g(pre + "noisy"))
+            d[r + K.W_AMMO], d[r + K.W_PER_AP] = g(pre + "ammo"), g(pre + "attacks_per_ap")
+            d[r + K.W_SLOW], d[r + K.W_PIERCE] = int(g(pre + "slow")), int(g(pre + "pierce"))
+            d[r + K.W_STAR] = K.STAR_TRAITS.index(g(pre + "star_trait"))
+            d[r + K.W_SUPPRESSIBLE] = int(g(pre + "suppressible"))
+        # the fists: the melee weapon a survivor always has (the weaponless melee attack)
+        p[K.RP_FISTS] = weapons.index("fists") if "fists" in weapons else -1
+
+        def deck(stem, kinds_at, width, row_of, max_kinds, deck_at, max_cards):
+            names = self.names(stem)
+            if len(names) > max_kinds:
+                raise self._bad(stem, f"at most {max_kinds} kinds of card (layout bound); got {len(names)}")
+            cards = [i for i, n in enumerate(names) for _ in range(g(f"{stem}.{n}.count"))]
+            if len(cards) > max_cards:
+                raise self._bad(stem, f"at most {max_cards} cards (layout bound); got {len(cards)}")
+            for i, n in enumerate(names):
+                if kinds_at is not None:
+                    d[kinds_at + i * width:kinds_at + (i + 1) * width] = row_of(n)
+            d[deck_at:deck_at + len(cards)] = cards
+            return len(cards)
+
+        def skind(n):
+            pre = f"search.{n}."
+            w, loc, chk = g(pre + "weapon"), g(pre + "location"), g(pre + "check")
+            return [K.SEARCH_KINDS.index(g(pre + "kind")), g(pre + "modifier"), g(pre + "amount"),
+                    weapons.index(w) if w else -1, K.BODY_LOCATIONS.index(loc) if loc != K.NONE else -1,
+                    K.ATTRIBUTES.index(chk) if chk != K.NONE else -1, int(g(pre + "cancels_attack"))]
+
+        def ekind(n):
+            pre = f"encounters.{n}."
+            a = g(pre + "attribute")
+            return [K.ENCOUNTER_KINDS.index(g(pre + "kind")), g(pre + "spawn_per_survivor"),
+                    g(pre + "spawn_extra_red"), K.ATTRIBUTES.index(a) if a != K.NONE else -1,
+                    g(pre + "fail_stress"), g(pre + "fail_damage")]
+
+        def ukind(n):
+            pre = f"surprises.{n}."
+            e = g(pre + "enemy")
+            return [K.SURPRISE_KINDS.index(g(pre + "kind")), g(pre + "spawn_cards"),
+                    K.ENEMIES.index(e) if e != K.NONE else -1, g(pre + "amount")]
+
+        p[K.RP_N_SEARCH] = deck("search", K.R_SKINDS, K.SK_W, skind, K.MAX_SEARCH_KINDS, K.R_SDECK,
+                                K.MAX_SEARCH_CARDS)
+        p[K.RP_N_ENC] = deck("encounters", K.R_EKINDS, K.EK_W, ekind, K.MAX_ENC_KINDS, K.R_EDECK, K.MAX_ENC_CARDS)
+        p[K.RP_N_SUR] = deck("surprises", K.R_UKINDS, K.UK_W, ukind, K.MAX_SUR_KINDS, K.R_UDECK, K.MAX_SUR_CARDS)
+        xn = self.names("exploration")
+        xcards = [K.EXPLORATION_KINDS.index(g(f"exploration.{n}.kind")) for n in xn
+                  for _ in range(g(f"exploration.{n}.count"))]
+        if len(xcards) > K.MAX_EXP_CARDS:
+            raise self._bad("exploration", f"at most {K.MAX_EXP_CARDS} cards (layout bound); got {len(xcards)}")
+        d[K.R_XDECK:K.R_XDECK + len(xcards)] = xcards
+        p[K.RP_N_EXP] = len(xcards)
+        n_threat = g("threat.cards")
+        if n_threat > K.MAX_THREAT_CARDS:
+            raise self._bad("threat.cards", f"at most {K.MAX_THREAT_CARDS} cards (layout bound); got {n_threat}")
+        p[K.RP_N_THREAT] = n_threat
+        for at, table, parts in ((K.R_T_SIDE, "side_a", ("normal", "fury", "excitement")),
+                                 (K.R_T_HOURS, "hourglasses", ("zero", "one", "two")),
+                                 (K.R_T_HUNTER, "icons", ("no_hunter", "hunter")),
+                                 (K.R_T_INF, "icons", ("no_infection", "infection")),
+                                 (K.R_T_COND, "conditions", ("noisy_weapon", "ambush", "red_stress", "nothing"))):
+            col = [v for v, part in enumerate(parts) for _ in range(g(f"threat.{table}.{part}"))]
+            d[at:at + len(col)] = col
+        # the city graph
+        kinds = [K.Z_STREET] * (rows * cols)
+        for e in K.EXITS:
+            r, cc = g(f"city.exit_{e}")
+            kinds[r * cols + cc] = K.Z_EXIT
+        for r, cc in g("city.alleys"):
+            kinds[r * cols + cc] = K.Z_ALLEY
+        for r, cc in g("city.surprises"):
+            kinds[r * cols + cc] = K.Z_SURPRISE
+        d[K.R_ZONES:K.R_ZONES + rows * cols] = kinds
+        d[K.R_ZONE_LOC:K.R_ZONE_LOC + K.MAX_ZONES] = -1
+        nbs: dict[int, list[int]] = {}
+        for z in range(rows * cols):
+            r, cc = divmod(z, cols)
+            nbs[z] = [(r + dr) * cols + cc + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                      if 0 <= r + dr < rows and 0 <= cc + dc < cols]
+        for li, n in enumerate(locs):
+            pre = f"locations.{n}."
+            r, cc = g(pre + "access")
+            z = r * cols + cc
+            tiles = g(pre + "tiles")
+            if tiles > K.MAX_TILES:
+                raise self._bad(pre + "tiles", f"at most {K.MAX_TILES} tiles a location (layout bound); got {tiles}")
+            if d[K.R_ZONE_LOC + z] >= 0:
+                raise self._bad(pre + "access", f"zone {[r, cc]} already gives access to a location")
+            d[K.R_ZONE_LOC + z] = li
+            d[K.R_LOCS + li * K.LK_W:K.R_LOCS + (li + 1) * K.LK_W] = [
+                z, tiles, g(pre + "search_modifier"), g(pre + "spawn_small"), g(pre + "spawn_large"),
+                g(pre + "small_team")]
+            first = K.MAX_ZONES + li * K.MAX_TILES
+            nbs[z].append(first)
+            for ti in range(tiles):
+                pl = first + ti
+                nbs[pl] = ([z] if ti == 0 else [pl - 1]) + ([pl + 1] if ti + 1 < tiles else [])
+        d[K.R_NB:K.R_NB + K.MAX_PLACES * K.MAX_NB] = -1
+        for pl, nb in nbs.items():
+            d[K.R_NB + pl * K.MAX_NB:K.R_NB + pl * K.MAX_NB + len(nb)] = nb
+        big = 999
+        dist = np.full((K.MAX_PLACES, K.MAX_PLACES), big, dtype=np.int64)
+        for src in nbs:
+            dist[src, src] = 0
+            frontier = [src]
+            while frontier:
+                nxt = []
+                for a in frontier:
+                    for b in nbs[a]:
+                        if dist[src, b] == big:
+                            dist[src, b] = dist[src, a] + 1
+                            nxt.append(b)
+                frontier = nxt
+        d[K.R_DIST:K.R_DIST + dist.size] = dist.ravel()
+        exits = [z for z in range(rows * cols) if kinds[z] == K.Z_EXIT]
+        d[K.R_EXIT_DIST:K.R_EXIT_DIST + K.MAX_PLACES] = dist[:, exits].min(axis=1)
+        d.setflags(write=False)
+        self._cache["engine"] = d
+        return d
 
     def accepted(self, roll: str, level: str) -> tuple[str, ...]:
         """Symbol colours that succeed: ``roll`` ``"check"`` (stars at a stress colour) or
