@@ -12,9 +12,11 @@ enumeration in fractions, never a sample), gathered as the designers ask for the
   and weapon x day/night and enemy, at green health without SP (the exact module's
   ``kill_table``);
 * ``corpse``: P(+1 infection level) searching corpses and hiding among them;
-* the fight bound's tables, when :mod:`simlib.games.day_night_z.fight` declares them
-  (``fight.exact_tables(ruleset, exact=...)`` returning ``{name: DataFrame}``): one
-  survivor's chance against enemies on a tile under the best play.
+* ``kill_chance`` (from :mod:`simlib.games.day_night_z.fight`, when it is there): each
+  survivor with his kit weapon, P(one AP kills) and the expected AP to kill, by enemy,
+  day/night, health colour and SP; ``fight`` (on request, ``--table fight``: an exact MDP
+  a setup, seconds): P(one survivor kills every enemy of a setup on a tile, playing
+  optimally).
 
 ``designer_tables(ruleset=None, exact=False, max_pool=8)`` returns them by name;
 ``simlib exact`` prints them (``--exact``: fractions) or writes one CSV file a table
@@ -29,7 +31,8 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["designer_tables", "fight_tables", "format_table", "TABLE_TITLES",
+__all__ = ["designer_tables", "fight_tables", "table_names", "format_table", "TABLE_TITLES",
+           "FIGHT_TABLES",
            "add_exact_arguments", "run_exact"]
 
 GAME_NAME = "day-night-z"
@@ -50,20 +53,51 @@ TABLE_TITLES = {
 }
 
 
-def fight_tables(ruleset, exact: bool = False) -> dict[str, pd.DataFrame]:
-    """The fight bound's exact tables, when ``fight.py`` declares ``exact_tables`` (the hook
-    the fight solver fills); ``{}`` otherwise."""
+# The fight module's tables (``fight.py``, the fight bound): name -> (function, title,
+# in the default set).  ``fight`` solves an MDP a setup (seconds, not milliseconds): only
+# on request (``--table fight``).
+FIGHT_TABLES = {
+    "kill_chance": ("kit_kill_chance_table",
+                    "each survivor with his kit weapon: P(one AP kills a fresh enemy) and the "
+                    "expected AP to kill it, by enemy, day/night, health colour and SP a roll "
+                    "(the fight module)", True),
+    "fight": ("fight_table",
+              "P(a survivor with his kit weapon kills every enemy of a setup on one tile, "
+              "playing optimally) by day/night and setup (the fight module's exact MDP)", False),
+}
+
+
+def _fight_module():
     try:
-        fight = importlib.import_module("simlib.games.day_night_z.fight")
+        return importlib.import_module("simlib.games.day_night_z.fight")
     except ModuleNotFoundError as exc:
         if exc.name != "simlib.games.day_night_z.fight":
             raise
+        return None
+
+
+def fight_tables(ruleset, exact: bool = False, names=None) -> dict[str, pd.DataFrame]:
+    """The fight module's tables (:data:`FIGHT_TABLES`) that it defines: ``names`` (default:
+    those in the default set); ``{}`` without the module."""
+    fight = _fight_module()
+    if fight is None:
         return {}
-    make = getattr(fight, "exact_tables", None)
-    if make is None:
-        return {}
-    return {f"fight_{k}" if not str(k).startswith("fight") else str(k): v
-            for k, v in make(ruleset, exact=exact).items()}
+    out = {}
+    for name, (fn, _title, default) in FIGHT_TABLES.items():
+        if (names is None and not default) or (names is not None and name not in names):
+            continue
+        make = getattr(fight, fn, None)
+        if make is not None:
+            out[name] = make(ruleset, exact=exact)
+    return out
+
+
+def table_names() -> list[str]:
+    """Every table ``designer_tables`` can give (the fight module's when it is there)."""
+    fight = _fight_module()
+    extra = [n for n, (fn, _t, _d) in FIGHT_TABLES.items()
+             if fight is not None and hasattr(fight, fn)]
+    return list(TABLE_TITLES) + extra
 
 
 def designer_tables(ruleset=None, exact: bool = False, max_pool: int = MAX_POOL,
@@ -76,8 +110,11 @@ def designer_tables(ruleset=None, exact: bool = False, max_pool: int = MAX_POOL,
     rules = ruleset if isinstance(ruleset, DayNightZRules) else load_ruleset(ruleset)
     if isinstance(max_pool, bool) or not isinstance(max_pool, int) or max_pool < 1:
         raise ValueError(f"max_pool must be a positive integer; got {max_pool!r}")
-    known = list(TABLE_TITLES)
-    wanted = known if names is None else list(names)
+    known = table_names()
+    wanted = [n for n in TABLE_TITLES] if names is None else list(names)
+    for n in wanted:
+        if n not in known:
+            raise ValueError(f"unknown table {n!r}; allowed: {', '.join(known)}")
     builders = {
         "check": lambda: X.check_table(range(1, max_pool + 1),
                                        sorted({0, rules.get("survivor.max_sp_per_roll")}),
@@ -88,19 +125,9 @@ def designer_tables(ruleset=None, exact: bool = False, max_pool: int = MAX_POOL,
         "kill_3ap": lambda: X.kill_table("green", aps=3, ruleset=rules, exact=exact),
         "corpse": lambda: X.corpse_table(ruleset=rules, exact=exact),
     }
-    out: dict[str, pd.DataFrame] = {}
-    fight = None
-    for n in wanted:
-        if n in builders:
-            out[n] = builders[n]()
-            continue
-        if fight is None:
-            fight = fight_tables(rules, exact)
-        if n not in fight:
-            raise ValueError(f"unknown table {n!r}; allowed: {', '.join(known + list(fight))}")
-        out[n] = fight[n]
-    if names is None:
-        out.update(fight_tables(rules, exact))
+    out = {n: builders[n]() for n in wanted if n in builders}
+    extra = fight_tables(rules, exact, None if names is None else [n for n in wanted if n not in builders])
+    out.update(extra)
     return out
 
 
@@ -138,7 +165,8 @@ def add_exact_arguments(p) -> None:
     p.add_argument("--max-pool", default=str(MAX_POOL), metavar="N",
                    help=f"largest pool of the check and enemy tables (default {MAX_POOL})")
     p.add_argument("--table", action="append", metavar="NAME",
-                   help="only this table (repeatable): " + ", ".join(TABLE_TITLES))
+                   help="only this table (repeatable): " + ", ".join(TABLE_TITLES)
+                   + ", kill_chance, fight (the fight module's; fight only on request)")
     p.add_argument("--csv", metavar="DIR",
                    help="also write each table to DIR/<name>.csv (DIR is created; the cells are "
                         "fractions with --exact)")
@@ -175,7 +203,7 @@ def run_exact(a) -> int:
             raise ValueError(f"{clash[0]} exists; add --force to overwrite it")
     parts = [f"Day Night Z exact tables (enumerated, no simulation){'; fractions' if a.exact else ''}"]
     for name, t in tables.items():
-        title = TABLE_TITLES.get(name, name.replace("_", " "))
+        title = TABLE_TITLES.get(name) or FIGHT_TABLES.get(name, ("", name.replace("_", " ")))[1]
         parts.append(f"== {name}: {title} ==\n" + format_table(t, a.exact).to_string())
     written = []
     if out_dir is not None:

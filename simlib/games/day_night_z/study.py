@@ -1,0 +1,556 @@
+"""Day Night Z studies: the generic runner's adapter, ``simulate()``, tables and text.
+
+A study crosses two axes, **team size** (``players``: 1-4 survivors, the scenario's
+``team`` taken in order) and **start hour** (``start_hours``; on the command line
+``--characters 8,14,20``, the game having no characters to choose: the team is the
+scenario's), every cell played by one policy.  With ``C`` the cells in order (team sizes
+outer, hours inner), game ``i`` of a study plays cell ``C[i % len(C)]`` on the deal of the
+engine's game ``i // len(C)`` (:func:`simlib.games.day_night_z.play.play_games`): the
+cells of one round of ``len(C)`` games share a deal (the same seed streams), so cells are
+compared on common random numbers, and any number of games spreads evenly over them.
+
+Records (one row a game, :func:`records_frame`): the engine's record
+(``codes.RECORD_FIELDS``) with names for codes (``end_cause``, ``threat_level_final``),
+``players`` for the team size, the study's game index in ``game``, ``hunter`` (what the
+Hunter did: ``absent``, ``came`` without harm, ``wounded``, ``killed``) and, per turn ``k``
+from 0 (the start) to ``PER_TURN``, the survivors alive (``alive_t<k>``) and the threat
+(``threat_t<k>``, units 1-45) at the end of turn ``k``; a finished game keeps its final
+values (a game of 24 turns fills turns 25 .. ``PER_TURN`` with its end).
+
+Tables (``res.tables``): success (``overall``, ``by_players``, ``by_start_hour``,
+``by_players_hour``, ``by_cell``), ``end_causes``, ``survivors_alive``, ``threat_levels``
+and ``hunter`` (each by every grouping), ``by_length`` (games by team size and turns
+played), and ``mean_<value>_by_cell`` for every summed value (VP, deaths by cause, threat
+and its sources, SP, the Hunter's toll, the per-turn paths); :func:`cell_means` gives any
+of them by team size, start hour or both, with 95 % intervals.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from . import codes as K
+from .ruleset import DayNightZRules, load_ruleset
+
+__all__ = ["simulate", "load_result", "make_adapter", "DayNightZAdapter", "TABLE_SPEC",
+           "default_games", "render", "trace_text", "records_frame", "cell_sums", "cell_means",
+           "GAME", "DEFAULT_HOURS", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
+
+GAME = "day_night_z"
+DEFAULT_HOURS = (8, 14, 20)   # morning, the scenario's 14:00, an hour before night falls
+GAMES_PER_CELL = 2_000        # a cell's success rate within about +-2 points
+PER_TURN = 40                 # turns of the per-turn paths (the reference limit is 24)
+
+# The batch API's record columns, in order (the interface with the engine; play.py's
+# codes.RECORD_FIELDS must equal it, which records_frame checks).
+ENGINE_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause", "turns",
+                 "alive", "dead_damage", "dead_infection", "dead_hunger", "searches_done",
+                 "kills", "threat_final", "threat_level_final", "threat_from_noise",
+                 "threat_from_leaving", "threat_from_clock", "threat_from_cards",
+                 "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
+                 "hunter_damage", "hunter_kills", "decisions")
+# summed per cell (means with intervals): every number of a game
+SUM_VALUES = ("vp", "alive", "turns", "searches_done", "kills", "dead_damage",
+              "dead_infection", "dead_hunger", "threat_final", "threat_from_noise",
+              "threat_from_leaving", "threat_from_clock", "threat_from_cards",
+              "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
+              "hunter_damage", "hunter_kills", "decisions")
+TURN_VALUES = tuple(f"alive_t{k}" for k in range(PER_TURN + 1)) + \
+    tuple(f"threat_t{k}" for k in range(PER_TURN + 1))
+HUNTER = ("absent", "came", "wounded", "killed")
+TEAM = "team"  # the one participant of a game (a member column, so that values are summed)
+
+TABLE_SPEC = TableSpec(
+    groupings=(("overall", ()), ("players", ("players",)), ("start_hour", ("start_hour",)),
+               ("players_hour", ("players", "start_hour")),
+               ("cell", ("players", "start_hour", "team")),
+               ("length", ("players", "turns"))),
+    outcome="success",
+    members=("team",),
+    member="team",
+    member_values=tuple((v, (v,)) for v in SUM_VALUES + TURN_VALUES),
+    categories=(("end_cause", "end_causes"), ("alive", "survivors_alive"),
+                ("threat_level_final", "threat_levels"), ("hunter", "hunter")),
+    none_value="none",
+    primary="players",
+    round="turns",
+)
+
+
+# =========================================================================== records
+def records_frame(out: dict, games: np.ndarray | None = None) -> pd.DataFrame:
+    """The records frame of ``play_games``' output (``records``, ``threat_by_turn``,
+    ``alive_by_turn``): names for codes, ``players``, the per-turn paths; ``games`` (the
+    study's indices) replaces the engine's game column."""
+    fields = tuple(getattr(K, "RECORD_FIELDS", ENGINE_FIELDS))
+    if fields != ENGINE_FIELDS:
+        raise RuntimeError("codes.RECORD_FIELDS differs from the study's ENGINE_FIELDS: "
+                           f"{fields} != {ENGINE_FIELDS}")
+    rec = np.asarray(out["records"], dtype=np.int64).reshape(-1, len(ENGINE_FIELDS))
+    n = len(rec)
+    col = {f: rec[:, j] for j, f in enumerate(ENGINE_FIELDS)}
+    df = {"game": np.asarray(games, dtype=np.int64) if games is not None else col["game"],
+          "players": col["team_size"], "start_hour": col["start_hour"],
+          "team": np.full(n, TEAM, dtype=object),
+          "success": col["success"].astype(bool),
+          "end_cause": np.asarray(K.END_CAUSES if hasattr(K, "END_CAUSES") else
+                                  ("success", "all_dead", "out_of_turns"),
+                                  dtype=object)[col["end_cause"]],
+          "threat_level_final": np.asarray(K.LEVELS, dtype=object)[col["threat_level_final"]]}
+    for f in SUM_VALUES:
+        df[f] = col[f]
+    hunter = np.where(col["hunter_kills"] > 0, 3, np.where(col["hunter_damage"] > 0, 2,
+                      np.where(col["hunter_spawns"] > 0, 1, 0)))
+    df["hunter"] = np.asarray(HUNTER, dtype=object)[hunter]
+    for name, key in (("alive", "alive_by_turn"), ("threat", "threat_by_turn")):
+        path = _carried(np.asarray(out[key]).reshape(n, -1), col["alive" if name == "alive"
+                                                                else "threat_final"])
+        for k in range(PER_TURN + 1):
+            df[f"{name}_t{k}"] = path[:, k]
+    return pd.DataFrame(df)
+
+
+def _carried(path: np.ndarray, final: np.ndarray) -> np.ndarray:
+    """A per-turn array (-1 once the game ended) as ``PER_TURN + 1`` columns, the last value
+    carried forward (a column past the array's end: the last one; none valid: ``final``)."""
+    n, width = path.shape
+    p = path.astype(np.int16, copy=True)
+    out = np.empty((n, PER_TURN + 1), dtype=np.int16)
+    last = np.where(p[:, 0] >= 0, p[:, 0], final).astype(np.int16) if width else \
+        final.astype(np.int16)
+    for k in range(PER_TURN + 1):
+        if k < width:
+            last = np.where(p[:, k] >= 0, p[:, k], last)
+        out[:, k] = last
+    return out
+
+
+# =========================================================================== the adapter
+@dataclass(frozen=True, eq=False)
+class DayNightZAdapter:
+    """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
+
+    rules: DayNightZRules
+    seed: int
+    team_sizes: tuple[int, ...]
+    start_hours: tuple[int, ...]
+    policy: str = "baseline"
+    params: tuple[tuple[str, float], ...] = ()
+    game: str = GAME
+    spec: TableSpec = field(default=TABLE_SPEC)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.team_sizes
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """(team size, start hour) of each cell, in the order games cycle through them."""
+        return tuple((t, h) for t in self.team_sizes for h in self.start_hours)
+
+    def configs(self, start: int, count: int):
+        """Team size, start hour and the engine's deal of games ``start .. start+count-1``."""
+        idx = np.arange(start, start + count, dtype=np.int64)
+        cells = np.array(self.cells, dtype=np.int64).reshape(-1, 2)
+        c = idx % len(cells)
+        return cells[c, 0], cells[c, 1], idx // len(cells)
+
+    def _params(self) -> dict:
+        return dict(self.params)
+
+    def play(self, start: int, count: int, threads: int | None = None):
+        """``play_games``' output for games ``start .. start + count - 1`` (one call per
+        cell: the cell's deals are consecutive), rows in the study's order."""
+        from . import play
+
+        global _PLAYED
+        ncell = len(self.cells)
+        parts, where = [], []
+        for c, (t, h) in enumerate(self.cells):
+            first = start + (c - start) % ncell
+            if first >= start + count:
+                continue
+            pos = np.arange(first, start + count, ncell) - start
+            out = play.play_games(len(pos), ruleset=self.rules, seed=self.seed, start=first // ncell,
+                                  team_size=t, start_hour=h, policy=self.policy,
+                                  params=self._params() or None, threads=threads)
+            parts.append(out)
+            where.append(pos)
+        _PLAYED = True
+        order = np.concatenate(where)
+        merged = {}
+        for key in ("records", "threat_by_turn", "alive_by_turn"):
+            arrays = [np.asarray(p[key]) for p in parts]
+            width = max(a.shape[1] for a in arrays)
+            full = np.full((count, width), -1, dtype=arrays[0].dtype)
+            for a, pos in zip(arrays, where):
+                full[pos, :a.shape[1]] = a
+            merged[key] = full
+        assert len(order) == count
+        return merged
+
+    # ------------------------------------------------------------------ adapter protocol
+    def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
+        out = self.play(start, count, threads)
+        return records_frame(out, np.arange(start, start + count, dtype=np.int64))
+
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
+        return self.aggregate(self.run_chunk(start, count, threads))
+
+    def aggregate(self, records: pd.DataFrame) -> Counts:
+        return count_records(records, self.spec)
+
+    def outcomes(self, start: int, count: int, threads: int | None = None):
+        """The instruments' view of games ``start .. start + count - 1``."""
+        from .instruments import outcomes
+
+        return outcomes(self.run_chunk(start, count, threads), self)
+
+    def step_game(self, game: int):
+        """Game ``game`` of this study in the step model (its cell and deal)."""
+        t, h, deal = (int(x[0]) for x in self.configs(int(game), 1))
+        return study_game(self, int(game), t, h, int(deal))
+
+    def compile_notice(self) -> str | None:
+        if _PLAYED:
+            return None
+        from ...core.jit import cache_dir
+
+        d = cache_dir("games/day_night_z")
+        if os.path.isdir(d) and any(f.endswith(".nbi") for f in os.listdir(d)):
+            return None
+        return ("compiling the Day Night Z kernels (first run on this machine or after an "
+                "update; later runs load them from the cache) ...")
+
+    def identity(self) -> dict:
+        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
+                "players": [int(t) for t in self.team_sizes],
+                "start_hours": [int(h) for h in self.start_hours],
+                "policy": self.policy, "policy_params": {k: float(v) for k, v in self.params}}
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
+                "scenario": str(self.rules.get("scenario.name")),
+                "turn_limit": int(self.rules.get("scenario.turn_limit")),
+                "team": list(self.rules.get("scenario.team"))}
+
+
+_PLAYED = False  # this process has run the kernels (no compile notice)
+
+
+def study_game(adapter: DayNightZAdapter, index: int, team_size: int, start_hour: int, deal: int):
+    """The step model's game of study game ``index``: the engine's ``api.Game`` of the
+    cell's deal, whose ``record()`` is the study's records row (names, the study's game
+    index, the per-turn paths) rather than the engine's integer record."""
+    from . import api
+
+    cls = _study_class(api.Game)
+    g = cls(seed=adapter.seed, game=deal, ruleset=adapter.rules, team_size=team_size,
+            start_hour=start_hour, policy=adapter.policy, params=adapter._params() or None)
+    g._study_index = index
+    return g
+
+
+_CLASSES: dict = {}
+
+
+def _study_class(base):
+    """``base`` (the engine's step Game) with the study's ``record()``; a clone stays one."""
+    cls = _CLASSES.get(base)
+    if cls is None:
+        class StudyGame(base):
+            __doc__ = base.__doc__
+            _study_index = 0
+
+            def record(self) -> dict:
+                raw = base.record(self)
+                out = {"records": np.array([[int(raw[f]) for f in ENGINE_FIELDS]], dtype=np.int64)}
+                for name in ("threat", "alive"):
+                    key = f"{name}_by_turn"
+                    path = raw[key] if key in raw else self._path(name)
+                    out[key] = np.asarray(path)[None, :]
+                return records_frame(out, np.array([self._study_index])).iloc[0].to_dict()
+
+            def _path(self, name):
+                fn = getattr(base, f"{name}_by_turn", None)
+                if fn is None:
+                    raise AttributeError(f"the step Game gives no {name}_by_turn")
+                return fn(self) if callable(fn) else fn
+
+            def clone(self):
+                c = base.clone(self)
+                if not isinstance(c, StudyGame):
+                    c.__class__ = StudyGame
+                c._study_index = self._study_index
+                return c
+
+        StudyGame.__name__ = StudyGame.__qualname__ = base.__name__
+        StudyGame.__module__ = base.__module__
+        cls = _CLASSES[base] = StudyGame
+    return cls
+
+
+def default_games(adapter: DayNightZAdapter) -> int:
+    return GAMES_PER_CELL * len(adapter.cells)
+
+
+def _hours(characters) -> tuple[int, ...]:
+    """Start hours from ``characters`` (the command line's ``--characters``): ``None`` /
+    ``"random"`` the defaults, ``"all"`` every hour, or hours (``14``, ``"14:00"``,
+    a list or a comma-separated text)."""
+    if characters is None or (isinstance(characters, str) and characters.strip() == "random"):
+        return DEFAULT_HOURS
+    if isinstance(characters, str) and characters.strip() == "all":
+        return tuple(range(24))
+    items = [characters] if isinstance(characters, (str, int, np.integer)) else list(characters)
+    flat = []
+    for x in items:
+        flat.extend(str(x).split(",") if isinstance(x, str) else [x])
+    hours = []
+    for x in flat:
+        text = str(x).strip()
+        hh, sep, mm = text.partition(":")
+        try:
+            h = int(hh)
+            if sep and int(mm) != 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"Day Night Z has no characters to choose (the team is the "
+                             f"scenario's): --characters gives start hours 0-23 (e.g. 8,14,20); "
+                             f"got {text!r}") from None
+        if isinstance(x, bool) or not 0 <= h <= 23:
+            raise ValueError(f"a start hour is 0-23; got {text!r}")
+        hours.append(h)
+    if not hours:
+        raise ValueError("start hours: give at least one (e.g. --characters 14)")
+    if len(set(hours)) != len(hours):
+        raise ValueError(f"duplicate start hour in {hours}")
+    return tuple(hours)
+
+
+def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "baseline",
+                 policy_params=None, ruleset=None, seats=None, start_hours=None) -> DayNightZAdapter:
+    """Validate a study's parameters and build its adapter (raises ``ValueError``).
+
+    ``players``: team sizes (default every size the scenario allows, 1-4); ``start_hours``
+    (or ``characters``, as the command line passes them): hours 0-23 (default 8, 14 and
+    20); ``policy``/``policy_params``: the team's player; ``ruleset``: ``None`` the
+    reference ruleset, a preset, a folder or a tweak ``.toml``.
+    """
+    from .policies import POLICIES
+
+    if seats is not None:
+        raise ValueError("Day Night Z is cooperative: every seat plays the one policy "
+                         "(seats are for competitive games)")
+    rules = ruleset if isinstance(ruleset, DayNightZRules) else load_ruleset(ruleset)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    lo, hi = int(rules.get("scenario.min_team")), int(rules.get("scenario.max_team"))
+    hi = min(hi, len(rules.get("scenario.team")), K.MAX_SURV if hasattr(K, "MAX_SURV") else 4)
+    if players is None:
+        sizes = tuple(range(lo, hi + 1))
+    else:
+        seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+        if not seq:
+            raise ValueError("players must name at least one team size")
+        sizes = []
+        for p in seq:
+            if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not lo <= p <= hi:
+                raise ValueError(f"a team of {p!r} survivors: the scenario allows {lo}-{hi}")
+            sizes.append(int(p))
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"duplicate team size in {sizes}")
+        sizes = tuple(sizes)
+    if start_hours is not None and characters is not None:
+        raise ValueError("give the start hours once (start_hours or characters)")
+    hours = _hours(start_hours if start_hours is not None else characters)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} for Day Night Z; allowed: "
+                         f"{', '.join(POLICIES)}")
+    spec = POLICIES[policy]
+    given = dict(policy_params or {})
+    bad = [k for k in given if k not in spec.param_names]
+    if bad:
+        raise ValueError(f"policy {policy!r} has no parameter {bad[0]!r}; its parameters: "
+                         f"{', '.join(spec.param_names) or 'none'}")
+    params = tuple((n, float(given.get(n, d))) for n, d in zip(spec.param_names, spec.defaults))
+    return DayNightZAdapter(rules=rules, seed=int(seed), team_sizes=sizes, start_hours=hours,
+                            policy=policy, params=params)
+
+
+def simulate(games: int | None = None, players=None, start_hours=None, *, seed: int = 0,
+             policy: str = "baseline", policy_params=None, ruleset=None, backend: str = "local",
+             scheduler: str | None = None, workers: int | None = None, threads: int | None = None,
+             chunk_size: int = DEFAULT_CHUNK_SIZE, keep_records: bool | None = None, out=None,
+             overwrite: bool = False, progress: bool | None = None,
+             max_chunks: int | None = None, connect_timeout: float = 5.0) -> RunResult:
+    """Play a study of Day Night Z adventures: success and VP by team size and start hour,
+    survivors alive, loss causes, the threat's path and sources, the Hunter's toll, SP on
+    rolls against threat.  Default: ``GAMES_PER_CELL`` games a cell, teams of 1-4, start
+    hours 8, 14 and 20, the baseline player, the reference ruleset."""
+    adapter = make_adapter(players, seed=seed, policy=policy, policy_params=policy_params,
+                           ruleset=ruleset, start_hours=start_hours)
+    n = default_games(adapter) if games is None else games
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise ValueError(f"games must be a positive integer; got {n!r}")
+    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+               workers=workers, threads=threads, keep_records=keep_records, out=out,
+               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
+               connect_timeout=connect_timeout)
+
+
+def load_result(path) -> RunResult:
+    return result_from_output(path, TABLE_SPEC)
+
+
+# =========================================================================== derived tables
+def cell_sums(counts: Counts) -> pd.DataFrame:
+    """Per cell (team size, start hour): games, successes and ``<v>`` / ``<v>_sq`` (sum
+    and sum of squares) of every summed value."""
+    f = counts.frames["cell"]
+    if len(f) == 0:
+        return pd.DataFrame()
+    f = f.droplevel("team")
+    cols = {"games": f["games"], "successes": f["wins"]}
+    zero = pd.Series(0, index=f.index, dtype=np.int64)
+    for v in SUM_VALUES + TURN_VALUES:
+        cols[v] = f.get(f"sum={v}", zero)
+        cols[f"{v}_sq"] = f.get(f"sumsq={v}", zero)
+    return pd.DataFrame(cols, index=f.index)
+
+
+def cell_means(counts: Counts, values, by=("players", "start_hour"), confidence: float = 0.95
+               ) -> pd.DataFrame:
+    """Means a game of ``values`` by ``by`` (keys among players and start_hour; ``()``: the
+    whole study), with ``<v>_low`` / ``<v>_high`` (normal 95 % interval of the mean)."""
+    from scipy.special import ndtri
+
+    s = cell_sums(counts)
+    if not len(s):
+        return pd.DataFrame()
+    by = list(by)
+    g = s.groupby(level=by).sum() if by else s.sum().to_frame().T
+    n = g["games"].astype(float)
+    z = ndtri(0.5 + confidence / 2)
+    cols = {"games": g["games"].astype(np.int64)}
+    for v in values:
+        m = g[v] / n
+        var = ((g[f"{v}_sq"] - n * m * m) / (n - 1).clip(lower=1)).clip(lower=0)
+        half = z * np.sqrt(var / n)
+        cols[v], cols[f"{v}_low"], cols[f"{v}_high"] = m, m - half, m + half
+    return pd.DataFrame(cols, index=g.index)
+
+
+def _ci_text(df: pd.DataFrame, values, digits: int = 2) -> pd.DataFrame:
+    out = {"games": df["games"]}
+    for v in values:
+        out[v] = [f"{m:.{digits}f} [{a:.{digits}f}, {b:.{digits}f}]"
+                  for m, a, b in zip(df[v], df[f"{v}_low"], df[f"{v}_high"])]
+    return pd.DataFrame(out, index=df.index)
+
+
+def mean_matrix(counts: Counts, value: str, digits: int = 2) -> pd.DataFrame:
+    """``value``'s mean [95 % interval] by team size (rows) and start hour (columns)."""
+    m = cell_means(counts, [value])
+    if not len(m):
+        return pd.DataFrame()
+    cells = pd.Series([f"{a:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]" for a, lo, hi in
+                       zip(m[value], m[f"{value}_low"], m[f"{value}_high"])], index=m.index)
+    return cells.unstack("start_hour").rename(columns=lambda h: f"{int(h):02d}:00")
+
+
+THREAT_SOURCES = ("threat_from_noise", "threat_from_leaving", "threat_from_clock",
+                  "threat_from_cards", "threat_lowered_by_sp")
+DEATHS = ("dead_damage", "dead_infection", "dead_hunger")
+HUNTER_VALUES = ("hunter_spawns", "hunter_damage", "hunter_kills")
+SP_VALUES = ("sp_on_rolls", "sp_on_threat")
+
+
+def turn_paths(counts: Counts, by=("players",)) -> pd.DataFrame:
+    """Mean survivors alive and threat after each turn (a finished game keeps its final
+    values), long format: keys, ``turn``, ``alive``, ``threat`` with intervals."""
+    vals = [f"alive_t{k}" for k in range(PER_TURN + 1)] + [f"threat_t{k}" for k in range(PER_TURN + 1)]
+    m = cell_means(counts, vals, by)
+    if not len(m):
+        return pd.DataFrame()
+    rows = []
+    for key, r in m.iterrows():
+        key = key if isinstance(key, tuple) else (key,)
+        for k in range(PER_TURN + 1):
+            row = dict(zip(by, key))
+            row.update(turn=k, games=int(r["games"]))
+            for name in ("alive", "threat"):
+                v = f"{name}_t{k}"
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = r[v], r[f"{v}_low"], r[f"{v}_high"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# =========================================================================== text
+def _hour_cols(m: pd.DataFrame) -> pd.DataFrame:
+    return m.rename(columns=lambda h: f"{int(h):02d}:00" if str(h).isdigit() else h)
+
+
+def render(result: RunResult, all_tables: bool = False) -> str:
+    """The text ``simlib simulate --game day-night-z`` and ``simlib report`` print."""
+    p = result.provenance
+    t = result.tables
+    c = result.counts
+    hours = ", ".join(f"{int(h):02d}:00" for h in p.get("start_hours", []))
+    head = (f"Day Night Z ({p.get('scenario', 'supply_run')}): {result.games} games, seed "
+            f"{p.get('seed')}, teams of {', '.join(map(str, p.get('players', [])))}, start "
+            f"{hours}, policy {p.get('policy')}, ruleset {p.get('ruleset_lineage', 'reference')} "
+            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
+            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+    note = ("Note: results of computer players, not of people; the map is abstracted (see the "
+            "docs); success = the searches done and every living survivor at an exit within "
+            f"{p.get('turn_limit', 24)} turns; 95 % intervals (Wilson for rates, normal for "
+            "means); cells of one round of games share a deal.")
+    parts = [head, note]
+    if all_tables:
+        parts.append(format_tables(t, [n for n in t if not any(
+            n.startswith(f"mean_{x}_t") for x in ("alive", "threat"))], max_rows=10_000))
+        return "\n\n".join(parts) + "\n"
+    parts.append(format_tables(t, ["overall", "by_players"]))
+    if len(t["by_players_hour"]):
+        m = _hour_cols(rate_matrix(t["by_players_hour"], "players", "start_hour"))
+        parts.append("== success % by team size (rows) and start hour (columns) [95% CI] ==\n"
+                     + m.to_string())
+        parts.append("== victory points a game by team size and start hour (mean [95% CI]; "
+                     "0 on a failure) ==\n" + mean_matrix(c, "vp").to_string())
+        parts.append("== survivors alive at the end by team size and start hour (mean [95% "
+                     "CI]) ==\n" + mean_matrix(c, "alive").to_string())
+    parts.append(format_tables(t, ["end_causes_by_players"], max_rows=40))
+    if len(cell_sums(c)):
+        parts.append("== deaths a game by cause and team size (mean [95% CI]; hunger: at "
+                     "15:00's meal) ==\n" + _ci_text(cell_means(c, DEATHS, ["players"]), DEATHS).to_string())
+        parts.append("== threat a game by team size: final units (1-45) and where it came from "
+                     "(units raised by noise, by leaving enemies behind, by the clock, by threat "
+                     "cards; units lowered by SP) ==\n"
+                     + _ci_text(cell_means(c, ("threat_final",) + THREAT_SOURCES, ["players"]),
+                                ("threat_final",) + THREAT_SOURCES).to_string())
+        parts.append(format_tables(t, ["threat_levels_by_players"], max_rows=40))
+        parts.append("== the Hunter's toll a game by team size and start hour (times he came, "
+                     "damage he dealt, survivors he killed) ==\n"
+                     + _ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES).to_string())
+        parts.append(format_tables(t, ["hunter_by_players"], max_rows=40))
+        parts.append("== survival points a game by team size: spent on rolls against spent on "
+                     "the threat track (mean [95% CI]) ==\n"
+                     + _ci_text(cell_means(c, SP_VALUES + ("kills", "searches_done", "turns", "decisions"),
+                                           ["players"]),
+                                SP_VALUES + ("kills", "searches_done", "turns", "decisions")).to_string())
+    return "\n\n".join(parts) + "\n"
+
+
+def trace_text(adapter: DayNightZAdapter, game: int) -> str:
+    """Game ``game`` of the study, decision by decision (see :mod:`.trace`)."""
+    from .trace import trace_game
+
+    return trace_game(adapter, game)
+

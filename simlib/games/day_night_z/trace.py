@@ -1,0 +1,46 @@
+"""Day Night Z traces: one game of a study played through the step model (``api.Game``),
+the team's player taking every decision as in the batch, each decision in words.
+
+A heading is the first line of the step Game's ``describe()`` (where the game stands)
+whenever it changes; under it, the decisions taken (``legal_actions()[choice]``); at the
+end the whole ``describe()`` and the game's record (the row ``run_chunk`` gives).
+"""
+from __future__ import annotations
+
+__all__ = ["trace_game", "MAX_DECISIONS"]
+
+MAX_DECISIONS = 200_000  # a game that does not end within it is a bug (the conformance cap)
+
+
+def trace_game(adapter, game: int) -> str:
+    """Game ``game`` of the study ``adapter``, decision by decision."""
+    t, h, deal = (int(x[0]) for x in adapter.configs(int(game), 1))
+    g = adapter.step_game(game)
+    lines = [f"game {game}: a team of {t}, start {h:02d}:00, deal {deal} of seed {adapter.seed}, "
+             f"policy {adapter.policy}"]
+    first = g.describe().splitlines()
+    lines += first
+    heading = first[0] if first else ""
+    k = 0
+    while not g.over:
+        acts = g.legal_actions()
+        i = g.policy_choice()
+        k += 1
+        lines.append(f"  {k:4d}. {acts[i]}" + (f"  (of {len(acts)})" if len(acts) > 1 else ""))
+        g.apply(i)
+        now = g.describe().splitlines()
+        if now and now[0] != heading and not g.over:
+            heading = now[0]
+            lines.append(heading)
+        if k >= MAX_DECISIONS:
+            raise RuntimeError(f"game {game} did not end within {MAX_DECISIONS} decisions")
+    lines.append("== the end ==")
+    lines += g.describe().splitlines()
+    rec = g.record()
+    keys = ("success", "end_cause", "vp", "turns", "alive", "searches_done", "kills",
+            "dead_damage", "dead_infection", "dead_hunger", "threat_final", "threat_level_final",
+            "threat_from_noise", "threat_from_leaving", "threat_from_clock", "threat_from_cards",
+            "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
+            "hunter_damage", "hunter_kills", "decisions")
+    lines.append("record: " + ", ".join(f"{key} {rec[key]}" for key in keys if key in rec))
+    return "\n".join(lines) + "\n"
