@@ -320,7 +320,7 @@ ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "searc
            "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat")
 (AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
  AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT) = range(len(ACTIONS))
-MAX_LEGAL = 512
+MAX_LEGAL = 4096      # action codes of one decision (tile_capacity x 2 attacks x SP choices, bounded)
 
 # ------------------------------------------------------------------ records
 RECORD_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause", "turns", "alive",
