@@ -704,16 +704,6 @@ def test_exact_reflex_in_starting_hand_and_rolls_per_lamp():
     assert abs(float(series) - 32) < 1e-9
 
 
-def test_no_killer_ceiling_is_a_distribution_and_beats_play():
-    e = {R.get(f"energy.{n}.value"): R.get(f"energy.{n}.count") for n in R.names("energy")}
-    cdf = exact.no_killer(e, 4, 5, 1, 5, 16, 2, 2, Fraction(1, 2), 30)
-    assert all(0 <= a <= b <= 1 for a, b in zip(cdf, cdf[1:]))
-    assert cdf[0] < Fraction(1, 100) and cdf[-1] > Fraction(99, 100)
-    # one survivor with one card: the first round's rolls are 0 or 1, so the CDF is exact
-    one = exact.no_killer({2: 1}, 1, 1, 1, 5, 1, 0, 2, Fraction(1, 2), 3)
-    assert one == [Fraction(1, 2), Fraction(3, 4), Fraction(7, 8)]
-
-
 # =========================================================================== invariants
 def _check(g: Game) -> None:
     st, r = g.state, g.rules
