@@ -12,6 +12,7 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -163,3 +164,106 @@ def test_csv_files_are_not_overwritten_without_force(tmp_path, capsys):
     code, out, err = _run(["--table", "corpse", "--csv", str(d)], capsys)
     assert code == 2 and "--force" in err and out == ""
     assert _run(["--table", "corpse", "--csv", str(d), "--force"], capsys)[0] == 0
+
+
+# =========================================================================== the study
+def _study():
+    from simlib.games.day_night_z import study as S
+
+    return S
+
+
+def test_a_study_game_is_its_cells_deal():
+    """Game i plays cell i % C on the engine's game i // C: its row is play_games' row."""
+    from simlib.games.day_night_z.play import play_games
+
+    S = _study()
+    ad = S.make_adapter(players=[1, 3], characters="9,21", seed=11)
+    assert ad.cells == ((1, 9), (1, 21), (3, 9), (3, 21))
+    df = ad.run_chunk(3, 9)  # games 3 .. 11: a chunk starting mid-round
+    assert list(df["game"]) == list(range(3, 12))
+    for i in (3, 4, 6, 11):
+        t, h = ad.cells[i % 4]
+        one = S.records_frame(play_games(1, seed=11, start=i // 4, team_size=t, start_hour=h),
+                              np.array([i]))
+        row = df[df["game"] == i].iloc[0]
+        for c in one.columns:
+            assert one.iloc[0][c] == row[c], (i, c)
+    whole = ad.run_chunk(0, 12)
+    pd.testing.assert_frame_equal(whole.iloc[3:].reset_index(drop=True), df.reset_index(drop=True))
+
+
+def test_tables_add_up_to_the_records():
+    S = _study()
+    res = S.simulate(288, seed=2, chunk_size=100, keep_records=True, progress=False)
+    rec, t = res.records, res.tables
+    assert len(rec) == 288 and int(t["overall"]["games"].iloc[0]) == 288
+    assert int(t["overall"]["wins"].iloc[0]) == int(rec["success"].sum())
+    by = rec.groupby(["players", "start_hour"])
+    assert t["by_players_hour"]["games"].to_dict() == by.size().to_dict()
+    assert t["by_players_hour"]["wins"].to_dict() == by["success"].sum().astype(int).to_dict()
+    sums = S.cell_sums(res.counts)
+    for v in ("vp", "alive", "dead_damage", "threat_from_noise", "sp_on_rolls", "hunter_damage",
+              "alive_t5", "threat_t12"):
+        assert sums[v].to_dict() == by[v].sum().astype(int).to_dict(), v
+    m = S.cell_means(res.counts, ["vp", "threat_final"], ["players"])
+    for v in ("vp", "threat_final"):
+        want = rec.groupby("players")[v].mean()
+        assert np.allclose(m[v].to_numpy(), want.to_numpy())
+        assert (m[f"{v}_low"] <= m[v]).all() and (m[v] <= m[f"{v}_high"]).all()
+    ec = t["end_causes_by_players"]["count"]
+    want = rec.groupby(["players", "end_cause"]).size()
+    assert {k: v for k, v in ec.to_dict().items() if v} == want.to_dict()
+    alive = t["survivors_alive_by_players"]["count"]
+    assert sum(alive) == 288
+    # every game counts once in each category table
+    for name in ("end_causes", "survivors_alive", "threat_levels", "hunter"):
+        assert int(t[name]["count"].sum()) == 288, name
+
+
+def test_records_keep_the_rules_between_columns():
+    S = _study()
+    df = S.make_adapter(seed=4).run_chunk(0, 240)
+    assert (df["success"] == (df["end_cause"] == "success")).all()
+    assert (df.loc[~df["success"], "vp"] == 0).all()
+    assert (df["alive_t0"] == df["players"]).all()
+    assert (df[f"alive_t{S.PER_TURN}"] == df["alive"]).all()
+    assert (df[f"threat_t{S.PER_TURN}"] == df["threat_final"]).all()
+    assert (df["alive"] + df["dead_damage"] + df["dead_infection"] + df["dead_hunger"]
+            == df["players"]).all()
+    steps = np.diff(df[[f"alive_t{k}" for k in range(S.PER_TURN + 1)]].to_numpy(), axis=1)
+    assert (steps <= 0).all(), "nobody comes back to life"
+
+
+def test_render_and_paths():
+    S = _study()
+    res = S.simulate(120, players=[1, 4], start_hours=[14], seed=1, progress=False)
+    text = S.render(res)
+    assert "success % by team size (rows) and start hour" in text and "14:00" in text
+    paths = S.turn_paths(res.counts)
+    assert set(paths["players"]) == {1, 4} and len(paths) == 2 * (S.PER_TURN + 1)
+    assert (paths.loc[paths["turn"] == 0, "alive"].to_numpy() == [1.0, 4.0]).all()
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"players": 5}, "allows 1-4"),
+    ({"players": [2, 2]}, "duplicate team size"),
+    ({"characters": "24"}, "0-23"),
+    ({"characters": "swift"}, "no characters"),
+    ({"characters": "14,14"}, "duplicate start hour"),
+    ({"policy": "nope"}, "unknown policy"),
+    ({"policy_params": {"nope": 1}}, "no parameter"),
+    ({"seats": [["baseline"]]}, "cooperative"),
+    ({"seed": -1}, "seed"),
+])
+def test_bad_study_parameters_are_refused(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        _study().make_adapter(**kw)
+
+
+def test_start_hours_are_read_from_characters():
+    S = _study()
+    assert S.make_adapter(characters="8,14:00").start_hours == (8, 14)
+    assert S.make_adapter(characters=["20"]).start_hours == (20,)
+    assert S.make_adapter(characters="all").start_hours == tuple(range(24))
+    assert S.make_adapter().start_hours == S.DEFAULT_HOURS
