@@ -190,6 +190,7 @@ class DayNightZRules(TaggedRuleset):
     SCHEMAS = SCHEMAS
     SOURCES = ("rulebook", "inferred", "publisher", "assumed")
     GAME = "Day Night Z"
+    DATA_FOLDER = "day_night_z"  # the shipped folder's name: its lineage reads "reference"
 
     # ------------------------------------------------------------------ value types
     @classmethod
