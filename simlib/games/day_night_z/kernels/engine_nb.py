@@ -1276,13 +1276,18 @@ def init_state_nb(st, rng, dice, tr, spn, rl, key, team, start_hour, game, legal
         st[en(e, K.EN_PLACE)] = -1
         st[en(e, K.EN_ENG)] = -1
     reset_minis_nb(spn, st[K.S_MINIS:K.S_MINIS + K.N_ENEMIES])
-    # the decks, shuffled in a fixed order (one stream): exhausted decks reshuffle on draw
-    st[_G + K.G_POS_SEARCH] = 1 << 30
-    st[_G + K.G_POS_SPAWN] = 1 << 30
-    st[_G + K.G_POS_THREAT] = 1 << 30
-    st[_G + K.G_POS_ENC] = 1 << 30
-    st[_G + K.G_POS_SUR] = 1 << 30
-    st[_G + K.G_POS_EXP] = 1 << 30
+    # the decks, shuffled in a fixed order (one stream); an exhausted deck reshuffles on draw
+    shuffle_into(st, rng, K.S_SDECK, rl, K.R_SDECK, rl[P + K.RP_N_SEARCH])
+    shuffle_into(st, rng, K.S_XSPAWN, spn, K.X_DECK, spn[K.X_PARAMS + K.SP_N_CARDS])
+    nt = rl[P + K.RP_N_THREAT]
+    shuffle_into(st, rng, K.S_T_SIDE, rl, K.R_T_SIDE, nt)
+    shuffle_into(st, rng, K.S_T_HOURS, rl, K.R_T_HOURS, nt)
+    shuffle_into(st, rng, K.S_T_HUNTER, rl, K.R_T_HUNTER, nt)
+    shuffle_into(st, rng, K.S_T_INF, rl, K.R_T_INF, nt)
+    shuffle_into(st, rng, K.S_T_COND, rl, K.R_T_COND, nt)
+    shuffle_into(st, rng, K.S_EDECK, rl, K.R_EDECK, rl[P + K.RP_N_ENC])
+    shuffle_into(st, rng, K.S_UDECK, rl, K.R_UDECK, rl[P + K.RP_N_SUR])
+    shuffle_into(st, rng, K.S_XDECK, rl, K.R_XDECK, rl[P + K.RP_N_EXP])
     for t in range(K.MAX_TURNS + 1):
         st[K.S_THREAT_BY_TURN + t] = -1
         st[K.S_ALIVE_BY_TURN + t] = -1
