@@ -1,7 +1,17 @@
 """Strong players and the study layer: the ratios of issue #33, measured in one run.
 
+    python benchmarks/strong_players.py search --games 40         # where a search game's time goes
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
+
+``search``: Until Daylight's search player (``rollout-100`` with a two-round horizon by
+default; ``--policy rollout-1000``) on the calibrated ruleset, 4 players, games
+``start .. start + n - 1`` of seed 1, 2 threads, through the same kernel as ``play_games``
+with the search's counters kept: decisions searched, continuations per decision,
+searches stopped early, choices changed; the games per second beside the baseline's on
+the same games in the same run, and the engine's decisions per second with the baseline
+choosing beside the random policy choosing (what the rollout policy's scoring costs a
+continuation).
 
 ``till-dawn``: heads-up Till Dawn games per second on 2 threads of an ``optimal`` player
 against a ``threshold`` player, beside two ``threshold`` players, interleaved round by
@@ -23,6 +33,63 @@ import statistics
 import time
 
 import numpy as np
+
+
+def search(games: int, start: int, policy: str, horizon: int, threads: int) -> None:
+    from simlib.core.parallel import run_ranges
+    from simlib.games.until_daylight import api
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels import search_nb as S
+    from simlib.games.until_daylight.policies import resolve_search
+    from simlib.games.until_daylight.ruleset import load_ruleset
+
+    rules = load_ruleset(None)  # the calibrated default
+    bid, bpp, rp = resolve_search(policy, {"horizon": horizon})
+
+    def run_search(n, first):
+        out = np.zeros((n, K.N_REC), dtype=np.int64)
+        stats = np.zeros((n, S.N_STATS), dtype=np.int64)
+        npl = np.full(n, 4, dtype=np.int64)
+        chars = np.full((n, K.MAX_PLAYERS), -1, dtype=np.int64)
+        args = (api.flat_rules(rules), np.int64(1), np.int64(first), npl, chars, np.int64(bid),
+                bpp, rp, np.int64(0), out, stats)
+        t = time.perf_counter()
+        run_ranges(S.play_range_search_stats_nb, args, n, threads)
+        return time.perf_counter() - t, out, stats
+
+    def run_plain(pol, n, first):
+        t = time.perf_counter()
+        rec = api.play_games(n, players=4, seed=1, start=first, policy=pol, ruleset=rules,
+                             threads=threads)
+        return time.perf_counter() - t, rec
+
+    run_search(2, 0)  # compile or load, outside the timing
+    run_plain("baseline", 64, 0)
+    run_plain("random", 64, 0)
+    many = max(400, 50 * games)
+    tb, _ = run_plain("baseline", many, start)
+    ts, out, stats = run_search(games, start)
+    tb2, base = run_plain("baseline", many, start)
+    tr, rnd = run_plain("random", many, start)
+    tb = min(tb, tb2)
+    tot = stats.sum(axis=0)
+    dec, srch, cont = tot[S.ST_DECISIONS], tot[S.ST_SEARCHED], tot[S.ST_CONTINUATIONS]
+    print(f"{policy} (horizon {horizon}), calibrated, 4 players, games {start}-{start + games - 1} "
+          f"of seed 1, {threads} threads")
+    print(f"  decisions a game {dec / games:.1f}, searched {srch / games:.1f}; continuations a "
+          f"game {cont / games:,.0f} ({cont / max(srch, 1):.1f} a searched decision)")
+    print(f"  searches stopped early (every challenger dropped): {tot[S.ST_EARLY]:,} of {srch:,} "
+          f"({100 * tot[S.ST_EARLY] / max(srch, 1):.0f} %); choices changed from the "
+          f"baseline's: {tot[S.ST_CHANGED]:,} ({100 * tot[S.ST_CHANGED] / max(srch, 1):.2f} %)")
+    gs, gb = games / ts, many / tb
+    print(f"  {gs:.2f} games/s; the baseline {gb:,.0f} games/s on games {start}-{start + many - 1} "
+          f"in the same run: the search at 1/{gb / gs:,.0f} of it; {cont / ts:,.0f} "
+          f"continuations/s")
+    db = base["decisions"].sum() / tb
+    dr = rnd["decisions"].sum() / tr
+    print(f"  engine: {db:,.0f} decisions/s with the baseline choosing, {dr:,.0f} with the "
+          f"random policy (the baseline's scoring: about {100 * (1 - db / dr):.0f} % of a "
+          "decision's time)")
 
 
 def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None:
@@ -96,6 +163,12 @@ def study(rounds: int, games: int, threads: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("search")
+    s.add_argument("--games", type=int, default=40)
+    s.add_argument("--start", type=int, default=100)
+    s.add_argument("--policy", default="rollout-100")
+    s.add_argument("--horizon", type=int, default=2)
+    s.add_argument("--threads", type=int, default=2)
     a = sub.add_parser("till-dawn")
     a.add_argument("--rounds", type=int, default=3)
     a.add_argument("--games", type=int, default=40_000)
@@ -106,7 +179,9 @@ def main(argv: list[str] | None = None) -> None:
     b.add_argument("--games", type=int, default=200_000)
     b.add_argument("--threads", type=int, default=2)
     args = p.parse_args(argv)
-    if args.what == "till-dawn":
+    if args.what == "search":
+        search(args.games, args.start, args.policy, args.horizon, args.threads)
+    elif args.what == "till-dawn":
         till_dawn(args.rounds, args.games, args.optimal_games, args.threads)
     else:
         study(args.rounds, args.games, args.threads)

@@ -155,6 +155,15 @@ MIN_CHECK = 8  # ... the first check after this many shared continuations
 MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
 # a paired standard error from fewer is too often 0 (all differences alike)
 
+# counters of the search's work (``rollout_choose_nb``'s ``stats``, summed over its calls):
+# where a search game's time goes (``benchmarks/strong_players.py search``)
+ST_DECISIONS = 0  # decisions the rollout player took
+ST_SEARCHED = 1  # ... of them with 2+ candidates evaluated (the others: the baseline's choice)
+ST_CONTINUATIONS = 2  # continuations played
+ST_EARLY = 3  # searches stopped early: every challenger dropped as hopeless
+ST_CHANGED = 4  # decisions where the search took another candidate than the baseline's
+N_STATS = 5
+
 
 @njit_nb
 def rollout_value_nb(rec, rs, rp):
@@ -238,7 +247,7 @@ def _drop_hopeless_nb(rp, cand, alive, total, sq, basev, n):
 
 
 @njit_nb
-def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev):
+def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev, stats):
     """The rollout player's choice at ``st``'s pending decision.
 
     Candidates: the baseline's choice and the baseline's next best ``top_k - 1`` (all
@@ -249,16 +258,17 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     ``CHECK_EVERY`` continuations (from ``MIN_CHECK`` on), a challenger whose paired
     gain + ``z`` standard errors stays below the threshold is dropped, and when none is
     left the search stops early with the baseline's choice (the budget is a maximum).  The
-    best
-    challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
+    best challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
     continuations with it and its paired mean gain exceeds the threshold and ``z``
     standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
     ``cand``/``total``/``count``/``sq`` (>= MAX_CANDS), ``basev`` (>= budget + MAX_CANDS).
+    ``stats`` (int64, ``N_STATS``): the ``ST_*`` counters, incremented.
     """
     m = st[G_PENDING_M]
     d = st[G_PENDING_D]
     seat = st[G_PENDING_SEAT]
     base = choose_nb(st, rs, bpid, bpp, d, seat, m)
+    stats[ST_DECISIONS] += 1
     if rp[RP_THRESHOLD] == np.inf or m <= 1:
         return base
     k = m
@@ -266,6 +276,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
         k = np.int64(rp[RP_TOP_K])
     if k < 2:
         return base
+    stats[ST_SEARCHED] += 1
     scores = total  # scratch: the baseline's scores first
     pl = pl_of(st)
     inv = inv_of(st)
@@ -299,6 +310,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
         end = r0 + max(1, budget // (rounds * alive))
         while r0 < end:  # in batches, dropping hopeless challengers between them
             r1 = min(end, r0 + CHECK_EVERY)
+            stats[ST_CONTINUATIONS] += (r1 - r0) * alive
             for r in range(r0, r1):
                 v = _rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, base, r, game_key, dec)
                 basev[r] = v
@@ -315,6 +327,7 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
             if r0 >= MIN_CHECK:
                 alive = _drop_hopeless_nb(rp, cand, alive, total, sq, basev, r0)
                 if alive <= 1:
+                    stats[ST_EARLY] += 1
                     return base  # no challenger can plausibly beat the baseline's: stop early
         if alive <= 2 or rnd == rounds - 1:
             break
@@ -333,16 +346,16 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     n = count[best]  # continuations 0 .. n-1, shared with the baseline's choice
     gain, se = _paired_gain_nb(best, total, sq, basev, n)
     if n >= MIN_PAIRED and gain > rp[RP_THRESHOLD] and gain > rp[RP_Z] * se:
+        stats[ST_CHANGED] += 1
         return best
     return base
 
 
-@njit_alloc_nb(entry=True)
-def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, lo, hi):
-    """``play_range_nb`` for the rollout player: each game runs in step mode and the
-    rollout player takes every decision ("the policy picks, the engine applies")."""
-    if hi <= lo:
-        return
+@njit_alloc_nb
+def _play_search_range_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, stats,
+                          lo, hi):
+    """Games ``lo .. hi - 1`` with the rollout player; ``stats``: one row of ``ST_*``
+    counters per game (rows ``lo .. hi - 1``), or no rows (not kept)."""
     st = new_state_nb(rs, 0)
     work = np.empty(st.shape[0], dtype=np.int64)
     rec = np.zeros(N_REC, dtype=np.int64)
@@ -351,14 +364,40 @@ def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check
     count = np.zeros(MAX_CANDS, dtype=np.int64)
     sq = np.zeros(MAX_CANDS, dtype=np.float64)
     basev = np.zeros(np.int64(rp[RP_BUDGET]) + MAX_CANDS, dtype=np.float64)
+    game_stats = np.zeros(N_STATS, dtype=np.int64)
     for i in range(lo, hi):
         init_state_nb(rs, 0, st)
         start_game_nb(st, rs, seed, start + i, n_players[i], chars[i], check, MODE_STEP)
+        game_stats[:] = 0
         live = advance_nb(st, rs, bpid, bpp)
         while live == 1:
-            c = rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev)
+            c = rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev,
+                                  game_stats)
             live = apply_action_nb(st, rs, bpid, bpp, c)
         write_record_nb(st, rs, start + i, out[i])
+        if stats.shape[0] > 0:
+            stats[i, :] = game_stats
+
+
+@njit_alloc_nb(entry=True)
+def play_range_search_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, lo, hi):
+    """``play_range_nb`` for the rollout player: each game runs in step mode and the
+    rollout player takes every decision ("the policy picks, the engine applies")."""
+    if hi <= lo:
+        return
+    _play_search_range_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out,
+                          np.zeros((0, N_STATS), dtype=np.int64), lo, hi)
+
+
+@njit_alloc_nb(entry=True)
+def play_range_search_stats_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out,
+                               stats, lo, hi):
+    """``play_range_search_nb`` that also writes each game's ``ST_*`` counters
+    (``stats``: int64 (games, N_STATS)); the same games and records."""
+    if hi <= lo:
+        return
+    _play_search_range_nb(rs, seed, start, n_players, chars, bpid, bpp, rp, check, out, stats,
+                          lo, hi)
 
 
 @njit_alloc_nb
@@ -373,4 +412,6 @@ def rollout_choice_nb(st, rs, bpid, bpp, rp):
     count = np.zeros(MAX_CANDS, dtype=np.int64)
     sq = np.zeros(MAX_CANDS, dtype=np.float64)
     basev = np.zeros(np.int64(rp[RP_BUDGET]) + MAX_CANDS, dtype=np.float64)
-    return rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev)
+    stats = np.zeros(N_STATS, dtype=np.int64)
+    return rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev,
+                             stats)
