@@ -288,6 +288,7 @@ _REGISTRY: dict[str, Any] = {
     "till_dawn": "simlib.games.till_dawn.game:GAME",
     "until_the_world_ends": "simlib.games.until_the_world_ends.game:GAME",
     "mort_de_la_lumiere_du_jour": "simlib.games.mort.game:GAME",
+    "day_night_z": "simlib.games.day_night_z.game:GAME",
 }
 
 

@@ -105,9 +105,9 @@ def designer_tables(ruleset=None, exact: bool = False, max_pool: int = MAX_POOL,
     """The exact tables of ``simlib exact --game day-night-z``, by name (see the module
     docstring).  ``exact=True``: :class:`fractions.Fraction` cells; ``names``: a subset."""
     from . import exact as X
-    from .ruleset import DayNightZRules, load_ruleset
+    from .study import load_rules
 
-    rules = ruleset if isinstance(ruleset, DayNightZRules) else load_ruleset(ruleset)
+    rules = load_rules(ruleset)
     if isinstance(max_pool, bool) or not isinstance(max_pool, int) or max_pool < 1:
         raise ValueError(f"max_pool must be a positive integer; got {max_pool!r}")
     known = table_names()

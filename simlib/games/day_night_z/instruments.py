@@ -9,6 +9,9 @@ Z, a co-operative game.
 * The measure is the game's victory points (0 on a failure); the shares are the end
   causes (``all_dead``, ``out_of_turns``), ``lost_a_survivor`` (someone died),
   ``hunter_came`` and ``hunter_killed``, and ``threat_red`` (the threat ended in red).
+
+``compare(policies=[a, b])``'s arms are :func:`simlib.games.day_night_z.study.policy_arm`
+(the study builds the adapter; this module stays below it).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import pandas as pd
 
 from ...core.instruments import Outcomes
 
-__all__ = ["outcomes", "policy_arm"]
+__all__ = ["outcomes"]
 
 
 def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
@@ -39,10 +42,3 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
     return Outcomes(success=success, players=players, match=np.stack([players, hours], axis=1),
                     groupings=groupings, measure=df["vp"].to_numpy(np.float64), shares=shares)
 
-
-def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
-    """One arm of ``compare(policies=[a, b])``: co-operative, so the whole team plays the
-    compared policy (the field is not used)."""
-    from .study import make_adapter
-
-    return make_adapter(policy=policy, policy_params=params, **kw)

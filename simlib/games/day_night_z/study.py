@@ -32,14 +32,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ...core.ruleset import resolve_ruleset
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from . import codes as K
 from .ruleset import DayNightZRules, load_ruleset
 
 __all__ = ["simulate", "load_result", "make_adapter", "DayNightZAdapter", "TABLE_SPEC",
-           "default_games", "render", "trace_text", "records_frame", "cell_sums", "cell_means",
-           "GAME", "DEFAULT_HOURS", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
+           "default_games", "render", "trace_text", "policy_arm", "records_frame", "cell_sums", "cell_means",
+           "GAME", "load_rules", "DEFAULT_HOURS", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
 
 GAME = "day_night_z"
 DEFAULT_HOURS = (8, 14, 20)   # morning, the scenario's 14:00, an hour before night falls
@@ -80,6 +81,19 @@ TABLE_SPEC = TableSpec(
     primary="players",
     round="turns",
 )
+
+
+PRESETS = ("reference",)
+DEFAULT_RULESET = "reference"
+
+
+def load_rules(spec=None) -> DayNightZRules:
+    """The ruleset ``spec`` names, as every game resolves it
+    (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"`` (the one
+    preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
+    names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
+    return resolve_ruleset(spec, DayNightZRules, presets={"reference": load_ruleset},
+                           default=DEFAULT_RULESET)
 
 
 # =========================================================================== records
@@ -348,7 +362,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     if seats is not None:
         raise ValueError("Day Night Z is cooperative: every seat plays the one policy "
                          "(seats are for competitive games)")
-    rules = ruleset if isinstance(ruleset, DayNightZRules) else load_ruleset(ruleset)
+    rules = load_rules(ruleset)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     lo, hi = int(rules.get("scenario.min_team")), int(rules.get("scenario.max_team"))
@@ -382,6 +396,12 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     params = tuple((n, float(given.get(n, d))) for n, d in zip(spec.param_names, spec.defaults))
     return DayNightZAdapter(rules=rules, seed=int(seed), team_sizes=sizes, start_hours=hours,
                             policy=policy, params=params)
+
+
+def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
+    """One arm of ``compare(policies=[a, b])``: co-operative, so the whole team plays the
+    compared policy (the field is not used)."""
+    return make_adapter(policy=policy, policy_params=params, **kw)
 
 
 def simulate(games: int | None = None, players=None, start_hours=None, *, seed: int = 0,
