@@ -234,3 +234,48 @@ def test_ceiling_is_above_the_engine_s_games():
     for r in range(1, 41):
         share = (first_gate <= r).mean()
         assert share <= nk.open_by_round[r - 1] + 4.5 * (0.25 / n) ** 0.5, r
+
+
+# =========================================================================== in the study
+def test_study_prints_both_bounds_beside_the_games():
+    import simlib
+    from simlib.games.mort.study import reference_points, render
+
+    res = simlib.simulate(300, game="mort_de_la_lumiere_du_jour", seed=4, progress=False)
+    ref = res.provenance["reference_points"]
+    assert ref == reference_points(R)
+    nk = exact.no_killer(R, rounds=30)
+    assert ref["no_killer"]["open_by_round"] == [float(x) for x in nk.open_by_round]
+    assert ref["strike"]["0"]["killed"] == float(exact.strike_hand(
+        {R.get(f"energy.{n}.value"): R.get(f"energy.{n}.count") for n in R.names("energy")},
+        5, 2, Fraction(1, 2))["killed"])
+    text = render(res)
+    assert "no killer: ceiling (exact)" in text and "the strike subgame (exact)" in text
+    assert "no killer: the survivors' ceiling (exact)" in text
+    # every pairing's share out through a gate by round r is under the ceiling (noise aside)
+    from simlib.games.mort.study import timeline
+
+    tl = timeline(res.counts)
+    for _, row in tl.iterrows():
+        assert row["gate"] <= ref["no_killer"]["open_by_round"][int(row["round"]) - 1] + 0.15
+    # a ruleset the model does not cover says so instead
+    pooled = simlib.simulate(30, game="mort_de_la_lumiere_du_jour", progress=False,
+                             ruleset=R.override({"rules.variants.pooled_energy": True}))
+    assert "not computed for this ruleset (pooled_energy" in render(pooled)
+
+
+def test_strike_hand_against_enumeration():
+    # every ordered hand of 3 cards from a 5-card deck, every roll: independent of exact.py
+    from itertools import permutations, product
+
+    deck = [1, 2, 2, 3, 3]
+    tot = Fraction(0)
+    n = 0
+    for hand in permutations(range(5), 3):
+        n += 1
+        strikes = sum(deck[i] // 2 for i in hand)
+        for roll in product((0, 1), repeat=strikes):
+            landed = max(0, sum(roll) - 1)  # one reflex answers the first hit
+            tot += Fraction(landed >= 2, 2 ** strikes)
+    got = exact.strike_hand({1: 1, 2: 2, 3: 2}, 3, 2, Fraction(1, 2), reflexes=1)
+    assert got["killed"] == tot / n

@@ -168,7 +168,8 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
     seats): ``outcome_i`` (``killed``, ``gate``, ``hatch``, ``alive``) and ``end_round_i``;
     per generator ``g``: ``gen_round_g`` (round it was repaired, 0: never); the timeline
     ``rep_r<r>`` and ``kill_r<r>`` (generators repaired and survivors killed by the end of
-    round r, r = 1 .. TIMELINE_ROUNDS).
+    round r, r = 1 .. TIMELINE_ROUNDS) and ``gate_r<r>`` (1: a survivor out through a gate
+    by then; against the ``no_killer`` ceiling).
     """
     df = pd.DataFrame(out, columns=K.record_names())
     n = len(df)
@@ -197,6 +198,7 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
     for r in range(1, TIMELINE_ROUNDS + 1):
         cols[f"rep_r{r}"] = ((gr > 0) & (gr <= r)).sum(axis=1)
         cols[f"kill_r{r}"] = ((oc == K.OUT_KILLED) & (er <= r)).sum(axis=1)
+        cols[f"gate_r{r}"] = ((oc == K.OUT_GATE) & (er <= r)).any(axis=1).astype(np.int64)
     return pd.DataFrame(cols)
 
 

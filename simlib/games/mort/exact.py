@@ -13,6 +13,9 @@ oracles by the tests and as reference points by the studies.
     first answered by the target's reflex cards, then by helpers' within range; a hit
     that nobody answers wounds.  Returns ``{"killed": P, "injured": P, "unhurt": P}`` for a
     healthy target (``hits_to_kill`` landed hits kill it).
+``strike_hand(energy, hand, cost, p, ...)``
+    The strike subgame for a killer's dealt hand: ``strike_subgame`` averaged over the
+    hands of ``hand`` energy cards the deck deals (the killer's best single turn).
 ``p_reflex_in_hand(deck, reflex_kinds, hand)``
     P(a hand of ``hand`` cards drawn from ``deck`` (counts by kind) holds a reflex card).
 ``mean_rolls(lamps, p)``
@@ -32,7 +35,7 @@ from math import comb
 from typing import Mapping, Sequence
 
 __all__ = ["p_at_least", "die_p", "repair_this_turn", "strike_subgame", "p_reflex_in_hand",
-           "mean_rolls", "no_killer_race", "no_killer", "NoKiller", "NotCovered",
+           "mean_rolls", "strike_hand", "no_killer_race", "no_killer", "NoKiller", "NotCovered",
            "lamp_cards_dist"]
 
 
@@ -66,6 +69,36 @@ def strike_subgame(cards: Sequence[int], cost: int, p: Fraction, reflexes: int =
         landed = max(0, j - shield)
         key = "killed" if landed >= hits_to_kill else ("injured" if landed >= 1 else "unhurt")
         out[key] += q
+    return out
+
+
+def strike_hand(energy: Mapping[int, int], hand: int, cost: int, p, reflexes: int = 0,
+                hits_to_kill: int = 2, one_strike: bool = False, pooled: bool = False) -> dict:
+    """``strike_subgame`` of a killer beside a healthy survivor, holding a hand of
+    ``hand`` energy cards dealt from ``energy`` {value: count} and spending all of it on
+    strikes (``pooled``: the hand's points form one pool); averaged exactly over the
+    hands (multivariate hypergeometric).  No movement, no exhaustion carried in: the
+    killer's best single turn against ``reflexes`` answers."""
+    values = sorted(energy)
+    total = sum(energy.values())
+    out = {"killed": Fraction(0), "injured": Fraction(0), "unhurt": Fraction(0)}
+
+    def rec(i: int, left: int, cards: tuple, ways: int) -> None:
+        if i == len(values) - 1:
+            c = energy[values[i]]
+            if left > c:
+                return
+            cards = cards + (values[i],) * left
+            w = Fraction(ways * comb(c, left), comb(total, hand))
+            pay = [sum(cards)] if pooled else list(cards)
+            sub = strike_subgame(pay, cost, p, reflexes, 0, hits_to_kill, one_strike)
+            for k in out:
+                out[k] += w * sub[k]
+            return
+        for k in range(0, min(left, energy[values[i]]) + 1):
+            rec(i + 1, left - k, cards + (values[i],) * k, ways * comb(energy[values[i]], k))
+
+    rec(0, hand, (), 1)
     return out
 
 

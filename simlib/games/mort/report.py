@@ -7,20 +7,24 @@ from ...core import plots
 from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
                             frame_table, incomplete_warnings, rate_table)
 from ...core.tables import _pct
-from .study import _distribution, _means, fairness_table, timeline
+from .study import _distribution, _means, fairness_table, reference_tables, timeline
 
 __all__ = ["study_report", "draw_race"]
 
 
-def draw_race(tl, ax):
+def draw_race(tl, ax, ceiling=None):
     """Generators repaired (solid) and survivors killed (dashed) by the end of each round,
-    one colour per pairing: the race this game is about."""
+    one colour per pairing: the race this game is about; ``ceiling`` (generators repaired
+    by round r without a killer, the exact ``no_killer`` ceiling) in dotted black."""
     if not len(tl):
         raise plots.PlotUnavailable("no timeline in this result")
     for i, (pairing, f) in enumerate(tl.groupby("pairing", sort=False)):
         c = plots.PALETTE[i % len(plots.PALETTE)]
         ax.plot(f["round"], f["repaired"], color=c, lw=2, label=f"{pairing}: repaired")
         ax.plot(f["round"], f["killed"], color=c, lw=2, ls="--", label=f"{pairing}: killed")
+    if ceiling:
+        ax.plot(range(1, len(ceiling) + 1), ceiling, color="black", lw=1.5, ls=":",
+                label="no killer: repaired (exact ceiling)")
     ax.set_xlabel("round")
     ax.set_ylabel("mean count by the end of the round")
     ax.grid(alpha=0.3)
@@ -57,8 +61,20 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                         "(dashed) by the end of each round, averaged over the games (a finished "
                         "game keeps its final counts).", id="race"))
     tl = timeline(result.counts)
-    s.add(figure_block(lambda ax: draw_race(tl, ax), alt="repairs against kills by round",
+    ceiling = ((p.get("reference_points") or {}).get("no_killer") or {}).get("repaired_by_round")
+    s.add(figure_block(lambda ax: draw_race(tl, ax, ceiling), alt="repairs against kills by round",
                        figsize=(7.5, 4.5)))
+    refs = reference_tables(result)
+    if refs:
+        s = rep.add(Section("Reference points", intro="Exact answers that no game played: the "
+                            "survivors' best race when nobody hunts them (a ceiling: free moves, no "
+                            "hand limit, shared toolboxes), against the share of games with a "
+                            "survivor out through a gate; and the strike subgame.", id="reference"))
+        for cap, table in refs:
+            if len(table):
+                s.add(frame_table(table, index=True, caption=cap))
+            else:
+                s.add(Note(cap))
     s = rep.add(Section("Kills, escapes, repairs", intro="Share of games by count.", id="counts"))
     for name, cap in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
                       ("hatch_escapes", "escapes through the hatch"), ("repaired", "generators repaired"),

@@ -35,6 +35,7 @@ from .policies import Seat, make_seat
 from .ruleset import MortRules, load_ruleset
 
 __all__ = ["make_adapter", "MortAdapter", "TABLE_SPEC", "default_games", "render",
+           "reference_points", "reference_tables",
            "GAMES_PER_TABLE", "GAME", "trace_text", "load_result", "timeline", "TIMELINE_ROUNDS"]
 
 GAME = "mort_de_la_lumiere_du_jour"
@@ -53,7 +54,8 @@ TABLE_SPEC = TableSpec(
     member_outcomes=("killer_win",),
     member_values=tuple((m, (m,)) for m in _MEANS)
     + tuple((f"rep_r{r}", (f"rep_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1))
-    + tuple((f"kill_r{r}", (f"kill_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1)),
+    + tuple((f"kill_r{r}", (f"kill_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1))
+    + tuple((f"gate_r{r}", (f"gate_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1)),
     categories=(("kills", "kills"), ("escapes", "escapes"), ("hatch_escapes", "hatch_escapes"),
                 ("repaired", "repaired"), ("first_hit", "first_hit"), ("end_cause", "end_causes")),
     none_value="none",
@@ -145,7 +147,81 @@ class MortAdapter:
         return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
                 "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
                 "players": list(self.players),
-                "table_labels": [table_label(t) for t in self.tables]}
+                "table_labels": [table_label(t) for t in self.tables],
+                "reference_points": reference_points(self.rules)}
+
+
+_REFERENCE: dict = {}
+
+
+def reference_points(rules: MortRules) -> dict:
+    """The exact reference points of a ruleset (``exact``; no game played), kept with a
+    study's provenance: ``no_killer`` (the survivors' ceiling without a killer: a gate
+    open by the end of round r, generators repaired by then, r = 1 .. TIMELINE_ROUNDS;
+    or ``not_covered`` and why) and ``strike`` (the killer's dealt hand spent on strikes
+    beside a healthy survivor holding 0, 1 or 2 reflexes: killed, injured, unhurt)."""
+    from . import exact
+
+    key = rules.fingerprint()
+    if key in _REFERENCE:
+        return _REFERENCE[key]
+    g = rules.get
+    out: dict = {}
+    try:
+        nk = exact.no_killer(rules, rounds=TIMELINE_ROUNDS)
+    except exact.NotCovered as exc:
+        out["no_killer"] = {"not_covered": str(exc)}
+    else:
+        out["no_killer"] = {"open_by_round": [float(x) for x in nk.open_by_round],
+                            "repaired_by_round": [float(x) for x in nk.repaired_by_round],
+                            "half_round": nk.round_reaching(0.5)}
+    energy = {g(f"energy.{n}.value"): g(f"energy.{n}.count") for n in rules.names("energy")}
+    hand, cost = g("rules.killer_energy_hand"), g("rules.strike_cost")
+    strike = {"hand": hand}
+    if cost >= 1:
+        for refl in (0, 1, 2):
+            d = exact.strike_hand(energy, hand, cost, exact.die_p(g("dice.black")), refl,
+                                  g("rules.hits_to_kill"), bool(g("rules.variants.one_strike_per_target")),
+                                  bool(g("rules.variants.pooled_energy")))
+            strike[str(refl)] = {k: float(v) for k, v in d.items()}
+    out["strike"] = strike
+    _REFERENCE[key] = out
+    return out
+
+
+def reference_tables(result: RunResult) -> list[tuple[str, pd.DataFrame]]:
+    """The reference points beside the games: (caption, table) pairs for the text and
+    the report (empty for a result saved without them)."""
+    ref = result.provenance.get("reference_points") or {}
+    parts = []
+    nk = ref.get("no_killer") or {}
+    cols = [r for r in (4, 6, 8, 9, 10, 12, 15, 20, 30) if r <= TIMELINE_ROUNDS]
+    if "open_by_round" in nk:
+        tl = timeline(result.counts)
+        rows = {"no killer: the survivors' ceiling (exact)":
+                [f"{100 * nk['open_by_round'][r - 1]:.1f}" for r in cols]}
+        if len(tl) and tl["gate"].notna().all():
+            for pairing, f in tl.groupby("pairing", sort=False):
+                f = f.set_index("round")
+                rows[pairing] = [f"{100 * f.loc[r, 'gate']:.1f}" for r in cols]
+        half = nk.get("half_round")
+        parts.append((f"a survivor out through a gate by the end of round r (% of games); the first "
+                      f"row is the exact ceiling of the generators' race when nobody hunts the "
+                      f"survivors (half the time by round {half})",
+                      pd.DataFrame(rows, index=cols).T.rename_axis("round", axis=1)))
+    elif "not_covered" in nk:
+        parts.append((f"the no-killer ceiling is not computed for this ruleset ({nk['not_covered']})",
+                      pd.DataFrame()))
+    st = ref.get("strike") or {}
+    if "0" in st:
+        rows = {f"{k} reflex{'es' if k != '1' else ''}": [f"{100 * st[k][o]:.1f}" for o in
+                                                          ("killed", "injured", "unhurt")]
+                for k in ("0", "1", "2")}
+        parts.append((f"the strike subgame (exact): a healthy survivor struck by a killer spending a "
+                      f"dealt hand of {st['hand']} energy cards, answered by its own reflexes "
+                      f"(% of hands and dice)",
+                      pd.DataFrame(rows, index=["killed", "injured", "unhurt"]).T))
+    return parts
 
 
 def table_label(table) -> str:
@@ -228,7 +304,9 @@ def load_result(path) -> RunResult:
 # =========================================================================== derived tables
 def timeline(counts: Counts) -> pd.DataFrame:
     """Per pairing and round r: the mean generators repaired and survivors killed by the
-    end of round r (long form: ``pairing, round, repaired, killed``)."""
+    end of round r, and the share of games with a survivor out through a gate by then
+    (long form: ``pairing, round, repaired, killed, gate``; ``gate`` is NaN in results
+    saved before it was counted)."""
     f = counts.frames["pairing"]
     rows = []
     for pairing, row in f.iterrows():
@@ -236,7 +314,8 @@ def timeline(counts: Counts) -> pd.DataFrame:
         for r in range(1, TIMELINE_ROUNDS + 1):
             rows.append({"pairing": pairing, "round": r,
                          "repaired": row.get(f"sum=rep_r{r}", 0) / n,
-                         "killed": row.get(f"sum=kill_r{r}", 0) / n})
+                         "killed": row.get(f"sum=kill_r{r}", 0) / n,
+                         "gate": row.get(f"sum=gate_r{r}", np.nan) / n})
     return pd.DataFrame(rows)
 
 
@@ -310,8 +389,14 @@ def render(result: RunResult, all_tables: bool = False) -> str:
         w = tl[tl["round"].isin([2, 4, 6, 8, 10, 12, 15, 20, 25, 30])]
         rep = w.pivot(index="pairing", columns="round", values="repaired").map(lambda x: f"{x:.2f}")
         kil = w.pivot(index="pairing", columns="round", values="killed").map(lambda x: f"{x:.2f}")
+        nk = (p.get("reference_points") or {}).get("no_killer") or {}
+        if "repaired_by_round" in nk:
+            rep.loc["no killer: ceiling (exact)"] = [f"{nk['repaired_by_round'][r - 1]:.2f}"
+                                                     for r in rep.columns]
         parts.append("== the race: generators repaired by the end of round r (mean) ==\n" + rep.to_string())
         parts.append("== ... and survivors killed by the end of round r (mean) ==\n" + kil.to_string())
+    for caption, table in reference_tables(result):
+        parts.append(f"== reference points: {caption} ==" + (("\n" + table.to_string()) if len(table) else ""))
     return "\n\n".join(parts) + "\n"
 
 
