@@ -498,11 +498,14 @@ def test_sp_on_an_attack_adds_a_die_and_is_counted():
     assert g.record()["sp_on_rolls"] == 1 and g.surv(2, K.U_SP) in (sp - 1, sp - 1 + 1)
 
 
-def test_enemy_attack_damage_stress_infection_noise():
-    # every die: skull + infection + noise -> damage once, +1 stress, infection 1, a counter
+@pytest.mark.parametrize("infected", [0, 1])
+def test_enemy_attack_damage_stress_infection_noise(infected):
+    # every die: skull + infection + noise -> damage once, +1 stress, infection 1 (an
+    # infected survivor stays at 1), a counter
     rs = rules_with(skull=True, infection=True, noise=True)
     g = new_game(ruleset=rs)
     at_tile(g)
+    g.state[si(0, K.U_INFECTION)] = infected
     put_enemy(g, CRAWLER, FIRE_TILE, eng=0)
     h = g.surv(0, K.U_HEALTH)
     pass_turn(g)
@@ -834,7 +837,8 @@ def test_search_pool_perception_card_and_tile_modifiers():
     at_tile(g)
     g.apply_code(code(K.AC_SEARCH))
     names = RS.names("search")
-    c = int(g.state[K.S_PICKS])
+    c = names.index("knife")                         # the kept card: modifier 0
+    g.state[K.S_PICKS] = c
     base = (RS.attribute("swift", "perception") + RS.get(f"search.{names[c]}.modifier")
             + RS.get("locations.fire_station.search_modifier"))
     before = int(g.rng[K.STREAM_DICE])
