@@ -92,7 +92,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s = rep.add(Section("Survivors", intro="Survivors alive after each turn (a finished "
                         "adventure keeps its final count), at the end, and how they died.",
                         id="survivors"))
-    paths = turn_paths(c, ("players",))
+    paths = turn_paths(c, ("players",), int(p.get("turn_limit") or 24))
     if len(paths):
         s.add(figure_block(lambda ax: plots.curve_band(
             paths, ax, x="turn", y="alive", low="alive_low", high="alive_high", group="players",

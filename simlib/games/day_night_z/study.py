@@ -492,17 +492,18 @@ HUNTER_VALUES = ("hunter_spawns", "hunter_damage", "hunter_kills")
 SP_VALUES = ("sp_on_rolls", "sp_on_threat")
 
 
-def turn_paths(counts: Counts, by=("players",)) -> pd.DataFrame:
-    """Mean survivors alive and threat after each turn (a finished game keeps its final
-    values), long format: keys, ``turn``, ``alive``, ``threat`` with intervals."""
-    vals = [f"alive_t{k}" for k in range(PER_TURN + 1)] + [f"threat_t{k}" for k in range(PER_TURN + 1)]
+def turn_paths(counts: Counts, by=("players",), last: int = PER_TURN) -> pd.DataFrame:
+    """Mean survivors alive and threat after each turn 0 .. ``last`` (a finished game keeps
+    its final values), long format: keys, ``turn``, ``alive``, ``threat`` with intervals."""
+    last = max(0, min(int(last), PER_TURN))
+    vals = [f"alive_t{k}" for k in range(last + 1)] + [f"threat_t{k}" for k in range(last + 1)]
     m = cell_means(counts, vals, by)
     if not len(m):
         return pd.DataFrame()
     rows = []
     for key, r in m.iterrows():
         key = key if isinstance(key, tuple) else (key,)
-        for k in range(PER_TURN + 1):
+        for k in range(last + 1):
             row = dict(zip(by, key))
             row.update(turn=k, games=int(r["games"]))
             for name in ("alive", "threat"):

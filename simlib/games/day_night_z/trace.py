@@ -1,8 +1,9 @@
 """Day Night Z traces: one game of a study played through the step model (``api.Game``),
 the team's player taking every decision as in the batch, each decision in words.
 
-A heading is the first line of the step Game's ``describe()`` (where the game stands)
-whenever it changes; under it, the decisions taken (``legal_actions()[choice]``); at the
+At the start of each turn the whole ``describe()`` (the tracks, the survivors, the
+enemies); within a turn its first line (the clock, threat, searches, noise, the Hunter)
+whenever it changes; under them, the decisions taken (``legal_actions()[choice]``); at the
 end the whole ``describe()`` and the game's record (the row ``run_chunk`` gives).
 """
 from __future__ import annotations
@@ -30,8 +31,10 @@ def trace_game(adapter, game: int) -> str:
         g.apply(i)
         now = g.describe().splitlines()
         if now and now[0] != heading and not g.over:
+            new_turn = now[0].split(",")[0] != heading.split(",")[0]
             heading = now[0]
-            lines.append(heading)
+            # a new turn: the whole position (survivors, enemies); else the track line
+            lines += now if new_turn else [heading]
         if k >= MAX_DECISIONS:
             raise RuntimeError(f"game {game} did not end within {MAX_DECISIONS} decisions")
     lines.append("== the end ==")
