@@ -54,6 +54,11 @@ starts with the zombies, as after an ambush).
   goes from 0 to 1 (an infected survivor ignores the icon, §3.7), so it is carried in
   the state only when level 1 kills; otherwise it cannot change the value.
 
+The player here may do more than the engine's players (``kernels/engine_nb.py``), as a
+bound should: SP on every rapid-fire roll (the engine: the first only), the sweep's free
+attack on any enemy with SP, chaining on a star (the engine: the least-hurt-left enemy,
+no SP, no chain). The threat deck is drawn with replacement here, without in the engine.
+
 Out of the fight, on purpose: moving and fleeing (the value is the chance to kill them
 all, not to survive), supplies and search cards, side B of the threat card (its clock,
 infection cards and the red-stress condition), noise and threat (they cost nothing inside
