@@ -267,3 +267,67 @@ def test_start_hours_are_read_from_characters():
     assert S.make_adapter(characters=["20"]).start_hours == (20,)
     assert S.make_adapter(characters="all").start_hours == tuple(range(24))
     assert S.make_adapter().start_hours == S.DEFAULT_HOURS
+
+
+def test_the_fight_module_s_kill_chance_table_is_printed(tmp_path, capsys):
+    """``--table kill_chance`` is the fight module's table, and its one-AP kill chance at
+    green health without SP is the exact module's kill probability (two modules, one law)."""
+    from simlib.games.day_night_z import exact as X
+    from simlib.games.day_night_z import fight as F
+
+    code, out, err = _run(["--exact", "--table", "kill_chance", "--csv", str(tmp_path)], capsys)
+    assert code == 0, err
+    got = pd.read_csv(tmp_path / "kill_chance.csv", dtype=str)
+    want = F.kit_kill_chance_table(exact=True).reset_index()
+    assert len(got) == len(want) > 0
+    for g, w in zip(got.itertuples(), want.itertuples()):
+        assert (g.survivor, g.enemy, g.time, g.health) == (w.survivor, w.enemy, w.time, w.health)
+        assert Fraction(g.p_kill_1ap) == w.p_kill_1ap
+        if w.health == "green" and int(w.sp) == 0:
+            assert w.p_kill_1ap == X.kill_probability(w.survivor, w.weapon, w.enemy, w.time == "night",
+                                                      aps=1, exact=True)
+
+
+def test_simulate_refuses_a_bad_start_hour_in_one_line(capsys, tmp_path, monkeypatch):
+    from simlib.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    for bad in ("25", "noon"):
+        code = main(["simulate", "--game", "day-night-z", "--characters", bad, "--games", "12"])
+        cap = capsys.readouterr()
+        assert code == 2 and cap.err.count("\n") == 1 and cap.err.startswith("simlib simulate"), cap.err
+        assert cap.out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_instrument_outcomes_are_the_records():
+    S = _study()
+    ad = S.make_adapter(players=[2, 4], characters="10,22", seed=8)
+    df = ad.run_chunk(0, 80)
+    o = ad.outcomes(0, 80)
+    assert (o.success == df["success"].to_numpy()).all()
+    assert (o.measure == df["vp"].to_numpy()).all()
+    assert (o.match == df[["players", "start_hour"]].to_numpy()).all()
+    labels, rows, idx, succ = o.groupings["start_hour"]
+    assert labels == (10, 22) and (np.asarray(labels)[idx] == df["start_hour"].to_numpy()).all()
+    assert (o.shares["all_dead"] == (df["end_cause"] == "all_dead").to_numpy()).all()
+    assert (o.shares["lost_a_survivor"] == (df["alive"] < df["players"]).to_numpy()).all()
+
+
+def test_trace_ends_with_the_game_s_record_and_the_report_has_its_sections(tmp_path):
+    from simlib.core.games import get_game
+
+    info = get_game("day-night-z")
+    ad = info.adapter(players=[3], seed=2)
+    text = info.trace(ad, 5)
+    row = ad.run_chunk(5, 1).iloc[0]
+    assert text.startswith("game 5: a team of 3")
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("record: ")
+    for key in ("vp", "turns", "alive", "threat_final", "hunter_spawns", "decisions"):
+        assert f"{key} {row[key]}," in last + ",", key
+    res = info.simulate(96, [1, 2], seed=3, progress=False)
+    page = info.report(res, title="dnz", command="simlib simulate").write(tmp_path / "r.html")
+    html = page.read_text() if hasattr(page, "read_text") else open(page).read()
+    for sec in ('id="success"', 'id="survivors"', 'id="threat"', 'id="hunter"', 'id="sp"'):
+        assert sec in html, sec
+    assert html.count("data:image/svg+xml;base64,") >= 4  # success, survival, threat path, sources
