@@ -132,7 +132,7 @@ def test_override_file(tmp_path):
     assert r.source("enemies.walker.night.health") == "override"
 
 
-def test_not_registered_as_a_game():
-    from simlib.core import games
-    text = open(games.__file__).read()
-    assert "day_night_z" not in text and "day-night-z" not in text
+def test_registered_as_a_game_with_this_ruleset():
+    from simlib.core.games import get_game
+    info = get_game("day-night-z")
+    assert info.name == "day_night_z" and info.load_ruleset(None).fingerprint() == load_ruleset().fingerprint()
