@@ -76,7 +76,8 @@ SCHEMAS = (
             "star_trait_rule": Field("choice", choices=K.STAR_TRAIT_RULES),
             "hide_dice": _int(0, 20), "corpse_dice_max": _int(0, 20),
             "target_priority": Field("choice", choices=K.TARGET_PRIORITIES),
-            "attack_ap": _int(0, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
+            # an attack and a move cost at least 1 AP: at 0 a player could act forever in a turn
+            "attack_ap": _int(1, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
         },
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
@@ -168,7 +169,7 @@ SCHEMAS = (
     FileSchema("city", fields={
         "rows": _int(1, 20), "cols": _int(1, 20), "exit_a": _CELL, "exit_b": _CELL, "exit_c": _CELL,
         "alleys": Field("cells", 0, 99), "surprises": Field("cells", 0, 99),
-        "move_ap": _int(0, 10), "enter_location_ap": _int(0, 10),
+        "move_ap": _int(1, 10), "enter_location_ap": _int(0, 10),
     }),
     FileSchema("locations", entities=Entities({
         "access": _CELL, "tiles": _int(1, 10), "search_modifier": _int(-10, 10),
