@@ -844,3 +844,96 @@ def test_search_pool_perception_card_and_tile_modifiers():
     before = int(g.rng[K.STREAM_DICE])
     g.apply_code(code(K.AC_PICK, 0))
     assert dice_rolled(before, g) == max(base, RS.get("survivor.min_pool"))
+
+
+# =========================================================================== items and weapon traits
+def test_sweep_a_star_and_a_kill_give_a_free_attack_on_another_engaged_enemy():
+    rs = rules_with(target="green", star="green")             # every attack hits with a star
+    g = new_game(ruleset=rs, team=4)
+    g.apply_code(code(K.AC_ACTIVATE, 3))                       # Olsson: the axe (sweep)
+    at_tile(g, 3)
+    assert RS.get("weapons.axe.star_trait") == "sweep"
+    a = put_enemy(g, WALKER, FIRE_TILE, eng=3)
+    put_enemy(g, WALKER, FIRE_TILE, eng=3)
+    g.apply_code(code(K.AC_MELEE, a))
+    assert g.enemies() == [] and g.record()["kills"] == 2
+    assert g.surv(3, K.U_AP) == RS.get("survivor.ap_green") - RS.get("combat.attack_ap")
+    g = new_game(ruleset=rules_with(target="green", star="none"), team=4)
+    g.apply_code(code(K.AC_ACTIVATE, 3))
+    at_tile(g, 3)
+    a = put_enemy(g, WALKER, FIRE_TILE, eng=3)
+    put_enemy(g, WALKER, FIRE_TILE, eng=3)
+    g.apply_code(code(K.AC_MELEE, a))
+    assert len(g.enemies()) == 1
+
+
+def _struck_next(g) -> int:
+    """The body location the next threat card strikes (the choices stream's next draw)."""
+    from simlib.core.rng import randint_nb
+    r = g.rng.copy()
+    return int(randint_nb(r, K.STREAM_CHOICES, 4))
+
+
+def test_biker_gloves_are_discarded_to_ignore_an_attack_on_the_arms():
+    rs = rules_with(skull=True, infection=True)
+    arms = K.BODY_LOCATIONS.index("arms")
+    for game in range(64):
+        g = new_game(ruleset=rs, game=game)
+        if _struck_next(g) == arms:
+            break
+    else:
+        pytest.fail("no game of 64 strikes the arms first")
+    at_tile(g)
+    put_enemy(g, BULKER, FIRE_TILE, eng=0)
+    g.state[si(0, K.U_ARMOUR) + arms] = 1
+    g.state[si(0, K.U_GLOVES)] = 1
+    h = g.surv(0, K.U_HEALTH)
+    pass_turn(g)
+    assert g.surv(0, K.U_HEALTH) == h and g.surv(0, K.U_STRESS) == 0 and g.surv(0, K.U_INFECTION) == 0
+    assert g.surv(0, K.U_GLOVES) == 0 and g.surv(0, K.U_ARMOUR + arms) == 0
+
+
+@pytest.mark.parametrize("passes", [True, False])
+def test_first_aid_vaccine_painkillers(passes):
+    rs = rules_with(star="green" if passes else "none")
+    g = new_game(ruleset=rs)
+    st = g.state
+    st[si(0, K.U_HEALTH)], st[si(0, K.U_INFECTION)] = 2, 2
+    st[si(0, K.U_FIRST_AID)], st[si(0, K.U_VACCINES)], st[si(0, K.U_PAINKILLERS)] = 1, 1, 1
+    g.apply_code(code(K.AC_FIRST_AID))
+    assert g.surv(0, K.U_HEALTH) == 2 + (RS.get("search.first_aid_kit.amount") if passes else 0)
+    assert g.surv(0, K.U_FIRST_AID) == 0
+    g.apply_code(code(K.AC_VACCINE))
+    assert g.surv(0, K.U_INFECTION) == 2 - (RS.get("search.vaccine.amount") if passes else 0)
+    h = g.surv(0, K.U_HEALTH)
+    g.apply_code(code(K.AC_PAINKILLER))
+    assert g.surv(0, K.U_HEALTH) == h + RS.get("search.painkillers.amount")
+    assert code(K.AC_PAINKILLER) not in g.legal_codes()
+
+
+def test_a_supply_heals_one_free():
+    g = new_game()
+    g.state[si(0, K.U_HEALTH)] = 5
+    g.apply_code(code(K.AC_EAT))
+    assert g.surv(0, K.U_HEALTH) == 5 + RS.get("survivor.supply_heals")
+    assert g.surv(0, K.U_SUPPLIES) == RS.get("survivor.start_supplies") - 1
+    assert g.surv(0, K.U_AP) == RS.get("survivor.ap_green")
+
+
+def test_a_found_weapon_replaces_a_weaker_one():
+    rs = rules_with(star="green")
+    g = new_game(ruleset=rs, team=4)
+    g.apply_code(code(K.AC_ACTIVATE, 1))                       # Lebeu: the knife
+    at_tile(g, 1)
+    g.apply_code(code(K.AC_SEARCH))
+    g.state[K.S_PICKS] = RS.names("search").index("axe")
+    g.apply_code(code(K.AC_PICK, 0))
+    assert g.surv(1, K.U_MELEE) == RS.weapon_names.index("axe")
+
+
+def test_rest_a_complete_turn_lowers_stress():
+    g = new_game()
+    g.state[si(0, K.U_STRESS)] = 4
+    force_card(g)
+    g.apply_code(code(K.AC_REST))
+    assert g.surv(0, K.U_STRESS) == 4 - RS.get("survivor.rest_stress")
