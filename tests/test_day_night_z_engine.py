@@ -937,3 +937,53 @@ def test_rest_a_complete_turn_lowers_stress():
     force_card(g)
     g.apply_code(code(K.AC_REST))
     assert g.surv(0, K.U_STRESS) == 4 - RS.get("survivor.rest_stress")
+
+
+def test_a_slow_weapon_fires_once_a_turn():
+    g = new_game()
+    g.state[si(0, K.U_RANGED)] = RS.weapon_names.index("shotgun")
+    assert RS.get("weapons.shotgun.slow")
+    at_tile(g)
+    e = put_enemy(g, BULKER, FIRE_TILE)
+    f = put_enemy(g, BULKER, FIRE_TILE)
+    g.apply_code(code(K.AC_SHOOT, e))
+    assert not any(c // K.ACT_KIND == K.AC_SHOOT for c in g.legal_codes())
+    assert code(K.AC_SHOOT, f) not in g.legal_codes()
+
+
+def test_no_ammo_no_shot():
+    g = new_game()
+    at_tile(g)
+    put_enemy(g, WALKER, FIRE_TILE)
+    g.state[si(0, K.U_AMMO)] = 0
+    assert not any(c // K.ACT_KIND == K.AC_SHOOT for c in g.legal_codes())
+
+
+@pytest.mark.parametrize("card", ["horde", "crawler_ambush", "stash"])
+def test_surprise_zones(card):
+    g = new_game()
+    st = g.state
+    cols = RS.get("city.cols")
+    surprise = 1 * cols + 2                                  # (1, 2)
+    st[si(0, K.U_PLACE)] = 1 * cols + 3                      # exit C, next to it
+    st[K.S_UDECK + st[G + K.G_POS_SUR]] = RS.names("surprises").index(card)
+    before = int(g.rng[K.STREAM_DICE])
+    g.apply_code(code(K.AC_MOVE, surprise))
+    assert st[K.S_PLACES + surprise * K.P_W + K.P_SURPRISED] == 1
+    if card == "horde":
+        assert st[G + K.G_POS_SPAWN] == RS.get("surprises.horde.spawn_cards")
+        assert len(g.enemies()) >= RS.get("surprises.horde.spawn_cards")
+    elif card == "crawler_ambush":
+        assert kinds(g) == ["crawler"] and g.enemies()[0][3] == 0
+        assert dice_rolled(before, g) == RS.enemy("crawler")["attack"]   # its immediate attack
+    else:
+        assert g.surv(0, K.U_SUPPLIES) == RS.get("survivor.start_supplies") + RS.get("surprises.stash.amount")
+    # once resolved, a normal street
+    pos = st[G + K.G_POS_SUR]
+    st[si(0, K.U_PLACE)] = 1 * cols + 3
+    for e, *_ in g.enemies():
+        st[K.S_ENEMIES + e * K.EN_W + K.EN_ENG] = -1
+    g2 = g.clone()
+    if g2.surv(0, K.U_AP) >= 1 and code(K.AC_MOVE, surprise) in g2.legal_codes():
+        g2.apply_code(code(K.AC_MOVE, surprise))
+        assert g2.state[G + K.G_POS_SUR] == pos
