@@ -434,10 +434,10 @@ def test_the_optimal_stopping_tables_equal_a_brute_force_recursion():
     st[K.S_S_BLOOD + s], st[K.S_S_HEALTH + s], st[K.S_TRACK] = 3, 5, 0
     span = 8
     b_lo, nb, h1, L = P.dp_dims_nb(st, flat, s, span)
-    work = np.zeros((4 + K.MAX_INVITES) * nb * h1 * L + 3 * L)
+    work = np.zeros((4 + K.MAX_INVITES) * nb * h1 * L + P.dp_scratch_floats_nb(L))
     cls = (np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.int64),
            np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES), np.zeros((K.MAX_INVITES, 3), np.int64))
-    assert P.dp_solve_nb(st, flat, s, span, work, *cls) > 0
+    assert P.dp_solve_nb(st, flat, s, span, work, *cls, 0) > 0
     blk = nb * h1 * L
     fav = rules.grounds[int(st[K.S_S_GROUND + s])]
     V, C = oracle(rules, fav, 1.0, b_lo, b_lo + nb - 1)
@@ -468,6 +468,167 @@ def test_the_optimal_stopping_tables_equal_a_brute_force_recursion():
                 if P.one_draw_bound_nb(st, flat, s, span) > b:
                     assert a == K.A_STAY
     assert seen == {K.A_STAY, K.A_RETIRE}
+
+
+def _reference():
+    """The solve the player used before its exact per-layer rewrite (tests/ folder)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).with_name("till_dawn_dp_reference.py")
+    spec = importlib.util.spec_from_file_location("till_dawn_dp_reference", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _two_invitations(tmp_path):
+    """The reference deck plus a second kind of invitation (payoff 2, 5 on a hunting moon,
+    penalty 2): two invitation tables, the top layer swept."""
+    import shutil
+
+    d = tmp_path / "two_invites"
+    shutil.copytree(default_ruleset_dir(), d)
+    with open(d / "hunt.toml", "a") as f:
+        f.write('\n[invitation_b]\nkind = { value = "invitation", source = "assumed" }\n'
+                'moons = { value = { blood = 1, blue = 1, hunting = 1 }, source = "assumed" }\n'
+                'event_icons = { value = { blood = 0, blue = 0, hunting = 0 }, source = "assumed" }\n'
+                'payoff = { value = 2, source = "assumed" }\n'
+                'payoff_hunting = { value = 5, source = "assumed" }\n'
+                'penalty = { value = 2, source = "assumed" }\n')
+    return load_ruleset(d)
+
+
+def _random_position(rng, rules):
+    """A state at a random deck composition, track position, blood, health and table."""
+    players = int(rng.integers(2, 6))
+    g = Game(seed=int(rng.integers(1 << 30)), players=players, ruleset=rules)
+    st = g.state
+    flat = rules.flat()
+    nt = int(flat[K.R_PARAMS + K.P_N_TYPES])
+    while True:
+        for t in range(nt):
+            st[K.S_TYPE_LEFT + t] = rng.integers(0, flat[K.R_TYPES + t * K.CT_N + K.CT_COUNT] + 1)
+        if st[K.S_TYPE_LEFT:K.S_TYPE_LEFT + nt].sum() > 0:
+            break
+    s = int(rng.integers(players))
+    st[K.S_DECIDER] = s
+    st[K.S_S_ACTIVE:K.S_S_ACTIVE + players] = rng.integers(0, 2, players)
+    st[K.S_S_ACTIVE + s] = 1
+    st[K.S_TRACK] = rng.integers(0, rules.get("constants.track_length"))
+    st[K.S_S_BLOOD + s] = rng.integers(0, 45)
+    st[K.S_S_HEALTH + s] = rng.integers(1, st[K.S_S_MAX_HEALTH + s] + 1)
+    return g, s
+
+
+@pytest.mark.parametrize("which", ["reference", "track_20", "payoff_0", "two_invitations"])
+def test_the_exact_solve_equals_the_reference_solve_on_random_states(which, tmp_path):
+    """The per-layer exact solve fills the same tables as the reference sweeps (to their
+    1e-10 tolerance) and the player takes the same decisions, on random positions of the
+    reference deck, a track too long for the prefix inverses, a zero payoff (invitations
+    looping inside a layer) and two kinds of invitation."""
+    R = _reference()
+    rules = {"reference": lambda: load_ruleset(),
+             "track_20": lambda: load_ruleset().override({"constants.track_length": 20}),
+             "payoff_0": lambda: load_ruleset().override({"hunt.invitation.payoff": 0}),
+             "two_invitations": lambda: _two_invitations(tmp_path)}[which]()
+    flat = rules.flat()
+    rng = np.random.default_rng({"reference": 11, "track_20": 12, "payoff_0": 13,
+                                 "two_invitations": 14}[which])
+    size = P.dp_scratch_floats_nb(rules.get("constants.track_length")) + \
+        (4 + K.MAX_INVITES) * 60 * 6 * rules.get("constants.track_length")
+
+    def scratch():
+        return (np.zeros(size), np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.int64),
+                np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES),
+                np.zeros((K.MAX_INVITES, 3), np.int64))
+
+    new, ref = scratch(), scratch()
+    legal = np.zeros(K.N_ACTIONS, np.int64)
+    decisions = {K.PH_DECIDE: set(), K.PH_VOTE: set()}
+    n_states = 40 if which == "reference" else 15
+    for _ in range(n_states):
+        g, s = _random_position(rng, rules)
+        st = g.state
+        span = int(rng.choice([3, 10, 25]))
+        b_lo, nb, h1, L = P.dp_dims_nb(st, flat, s, span)
+        bi_from = int(rng.integers(0, st[K.S_S_BLOOD + s] - b_lo + 1))
+        assert R.reference_solve_nb(st, flat, s, span, *ref) > 0
+        assert P.dp_solve_nb(st, flat, s, span, *new, bi_from) > 0
+        blk = nb * h1 * L
+        ninv = len({tuple(x) for x in ref[5][:K.MAX_INVITES] if x.any()} & {
+            (flat[K.R_TYPES + t * K.CT_N + K.CT_PAYOFF], flat[K.R_TYPES + t * K.CT_N + K.CT_PAYOFF_HUNTING],
+             flat[K.R_TYPES + t * K.CT_N + K.CT_PENALTY]) for t in range(K.MAX_TYPES)
+            if st[K.S_TYPE_LEFT + t] > 0 and flat[K.R_TYPES + t * K.CT_N + K.CT_KIND] == K.K_INVITATION})
+        for blockno in range(4 + ninv):
+            got = new[0][blockno * blk:(blockno + 1) * blk].reshape(nb, h1, L)[bi_from:, 1:]
+            want = ref[0][blockno * blk:(blockno + 1) * blk].reshape(nb, h1, L)[bi_from:, 1:]
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-8)
+        # the same choices: stop or stay at this position, and a vote on each invitation
+        params = np.array([span, 0, 0], np.float64)
+        st[K.S_PENDING] = -1
+        st[K.S_PHASE] = K.PH_DECIDE
+        legal[:2] = K.A_STAY, K.A_RETIRE
+        a = P.optimal_nb(st, flat, s, params, legal, 2, *new)
+        assert a == R.reference_optimal_nb(st, flat, s, params, legal, 2, *ref)
+        decisions[K.PH_DECIDE].add(int(a))
+        for t in range(int(flat[K.R_PARAMS + K.P_N_TYPES])):
+            if flat[K.R_TYPES + t * K.CT_N + K.CT_KIND] == K.K_INVITATION and st[K.S_TYPE_LEFT + t] > 0:
+                st[K.S_PHASE], st[K.S_CARD] = K.PH_VOTE, t
+                n = E.legal_actions_nb(st, flat, legal)
+                a = P.optimal_nb(st, flat, s, params, legal, n, *new)
+                assert a == R.reference_optimal_nb(st, flat, s, params, legal, n, *ref)
+                decisions[K.PH_VOTE].add(int(a))
+                break
+    assert decisions[K.PH_DECIDE] == {K.A_STAY, K.A_RETIRE}  # both answers were checked
+    assert len(decisions[K.PH_VOTE]) >= 2
+
+
+def _reference_action_value(R, st, flat, s, span, ref, a):
+    """The reference tables' value of action ``a`` at the decision just solved."""
+    work, inv_pay = ref[0], ref[5]
+    b_lo, nb, h1, L = P.dp_dims_nb(st, flat, s, span)
+    blk = nb * h1 * L
+    b, h, p = st[K.S_S_BLOOD + s], st[K.S_S_HEALTH + s], st[K.S_TRACK]
+    if a == K.A_RETIRE:
+        return float(b)
+    if a in (K.A_STAY, K.A_REFUSE):
+        bi = b - b_lo - (flat[K.R_PARAMS + K.P_REFUSE_COST] if a == K.A_REFUSE else 0)
+        i0 = (bi * h1 + h) * L + p
+        return work[blk + i0] + work[2 * blk + i0] + work[3 * blk + i0]
+    return R._ref_vote_values_nb(work, blk, b - b_lo, h, p, h1, L, nb, inv_pay, 0, a - K.A_VOTE_BLOOD)
+
+
+def test_the_exact_solve_takes_the_reference_decisions_along_played_games():
+    """Heads-up games against a threshold player: at every decision of the optimal player
+    the reference solve (same scratch history) takes the same action (150 games, about
+    1,600 solved decisions), except at exact ties, where both actions are worth the same
+    and the last bits of the two solves break the tie (the reference's own values of the
+    two actions then differ by less than 1e-9)."""
+    R = _reference()
+    checked = ties = 0
+    for game in range(150):
+        g = Game(seed=5, game=game, seats=["optimal", "threshold"])
+        ref = tuple(a.copy() for a in g._scratch[1:])
+        flat = g.rules.flat()
+        params = g.seats[0].vector()
+        while not g.over:
+            codes = g.legal_codes()
+            if g.to_move == 0 and len(codes) > 1:
+                legal = np.zeros(K.N_ACTIONS, np.int64)
+                legal[:len(codes)] = codes
+                want = R.reference_optimal_nb(g.state, flat, 0, params, legal, len(codes), *ref)
+                i = g.policy_choice()
+                if codes[i] != want:
+                    va = _reference_action_value(R, g.state, flat, 0, 25, ref, codes[i])
+                    vb = _reference_action_value(R, g.state, flat, 0, 25, ref, want)
+                    assert abs(va - vb) < 1e-9, (game, g.describe(), va, vb)
+                    ties += 1
+                checked += g.phase in ("vote", "decide")
+                g.apply(i)
+            else:
+                g.apply(g.policy_choice())
+    assert checked > 1000 and ties <= 3
 
 
 def test_optimal_stopping_beats_fixed_thresholds_heads_up():

@@ -22,7 +22,7 @@ from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
-from .kernels.policies_nb import N_PARAMS, choose_nb
+from .kernels.policies_nb import N_PARAMS, choose_nb, dp_scratch_floats_nb
 from .policies import POLICIES, Seat, make_seat, parse_seat
 from .ruleset import TillDawnRules, load_ruleset
 
@@ -76,7 +76,7 @@ def work_size(rules: TillDawnRules, seats: Sequence[Seat]) -> int:
     rc = int(rules.get("constants.refuse_cost"))
     h = max(rules.get(f"characters.{c}.max_health") for c in rules.character_names)
     L = int(rules.get("constants.track_length"))
-    return (4 + K.MAX_INVITES) * (span + rc + 2) * (h + 1) * L + 3 * L
+    return (4 + K.MAX_INVITES) * (span + rc + 2) * (h + 1) * L + int(dp_scratch_floats_nb(L))
 
 
 def run_kernel(rules: TillDawnRules, seed: int, start: int, players: np.ndarray,

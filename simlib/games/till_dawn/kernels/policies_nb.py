@@ -33,14 +33,17 @@ moves it back; a slayer takes health (at 0: value 0); the werewolf hits this vam
 with probability ``1 / active players``; an invitation is pending until the next draw,
 whose moon pays or injures.  Powers, events and other players' choices are outside the
 model.  Before solving, the player checks a cheap lower bound (draw once more, then stop
-as soon as allowed): when it beats stopping, the optimum does too and the DP is skipped.  ``V(p,b,h) = max(b, sum_c P(c) V(after c))``; layers of equal ``(b, h)`` are solved
-by Gauss-Seidel value iteration to 1e-10 (lingers and the werewolf's misses loop back),
-in decreasing ``b`` and increasing ``h`` (other cards only raise ``b`` or lower ``h``).
+as soon as allowed): when it beats stopping, the optimum does too and the DP is skipped.
+``V(p,b,h) = max(b, sum_c P(c) V(after c))``, solved in decreasing ``b`` and increasing
+``h`` (other cards only raise ``b`` or lower ``h``); within a layer of equal ``(b, h)``
+the bead's moves and the werewolf's misses loop back, and the layer is solved exactly
+(``dp_solve_nb``: continuing is optimal on a prefix of the track, one linear system
+per layer).  A stop-or-stay decision solves only the layers from its own blood up.
 Blood above ``b + blood_span`` is capped (a documented truncation).
 
-Array ``work`` (float64): the DP tables, ``(4 + MAX_INVITES) * NB * (H + 1) * L + 3 * L``
-values with ``NB = blood_span + refuse_cost + 1`` and ``H`` the largest maximum health
-(``work_size``).
+Array ``work`` (float64): the DP tables, ``(4 + MAX_INVITES) * NB * (H + 1) * L`` values
+with ``NB = blood_span + refuse_cost + 2`` and ``H`` the largest maximum health, then
+``dp_scratch_floats_nb(L)`` of scratch (``work_size``).
 """
 from __future__ import annotations
 
@@ -169,36 +172,83 @@ def _ix(bi, h, p, h1, L):
     return (bi * h1 + h) * L + p
 
 
+# effects: what a card does to one vampire's (track, blood, health), whatever its moon
+E_FEED, E_STILL, E_SUN, E_LINGERS, E_SLAYER, E_WEREWOLF, E_INVITE = range(7)
+DIRECT_MAX_L = 16  # longest track solved by prefix inverses (their scratch grows as L^3)
+
+
 @njit_nb
-def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay):
+def dp_scratch_floats_nb(L):
+    """Floats ``dp_solve_nb`` needs after its tables (offsets in ``_scratch_offsets_nb``)."""
+    n = 6 * L + 1 + 4 * L * L + 4 * (L + 1) * L + 7 * MAX_CLASSES
+    return n + L * L * L if L <= DIRECT_MAX_L else n
+
+
+@njit_nb
+def _scratch_offsets_nb(ext, L):
+    """``(tv, flags, tt, rem, pr, wl, inv)``: after the sums leaving a layer per moon and
+    their total (``ext``, 4 L), the in-layer sums (L), the prefix-inverse flags (L + 1),
+    the in-layer transitions transposed, all moons then per moon (4 L x L), their sums
+    beyond each prefix (4 (L + 1) L), the effect probabilities (4 x MAX_CLASSES), a
+    layer's weights (3 x MAX_CLASSES) and the prefix inverses (L x L x L, transposed)."""
+    tv = ext + 4 * L
+    flags = tv + L
+    tt = flags + L + 1
+    rem = tt + 4 * L * L
+    pr = rem + 4 * (L + 1) * L
+    wl = pr + 4 * MAX_CLASSES
+    inv = wl + 3 * MAX_CLASSES
+    return tv, flags, tt, rem, pr, wl, inv
+
+
+@njit_nb
+def dp_solve_nb(state, rules, s, span, work, eff_kind, eff_val, eff_src, eff_prob, inv_pay,
+                bi_from):
     """Fill ``work`` with V (block 0), A_moon (blocks 1-3) and Y_invitation (blocks 4..)
-    for seat ``s``; returns the number of classes used (see the module docstring)."""
+    for seat ``s`` at blood layers ``bi_from ..`` (a stop-or-stay decision needs none
+    below its own blood); returns the number of card effects (module docstring).
+
+    The cards left are summed into *effects* (kind and value, one probability per moon:
+    a card's moon only splits the continuation value by moon, blocks 1-3).  A (blood,
+    health) layer is computed along the whole track at once: what leaves the layer (more
+    blood, less health, a pending invitation) is a weighted sum of rows already solved;
+    what stays in it (the bead's moves, the werewolf's misses) is a linear system, the same
+    in every layer.  Along the track a layer continues on a prefix ``0 .. k-1`` and stops
+    after it (a bead further back is never worse), so a layer is solved exactly by the
+    inverse of its prefix system (computed once per solve and prefix length) and a policy
+    iteration over ``k`` started from the layer above; a layer where that does not settle
+    (or a track longer than ``DIRECT_MAX_L``) falls back to Gauss-Seidel sweeps to 1e-10."""
     b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
     blk = nb * h1 * L
-    if (4 + K.MAX_INVITES) * blk + 3 * L > work.shape[0]:
+    ext = (4 + K.MAX_INVITES) * blk  # scratch after the tables
+    if ext + dp_scratch_floats_nb(L) > work.shape[0]:
         return -1  # work too small (the Python face sizes it; never in practice)
+    tv, flags, tt, rem, pr, wl, inv = _scratch_offsets_nb(ext, L)
     fav = state[K.S_S_GROUND + s]
     bonus = rules[K.R_PARAMS + K.P_FAV_BONUS]
     act = n_active_nb(state)
     q = 1.0 / act if act > 0 else 1.0
-    # card classes: (kind, effective value, moon, invitation signature) with probabilities
-    nc = 0
-    ninv = 0
+    nt = rules[K.R_PARAMS + K.P_N_TYPES]
     tot = 0.0
-    for t in range(rules[K.R_PARAMS + K.P_N_TYPES]):
+    for t in range(nt):
         tot += state[K.S_TYPE_LEFT + t]
-    for t in range(rules[K.R_PARAMS + K.P_N_TYPES]):
+    ne = 0
+    ninv = 0
+    for t in range(nt):
         cnt = state[K.S_TYPE_LEFT + t]
         if cnt == 0:
             continue
-        kind = rules[K.R_TYPES + t * K.CT_N + (K.CT_KIND)]
-        val = rules[K.R_TYPES + t * K.CT_N + (K.CT_VALUE)]
-        if kind == K.K_FEEDING and rules[K.R_TYPES + t * K.CT_N + (K.CT_GROUND)] == fav:
-            val += bonus
-        if kind == K.K_INVITATION:  # value = index of its (payoff, payoff_hunting, penalty)
-            pay = rules[K.R_TYPES + t * K.CT_N + (K.CT_PAYOFF)]
-            payh = rules[K.R_TYPES + t * K.CT_N + (K.CT_PAYOFF_HUNTING)]
-            pen = rules[K.R_TYPES + t * K.CT_N + (K.CT_PENALTY)]
+        base = K.R_TYPES + t * K.CT_N
+        kind = rules[base + K.CT_KIND]
+        val = rules[base + K.CT_VALUE]
+        if kind == K.K_FEEDING:
+            if rules[base + K.CT_GROUND] == fav:
+                val += bonus
+            ek = E_FEED if val > 0 else E_STILL
+        elif kind == K.K_INVITATION:  # value = index of its (payoff, payoff_hunting, penalty)
+            pay = rules[base + K.CT_PAYOFF]
+            payh = rules[base + K.CT_PAYOFF_HUNTING]
+            pen = rules[base + K.CT_PENALTY]
             sig = -1
             for i in range(ninv):
                 if inv_pay[i, 0] == pay and inv_pay[i, 1] == payh and inv_pay[i, 2] == pen:
@@ -210,125 +260,425 @@ def dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_pr
                 inv_pay[sig, 2] = pen
                 ninv += 1
             val = sig
-        moon = rules[K.R_TYPES + t * K.CT_N + (K.CT_MOON)]
-        c = -1
-        for i in range(nc):
-            if cls_kind[i] == kind and cls_val[i] == val and cls_moon[i] == moon:
-                c = i
-        if c < 0:
-            c = nc
-            cls_kind[c] = kind
-            cls_val[c] = val
-            cls_moon[c] = moon
-            cls_prob[c] = 0.0
-            nc += 1
-        cls_prob[c] += cnt / tot
-    # order the classes: [0, n1) loop inside a layer (bead moves, the werewolf's misses,
-    # feedings worth 0), [n1, n2) invitations, [n2, nc) leave the layer
-    n1 = 0
-    for c in range(nc):
-        k = cls_kind[c]
-        if k == K.K_SUN or k == K.K_LINGERS or k == K.K_WEREWOLF or (k == K.K_FEEDING and cls_val[c] == 0):
-            _swap_cls(c, n1, cls_kind, cls_val, cls_moon, cls_prob)
-            n1 += 1
-    n2 = n1
-    for c in range(n1, nc):
-        if cls_kind[c] == K.K_INVITATION:
-            _swap_cls(c, n2, cls_kind, cls_val, cls_moon, cls_prob)
-            n2 += 1
+            ek = E_INVITE
+        elif kind == K.K_SUN:
+            ek = E_SUN
+        elif kind == K.K_LINGERS:
+            ek = E_LINGERS
+        elif kind == K.K_SLAYER:
+            ek = E_SLAYER
+        else:
+            ek = E_WEREWOLF
+        e = -1
+        for i in range(ne):
+            if eff_kind[i] == ek and eff_val[i] == val:
+                e = i
+        if e < 0:
+            e = ne
+            eff_kind[e] = ek
+            eff_val[e] = val
+            for m in range(3):
+                work[pr + m * MAX_CLASSES + e] = 0.0
+            ne += 1
+        work[pr + rules[base + K.CT_MOON] * MAX_CLASSES + e] += cnt / tot
+    # effects that stay in a layer first (the bead's moves, the werewolf's misses, feedings
+    # worth 0), then those that leave it
+    n_in = 0
+    for e in range(ne):
+        k = eff_kind[e]
+        if k == E_SUN or k == E_LINGERS or k == E_WEREWOLF or k == E_STILL:
+            if e != n_in:
+                eff_kind[e], eff_kind[n_in] = eff_kind[n_in], eff_kind[e]
+                eff_val[e], eff_val[n_in] = eff_val[n_in], eff_val[e]
+                for m in range(3):
+                    j = pr + m * MAX_CLASSES
+                    work[j + e], work[j + n_in] = work[j + n_in], work[j + e]
+            n_in += 1
+    for e in range(ne):
+        work[pr + 3 * MAX_CLASSES + e] = work[pr + e] + work[pr + MAX_CLASSES + e] + \
+            work[pr + 2 * MAX_CLASSES + e]
+    # the in-layer transitions, the same in every layer: tt + (m + 1) L L + j L + p holds
+    # moon m's weight of the value at position j in the sum at position p (m = -1: all)
+    for i in range(4 * L * L):
+        work[tt + i] = 0.0
+    for e in range(n_in):
+        kind = eff_kind[e]
+        for p in range(L):
+            j = _inside_to_nb(p, L, kind, eff_val[e])
+            if j >= 0:
+                c = 1.0 - q if kind == E_WEREWOLF else 1.0
+                for m in range(-1, 3):
+                    work[tt + (m + 1) * L * L + j * L + p] += c * work[pr + ((m + 4) % 4) * MAX_CLASSES + e]
+    # rem + (m + 1) (L + 1) L + k L + p: the weight of positions k.. in the sum at p
+    for m in range(4):
+        r = rem + m * (L + 1) * L
+        for p in range(L):
+            work[r + L * L + p] = 0.0
+        for k in range(L - 1, -1, -1):
+            for p in range(L):
+                work[r + k * L + p] = work[r + (k + 1) * L + p] + work[tt + m * L * L + k * L + p]
+    for k in range(L + 1):
+        work[flags + k] = 0.0
+    direct = L <= DIRECT_MAX_L
     min_gain = 1
     for i in range(ninv):
         for j in range(3):
             if inv_pay[i, j] < min_gain:
                 min_gain = inv_pay[i, j]
-    ext = (4 + K.MAX_INVITES) * blk  # scratch after the tables: 3 x L external sums
-    for bi in range(nb - 1, -1, -1):
+    for bi in range(nb - 1, bi_from - 1, -1):
         b = b_lo + bi
         # invitations leave the layer (a right vote pays, a wrong one injures) unless a
         # payoff or penalty is 0 or the blood cap folds the payoff back into this layer
-        y_inside = min_gain == 0 or bi + min_gain >= nb
+        if min_gain == 0 or (bi == nb - 1 and ninv > 0 and not (
+                ninv == 1 and _top_layer_nb(work, blk, bi, b, nb, h1, L, q, ne, eff_kind,
+                                            eff_val, pr, ext, inv_pay))):
+            _layer_with_invitations_nb(work, blk, bi, b, nb, h1, L, q, ne, n_in, eff_kind,
+                                       eff_val, pr, ext, ninv, inv_pay)
+            continue
+        if bi == nb - 1 and ninv == 1:
+            continue
         for h in range(1, h1):
-            # cards that leave the layer (more blood, less health) are read once ...
+            row = _ix(bi, h, 0, h1, L)
+            for i in range(ninv):
+                _invitation_row_nb(work, blk, bi, h, h1, L, nb, inv_pay, i, (4 + i) * blk + row)
+            # what leaves the layer: rows already solved, weighted per moon (a feeding
+            # capped at the top layer reads this layer's "stop now", as the sweeps do)
             for p in range(L):
-                i0 = _ix(bi, h, p, h1, L)
-                work[i0] = b  # start from "stop now"
-                for i in range(ninv):
-                    work[(4 + i) * blk + i0] = 0.0 if y_inside else \
-                        _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
-                work[ext + p] = 0.0
-                work[ext + L + p] = 0.0
-                work[ext + 2 * L + p] = 0.0
-                for c in range(nc):
-                    kind = cls_kind[c]
-                    v = cls_val[c]
-                    if kind == K.K_FEEDING and v > 0:
-                        x = work[_ix(bi + v if bi + v < nb else nb - 1, h, p, h1, L)]
-                    elif kind == K.K_SLAYER:
-                        x = 0.0 if h - v <= 0 else work[_ix(bi, h - v, p, h1, L)]
-                    elif kind == K.K_WEREWOLF:
-                        x = 0.0 if h - v <= 0 else q * work[_ix(bi, h - v, p, h1, L)]
-                    elif kind == K.K_INVITATION and not y_inside:
-                        x = work[(4 + v) * blk + i0]
-                    else:
+                work[row + p] = b
+            n_ext = 0
+            for e in range(ne):
+                k = eff_kind[e]
+                v = eff_val[e]
+                c = 1.0
+                if k == E_FEED:
+                    src = _ix(bi + v if bi + v < nb else nb - 1, h, 0, h1, L)
+                elif k == E_SLAYER or k == E_WEREWOLF:
+                    if h - v <= 0:
                         continue
-                    work[ext + cls_moon[c] * L + p] += cls_prob[c] * x
-            # ... the bead's moves and the werewolf's misses loop inside the layer
-            n_in = n2 if y_inside else n1
-            for _sweep in range(1000):
-                delta = 0.0
-                for p in range(L - 1, -1, -1):
-                    a0 = work[ext + p]
-                    a1 = work[ext + L + p]
-                    a2 = work[ext + 2 * L + p]
-                    for c in range(n_in):
-                        kind = cls_kind[c]
-                        v = cls_val[c]
-                        if kind == K.K_SUN:
-                            x = 0.0 if p + v >= L else work[_ix(bi, h, p + v, h1, L)]
-                        elif kind == K.K_LINGERS:
-                            x = work[_ix(bi, h, p - v if p > v else 0, h1, L)]
-                        elif kind == K.K_WEREWOLF:
-                            x = (1.0 - q) * work[_ix(bi, h, p, h1, L)]
-                        elif kind == K.K_INVITATION:
-                            x = work[(4 + v) * blk + _ix(bi, h, p, h1, L)]
-                        else:  # a feeding worth 0
-                            x = work[_ix(bi, h, p, h1, L)]
-                        m = cls_moon[c]
-                        if m == 0:
-                            a0 += cls_prob[c] * x
-                        elif m == 1:
-                            a1 += cls_prob[c] * x
-                        else:
-                            a2 += cls_prob[c] * x
-                    i0 = _ix(bi, h, p, h1, L)
-                    work[blk + i0] = a0
-                    work[2 * blk + i0] = a1
-                    work[3 * blk + i0] = a2
-                    cont = a0 + a1 + a2
-                    nv = cont if cont > b else float(b)
-                    d = abs(nv - work[i0])
-                    if d > delta:
-                        delta = d
-                    work[i0] = nv
-                    if y_inside:
-                        for i in range(ninv):
-                            y = _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
-                            j = (4 + i) * blk + i0
-                            d = abs(y - work[j])
-                            if d > delta:
-                                delta = d
-                            work[j] = y
-                if delta < TOL:
-                    break
-    return nc
+                    src = _ix(bi, h - v, 0, h1, L)
+                    if k == E_WEREWOLF:
+                        c = q
+                elif k == E_INVITE:
+                    src = (4 + v) * blk + row
+                else:
+                    continue
+                eff_src[n_ext] = src
+                for m in range(3):
+                    work[wl + m * MAX_CLASSES + n_ext] = c * work[pr + m * MAX_CLASSES + e]
+                n_ext += 1
+            for p in range(L):
+                a0 = 0.0
+                a1 = 0.0
+                a2 = 0.0
+                for j in range(n_ext):
+                    x = work[eff_src[j] + p]
+                    a0 += work[wl + j] * x
+                    a1 += work[wl + MAX_CLASSES + j] * x
+                    a2 += work[wl + 2 * MAX_CLASSES + j] * x
+                work[ext + p] = a0
+                work[ext + L + p] = a1
+                work[ext + 2 * L + p] = a2
+                work[ext + 3 * L + p] = a0 + a1 + a2
+            k = _layer_direct_nb(work, row, b, bi, nb, h1, L, ext, tv, flags, tt, rem, inv) \
+                if direct else -1
+            if k < 0:
+                _layer_sweeps_nb(work, row, b, L, q, n_in, eff_kind, eff_val, pr, ext)
+                k = L
+            for m in range(3):  # positions k.. stop: their values are b
+                a = (1 + m) * blk + row
+                r = rem + (m + 1) * (L + 1) * L + k * L
+                for p in range(L):
+                    work[a + p] = work[ext + m * L + p] + b * work[r + p]
+                _add_product_nb(work, a, tt + (m + 1) * L * L, row, k, L)
+    return ne
 
 
 @njit_nb
-def _swap_cls(a, b, cls_kind, cls_val, cls_moon, cls_prob):
-    cls_kind[a], cls_kind[b] = cls_kind[b], cls_kind[a]
-    cls_val[a], cls_val[b] = cls_val[b], cls_val[a]
-    cls_moon[a], cls_moon[b] = cls_moon[b], cls_moon[a]
-    cls_prob[a], cls_prob[b] = cls_prob[b], cls_prob[a]
+def _inside_to_nb(p, L, k, v):
+    """Track position after an effect that stays in the layer (-1: the sun has risen)."""
+    if k == E_SUN:
+        return -1 if p + v >= L else p + v
+    if k == E_LINGERS:
+        return p - v if p > v else 0
+    return p  # the werewolf's miss, a feeding worth 0
+
+
+@njit_nb
+def _add_product_nb(work, dst, mt, x, k, L):
+    """``work[dst + p] += sum_{j < k} work[mt + j L + p] * work[x + j]`` (a transposed
+    matrix)."""
+    for j in range(k):
+        c = work[x + j]
+        for p in range(L):
+            work[dst + p] += work[mt + j * L + p] * c
+
+
+@njit_nb
+def _invitation_row_nb(work, blk, bi, h, h1, L, nb, inv_pay, i, dst):
+    """``_vote_values_nb`` (best vote) along the track of layer (bi, h), into ``dst``."""
+    pen = inv_pay[i, 2]
+    low = _ix(bi, h - pen, 0, h1, L)
+    for v in range(3):
+        pay = inv_pay[i, 1] if v == K.MOON_HUNTING else inv_pay[i, 0]
+        b2 = bi + pay if bi + pay < nb else nb - 1
+        s1 = (1 + v) * blk + _ix(b2, h, 0, h1, L)
+        m1 = 1 if v == 0 else 0
+        m2 = 1 if v == 2 else 2
+        if h - pen > 0:
+            u1 = (1 + m1) * blk + low
+            u2 = (1 + m2) * blk + low
+            for p in range(L):
+                tot = work[s1 + p] + work[u1 + p] + work[u2 + p]
+                if v == 0 or tot > work[dst + p]:
+                    work[dst + p] = tot
+        else:
+            for p in range(L):
+                tot = work[s1 + p]
+                if v == 0 or tot > work[dst + p]:
+                    work[dst + p] = tot
+
+
+@njit_nb
+def _layer_direct_nb(work, row, b, bi, nb, h1, L, ext, tv, flags, tt, rem, inv):
+    """Solve layer ``row`` exactly (see ``dp_solve_nb``): the prefix length where it
+    continues (-1: not settled)."""
+    et = ext + 3 * L
+    k = L
+    if bi + 1 < nb:  # the layer above continues on a prefix no longer: start from it
+        up = row + h1 * L
+        k = 0
+        while k < L and work[up + k] > b + 1:
+            k += 1
+    for _it in range(L + 2):
+        for p in range(L):
+            work[row + p] = b
+        if k > 0:
+            if work[flags + k] == 0.0:
+                if not _prefix_inverse_nb(work, tt, inv, L, k):
+                    return -1
+                work[flags + k] = 1.0
+            m = inv + (k - 1) * L * L
+            r = rem + k * L
+            for i in range(k):
+                work[row + i] = 0.0
+            for j in range(k):
+                c = work[et + j] + b * work[r + j]
+                for i in range(k):
+                    work[row + i] += work[m + j * L + i] * c
+        r = rem + k * L
+        for p in range(L):
+            work[tv + p] = work[et + p] + b * work[r + p]
+        _add_product_nb(work, tv, tt, row, k, L)
+        kn = 0
+        while kn < L and work[tv + kn] > b:
+            kn += 1
+        for p in range(kn, L):
+            if work[tv + p] > b:
+                return -1  # continuing is not a prefix: leave it to the sweeps
+        if kn == k:
+            return k
+        k = kn
+    return -1
+
+
+@njit_nb
+def _prefix_inverse_nb(work, tt, inv, L, k):
+    """``(I - T[:k, :k])^-1`` transposed at ``inv + (k-1) L L`` (``j L + i`` holds row i,
+    column j).  False when the system is singular or nearly so (then the layers are
+    swept)."""
+    m = inv + (k - 1) * L * L
+    for i in range(k):  # row i, column j at m + i L + j while eliminating
+        for j in range(k):
+            work[m + i * L + j] = (1.0 if i == j else 0.0) - work[tt + j * L + i]
+    # Gauss-Jordan in place (I - T is diagonally dominant: no pivoting needed)
+    for c in range(k):
+        piv = work[m + c * L + c]
+        if piv < 1e-9:
+            return False
+        work[m + c * L + c] = 1.0
+        for j in range(k):
+            work[m + c * L + j] /= piv
+        for i in range(k):
+            if i != c:
+                f = work[m + i * L + c]
+                if f != 0.0:
+                    work[m + i * L + c] = 0.0
+                    for j in range(k):
+                        work[m + i * L + j] -= f * work[m + c * L + j]
+    for i in range(k):  # transpose
+        for j in range(i + 1, k):
+            work[m + i * L + j], work[m + j * L + i] = work[m + j * L + i], work[m + i * L + j]
+    return True
+
+
+@njit_nb
+def _layer_sweeps_nb(work, row, b, L, q, n_in, eff_kind, eff_val, pr, ext):
+    """Gauss-Seidel sweeps along the track to 1e-10, from "stop now"."""
+    for p in range(L):
+        work[row + p] = b
+    for _sweep in range(1000):
+        delta = 0.0
+        for p in range(L - 1, -1, -1):
+            cont = work[ext + 3 * L + p]
+            for e in range(n_in):
+                j = _inside_to_nb(p, L, eff_kind[e], eff_val[e])
+                if j >= 0:
+                    x = work[row + j]
+                    if eff_kind[e] == E_WEREWOLF:
+                        x *= 1.0 - q
+                    cont += work[pr + 3 * MAX_CLASSES + e] * x
+            nv = cont if cont > b else float(b)
+            d = abs(nv - work[row + p])
+            if d > delta:
+                delta = d
+            work[row + p] = nv
+        if delta < TOL:
+            break
+
+
+@njit_nb
+def _add_row3_nb(work, ext, src, L, w0, w1, w2):
+    for p in range(L):
+        x = work[src + p]
+        work[ext + p] += w0 * x
+        work[ext + L + p] += w1 * x
+        work[ext + 2 * L + p] += w2 * x
+
+
+@njit_nb
+def _top_layer_nb(work, blk, bi, b, nb, h1, L, q, ne, eff_kind, eff_val, pr, ext, inv_pay):
+    """The top blood layer with one kind of invitation, in closed form: at the cap no card
+    gains, so the vampire stops everywhere (V = b); a pending invitation's value there
+    solves ``Y = max_v (c_v + P(invitation, moon v) Y)``, i.e. ``max_v c_v / (1 - P_v)``.
+    False (the sweeps then do it) when stopping is not the answer everywhere."""
+    pen = inv_pay[0, 2]
+    for h in range(1, h1):
+        row = _ix(bi, h, 0, h1, L)
+        for p in range(L):
+            work[row + p] = b
+        for m in range(3):
+            for p in range(L):
+                work[ext + m * L + p] = 0.0
+        pinv0 = 0.0
+        pinv1 = 0.0
+        pinv2 = 0.0
+        for e in range(ne):
+            k = eff_kind[e]
+            v = eff_val[e]
+            w0 = work[pr + e]
+            w1 = work[pr + MAX_CLASSES + e]
+            w2 = work[pr + 2 * MAX_CLASSES + e]
+            if k == E_INVITE:
+                pinv0 += w0
+                pinv1 += w1
+                pinv2 += w2
+                continue
+            for p in range(L):
+                if k == E_SUN:
+                    x = 0.0 if p + v >= L else float(b)
+                elif k == E_SLAYER:
+                    x = 0.0 if h - v <= 0 else float(b)
+                elif k == E_WEREWOLF:
+                    x = (q * b if h - v > 0 else 0.0) + (1.0 - q) * b
+                else:  # a feeding (capped), the bead moving back, a feeding worth 0
+                    x = float(b)
+                work[ext + p] += w0 * x
+                work[ext + L + p] += w1 * x
+                work[ext + 2 * L + p] += w2 * x
+        low = _ix(bi, h - pen, 0, h1, L)
+        y = (4 * blk) + row
+        for p in range(L):
+            best = -1.0
+            for v in range(3):
+                c = work[ext + v * L + p]
+                if h - pen > 0:
+                    for m in range(3):
+                        if m != v:
+                            c += work[(1 + m) * blk + low + p]
+                pv = pinv0 if v == 0 else (pinv1 if v == 1 else pinv2)
+                x = c / (1.0 - pv)
+                if x > best:
+                    best = x
+            work[y + p] = best
+            a0 = work[ext + p] + pinv0 * best
+            a1 = work[ext + L + p] + pinv1 * best
+            a2 = work[ext + 2 * L + p] + pinv2 * best
+            work[blk + row + p] = a0
+            work[2 * blk + row + p] = a1
+            work[3 * blk + row + p] = a2
+            if a0 + a1 + a2 > b + 1e-9:
+                return False
+    return True
+
+
+@njit_nb
+def _layer_with_invitations_nb(work, blk, bi, b, nb, h1, L, q, ne, n_in, eff_kind, eff_val, pr,
+                               ext, ninv, inv_pay):
+    """One blood layer where a pending invitation loops back into the layer (a payoff or
+    penalty of 0, or the blood cap): the invitation tables are swept with the values."""
+    for h in range(1, h1):
+        row = _ix(bi, h, 0, h1, L)
+        for p in range(3 * L):
+            work[ext + p] = 0.0
+        for p in range(L):
+            work[row + p] = b
+            for i in range(ninv):
+                work[(4 + i) * blk + row + p] = 0.0
+        for e in range(ne):
+            k = eff_kind[e]
+            v = eff_val[e]
+            if k == E_FEED:
+                src = _ix(bi + v if bi + v < nb else nb - 1, h, 0, h1, L)
+                w = 1.0
+            elif k == E_SLAYER or k == E_WEREWOLF:
+                if h - v <= 0:
+                    continue
+                src = _ix(bi, h - v, 0, h1, L)
+                w = 1.0 if k == E_SLAYER else q
+            else:
+                continue
+            _add_row3_nb(work, ext, src, L, w * work[pr + e], w * work[pr + MAX_CLASSES + e],
+                         w * work[pr + 2 * MAX_CLASSES + e])
+        for _sweep in range(1000):
+            delta = 0.0
+            for p in range(L - 1, -1, -1):
+                a0 = work[ext + p]
+                a1 = work[ext + L + p]
+                a2 = work[ext + 2 * L + p]
+                for e in range(ne):
+                    k = eff_kind[e]
+                    if k == E_INVITE:
+                        x = work[(4 + eff_val[e]) * blk + row + p]
+                    elif e < n_in:
+                        j = _inside_to_nb(p, L, k, eff_val[e])
+                        if j < 0:
+                            continue
+                        x = work[row + j]
+                        if k == E_WEREWOLF:
+                            x *= 1.0 - q
+                    else:
+                        continue
+                    a0 += work[pr + e] * x
+                    a1 += work[pr + MAX_CLASSES + e] * x
+                    a2 += work[pr + 2 * MAX_CLASSES + e] * x
+                work[blk + row + p] = a0
+                work[2 * blk + row + p] = a1
+                work[3 * blk + row + p] = a2
+                cont = a0 + a1 + a2
+                nv = cont if cont > b else float(b)
+                d = abs(nv - work[row + p])
+                if d > delta:
+                    delta = d
+                work[row + p] = nv
+                for i in range(ninv):
+                    y = _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, -1)
+                    j = (4 + i) * blk + row + p
+                    d = abs(y - work[j])
+                    if d > delta:
+                        delta = d
+                    work[j] = y
+            if delta < TOL:
+                break
 
 
 @njit_nb
@@ -435,15 +785,17 @@ def optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_m
             return K.A_STAY  # nothing to bank: continuing can only gain
         if one_draw_bound_nb(state, rules, s, span) > b + 1e-9:
             return K.A_STAY  # one more draw already beats stopping: so does the optimum
-        if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay) < 0:
-            return K.A_STAY
         b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
+        if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay,
+                       b - b_lo) < 0:
+            return K.A_STAY
         blk = nb * h1 * L
         i0 = _ix(b - b_lo, state[K.S_S_HEALTH + s], state[K.S_TRACK], h1, L)
         cont = work[blk + i0] + work[2 * blk + i0] + work[3 * blk + i0]
         return K.A_STAY if cont > b else K.A_RETIRE
     if ph == K.PH_VOTE:
-        if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay) < 0:
+        if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay,
+                       0) < 0:
             return K.A_VOTE_BLOOD
         b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
         blk = nb * h1 * L
