@@ -987,3 +987,72 @@ def test_surprise_zones(card):
     if g2.surv(0, K.U_AP) >= 1 and code(K.AC_MOVE, surprise) in g2.legal_codes():
         g2.apply_code(code(K.AC_MOVE, surprise))
         assert g2.state[G + K.G_POS_SUR] == pos
+
+
+# =========================================================================== corpses and hiding
+def _corpses(g, p=FIRE_TILE):
+    return int(g.state[K.S_PLACES + p * K.P_W + K.P_CORPSES])
+
+
+def test_a_kill_leaves_a_corpse_marker_discarded_with_the_tile():
+    g = new_game(ruleset=rules_with(target="green"), team=4)
+    g.apply_code(code(K.AC_ACTIVATE, 2))
+    at_tile(g, 2)
+    e = put_enemy(g, WALKER, FIRE_TILE, eng=2)
+    g.apply_code(code(K.AC_MELEE, e))
+    assert _corpses(g) == 1
+    g.apply_code(code(K.AC_MOVE, FIRE_ACCESS))           # the last survivor leaves the location
+    assert _corpses(g) == 0
+
+
+@pytest.mark.parametrize("kind,infects", [("nothing", False), ("supplies", False), ("ammo", False),
+                                          ("infected_2", True)])
+def test_searching_a_corpse_marker(kind, infects):
+    rs = rules_with(infection=True)                       # every die shows the infection icon
+    g = new_game(ruleset=rs)
+    at_tile(g)
+    g.state[K.S_PLACES + FIRE_TILE * K.P_W + K.P_CORPSES] = 1
+    g.state[si(0, K.U_INFECTION)] = 1
+    g.state[K.S_CDECK + g.g(K.G_POS_CORPSE)] = RS.names("corpses").index(kind)
+    sup, ammo = g.surv(0, K.U_SUPPLIES), g.surv(0, K.U_AMMO)
+    before = int(g.rng[K.STREAM_DICE])
+    g.apply_code(code(K.AC_SEARCH_CORPSE))
+    assert _corpses(g) == 0 and g.surv(0, K.U_AP) == RS.get("survivor.ap_green") - RS.get("combat.search_item_ap")
+    assert g.surv(0, K.U_INFECTION) == (2 if infects else 1)   # +1 even if infected
+    assert dice_rolled(before, g) == (RS.get("corpses.infected_2.dice") if infects else 0)
+    assert g.surv(0, K.U_SUPPLIES) == sup + (RS.get("corpses.supplies.amount") if kind == "supplies" else 0)
+    assert g.surv(0, K.U_AMMO) == ammo + (RS.get("corpses.ammo.amount") if kind == "ammo" else 0)
+
+
+def test_hiding_among_corpses():
+    rs = rules_with(infection=True, skull=True)
+    g = new_game(ruleset=rs)
+    at_tile(g)
+    g.state[K.S_PLACES + FIRE_TILE * K.P_W + K.P_CORPSES] = 1
+    put_enemy(g, WALKER, FIRE_TILE)                       # far: hiding is allowed
+    before = int(g.rng[K.STREAM_DICE])
+    g.apply_code(code(K.AC_HIDE))
+    assert dice_rolled(before, g) == RS.get("combat.hide_dice")
+    assert g.surv(0, K.U_HIDDEN) == 1 and g.surv(0, K.U_INFECTION) == 1 and _corpses(g) == 0
+    h = g.surv(0, K.U_HEALTH)
+    pass_turn(g)                                          # the Walker ignores him
+    assert g.enemies()[0][3] == -1 and g.surv(0, K.U_HEALTH) == h
+    # the next activation: the dice again to stay hidden (+1 level)
+    assert g.surv(0, K.U_INFECTION) == 2 and g.surv(0, K.U_HIDDEN) == 1
+    g.apply_code(code(K.AC_STOP_HIDING))
+    assert g.surv(0, K.U_HIDDEN) == 0
+    pass_turn(g)
+    assert g.enemies()[0][3] == 0                         # seen again: it advances
+
+
+def test_no_hiding_with_an_engaged_enemy_and_attacking_ends_hiding():
+    g = new_game()
+    at_tile(g)
+    g.state[K.S_PLACES + FIRE_TILE * K.P_W + K.P_CORPSES] = 2
+    e = put_enemy(g, WALKER, FIRE_TILE, eng=0)
+    assert code(K.AC_HIDE) not in g.legal_codes()
+    g.state[K.S_ENEMIES + e * K.EN_W + K.EN_ENG] = -1
+    g.apply_code(code(K.AC_HIDE))
+    if g.surv(0, K.U_ALIVE):
+        g.apply_code(code(K.AC_SHOOT, e))
+        assert g.surv(0, K.U_HIDDEN) == 0

@@ -203,7 +203,7 @@ class Game:
         return out
 
     def describe(self) -> str:
-        r = self.rules
+        r, st = self.rules, self.state
         t = self.g(K.G_THREAT)
         lvl, unit = r.threat_of(t)
         phase = {K.PH_ORDER: "activation order", K.PH_ACT: "actions", K.PH_PICK: "search card",
@@ -226,7 +226,13 @@ class Game:
                 f"  {self.names[s]} at {place_name(r, self.surv(s, K.U_PLACE))}: health {self.surv(s, K.U_HEALTH)}, "
                 f"stress {self.surv(s, K.U_STRESS)}, infection {self.surv(s, K.U_INFECTION)}, "
                 f"SP {self.surv(s, K.U_SP)}, AP {self.surv(s, K.U_AP)}, supplies {self.surv(s, K.U_SUPPLIES)}, "
-                f"ammo {self.surv(s, K.U_AMMO)}, {wn[wm] if wm >= 0 else '-'}/{wn[wr] if wr >= 0 else '-'}")
+                f"ammo {self.surv(s, K.U_AMMO)}, {wn[wm] if wm >= 0 else '-'}/{wn[wr] if wr >= 0 else '-'}"
+                + (", hidden among corpses" if self.surv(s, K.U_HIDDEN) else ""))
+        for p in range(K.MAX_PLACES):
+            c = int(st[K.S_PLACES + p * K.P_W + K.P_CORPSES])
+            m = int(st[K.S_PLACES + p * K.P_W + K.P_MARKERS])
+            if c or m:
+                lines.append(f"  {place_name(r, p)}: {c} corpse marker(s), {m} search marker(s)")
         for e, kind, p, eng, dmg in self.enemies():
             who = self.names[eng] if eng >= 0 else "far"
             lines.append(f"  {kind} #{e} at {place_name(r, p)}: {who}, damage {dmg}")
@@ -270,6 +276,8 @@ class Game:
             if s >= 0:
                 if not self.surv(s, K.U_ALIVE) or self.surv(s, K.U_PLACE) != p:
                     return f"{kind} #{e} engaged with {self.names[s]} elsewhere or dead"
+                if self.surv(s, K.U_HIDDEN):
+                    return f"{kind} #{e} engaged with {self.names[s]}, who is hidden among corpses"
                 per_surv[s] += 1
         if any(n > cap_tile for n in per_place.values()):
             return f"a place holds more than {cap_tile} enemies"

@@ -42,6 +42,7 @@ ENCOUNTER_KINDS = ("quiet", "ambush", "check")
 SURPRISE_KINDS = ("horde", "enemy_ambush", "supplies")
 EXPLORATION_KINDS = ("spawn", "spawn_and_search", "search")
 EXITS = ("a", "b", "c")
+CORPSE_KINDS = ("nothing", "ammo", "battery", "supplies", "infection")
 
 # ------------------------------------------------------------------ rule choices
 STAR_TRAIT_RULES = ("any_star", "stress_star")  # which star fires a weapon's star trait
@@ -167,7 +168,8 @@ ENGINE_PARAMS = (
     "inf_l1_stress", "inf_l2_health", "inf_l3_health", "rows", "cols", "move_ap",
     "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
-    "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap")
+    "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
+    "hide_dice")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -179,7 +181,7 @@ ENGINE_PARAMS = (
  RP_ENTER_LOCATION_AP, RP_N_LOCS, RP_START_HOUR, RP_START_ZONE, RP_SEARCHES_NEEDED,
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
- RP_SEARCH_ITEM_AP) = range(len(ENGINE_PARAMS))
+ RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
@@ -206,6 +208,12 @@ UK_KIND, UK_SPAWN, UK_ENEMY, UK_AMOUNT = range(4)
 UK_W = 4
 SUR_HORDE, SUR_ENEMY_AMBUSH, SUR_SUPPLIES = range(3)
 EXP_SPAWN, EXP_SPAWN_SEARCH, EXP_SEARCH = range(3)
+# corpse marker kinds: kind, amount, dice
+CK_KIND, CK_AMOUNT, CK_DICE = range(3)
+CK_W = 3
+CORPSE_NOTHING, CORPSE_AMMO, CORPSE_BATTERY, CORPSE_SUPPLIES, CORPSE_INFECTION = range(len(CORPSE_KINDS))
+MAX_CORPSE_KINDS = 16
+MAX_CORPSE_CARDS = 64
 # city zones
 Z_STREET, Z_ALLEY, Z_SURPRISE, Z_EXIT = range(4)
 # a location: access zone, tiles, search modifier, spawn cards small/large team, small team
@@ -221,7 +229,8 @@ ENGINE_PARTS = (("params", len(ENGINE_PARAMS)), ("surv", MAX_SURV * SV_W),
                 ("edeck", MAX_ENC_CARDS), ("ukinds", MAX_SUR_KINDS * UK_W), ("udeck", MAX_SUR_CARDS),
                 ("xdeck", MAX_EXP_CARDS), ("zones", MAX_ZONES), ("zone_loc", MAX_ZONES),
                 ("locs", MAX_LOCS * LK_W), ("nb", MAX_PLACES * MAX_NB),
-                ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES))
+                ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES),
+                ("ckinds", MAX_CORPSE_KINDS * CK_W), ("cdeck", MAX_CORPSE_CARDS))
 _ENGINE, R_SIZE = _layout(ENGINE_PARTS, "R_")
 R_PARAMS = _ENGINE["R_PARAMS"]
 R_SURV = _ENGINE["R_SURV"]
@@ -245,6 +254,8 @@ R_LOCS = _ENGINE["R_LOCS"]
 R_NB = _ENGINE["R_NB"]                # neighbours of a place (-1 pads)
 R_DIST = _ENGINE["R_DIST"]            # moves between places (the players' map knowledge)
 R_EXIT_DIST = _ENGINE["R_EXIT_DIST"]  # moves to the nearest exit zone
+R_CKINDS = _ENGINE["R_CKINDS"]        # corpse marker kinds
+R_CDECK = _ENGINE["R_CDECK"]          # the corpse markers, one entry a marker
 
 # ------------------------------------------------------------------ the game state
 # One int64 array (``S_*``) and the game's uint64 random streams (``N_STREAMS``).
@@ -258,37 +269,38 @@ GLOBALS = ("over", "end_cause", "turn", "hour", "threat", "phase", "cur", "team"
            "sp_rolls", "sp_threat", "hunter_spawns", "hunter_damage", "hunter_kills",
            "dead_damage", "dead_infection", "dead_hunger", "start_hour", "game", "n_picks",
            "pos_search", "pos_spawn", "pos_threat", "pos_enc", "pos_sur", "pos_exp",
-           "reserve_next", "cause_ctx", "last_night")
+           "reserve_next", "cause_ctx", "last_night", "pos_corpse")
 (G_OVER, G_END_CAUSE, G_TURN, G_HOUR, G_THREAT, G_PHASE, G_CUR, G_TEAM, G_SEARCHES,
  G_RED_NOISE, G_YELLOW_NOISE, G_HUNTER, G_HUNTER_DMG, G_HUNTER_ICON_SEEN, G_DECISIONS,
  G_KILLS, G_THR_NOISE, G_THR_LEAVING, G_THR_CLOCK, G_THR_CARDS, G_THR_LOWERED, G_SP_ROLLS,
  G_SP_THREAT, G_HUNTER_SPAWNS, G_HUNTER_DAMAGE, G_HUNTER_KILLS, G_DEAD_DAMAGE,
  G_DEAD_INFECTION, G_DEAD_HUNGER, G_START_HOUR, G_GAME, G_N_PICKS, G_POS_SEARCH, G_POS_SPAWN,
- G_POS_THREAT, G_POS_ENC, G_POS_SUR, G_POS_EXP, G_RESERVE_NEXT, G_CAUSE_CTX, G_LAST_NIGHT) = range(len(GLOBALS))
+ G_POS_THREAT, G_POS_ENC, G_POS_SUR, G_POS_EXP, G_RESERVE_NEXT, G_CAUSE_CTX, G_LAST_NIGHT,
+ G_POS_CORPSE) = range(len(GLOBALS))
 # a survivor
 SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "supplies", "ammo",
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
-               "encounter", "eats", "dead_cause")
+               "encounter", "eats", "dead_cause", "hidden")
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
- U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE) = range(len(SURV_FIELDS))
+ U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN) = range(len(SURV_FIELDS))
 U_W = len(SURV_FIELDS)
 # an enemy slot: kind (-1 empty), place, engaged survivor (-1 far), damage taken
 EN_KIND, EN_PLACE, EN_ENG, EN_DMG = range(4)
 EN_W = 4
 # a place: tile on the table, explored (its exploration card drawn), searched, search markers,
-# surprise card resolved
-P_DEPLOYED, P_EXPLORED, P_SEARCHED, P_MARKERS, P_SURPRISED = range(5)
-P_W = 5
+# surprise card resolved, corpse markers
+P_DEPLOYED, P_EXPLORED, P_SEARCHED, P_MARKERS, P_SURPRISED, P_CORPSES = range(6)
+P_W = 6
 STATE_PARTS = (("globals", len(GLOBALS)), ("surv", MAX_SURV * U_W), ("enemies", MAX_ENEMIES * EN_W),
                ("places", MAX_PLACES * P_W), ("minis", N_ENEMIES), ("sdeck", MAX_SEARCH_CARDS),
                ("xspawn", MAX_SPAWN_CARDS), ("t_side", MAX_THREAT_CARDS), ("t_hours", MAX_THREAT_CARDS),
                ("t_hunter", MAX_THREAT_CARDS), ("t_inf", MAX_THREAT_CARDS), ("t_cond", MAX_THREAT_CARDS),
                ("edeck", MAX_ENC_CARDS), ("udeck", MAX_SUR_CARDS), ("xdeck", MAX_EXP_CARDS),
-               ("placed", 64), ("fired", 8), ("picks", MAX_PICK),
+               ("cdeck", MAX_CORPSE_CARDS), ("placed", 64), ("fired", 8), ("picks", MAX_PICK),
                ("threat_by_turn", MAX_TURNS + 1), ("alive_by_turn", MAX_TURNS + 1))
 _STATE, S_SIZE = _layout(STATE_PARTS, "S_")
 S_GLOBALS = _STATE["S_GLOBALS"]
@@ -306,6 +318,7 @@ S_T_COND = _STATE["S_T_COND"]
 S_EDECK = _STATE["S_EDECK"]
 S_UDECK = _STATE["S_UDECK"]
 S_XDECK = _STATE["S_XDECK"]
+S_CDECK = _STATE["S_CDECK"]
 S_PLACED = _STATE["S_PLACED"]
 S_FIRED = _STATE["S_FIRED"]
 S_PICKS = _STATE["S_PICKS"]
@@ -317,9 +330,11 @@ S_ALIVE_BY_TURN = _STATE["S_ALIVE_BY_TURN"]
 ACT_KIND = 1 << 16
 ACT_ARG = 1 << 4
 ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "search_item", "eat",
-           "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat")
+           "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat", "search_corpse", "hide",
+           "stop_hiding")
 (AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
- AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT) = range(len(ACTIONS))
+ AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT, AC_SEARCH_CORPSE, AC_HIDE,
+ AC_STOP_HIDING) = range(len(ACTIONS))
 MAX_LEGAL = 4096      # action codes of one decision (tile_capacity x 2 attacks x SP choices, bounded)
 
 # ------------------------------------------------------------------ records

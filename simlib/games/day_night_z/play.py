@@ -29,12 +29,16 @@ clock's hours (dawn SP and the Hunter's leaving, infection tests, eating, threat
 with finite miniatures; the Hunter's stalk area, spawn with a random survivor in a city
 zone, return to the stalk area with its damage; deaths by damage, infection and hunger;
 the goal (``searches_needed`` successful searches, then every living survivor on an exit
-zone) within ``turn_limit`` turns; VP as the shelter counts them.
+zone) within ``turn_limit`` turns; VP as the shelter counts them; corpse markers left by
+kills, searched (ammo, supplies, infection x1-x3) or hidden among (the hiding dice, no
+enemy's target while hidden).
 
-Not in: hiding among corpses and corpse markers, traps, jumps, terrain (high ground and
-cover: tile flags, off) and line of sight, skills, allies, enemies' special abilities,
-batteries (the flashlight never runs out), the campaign's discard piles (an exhausted deck
-is shuffled anew).
+``decisions`` counts the decisions a player took: a decision with one legal action (an
+activation that can only end, the last survivor to activate) is taken by the engine.
+
+Not in: traps, jumps, terrain (high ground and cover: tile flags, off) and line of sight,
+skills, allies, enemies' special abilities, batteries (the flashlight never runs out), the
+campaign's discard piles (an exhausted deck is shuffled anew).
 """
 from __future__ import annotations
 

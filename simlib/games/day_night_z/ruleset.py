@@ -16,7 +16,8 @@ Files and dotted keys (``<file>.<field>``, ``<file>.<entry>.<field>``, the table
 * ``enemies.toml``: ``enemies.<kind>.miniatures|night_only|city_only``,
   ``enemies.<kind>.day.<stat>``, ``enemies.<kind>.night.<stat>``;
 * ``weapons.toml``, ``search.toml``, ``spawn.toml``, ``threat.toml``, ``encounters.toml``,
-  ``surprises.toml``, ``exploration.toml``: the weapons and the decks with their counts;
+  ``surprises.toml``, ``exploration.toml``, ``corpses.toml``: the weapons and the decks (and
+  the corpse markers) with their counts;
 * ``city.toml``, ``locations.toml``, ``scenario.toml``: the city graph and the adventure.
 
 >>> rules = load_ruleset()
@@ -78,6 +79,7 @@ SCHEMAS = (
             "target_priority": Field("choice", choices=K.TARGET_PRIORITIES),
             # an attack and a move cost at least 1 AP: at 0 a player could act forever in a turn
             "attack_ap": _int(1, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
+            "hide_ap": _int(0, 10),
         },
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
@@ -166,6 +168,11 @@ SCHEMAS = (
         "kind": Field("choice", choices=K.EXPLORATION_KINDS), "count": _int(0, 99),
         "text": Field("text", required=False, default=""),
     }, what="exploration card")),
+    FileSchema("corpses", entities=Entities({
+        "kind": Field("choice", choices=K.CORPSE_KINDS), "count": _int(0, 99),
+        "amount": _int(0, 20, False, 0), "dice": _int(0, 20, False, 0),
+        "text": Field("text", required=False, default=""),
+    }, what="corpse marker")),
     FileSchema("city", fields={
         "rows": _int(1, 20), "cols": _int(1, 20), "exit_a": _CELL, "exit_b": _CELL, "exit_c": _CELL,
         "alleys": Field("cells", 0, 99), "surprises": Field("cells", 0, 99),
@@ -301,7 +308,7 @@ class DayNightZRules(TaggedRuleset):
         n_spawn = sum(g(f"spawn.{n}.count") for n in spawn)
         if n_spawn > K.MAX_SPAWN_CARDS:
             raise self._bad("spawn", f"at most {K.MAX_SPAWN_CARDS} spawn cards (layout bound); got {n_spawn}")
-        for stem in ("search", "spawn", "encounters", "surprises", "exploration"):
+        for stem in ("search", "spawn", "encounters", "surprises", "exploration", "corpses"):
             if sum(g(f"{stem}.{n}.count") for n in self.names(stem)) < 1:
                 raise self._bad(stem, "the deck is empty")
         for n in self.names("encounters"):
@@ -484,6 +491,7 @@ class DayNightZRules(TaggedRuleset):
         p[K.RP_TARGET_PRIORITY] = K.TARGET_PRIORITIES.index(g(c + "target_priority"))
         p[K.RP_ATTACK_AP], p[K.RP_DEFEND_AP] = g(c + "attack_ap"), g(c + "defend_ap")
         p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
+        p[K.RP_HIDE_AP], p[K.RP_HIDE_DICE] = g(c + "hide_ap"), g(c + "hide_dice")
         m = "map."
         p[K.RP_TILE_CAPACITY], p[K.RP_ENGAGED_CAP] = g(m + "tile_capacity"), g(m + "engaged_cap")
         p[K.RP_LEAVE_TILE_AP] = g(m + "leave_tile_ap")
@@ -580,6 +588,12 @@ class DayNightZRules(TaggedRuleset):
                                 K.MAX_SEARCH_CARDS)
         p[K.RP_N_ENC] = deck("encounters", K.R_EKINDS, K.EK_W, ekind, K.MAX_ENC_KINDS, K.R_EDECK, K.MAX_ENC_CARDS)
         p[K.RP_N_SUR] = deck("surprises", K.R_UKINDS, K.UK_W, ukind, K.MAX_SUR_KINDS, K.R_UDECK, K.MAX_SUR_CARDS)
+        def ckind(n):
+            pre = f"corpses.{n}."
+            return [K.CORPSE_KINDS.index(g(pre + "kind")), g(pre + "amount"), g(pre + "dice")]
+
+        p[K.RP_N_CORPSE] = deck("corpses", K.R_CKINDS, K.CK_W, ckind, K.MAX_CORPSE_KINDS, K.R_CDECK,
+                                K.MAX_CORPSE_CARDS)
         xn = self.names("exploration")
         xcards = [K.EXPLORATION_KINDS.index(g(f"exploration.{n}.kind")) for n in xn
                   for _ in range(g(f"exploration.{n}.count"))]

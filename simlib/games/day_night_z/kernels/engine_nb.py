@@ -50,9 +50,14 @@ Choices where the rulebook is silent (also listed in ``play.py``):
 * the threat ambush and the Hunter pick a survivor in a city zone at random (the choices
   stream); ambush cards = ``ambush_spawn_per_survivor`` x the team's starting size.
 
-Not in (out of scope or not yet): hiding among corpses and corpse markers, traps, jump,
-terrain (high ground and cover are tile flags, off), line of sight, skills, allies, the
-enemies' special abilities, batteries.
+* a killed enemy leaves a corpse marker on its place (§3.3), discarded with the tile; a
+  marker is searched (``combat.search_item_ap``) or hidden among (``combat.hide_ap``, no
+  engaged enemy) from the same place; a hidden survivor is no enemy's target, rolls the
+  hiding dice again at the start of each of his activations, and stops hiding when he
+  attacks, moves or says so (free);
+
+Not in (out of scope): traps, jump, terrain (high ground and cover are tile flags, off),
+line of sight, skills, allies, the enemies' special abilities, batteries.
 """
 from __future__ import annotations
 
@@ -61,7 +66,7 @@ import numpy as np
 from ....core.jit import njit_nb
 from ....core.rng import init_streams_nb, randint_nb
 from .. import codes as K
-from ..dice_nb import attack_nb, check_nb, enemy_attack_nb, pool_nb
+from ..dice_nb import attack_nb, check_nb, enemy_attack_nb, pool_nb, roll_face_nb
 from ..spawn_nb import place_card_nb, reset_minis_nb
 from ..tracks_nb import (advance_clock_nb, eat_nb, is_night_nb, leave_rise_nb, noise_adjust_nb,
                          sp_gain_nb, threat_lower_cost_nb, threat_raise_nb)
@@ -407,6 +412,20 @@ def do_check(st, rng, dice, tr, rl, s, base, sp):
     return ok
 
 
+@njit_nb
+def corpse_roll(st, rng, dice, rl, s, n):
+    """``n`` dice for a corpse or hiding among corpses (§3.7): any infection icon raises the
+    infection level by 1, even if infected."""
+    hit = 0
+    for _ in range(n):
+        f = roll_face_nb(dice, rng)
+        if dice[K.D_FACES + f * K.F_N + K.F_INFECTION] == 1:
+            hit = 1
+    if hit == 1:
+        st[su(s, K.U_INFECTION)] += 1
+        check_death(st, rl, s, K.DEAD_DAMAGE)
+
+
 # ================================================================== combat
 @njit_nb
 def enemy_attack(st, rng, dice, tr, rl, e, s, struck):
@@ -445,6 +464,8 @@ def kill_enemy(st, tr, rl, s, e):
     st[_G + K.G_KILLS] += 1
     if kind == K.E_HUNTER:
         st[_G + K.G_HUNTER_KILLS] += 1
+    # its miniature is replaced by a corpse marker (§3.3)
+    st[pl(st[en(e, K.EN_PLACE)], K.P_CORPSES)] += 1
     remove_enemy(st, rl, e, 1)
 
 
@@ -498,6 +519,7 @@ def attack_action(st, rng, dice, tr, rl, s, e, ranged, sp):
         w = st[su(s, K.U_MELEE)]
         attr = K.A_HTH
     r = K.R_WEAPONS + w * K.W_W
+    st[su(s, K.U_HIDDEN)] = 0          # attacking ends hiding (§4.13)
     if rl[r + K.W_SLOW] == 1:
         st[su(s, K.U_SLOW_USED)] = 1
     st[su(s, K.U_AP)] -= rl[K.R_PARAMS + K.RP_ATTACK_AP]
@@ -546,6 +568,7 @@ def leave_rule(st, tr, rl, p):
                 if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_PLACE)] == p:
                     remove_enemy(st, rl, e, 0)
         st[pl(p, K.P_DEPLOYED)] = 0
+        st[pl(p, K.P_CORPSES)] = 0
         return
     first = K.MAX_ZONES + l * K.MAX_TILES
     for s in range(st[_G + K.G_TEAM]):
@@ -564,6 +587,7 @@ def leave_rule(st, tr, rl, p):
                 remove_enemy(st, rl, e, 0)
     for t in range(K.MAX_TILES):
         st[pl(first + t, K.P_DEPLOYED)] = 0
+        st[pl(first + t, K.P_CORPSES)] = 0
 
 
 @njit_nb
@@ -628,6 +652,7 @@ def move_action(st, rng, dice, tr, spn, rl, s, q, sp):
     p = st[su(s, K.U_PLACE)]
     st[su(s, K.U_AP)] -= move_cost(st, rl, s, q)
     st[su(s, K.U_ACTED)] = 1
+    st[su(s, K.U_HIDDEN)] = 0          # the corpses stay behind
     if engaged_with(st, s) > 0:
         # leaving engaged enemies: an Agility check, penalty their worst evasion (§4.9)
         worst = 0
@@ -754,7 +779,7 @@ def pick_target(st, rl, p, need_room):
     swap = rl[K.R_PARAMS + K.RP_TARGET_PRIORITY] == 1
     cap = rl[K.R_PARAMS + K.RP_ENGAGED_CAP]
     for s in range(st[_G + K.G_TEAM]):
-        if st[su(s, K.U_ALIVE)] == 0 or st[su(s, K.U_PLACE)] != p:
+        if st[su(s, K.U_ALIVE)] == 0 or st[su(s, K.U_PLACE)] != p or st[su(s, K.U_HIDDEN)] == 1:
             continue
         if need_room == 1 and engaged_with(st, s) >= cap:
             continue
@@ -958,11 +983,17 @@ def end_turn(st, rl):
 
 
 @njit_nb
-def start_activation(st, rl, s):
+def start_activation(st, rng, dice, rl, s):
     st[_G + K.G_CUR] = s
     st[_G + K.G_PHASE] = K.PH_ACT
     st[su(s, K.U_AP)] = ap_for(rl, st[su(s, K.U_HEALTH)])
     st[su(s, K.U_ACTIVATED)] = 1
+    if st[su(s, K.U_HIDDEN)] == 1:
+        # staying hidden: the dice again at the start of the activation (§4.13); a
+        # survivor may stop hiding (a free action) once activated
+        corpse_roll(st, rng, dice, rl, s, rl[K.R_PARAMS + K.RP_HIDE_DICE])
+        if st[su(s, K.U_ALIVE)] == 0:
+            st[_G + K.G_PHASE] = K.PH_ORDER
 
 
 @njit_nb
@@ -985,7 +1016,7 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                 st[_G + K.G_RESERVE_NEXT] = 0
                 continue
             if n == 1:
-                start_activation(st, rl, last)
+                start_activation(st, rng, dice, rl, last)
                 continue
             return
         if ph == K.PH_ACT or ph == K.PH_RESERVE or ph == K.PH_PICK:
@@ -1101,6 +1132,16 @@ def legal_actions_nb(st, tr, rl, legal):
             for v in range(msp + 1):
                 legal[n] = code(K.AC_SEARCH_ITEM, 0, v)
                 n += 1
+    if st[pl(p, K.P_CORPSES)] > 0:
+        if ap >= rl[P + K.RP_SEARCH_ITEM_AP]:
+            legal[n] = code(K.AC_SEARCH_CORPSE, 0, 0)
+            n += 1
+        if st[su(s, K.U_HIDDEN)] == 0 and eng == 0 and ap >= rl[P + K.RP_HIDE_AP]:
+            legal[n] = code(K.AC_HIDE, 0, 0)
+            n += 1
+    if st[su(s, K.U_HIDDEN)] == 1:
+        legal[n] = code(K.AC_STOP_HIDING, 0, 0)
+        n += 1
     hmax = rl[P + K.RP_HEALTH_MAX]
     h = st[su(s, K.U_HEALTH)]
     if h < hmax and st[su(s, K.U_SUPPLIES)] > 0:
@@ -1148,7 +1189,7 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
     arg = (a % K.ACT_KIND) // K.ACT_ARG
     sp = a % K.ACT_ARG
     if kind == K.AC_ACTIVATE:
-        start_activation(st, rl, arg)
+        start_activation(st, rng, dice, rl, arg)
         return
     s = st[_G + K.G_CUR]
     P = K.R_PARAMS
@@ -1218,6 +1259,29 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         st[su(s, K.U_STRESS)] = v if v > 0 else 0
         st[su(s, K.U_AP)] = 0
         st[su(s, K.U_ACTED)] = 1
+    elif kind == K.AC_SEARCH_CORPSE:
+        p = st[su(s, K.U_PLACE)]
+        st[pl(p, K.P_CORPSES)] -= 1
+        st[su(s, K.U_AP)] -= rl[P + K.RP_SEARCH_ITEM_AP]
+        st[su(s, K.U_ACTED)] = 1
+        c = draw_card(st, rng, rl, K.S_CDECK, K.R_CDECK, rl[P + K.RP_N_CORPSE], K.G_POS_CORPSE)
+        r = K.R_CKINDS + c * K.CK_W
+        ck = rl[r + K.CK_KIND]
+        if ck == K.CORPSE_AMMO:
+            st[su(s, K.U_AMMO)] += rl[r + K.CK_AMOUNT]
+        elif ck == K.CORPSE_SUPPLIES:
+            st[su(s, K.U_SUPPLIES)] += rl[r + K.CK_AMOUNT]
+        elif ck == K.CORPSE_INFECTION:
+            corpse_roll(st, rng, dice, rl, s, rl[r + K.CK_DICE])
+    elif kind == K.AC_HIDE:
+        p = st[su(s, K.U_PLACE)]
+        st[pl(p, K.P_CORPSES)] -= 1
+        st[su(s, K.U_AP)] -= rl[P + K.RP_HIDE_AP]
+        st[su(s, K.U_ACTED)] = 1
+        st[su(s, K.U_HIDDEN)] = 1
+        corpse_roll(st, rng, dice, rl, s, rl[P + K.RP_HIDE_DICE])
+    elif kind == K.AC_STOP_HIDING:
+        st[su(s, K.U_HIDDEN)] = 0
     elif kind == K.AC_LOWER_THREAT:
         c = threat_lower_cost_nb(tr, st[_G + K.G_THREAT])
         st[_G + K.G_THREAT] -= 1
@@ -1288,6 +1352,7 @@ def init_state_nb(st, rng, dice, tr, spn, rl, key, team, start_hour, game, legal
     shuffle_into(st, rng, K.S_EDECK, rl, K.R_EDECK, rl[P + K.RP_N_ENC])
     shuffle_into(st, rng, K.S_UDECK, rl, K.R_UDECK, rl[P + K.RP_N_SUR])
     shuffle_into(st, rng, K.S_XDECK, rl, K.R_XDECK, rl[P + K.RP_N_EXP])
+    shuffle_into(st, rng, K.S_CDECK, rl, K.R_CDECK, rl[P + K.RP_N_CORPSE])
     for t in range(K.MAX_TURNS + 1):
         st[K.S_THREAT_BY_TURN + t] = -1
         st[K.S_ALIVE_BY_TURN + t] = -1

@@ -13,10 +13,11 @@ health left; the least health left), shooting only when the shot deals more and,
 weapon is noisy, the threat is below ``noisy_below`` units.  Far enemies on its place: it
 shoots them on the same terms, else takes a defensive position and waits for them.  A
 clear place: search a location tile not yet searched (complete turn) or its search marker
-while searches are needed, else walk to the nearest unsearched tile; once enough
+while searches are needed; a corpse marker when short of the next meal's supplies; else
+walk to the nearest unsearched tile; once enough
 searches succeeded, walk to the nearest exit.  SP on a roll (one die) while it holds more
 than ``sp_reserve``.  The leader activates the survivors in team order; of the search
-cards drawn it keeps the easiest to find.
+cards drawn it keeps the easiest to find.  It never hides among corpses.
 """
 from __future__ import annotations
 
@@ -204,6 +205,10 @@ def baseline_nb(st, tr, rl, par, legal, n):
             if a >= 0:
                 return a
             a = find_sp(legal, n, K.AC_SEARCH_ITEM, -1, want)
+            if a >= 0:
+                return a
+        if st[su(s, K.U_SUPPLIES)] < st[su(s, K.U_EATS)]:
+            a = find(legal, n, K.AC_SEARCH_CORPSE, -1, -1)
             if a >= 0:
                 return a
         a = step_towards(st, rl, s, legal, n, 0)
