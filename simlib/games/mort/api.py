@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numba
 import numpy as np
 import pandas as pd
 
+from ...core.parallel import run_ranges
 from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
@@ -134,15 +134,7 @@ def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
     args = (rules.flat(), np.int64(seed), np.int64(start), np.ascontiguousarray(seat_policy, np.int64),
             np.ascontiguousarray(seat_params, np.float64), out)
     batch = PN.play_batch_search_nb if _searches(seat_policy) else PN.play_batch_nb
-    if threads is None:
-        batch(*args)
-    else:
-        old = numba.get_num_threads()
-        numba.set_num_threads(int(threads))
-        try:
-            batch(*args)
-        finally:
-            numba.set_num_threads(old)
+    run_ranges(batch, args, len(seat_policy), threads)
     return out
 
 

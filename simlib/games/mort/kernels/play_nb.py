@@ -6,12 +6,14 @@
     and ``work`` (WORK_SIZE,) are scratch, ``log`` the trace, ``nolog`` a (1, LOG_W)
     buffer for the search's playouts.  A state from ``init_state_nb`` is advanced first.
 
-``play_batch_nb(rules, seed, start, seat_policy, seat_params, out)``
-    Games ``start .. start + count - 1`` over numba threads (``prange``); game ``i`` is
-    keyed by ``game_key(seed, start + i)`` only, so results do not depend on the thread
-    count or the chunking.  ``seat_policy`` int64 (count, MAX_SEATS), ``seat_params``
-    float64 (count, MAX_SEATS, N_PARAMS); ``out`` int64 (count, REC_SIZE) receives the
-    records.  It plays ``random`` and ``heuristic`` (what a study's cold compile needs);
+``play_batch_nb(rules, seed, start, seat_policy, seat_params, out, lo, hi)``
+    Games ``start + lo .. start + hi - 1`` into rows ``lo .. hi - 1``; game ``i`` is keyed
+    by ``game_key(seed, start + i)`` only, so results do not depend on the range, the
+    thread that plays it or the chunking (``simlib.core.parallel.run_ranges`` calls it on
+    threads: a serial kernel compiles in about two thirds of the time of a ``prange``
+    one).  ``seat_policy`` int64 (count, MAX_SEATS), ``seat_params`` float64 (count,
+    MAX_SEATS, N_PARAMS); ``out`` int64 (count, REC_SIZE) receives the records.  It plays
+    ``random`` and ``heuristic`` (what a study's cold compile needs);
     ``play_batch_search_nb`` is the same with the search player, compiled only when a
     seat searches; the two play the same games wherever no seat searches.
 
@@ -33,9 +35,8 @@ nolog) -> int64``
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ....core.jit import njit_nb, njit_parallel_nb
+from ....core.jit import njit_alloc_nb, njit_nb
 from ....core.rng import game_key_nb
 from .. import codes as K
 from .engine_nb import (advance_nb, apply_action_nb, init_state_nb, legal_actions_nb, record_nb,
@@ -65,28 +66,27 @@ def play_game_search_nb(state, rules, seat_policy, seat_params, legal, work, log
         step_nb(state, rules, a, log)
 
 
-@njit_parallel_nb
-def play_batch_nb(rules, seed, start, seat_policy, seat_params, out):
-    count = seat_policy.shape[0]
-    for i in prange(count):  # a small loop body: the parallel lowering stays cheap
-        state = np.zeros(K.S_SIZE, dtype=np.int64)
-        nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
+@njit_alloc_nb
+def play_batch_nb(rules, seed, start, seat_policy, seat_params, out, lo, hi):
+    state = np.zeros(K.S_SIZE, dtype=np.int64)
+    nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
+    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    work = np.zeros(1, dtype=np.int64)
+    for i in range(lo, hi):
         init_state_nb(state, rules, game_key_nb(seed, start + i), nolog)
-        play_game_nb(state, rules, seat_policy[i], seat_params[i], np.zeros(K.MAX_LEGAL, dtype=np.int64),
-                     np.zeros(1, dtype=np.int64), nolog, nolog)
+        play_game_nb(state, rules, seat_policy[i], seat_params[i], legal, work, nolog, nolog)
         record_nb(state, rules, start + i, out[i])
 
 
-@njit_parallel_nb
-def play_batch_search_nb(rules, seed, start, seat_policy, seat_params, out):
-    count = seat_policy.shape[0]
-    for i in prange(count):
-        state = np.zeros(K.S_SIZE, dtype=np.int64)
-        nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
+@njit_alloc_nb
+def play_batch_search_nb(rules, seed, start, seat_policy, seat_params, out, lo, hi):
+    state = np.zeros(K.S_SIZE, dtype=np.int64)
+    nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
+    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    for i in range(lo, hi):
         init_state_nb(state, rules, game_key_nb(seed, start + i), nolog)
-        play_game_search_nb(state, rules, seat_policy[i], seat_params[i],
-                            np.zeros(K.MAX_LEGAL, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64),
-                            nolog, nolog)
+        play_game_search_nb(state, rules, seat_policy[i], seat_params[i], legal, work, nolog, nolog)
         record_nb(state, rules, start + i, out[i])
 
 
