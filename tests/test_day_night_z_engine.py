@@ -1056,3 +1056,17 @@ def test_no_hiding_with_an_engaged_enemy_and_attacking_ends_hiding():
     if g.surv(0, K.U_ALIVE):
         g.apply_code(code(K.AC_SHOOT, e))
         assert g.surv(0, K.U_HIDDEN) == 0
+
+
+def test_a_survivor_who_dies_acting_ends_his_activation():
+    # every corpse die infects: at infection 3 a corpse x3 kills him; the other survivor acts
+    rs = rules_with(infection=True)
+    g = new_game(ruleset=rs, team=2)
+    g.apply_code(code(K.AC_ACTIVATE, 0))
+    at_tile(g, 0)
+    g.state[K.S_PLACES + FIRE_TILE * K.P_W + K.P_CORPSES] = 1
+    g.state[si(0, K.U_INFECTION)] = RS.get("survivor.infection_death") - 1
+    g.state[K.S_CDECK + g.g(K.G_POS_CORPSE)] = RS.names("corpses").index("infected_3")
+    g.apply_code(code(K.AC_SEARCH_CORPSE))
+    assert g.surv(0, K.U_ALIVE) == 0 and g.record()["dead_infection"] == 1
+    assert not g.over and g.g(K.G_CUR) == 1 and g.g(K.G_PHASE) == K.PH_ACT

@@ -249,6 +249,9 @@ class Game:
             return f"hour {g(K.G_HOUR)}"
         if g(K.G_RED_NOISE) < 0 or g(K.G_YELLOW_NOISE) < 0:
             return "negative noise counters"
+        if not self.over and g(K.G_PHASE) in (K.PH_ACT, K.PH_RESERVE, K.PH_PICK) \
+                and not self.surv(g(K.G_CUR), K.U_ALIVE):
+            return f"the dead {self.names[g(K.G_CUR)]} is deciding"
         eng = self.packed[3]
         cap_eng = int(eng[K.R_PARAMS + K.RP_ENGAGED_CAP])
         cap_tile = int(eng[K.R_PARAMS + K.RP_TILE_CAPACITY])

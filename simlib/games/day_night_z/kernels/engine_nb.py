@@ -1020,6 +1020,13 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                 continue
             return
         if ph == K.PH_ACT or ph == K.PH_RESERVE or ph == K.PH_PICK:
+            if st[su(st[_G + K.G_CUR], K.U_ALIVE)] == 0:
+                # he died acting (an ambush's attack, a corpse's infection): his turn is over
+                if ph == K.PH_PICK:
+                    st[_G + K.G_N_PICKS] = 0
+                    st[_G + K.G_PHASE] = st[_G + K.G_CAUSE_CTX]
+                end_activation(st)
+                continue
             n = legal_actions_nb(st, tr, rl, legal)
             if n == 1:
                 apply_nb(st, rng, dice, tr, spn, rl, legal[0])
