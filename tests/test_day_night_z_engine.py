@@ -871,7 +871,7 @@ def _struck_next(g) -> int:
     """The body location the next threat card strikes (the choices stream's next draw)."""
     from simlib.core.rng import randint_nb
     r = g.rng.copy()
-    return int(randint_nb(r, K.STREAM_CHOICES, 4))
+    return int(randint_nb(r, K.STREAM_CHOICES, K.N_BODY))
 
 
 def test_biker_gloves_are_discarded_to_ignore_an_attack_on_the_arms():

@@ -35,6 +35,7 @@ CHECK_ATTRIBUTES = ("agility", "strength", "perception", "will", "aid", "mechani
 WEAPON_KINDS = ("melee", "ranged")
 STAR_TRAITS = ("none", "pierce", "sweep")
 BODY_LOCATIONS = ("head", "body", "arms", "legs")  # §1, the survivor sheet
+N_BODY = len(BODY_LOCATIONS)
 SEARCH_KINDS = ("supplies", "ammo", "weapon", "armour", "painkillers", "first_aid", "vaccine",
                 "suppressor", "flashlight")
 SIDE_A = ("normal", "fury", "excitement")
@@ -169,7 +170,7 @@ ENGINE_PARAMS = (
     "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
-    "hide_dice")
+    "hide_dice", "cancel_location")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -181,7 +182,7 @@ ENGINE_PARAMS = (
  RP_ENTER_LOCATION_AP, RP_N_LOCS, RP_START_HOUR, RP_START_ZONE, RP_SEARCHES_NEEDED,
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
- RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE) = range(len(ENGINE_PARAMS))
+ RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2

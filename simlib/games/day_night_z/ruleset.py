@@ -584,6 +584,12 @@ class DayNightZRules(TaggedRuleset):
             return [K.SURPRISE_KINDS.index(g(pre + "kind")), g(pre + "spawn_cards"),
                     K.ENEMIES.index(e) if e != K.NONE else -1, g(pre + "amount")]
 
+        # the body location of the armour that may be discarded to cancel an attack (biker
+        # gloves: the arms); -1 when no card cancels
+        cancel = [g(f"search.{n}.location") for n in self.names("search") if g(f"search.{n}.cancels_attack")]
+        if len(set(cancel)) > 1:
+            raise self._bad("search", f"the cards that cancel an attack cover one body location; got {cancel}")
+        p[K.RP_CANCEL_LOCATION] = K.BODY_LOCATIONS.index(cancel[0]) if cancel else -1
         p[K.RP_N_SEARCH] = deck("search", K.R_SKINDS, K.SK_W, skind, K.MAX_SEARCH_KINDS, K.R_SDECK,
                                 K.MAX_SEARCH_CARDS)
         p[K.RP_N_ENC] = deck("encounters", K.R_EKINDS, K.EK_W, ekind, K.MAX_ENC_KINDS, K.R_EDECK, K.MAX_ENC_CARDS)

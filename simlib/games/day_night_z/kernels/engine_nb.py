@@ -445,10 +445,10 @@ def enemy_attack(st, rng, dice, tr, rl, e, s, struck):
     if noise == 1:
         st[_G + K.G_RED_NOISE] += 1
     if skull == 1 and dmg > 0:
-        if struck == 2 and st[su(s, K.U_GLOVES)] > 0:
+        if struck == rl[K.R_PARAMS + K.RP_CANCEL_LOCATION] and st[su(s, K.U_GLOVES)] > 0:
             # biker gloves: discarded to ignore the whole attack on the arms (§4.12)
             st[su(s, K.U_GLOVES)] -= 1
-            st[su(s, K.U_ARMOUR) + 2] -= 1
+            st[su(s, K.U_ARMOUR) + struck] -= 1
             return
         if kind == K.E_HUNTER:
             st[_G + K.G_HUNTER_DAMAGE] += dmg
@@ -626,7 +626,7 @@ def arrive(st, rng, dice, tr, spn, rl, s, p, q):
                 eng = s if engaged_with(st, s) < rl[K.R_PARAMS + K.RP_ENGAGED_CAP] else -1
                 e = place_one(st, rl, rl[r + K.UK_ENEMY], q, eng)
                 if e >= 0 and eng == s:
-                    enemy_attack(st, rng, dice, tr, rl, e, s, randint_nb(rng, K.STREAM_CHOICES, 4))
+                    enemy_attack(st, rng, dice, tr, rl, e, s, randint_nb(rng, K.STREAM_CHOICES, K.N_BODY))
             else:
                 st[su(s, K.U_SUPPLIES)] += rl[r + K.UK_AMOUNT]
         return
@@ -842,7 +842,7 @@ def threat_phase(st, rng, dice, tr, spn, rl):
     c = st[_G + K.G_POS_THREAT]
     st[_G + K.G_POS_THREAT] = c + 1
     side = st[K.S_T_SIDE + c]
-    struck = randint_nb(rng, K.STREAM_CHOICES, 4)
+    struck = randint_nb(rng, K.STREAM_CHOICES, K.N_BODY)
     # side A
     if side == K.SIDE_EXCITEMENT:
         for e in range(K.MAX_ENEMIES):
