@@ -3,7 +3,8 @@
 >>> g = Game(seed=1, game=0, team_size=2)
 >>> while not g.over:
 ...     _ = g.apply(g.policy_choice())
->>> g.record() == {k: int(v) for k, v in zip(codes.RECORD_FIELDS, play_games(1, seed=1, team_size=2)["records"][0])}
+>>> row = play_games(1, seed=1, team_size=2)["records"]
+>>> g.record() == {k: int(v) for k, v in zip(K.RECORD_FIELDS, row[0])}
 True
 
 The game is the batch's game (``play.play_games``) for the same (seed, game, team size,
