@@ -366,19 +366,25 @@ def dp_solve_nb(state, rules, s, span, work, eff_kind, eff_val, eff_src, eff_pro
                 for m in range(3):
                     work[wl + m * MAX_CLASSES + n_ext] = c * work[pr + m * MAX_CLASSES + e]
                 n_ext += 1
+            e0 = work[ext:ext + L]  # views: plain loops over them compile tighter
+            e1 = work[ext + L:ext + 2 * L]
+            e2 = work[ext + 2 * L:ext + 3 * L]
             for p in range(L):
-                a0 = 0.0
-                a1 = 0.0
-                a2 = 0.0
-                for j in range(n_ext):
-                    x = work[eff_src[j] + p]
-                    a0 += work[wl + j] * x
-                    a1 += work[wl + MAX_CLASSES + j] * x
-                    a2 += work[wl + 2 * MAX_CLASSES + j] * x
-                work[ext + p] = a0
-                work[ext + L + p] = a1
-                work[ext + 2 * L + p] = a2
-                work[ext + 3 * L + p] = a0 + a1 + a2
+                e0[p] = 0.0
+                e1[p] = 0.0
+                e2[p] = 0.0
+            for j in range(n_ext):
+                x = work[eff_src[j]:eff_src[j] + L]
+                w0 = work[wl + j]
+                w1 = work[wl + MAX_CLASSES + j]
+                w2 = work[wl + 2 * MAX_CLASSES + j]
+                for p in range(L):
+                    xp = x[p]
+                    e0[p] += w0 * xp
+                    e1[p] += w1 * xp
+                    e2[p] += w2 * xp
+            for p in range(L):
+                work[ext + 3 * L + p] = e0[p] + e1[p] + e2[p]
             k = _layer_direct_nb(work, row, b, bi, nb, h1, L, ext, tv, flags, tt, rem, inv) \
                 if direct else -1
             if k < 0:
@@ -387,8 +393,11 @@ def dp_solve_nb(state, rules, s, span, work, eff_kind, eff_val, eff_src, eff_pro
             for m in range(3):  # positions k.. stop: their values are b
                 a = (1 + m) * blk + row
                 r = rem + (m + 1) * (L + 1) * L + k * L
+                d = work[a:a + L]
+                x = work[ext + m * L:ext + (m + 1) * L]
+                y = work[r:r + L]
                 for p in range(L):
-                    work[a + p] = work[ext + m * L + p] + b * work[r + p]
+                    d[p] = x[p] + b * y[p]
                 _add_product_nb(work, a, tt + (m + 1) * L * L, row, k, L)
     return ne
 
@@ -407,10 +416,12 @@ def _inside_to_nb(p, L, k, v):
 def _add_product_nb(work, dst, mt, x, k, L):
     """``work[dst + p] += sum_{j < k} work[mt + j L + p] * work[x + j]`` (a transposed
     matrix)."""
+    d = work[dst:dst + L]
     for j in range(k):
         c = work[x + j]
+        col = work[mt + j * L:mt + j * L + L]
         for p in range(L):
-            work[dst + p] += work[mt + j * L + p] * c
+            d[p] += col[p] * c
 
 
 @njit_nb
@@ -424,18 +435,26 @@ def _invitation_row_nb(work, blk, bi, h, h1, L, nb, inv_pay, i, dst):
         s1 = (1 + v) * blk + _ix(b2, h, 0, h1, L)
         m1 = 1 if v == 0 else 0
         m2 = 1 if v == 2 else 2
+        d = work[dst:dst + L]
+        x1 = work[s1:s1 + L]
         if h - pen > 0:
-            u1 = (1 + m1) * blk + low
-            u2 = (1 + m2) * blk + low
-            for p in range(L):
-                tot = work[s1 + p] + work[u1 + p] + work[u2 + p]
-                if v == 0 or tot > work[dst + p]:
-                    work[dst + p] = tot
+            u1 = work[(1 + m1) * blk + low:(1 + m1) * blk + low + L]
+            u2 = work[(1 + m2) * blk + low:(1 + m2) * blk + low + L]
+            if v == 0:
+                for p in range(L):
+                    d[p] = x1[p] + u1[p] + u2[p]
+            else:
+                for p in range(L):
+                    tot = x1[p] + u1[p] + u2[p]
+                    d[p] = tot if tot > d[p] else d[p]
         else:
-            for p in range(L):
-                tot = work[s1 + p]
-                if v == 0 or tot > work[dst + p]:
-                    work[dst + p] = tot
+            if v == 0:
+                for p in range(L):
+                    d[p] = x1[p]
+            else:
+                for p in range(L):
+                    tot = x1[p]
+                    d[p] = tot if tot > d[p] else d[p]
 
 
 @njit_nb
@@ -459,15 +478,19 @@ def _layer_direct_nb(work, row, b, bi, nb, h1, L, ext, tv, flags, tt, rem, inv):
                 work[flags + k] = 1.0
             m = inv + (k - 1) * L * L
             r = rem + k * L
+            v = work[row:row + k]
             for i in range(k):
-                work[row + i] = 0.0
+                v[i] = 0.0
             for j in range(k):
                 c = work[et + j] + b * work[r + j]
+                col = work[m + j * L:m + j * L + k]
                 for i in range(k):
-                    work[row + i] += work[m + j * L + i] * c
-        r = rem + k * L
+                    v[i] += col[i] * c
+        d = work[tv:tv + L]
+        x = work[et:et + L]
+        y = work[rem + k * L:rem + (k + 1) * L]
         for p in range(L):
-            work[tv + p] = work[et + p] + b * work[r + p]
+            d[p] = x[p] + b * y[p]
         _add_product_nb(work, tv, tt, row, k, L)
         kn = 0
         while kn < L and work[tv + kn] > b:
