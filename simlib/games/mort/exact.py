@@ -122,22 +122,11 @@ class NoKiller:
 
     ``open_by_round``: the best chance of a gate open by the end of round r (the first
     escape, the opener walking out free); ``repaired_by_round``: the most generators
-    repaired by then on average (lamps lit one generator at a time); ``mean_round``:
-    the mean round of the opening under that play, counting a race still running after
-    the last round as the round after it (a lower bound on the true mean then).
+    repaired by then on average (lamps lit one generator at a time).
     """
 
     open_by_round: tuple
     repaired_by_round: tuple
-
-    @property
-    def mean_round(self):
-        n = len(self.open_by_round)
-        prev, total = 0, 0
-        for r, c in enumerate(self.open_by_round, start=1):
-            total += r * (c - prev)
-            prev = c
-        return total + (n + 1) * (1 - prev)
 
     def round_reaching(self, q) -> int | None:
         """The first round by whose end a gate is open with chance at least ``q``."""
