@@ -68,3 +68,15 @@ def test_refused_points_drop_their_trajectories_and_are_reported():
         assert not (round(row["board.board_w"]) < 15 and round(row["board.pallet_dx"]) == 1)
     text = render_sensitivity(res)
     assert f"{p['dropped']} of 8 trajectories dropped" in text and "off the board" in text
+
+
+def test_sobol_drops_whole_samples_too():
+    params = {"board.board_w": (14, 17), "board.pallet_dx": (0, 1)}
+    res = simlib.sensitivity(params, method="sobol", sobol_samples=8, game=GAME, games=8,
+                             progress=False, sample_seed=2)
+    p = res.provenance
+    # Saltelli's samples come in blocks of (parameters + dummy) + 2 rows
+    assert 0 < p["dropped"] < p["designed"] == 8
+    assert p["evaluations"] == (8 - p["dropped"]) * 5 == len(res.samples)
+    assert set(res.table["key"]) == {"board.board_w", "board.pallet_dx", DUMMY}
+    assert f"{p['dropped']} of 8 samples dropped" in render_sensitivity(res)
