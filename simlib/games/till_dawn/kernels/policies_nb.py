@@ -39,6 +39,9 @@ as soon as allowed): when it beats stopping, the optimum does too and the DP is 
 the bead's moves and the werewolf's misses loop back, and the layer is solved exactly
 (``dp_solve_nb``: continuing is optimal on a prefix of the track, one linear system
 per layer).  A stop-or-stay decision solves only the layers from its own blood up.
+Actions within ``TIE`` (1e-9) of each other are tied: the player retires rather than
+stays, votes the first moon (blood, blue, hunting) and refuses only when refusing is
+better by more than that.  A vote reads the payoffs of the invitation drawn.
 Blood above ``b + blood_span`` is capped (a documented truncation).
 
 Array ``work`` (float64): the DP tables, ``(4 + MAX_INVITES) * NB * (H + 1) * L`` values
@@ -60,6 +63,11 @@ N_PARAMS = 3  # length of every policy's parameter vector (unused entries are 0)
 
 MAX_CLASSES = K.MAX_TYPES
 TOL = 1e-10
+# values closer than this are a tie, broken by a fixed rule (retire rather than stay, the
+# first moon in blood, blue, hunting order, a vote rather than refusing): exact ties are
+# common (a deck with as many blood as blue moons left) and the last bits of the tables
+# must not pick the action
+TIE = 1e-9
 
 
 # =========================================================================== helpers
@@ -708,12 +716,18 @@ def _layer_with_invitations_nb(work, blk, bi, b, nb, h1, L, q, ne, n_in, eff_kin
 def _vote_values_nb(work, blk, bi, h, p, h1, L, nb, inv_pay, i, only):
     """Value of the pending invitation ``i`` at (bi, h, p): the best vote's (``only`` < 0),
     or vote ``only``'s (0 blood, 1 blue, 2 hunting moon)."""
-    pen = inv_pay[i, 2]
+    return _vote_value_nb(work, blk, bi, h, p, h1, L, nb, inv_pay[i, 0], inv_pay[i, 1],
+                          inv_pay[i, 2], only)
+
+
+@njit_nb
+def _vote_value_nb(work, blk, bi, h, p, h1, L, nb, payoff, payoff_hunting, pen, only):
+    """``_vote_values_nb`` for an invitation of these payoffs and penalty."""
     best = -1.0
     for v in range(3):
         if only >= 0 and v != only:
             continue
-        pay = inv_pay[i, 1] if v == K.MOON_HUNTING else inv_pay[i, 0]
+        pay = payoff_hunting if v == K.MOON_HUNTING else payoff
         b2 = bi + pay if bi + pay < nb else nb - 1
         tot = work[(1 + v) * blk + _ix(b2, h, p, h1, L)]
         for m in range(3):
@@ -806,7 +820,7 @@ def optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_m
         b = state[K.S_S_BLOOD + s]
         if not _has(legal, n, K.A_RETIRE) or b == 0:
             return K.A_STAY  # nothing to bank: continuing can only gain
-        if one_draw_bound_nb(state, rules, s, span) > b + 1e-9:
+        if one_draw_bound_nb(state, rules, s, span) > b + TIE:
             return K.A_STAY  # one more draw already beats stopping: so does the optimum
         b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
         if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay,
@@ -815,36 +829,30 @@ def optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_m
         blk = nb * h1 * L
         i0 = _ix(b - b_lo, state[K.S_S_HEALTH + s], state[K.S_TRACK], h1, L)
         cont = work[blk + i0] + work[2 * blk + i0] + work[3 * blk + i0]
-        return K.A_STAY if cont > b else K.A_RETIRE
+        return K.A_STAY if cont > b + TIE else K.A_RETIRE
     if ph == K.PH_VOTE:
         if dp_solve_nb(state, rules, s, span, work, cls_kind, cls_val, cls_moon, cls_prob, inv_pay,
                        0) < 0:
             return K.A_VOTE_BLOOD
         b_lo, nb, h1, L = dp_dims_nb(state, rules, s, span)
         blk = nb * h1 * L
-        inv = state[K.S_CARD]
-        sig = 0
-        for i in range(K.MAX_INVITES):
-            if inv_pay[i, 0] == rules[K.R_TYPES + inv * K.CT_N + (K.CT_PAYOFF)] and \
-                    inv_pay[i, 1] == rules[K.R_TYPES + inv * K.CT_N + (K.CT_PAYOFF_HUNTING)] and \
-                    inv_pay[i, 2] == rules[K.R_TYPES + inv * K.CT_N + (K.CT_PENALTY)]:
-                sig = i
-                break
+        base = K.R_TYPES + state[K.S_CARD] * K.CT_N  # the invitation drawn: its own payoffs
         b = state[K.S_S_BLOOD + s]
         h = state[K.S_S_HEALTH + s]
         p = state[K.S_TRACK]
         best = K.A_VOTE_BLOOD
         best_v = -1.0
         for v in range(3):
-            x = _vote_values_nb(work, blk, b - b_lo, h, p, h1, L, nb, inv_pay, sig, v)
-            if x > best_v:
+            x = _vote_value_nb(work, blk, b - b_lo, h, p, h1, L, nb, rules[base + K.CT_PAYOFF],
+                               rules[base + K.CT_PAYOFF_HUNTING], rules[base + K.CT_PENALTY], v)
+            if x > best_v + TIE:
                 best_v = x
                 best = K.A_VOTE_BLOOD + v
         if _has(legal, n, K.A_REFUSE):
             bi = b - rules[K.R_PARAMS + K.P_REFUSE_COST] - b_lo
             i0 = _ix(bi, h, p, h1, L)
             x = work[blk + i0] + work[2 * blk + i0] + work[3 * blk + i0]
-            if x > best_v:
+            if x > best_v + TIE:
                 best = K.A_REFUSE
         return best
     return legal[0]
