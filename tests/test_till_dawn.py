@@ -9,9 +9,10 @@ import simlib
 from simlib.cli import main
 from simlib.core.ruleset import RulesetError
 from simlib.games.till_dawn import codes as K
-from simlib.games.till_dawn.api import Game, play_games
+from simlib.games.till_dawn.api import Game, play_games, work_size
 from simlib.games.till_dawn.kernels import engine_nb as E
 from simlib.games.till_dawn.kernels import policies_nb as P
+from simlib.games.till_dawn.policies import make_seat
 from simlib.games.till_dawn.ruleset import default_ruleset_dir, load_ruleset
 
 
@@ -629,6 +630,37 @@ def test_the_exact_solve_takes_the_reference_decisions_along_played_games():
             else:
                 g.apply(g.policy_choice())
     assert checked > 1000 and ties <= 3
+
+
+def test_a_vote_does_not_depend_on_what_earlier_solves_left_in_the_scratch():
+    """With no invitation left in the deck the solve registers no payoffs; the vote on the
+    invitation just drawn uses that card's own payoffs whatever the scratch holds (a fresh
+    game's zeros, another invitation's payoffs)."""
+    rules = load_ruleset()
+    flat = rules.flat()
+    inv = type_of(rules, "invitation", "hunting")
+    rng = np.random.default_rng(21)
+    seen = set()
+    for i in range(12):
+        g, s = _random_position(rng, rules)
+        st = g.state
+        for t in range(int(flat[K.R_PARAMS + K.P_N_TYPES])):
+            if flat[K.R_TYPES + t * K.CT_N + K.CT_KIND] == K.K_INVITATION or (
+                    i % 2 and flat[K.R_TYPES + t * K.CT_N + K.CT_MOON] == K.MOON_BLOOD):
+                st[K.S_TYPE_LEFT + t] = 0  # and every other deck without blood moons
+        st[K.S_PHASE], st[K.S_CARD], st[K.S_PENDING] = K.PH_VOTE, inv, inv
+        legal = np.zeros(K.N_ACTIONS, np.int64)
+        n = E.legal_actions_nb(st, flat, legal)
+        params = np.array([25, 0, 0], np.float64)
+        picks = []
+        for stale in ((0, 0, 0), (3, 6, 1), (9, 1, 4)):
+            scratch = [np.zeros(work_size(rules, [make_seat("optimal")]))] + \
+                [a.copy() for a in g._scratch[2:]]
+            scratch[-1][:] = stale
+            picks.append(P.optimal_nb(st, flat, s, params, legal, n, *scratch))
+        assert picks[0] == picks[1] == picks[2]
+        seen.add(int(picks[0]))
+    assert len(seen) >= 2  # the votes differ between positions: not a constant answer
 
 
 def test_optimal_stopping_beats_fixed_thresholds_heads_up():
