@@ -432,10 +432,90 @@ def continuation_bench(setup_only: bool = False, per_call: int = 8) -> Bench:
                  guarded=False, fixed_n=256)
 
 
+SEARCH_POSITIONS = 24  # decisions of the search benchmark, spread over whole baseline games
+
+
+def _calibrated_positions(k: int = SEARCH_POSITIONS, games: int = 4, players: int = 4):
+    """``k`` decisions spread evenly over ``games`` whole baseline games of the calibrated
+    ruleset (every round of the night, the last two included, where the search spends
+    most), as step states; the first is an early one (the JIT-disabled figure plays it)."""
+    from simlib.games.until_daylight.step import Game
+
+    states = []
+    for i in range(games):
+        g = Game(seed=SEED, game=i, players=players)
+        while not g.over:
+            states.append(g.state.copy())
+            g.apply(g.policy_choice("baseline"))
+    idx = np.linspace(0, len(states) - 1, k).round().astype(np.int64)
+    return g.rs, np.stack([states[i] for i in idx])
+
+
+def search_bench(policy: str = "rollout-100", horizon: int = 2) -> Bench:
+    """Decisions of a search player as issue #33 measures it (calibrated ruleset, a
+    ``horizon``-round horizon, 4 players): the same fixed decisions in every block
+    (:func:`_calibrated_positions`), guarded against the calibration loop; its note plays
+    whole games beside the baseline in the same session (:func:`search_note`)."""
+    from simlib.games.until_daylight.kernels.search_nb import rollout_choice_nb
+    from simlib.games.until_daylight.policies import resolve_search
+
+    rs, stack = _calibrated_positions()
+    bid, bpp, rp = resolve_search(policy, {"horizon": horizon})
+    bid = np.int64(bid)
+
+    def run(n):
+        for j in range(n):
+            rollout_choice_nb(stack[j % len(stack)], rs, bid, bpp, rp)
+
+    return Bench("search", f"one decision of {policy} (horizon {horizon}, calibrated)", run,
+                 fixed_n=len(stack), pure_n=1, note=search_note)
+
+
+def search_games_bench(policy: str = "rollout-100", horizon: int = 2, games: int = 2,
+                       players: int = 4) -> Bench:
+    """Whole games of a search player (calibrated, 1 thread, the same games every block)."""
+    from simlib.games.until_daylight.api import play_games
+    from simlib.games.until_daylight.ruleset import load_ruleset
+
+    rules = load_ruleset(None)
+    params = {"horizon": horizon} if policy != "baseline" else None
+
+    def run(n):
+        play_games(n, players=players, seed=SEED, policy=policy, policy_params=params,
+                   threads=1, ruleset=rules)
+
+    return Bench(f"games_{policy}", f"one full game ({policy}, calibrated, 1 thread)", run,
+                 guarded=False, min_n=games, fixed_n=games)
+
+
+def search_note(m, ctx: ReportContext) -> list[str]:
+    """Whole games of the search players beside the baseline's, each measured against the
+    calibration loop of its own windows: their ratio is the speeds' ratio on the same
+    machine load."""
+    from simlib.core.bench import measure_all
+
+    if ctx.quick:
+        return ["search players' whole games: not measured with --quick"]
+    ms = measure_all([search_games_bench("baseline", games=256), search_games_bench(),
+                      search_games_bench("rollout-1000", games=1)], ctx.target, 1, 3,
+                     ctx.calibrator)
+
+    def per_cal(x):
+        return x.ops_per_s / x.cal_ops_per_s
+
+    out = [f"search players (calibrated, horizon 2, 4 players, 1 thread): baseline "
+           f"{ms[0].ops_per_s:,.0f} games/s"]
+    for name, x in (("rollout-100", ms[1]), ("rollout-1000", ms[2])):
+        out.append(f"          {name}: {x.ops_per_s:.2f} games/s per core, 1/"
+                   f"{per_cal(ms[0]) / per_cal(x):,.0f} of the baseline's")
+    return out
+
+
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
     "runner": runner_bench,  # first: the headline, and its cold compile is everything
     "game": game_bench,  # ``simlib simulate`` needs; each later one adds its own entry
     "roll_dice": roll_dice_bench,
     "player_attack": player_attack_bench,
     "enemy_batch": enemy_batch_bench,
+    "search": search_bench,  # the rollout-100 player of issue #33 (h = 2, calibrated)
 }
