@@ -548,9 +548,16 @@ def test_the_exact_solve_equals_the_reference_solve_on_random_states(which, tmp_
     legal = np.zeros(K.N_ACTIONS, np.int64)
     decisions = {K.PH_DECIDE: set(), K.PH_VOTE: set()}
     n_states = 40 if which == "reference" else 15
-    for _ in range(n_states):
+    for i in range(n_states):
         g, s = _random_position(rng, rules)
         st = g.state
+        if i < 3:  # nothing but invitations left (of one moon, of each moon, one card)
+            for t in range(int(flat[K.R_PARAMS + K.P_N_TYPES])):
+                kind, moon = flat[K.R_TYPES + t * K.CT_N + K.CT_KIND], flat[K.R_TYPES + t * K.CT_N + K.CT_MOON]
+                if kind != K.K_INVITATION or (i != 1 and moon != K.MOON_BLUE):
+                    st[K.S_TYPE_LEFT + t] = 0
+                else:
+                    st[K.S_TYPE_LEFT + t] = 1 if i == 2 else flat[K.R_TYPES + t * K.CT_N + K.CT_COUNT]
         span = int(rng.choice([3, 10, 25]))
         b_lo, nb, h1, L = P.dp_dims_nb(st, flat, s, span)
         bi_from = int(rng.integers(0, st[K.S_S_BLOOD + s] - b_lo + 1))

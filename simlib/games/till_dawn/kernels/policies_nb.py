@@ -616,6 +616,8 @@ def _top_layer_nb(work, blk, bi, b, nb, h1, L, q, ne, eff_kind, eff_val, pr, ext
                 work[ext + p] += w0 * x
                 work[ext + L + p] += w1 * x
                 work[ext + 2 * L + p] += w2 * x
+        if pinv0 > 1.0 - 1e-9 or pinv1 > 1.0 - 1e-9 or pinv2 > 1.0 - 1e-9:
+            return False  # nothing but invitations of one moon left: no closed form
         low = _ix(bi, h - pen, 0, h1, L)
         y = (4 * blk) + row
         for p in range(L):
