@@ -1070,3 +1070,27 @@ def test_a_survivor_who_dies_acting_ends_his_activation():
     g.apply_code(code(K.AC_SEARCH_CORPSE))
     assert g.surv(0, K.U_ALIVE) == 0 and g.record()["dead_infection"] == 1
     assert not g.over and g.g(K.G_CUR) == 1 and g.g(K.G_PHASE) == K.PH_ACT
+
+
+def test_rapid_fire_stops_when_the_ammo_runs_out():
+    g = new_game(ruleset=rules_with(target="none"))
+    at_tile(g)
+    e = put_enemy(g, WALKER, FIRE_TILE)
+    g.state[si(0, K.U_AMMO)] = RS.get("weapons.colt.ammo")     # one shot's worth
+    before = int(g.rng[K.STREAM_DICE])
+    g.apply_code(code(K.AC_SHOOT, e))
+    assert g.surv(0, K.U_AMMO) == 0 and g.g(K.G_RED_NOISE) == 1
+    assert dice_rolled(before, g) == RS.attribute("swift", "ranged")
+
+
+# =========================================================================== the baseline's parameters
+@pytest.mark.parametrize("params,field", [({"sp_reserve": 99}, "sp_on_rolls"),
+                                          ({"sp_gain": 99}, "sp_on_threat"),
+                                          ({"noisy_below": 0}, "threat_from_cards")])
+def test_baseline_parameters_do_what_their_names_say(params, field):
+    # sp_reserve above any SP: never a die bought; sp_gain above the cap: the threat never
+    # lowered; noisy_below 0: never a noisy weapon, so the noisy-weapon card never fires
+    j = K.RECORD_FIELDS.index(field)
+    base = play_games(300, seed=21, team_size=4, threads=1)["records"][:, j]
+    off = play_games(300, seed=21, team_size=4, params=params, threads=1)["records"][:, j]
+    assert base.sum() > 0 and off.sum() == 0
