@@ -667,7 +667,7 @@ def batch():
 def test_records_are_consistent(batch):
     limit = RS.get("scenario.turn_limit")
     units = RS.get("threat_track.units_per_level")
-    for pol, out in batch.items():
+    for _pol, out in batch.items():
         r = {k: out["records"][:, i] for i, k in enumerate(K.RECORD_FIELDS)}
         team = r["team_size"]
         assert (r["alive"] + r["dead_damage"] + r["dead_infection"] + r["dead_hunger"] == team).all()

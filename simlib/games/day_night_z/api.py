@@ -41,8 +41,8 @@ def place_name(rules, p: int) -> str:
         loc = int(rules.pack_engine()[K.R_ZONE_LOC + p])
         extra = f", access to {rules.names('locations')[loc]}" if loc >= 0 else ""
         return f"zone ({r},{c}) {kind}{extra}"
-    l, t = divmod(p - K.MAX_ZONES, K.MAX_TILES)
-    return f"{rules.names('locations')[l]} tile {t + 1}"
+    loc, t = divmod(p - K.MAX_ZONES, K.MAX_TILES)
+    return f"{rules.names('locations')[loc]} tile {t + 1}"
 
 
 def _sp_words(sp: int) -> str:
@@ -274,7 +274,7 @@ class Game:
         counts = [0] * K.N_ENEMIES
         per_place: dict[int, int] = {}
         per_surv = [0] * K.MAX_SURV
-        for e, kind, p, s, dmg in self.enemies():
+        for e, kind, p, s, _dmg in self.enemies():
             counts[K.ENEMIES.index(kind)] += 1
             per_place[p] = per_place.get(p, 0) + 1
             if s >= 0:

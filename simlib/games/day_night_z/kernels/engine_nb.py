@@ -61,8 +61,6 @@ line of sight, skills, allies, the enemies' special abilities, batteries.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ....core.jit import njit_nb
 from ....core.rng import init_streams_nb, randint_nb
 from .. import codes as K
@@ -552,8 +550,8 @@ def leave_rule(st, tr, rl, p):
     """The last survivor has perhaps left place ``p``: a city tile with enemies, or (a tile
     of) a location.  Threat rises by the leave bands of the enemies' SP sum (§3.2), and the
     enemies go with the tiles."""
-    l = loc_of(p)
-    if l < 0:
+    loc = loc_of(p)
+    if loc < 0:
         if survivors_at(st, p) > 0:
             return
         spsum = 0
@@ -570,20 +568,20 @@ def leave_rule(st, tr, rl, p):
         st[pl(p, K.P_DEPLOYED)] = 0
         st[pl(p, K.P_CORPSES)] = 0
         return
-    first = K.MAX_ZONES + l * K.MAX_TILES
+    first = K.MAX_ZONES + loc * K.MAX_TILES
     for s in range(st[_G + K.G_TEAM]):
-        if st[su(s, K.U_ALIVE)] == 1 and loc_of(st[su(s, K.U_PLACE)]) == l:
+        if st[su(s, K.U_ALIVE)] == 1 and loc_of(st[su(s, K.U_PLACE)]) == loc:
             return
     spsum = 0
     n = 0
     for e in range(K.MAX_ENEMIES):
-        if st[en(e, K.EN_KIND)] >= 0 and loc_of(st[en(e, K.EN_PLACE)]) == l:
+        if st[en(e, K.EN_KIND)] >= 0 and loc_of(st[en(e, K.EN_PLACE)]) == loc:
             spsum += estat(st, tr, rl, st[en(e, K.EN_KIND)], K.ES_SP)
             n += 1
     if n > 0:
         raise_threat(st, tr, leave_rise_nb(tr, spsum), K.G_THR_LEAVING)
         for e in range(K.MAX_ENEMIES):
-            if st[en(e, K.EN_KIND)] >= 0 and loc_of(st[en(e, K.EN_PLACE)]) == l:
+            if st[en(e, K.EN_KIND)] >= 0 and loc_of(st[en(e, K.EN_PLACE)]) == loc:
                 remove_enemy(st, rl, e, 0)
     for t in range(K.MAX_TILES):
         st[pl(first + t, K.P_DEPLOYED)] = 0
@@ -632,8 +630,8 @@ def arrive(st, rng, dice, tr, spn, rl, s, p, q):
         return
     if st[pl(q, K.P_DEPLOYED)] == 1:
         return
-    l = loc_of(q)
-    lr = K.R_LOCS + l * K.LK_W
+    loc = loc_of(q)
+    lr = K.R_LOCS + loc * K.LK_W
     ncards = rl[lr + K.LK_SPAWN_SMALL] if team0 <= rl[lr + K.LK_SMALL_TEAM] else rl[lr + K.LK_SPAWN_LARGE]
     st[pl(q, K.P_DEPLOYED)] = 1
     if st[pl(q, K.P_EXPLORED)] == 1:
@@ -1225,9 +1223,9 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         st[_G + K.G_PHASE] = K.PH_PICK
     elif kind == K.AC_PICK:
         p = st[su(s, K.U_PLACE)]
-        l = loc_of(p)
+        loc = loc_of(p)
         search_check(st, rng, dice, tr, rl, s, st[K.S_PICKS + arg],
-                     rl[K.R_LOCS + l * K.LK_W + K.LK_SEARCH_MOD], sp)
+                     rl[K.R_LOCS + loc * K.LK_W + K.LK_SEARCH_MOD], sp)
         st[_G + K.G_N_PICKS] = 0
         st[_G + K.G_PHASE] = st[_G + K.G_CAUSE_CTX]
     elif kind == K.AC_SEARCH_ITEM:

@@ -83,10 +83,10 @@ def step_towards(st, rl, s, legal, n, want):
     # the nearest unsearched tile
     target = -1
     bd = 1 << 30
-    for l in range(rl[K.R_PARAMS + K.RP_N_LOCS]):
-        tiles = rl[K.R_LOCS + l * K.LK_W + K.LK_TILES]
+    for loc in range(rl[K.R_PARAMS + K.RP_N_LOCS]):
+        tiles = rl[K.R_LOCS + loc * K.LK_W + K.LK_TILES]
         for t in range(tiles):
-            q = K.MAX_ZONES + l * K.MAX_TILES + t
+            q = K.MAX_ZONES + loc * K.MAX_TILES + t
             if st[pl(q, K.P_SEARCHED)] == 0 or st[pl(q, K.P_MARKERS)] > 0:
                 d = rl[K.R_DIST + p * K.MAX_PLACES + q]
                 if d < bd:
