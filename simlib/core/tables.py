@@ -267,7 +267,13 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
         """(codes, sorted distinct values) of a column; a missing value has code -1."""
         r = coded.get(name)
         if r is None:
-            c, u = pd.factorize(col(name), sort=True)
+            a = records[name]
+            if isinstance(a, pd.Series) and isinstance(a.dtype, pd.StringDtype):
+                # pyarrow strings factorise in arrow; via numpy they would first become
+                # an object array of Python strings (half of a study's counting time)
+                c, u = pd.factorize(a, sort=True)
+            else:
+                c, u = pd.factorize(col(name), sort=True)
             r = coded[name] = (c.astype(np.int64, copy=False), np.asarray(u))
         return r
 
