@@ -1,6 +1,8 @@
 """Strong players and the study layer: the ratios of issue #33, measured in one run.
 
     python benchmarks/strong_players.py search --games 40         # where a search game's time goes
+    python benchmarks/strong_players.py search-rounds --games 10  # the search's time per round
+    python benchmarks/strong_players.py search-replay --games 20  # check schedules, replayed
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
@@ -12,6 +14,18 @@ searches stopped early, choices changed; the games per second beside the baselin
 the same games in the same run, and the engine's decisions per second with the baseline
 choosing beside the random policy choosing (what the rollout policy's scoring costs a
 continuation).
+
+``search-rounds``: the same player one decision at a time (1 thread): the process CPU
+seconds of its decisions in each round of the night.
+
+``search-replay``: at every decision of the search player's own games (games ``start ..``
+of seed 1), the values of the first ``--values`` continuations of each of the baseline's
+best 4 candidates; then the search's successive halving and early drops are replayed on
+them (in Python, the kernel's rule: its replay must give the kernel's choice) with other
+schedules of the checks for hopeless challengers, apart for the decisions whose horizon
+ends before the night's last round and for the others: continuations spent and the
+kernel's changed choices kept (a decision whose replay needs more values is counted
+apart).
 
 ``till-dawn``: heads-up Till Dawn games per second on 2 threads of an ``optimal`` player
 against a ``threshold`` player, beside two ``threshold`` players, interleaved round by
@@ -92,6 +106,202 @@ def search(games: int, start: int, policy: str, horizon: int, threads: int) -> N
           "decision's time)")
 
 
+def search_rounds(games: int, start: int, policy: str, horizon: int) -> None:
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import apply_step, flat_rules, new_step_state, team_codes
+    from simlib.games.until_daylight.kernels import search_nb as S
+    from simlib.games.until_daylight.policies import resolve_search
+    from simlib.games.until_daylight.ruleset import load_ruleset
+
+    rules = load_ruleset(None)
+    rs = flat_rules(rules)
+    bid, bpp, rp = resolve_search(policy, {"horizon": horizon})
+    bid = np.int64(bid)
+    n_rounds = int(rs[K.P_ROUNDS])
+    cpu = np.zeros(n_rounds + 1)
+    dec = np.zeros(n_rounds + 1, dtype=np.int64)
+    team = team_codes(None, 4, rules)
+    S.rollout_choice_nb(new_step_state(rs, 1, 0, 4, team), rs, bid, bpp, rp)  # compile or load
+    for g in range(start, start + games):
+        st = new_step_state(rs, 1, g, 4, team)
+        while not st[K.G_OVER]:
+            r = min(int(st[K.G_ROUND]), n_rounds)
+            t = time.process_time()
+            c = int(S.rollout_choice_nb(st, rs, bid, bpp, rp))
+            cpu[r] += time.process_time() - t
+            dec[r] += 1
+            apply_step(st, rs, c)
+    print(f"{policy} (horizon {horizon}), calibrated, 4 players, games {start}-{start + games - 1} "
+          f"of seed 1, 1 thread: CPU seconds of the search's decisions by round")
+    for r in range(1, n_rounds + 1):
+        print(f"  round {r:2d}: {dec[r]:5d} decisions {cpu[r]:7.2f} s ({100 * cpu[r] / cpu.sum():4.1f} %)")
+    print(f"  total {cpu.sum():.2f} s: {games / cpu.sum():.2f} games per CPU-second")
+
+
+def _value_matrix_kernel():
+    import numba
+
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels import search_nb as S
+    from simlib.games.until_daylight.kernels.policies_nb import baseline_score_nb, choose_nb
+    from simlib.games.until_daylight.kernels.state_nb import card_tab_of, cands_of, inv_of, pl_of
+
+    @numba.njit
+    def values(st, rs, bpid, bpp, rp, top_k, out, cand_out):
+        """The search's candidates in its order (the baseline's choice first, then the
+        baseline's best by score) and the values of continuations 0 .. R-1 of each."""
+        m = st[K.G_PENDING_M]
+        d = st[K.G_PENDING_D]
+        seat = st[K.G_PENDING_SEAT]
+        base = choose_nb(st, rs, bpid, bpp, d, seat, m)
+        scores = np.zeros(m)
+        cand = np.arange(m)
+        pl, inv, ct, cands = pl_of(st), inv_of(st), card_tab_of(rs), cands_of(st)
+        for i in range(m):
+            scores[i] = baseline_score_nb(st, rs, bpp, d, seat, cands[i, 0], cands[i, 1],
+                                          cands[i, 2], pl, inv, ct)
+        scores[base] = np.inf
+        for i in range(1, m):  # the kernel's insertion sort: the same order on ties
+            j = i
+            while j > 0 and scores[cand[j]] > scores[cand[j - 1]]:
+                t = cand[j]
+                cand[j] = cand[j - 1]
+                cand[j - 1] = t
+                j -= 1
+        k = min(top_k, m)
+        work = np.empty(st.shape[0], dtype=np.int64)
+        rec = np.zeros(K.N_REC, dtype=np.int64)
+        for i in range(k):
+            cand_out[i] = cand[i]
+            for r in range(out.shape[1]):
+                out[i, r] = S._rollout_value_of_nb(st, rs, bpid, bpp, rp, work, rec, cand[i], r,
+                                                   st[K.G_GAME_KEY], st[K.G_DECISIONS])
+        return k
+
+    return values
+
+
+def replay_choice(v, k, min_check, every, budget, z, thr, min_paired):
+    """The kernel's ``rollout_choose_nb`` on known values ``v[candidate, r]`` (candidate 0:
+    the baseline's choice): ``(index chosen, continuations spent)``, ``(-1, -1)`` when it
+    needs more values than ``v`` holds."""
+    if k < 2:
+        return 0, 0
+    rounds = 1
+    while (1 << rounds) < k - 1:
+        rounds += 1
+    cand = list(range(k))
+    alive, r0, spent = k, 0, 0
+    total = np.zeros(k)
+    count = np.zeros(k)
+
+    def gain_se(c, n):
+        d = v[c, :n] - v[0, :n]
+        g = d.mean()
+        if n < 2:
+            return g, np.inf
+        var = max(0.0, (d * d).mean() - g * g) * n / (n - 1)
+        return g, np.sqrt(var / n)
+
+    for rnd in range(rounds):
+        end = r0 + max(1, budget // (rounds * alive))
+        while r0 < end:
+            r1 = min(end, r0 + every)
+            if r1 > v.shape[1]:
+                return -1, -1
+            for c in cand[:alive]:
+                total[c] += v[c, r0:r1].sum()
+                count[c] += r1 - r0
+            spent += (r1 - r0) * alive
+            r0 = r1
+            if r0 >= min_check:
+                j = 1
+                while j < alive:
+                    g, se = gain_se(cand[j], r0)
+                    if g + z * se < thr:
+                        alive -= 1
+                        cand[j], cand[alive] = cand[alive], cand[j]
+                    else:
+                        j += 1
+                if alive <= 1:
+                    return 0, spent
+        if alive <= 2 or rnd == rounds - 1:
+            break
+        for i in range(2, alive):  # the kernel's insertion sort by mean value
+            j = i
+            while j > 1 and total[cand[j]] / count[cand[j]] > total[cand[j - 1]] / count[cand[j - 1]]:
+                cand[j], cand[j - 1] = cand[j - 1], cand[j]
+                j -= 1
+        alive = 1 + (alive - 1 + 1) // 2
+    best = cand[1]
+    for c in cand[2:alive]:
+        if total[c] / count[c] > total[best] / count[best]:
+            best = c
+    n = int(count[best])
+    g, se = gain_se(best, n)
+    return (best, spent) if n >= min_paired and g > thr and g > z * se else (0, spent)
+
+
+def search_replay(games: int, start: int, policy: str, horizon: int, n_values: int) -> None:
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import apply_step, flat_rules, new_step_state, team_codes
+    from simlib.games.until_daylight.kernels import search_nb as S
+    from simlib.games.until_daylight.policies import ROLLOUT_PARAMS, resolve_search
+    from simlib.games.until_daylight.ruleset import load_ruleset
+
+    rules = load_ruleset(None)
+    rs = flat_rules(rules)
+    bid, bpp, rp = resolve_search(policy, {"horizon": horizon})
+    bid = np.int64(bid)
+    p = dict(zip(ROLLOUT_PARAMS, rp))
+    top_k = int(p["top_k"]) or K.MAX_CANDS
+    if top_k > 8:
+        raise SystemExit("search-replay keeps the values of at most 8 candidates (top_k)")
+    values = _value_matrix_kernel()
+    team = team_codes(None, 4, rules)
+    rows = []  # (short horizon, k, the kernel's choice as an index of the candidates, values)
+    for g in range(start, start + games):
+        st = new_step_state(rs, 1, g, 4, team)
+        while not st[K.G_OVER]:
+            v = np.zeros((top_k, n_values))
+            co = np.zeros(top_k, dtype=np.int64)
+            k = values(st, rs, bid, bpp, rp, top_k, v, co)
+            c = int(S.rollout_choice_nb(st, rs, bid, bpp, rp))
+            short = horizon >= 1 and st[K.G_ROUND] + horizon - 1 < rs[K.P_ROUNDS]
+            rows.append((short, k, list(co[:k]).index(c) if c in co[:k] else -2, v))
+            apply_step(st, rs, c)
+    kw = dict(budget=max(int(p["budget"]), 2), z=p["z"], thr=p["threshold"],
+              min_paired=S.MIN_PAIRED)
+    kernel_rule = {True: (S.SHORT_MIN_CHECK, S.SHORT_CHECK_EVERY), False: (S.MIN_CHECK, S.CHECK_EVERY)}
+    now = [replay_choice(v, k, *kernel_rule[short], **kw) for short, k, _, v in rows]
+    bad = [i for i, (ch, _) in enumerate(now) if ch >= 0 and ch != rows[i][2]]
+    if bad:
+        raise SystemExit(f"the replay differs from the kernel at {len(bad)} decisions: fix the replay")
+    print(f"{policy} (horizon {horizon}), calibrated, 4 players, games {start}-{start + games - 1} "
+          f"of seed 1: {len(rows)} decisions, the first {n_values} continuations of each of the "
+          f"baseline's best {top_k} candidates")
+    for short in (True, False):
+        idx = [i for i, r in enumerate(rows) if r[0] == short]
+        what = "horizon ends before the last round" if short else "a continuation can win"
+        known = [i for i in idx if now[i][0] >= 0]
+        print(f"  {what}: {len(idx)} decisions, the kernel changed {sum(rows[i][2] != 0 for i in idx)} "
+              f"choices ({len(idx) - len(known)} decisions need more than {n_values} values)")
+        for mc, ev in ((8, 4), (6, 2), (4, 4), (2, 2)):
+            res = [(i, replay_choice(rows[i][3], rows[i][1], mc, ev, **kw)) for i in known]
+            res = [(i, x) for i, x in res if x[0] >= 0]
+            if not res:
+                continue
+            spent = np.mean([x[1] for _, x in res])
+            base = np.mean([now[i][1] for i, _ in res])
+            kept = sum(1 for i, x in res if now[i][0] != 0 and x[0] == now[i][0])
+            changed = sum(1 for i, _ in res if now[i][0] != 0)
+            new = sum(1 for i, x in res if x[0] != 0 and x[0] != now[i][0])
+            mark = " (the kernel's)" if (mc, ev) == kernel_rule[short] else ""
+            print(f"    first check after {mc}, then every {ev}{mark}: {spent:.1f} continuations a "
+                  f"decision ({spent / base:.2f}x the kernel's), {kept} of its {changed} changes "
+                  f"kept, {new} other changes")
+
+
 def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None:
     from simlib.games.till_dawn import api
     from simlib.games.till_dawn.policies import POLICIES, make_seat
@@ -169,6 +379,17 @@ def main(argv: list[str] | None = None) -> None:
     s.add_argument("--policy", default="rollout-100")
     s.add_argument("--horizon", type=int, default=2)
     s.add_argument("--threads", type=int, default=2)
+    r = sub.add_parser("search-rounds")
+    r.add_argument("--games", type=int, default=10)
+    r.add_argument("--start", type=int, default=100)
+    r.add_argument("--policy", default="rollout-100")
+    r.add_argument("--horizon", type=int, default=2)
+    q = sub.add_parser("search-replay")
+    q.add_argument("--games", type=int, default=20)
+    q.add_argument("--start", type=int, default=100)
+    q.add_argument("--policy", default="rollout-100")
+    q.add_argument("--horizon", type=int, default=2)
+    q.add_argument("--values", type=int, default=28)
     a = sub.add_parser("till-dawn")
     a.add_argument("--rounds", type=int, default=3)
     a.add_argument("--games", type=int, default=40_000)
@@ -181,6 +402,10 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.what == "search":
         search(args.games, args.start, args.policy, args.horizon, args.threads)
+    elif args.what == "search-rounds":
+        search_rounds(args.games, args.start, args.policy, args.horizon)
+    elif args.what == "search-replay":
+        search_replay(args.games, args.start, args.policy, args.horizon, args.values)
     elif args.what == "till-dawn":
         till_dawn(args.rounds, args.games, args.optimal_games, args.threads)
     else:
