@@ -14,7 +14,6 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from simlib.games.mort import codes as K
 from simlib.games.mort import exact
 from simlib.games.mort.api import play_games
 from simlib.games.mort.ruleset import load_ruleset
