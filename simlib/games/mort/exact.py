@@ -183,7 +183,9 @@ def no_killer_race(energy: Mapping[int, int], survivors: int, hand: int, draw: i
     ``draw`` drawn at the end of each of its turns; ``lamps_per_generator`` x
     ``generators`` lamps to light, then ``gate_successes`` at one lever, each roll a
     success with chance ``p``; ``toolboxes`` {k: P(the team's starting survivor cards
-    light k lamps)} (default none).  ``exact``: fractions (else floats, for the study).
+    light k lamps)} (default none).  ``exact``: fractions (else floats, for the study:
+    states whose chance falls below 1e-15 are dropped, so the chances may fall short by
+    far less than a printed digit).
     Returns :class:`NoKiller` over rounds 1 .. ``rounds``.
     """
     one = Fraction(1) if exact else 1.0
@@ -251,6 +253,10 @@ def no_killer_race(energy: Mapping[int, int], survivors: int, hand: int, draw: i
     opened = 0 * one
     open_by, repaired_by = [], []
     for _ in range(rounds):
+        if not exact and not states:  # floats: the race is over in every deal kept
+            open_by.append(opened)
+            repaired_by.append(opened * generators)
+            continue
         for s in range(survivors):
             nxt = {}
             for (d, pp, pend, t, lamps, gate), w in states.items():
@@ -263,6 +269,8 @@ def no_killer_race(energy: Mapping[int, int], survivors: int, hand: int, draw: i
                         key = (d1, p1, pend[:s] + (k,) + pend[s + 1:], t1, l1, g1)
                         nxt[key] = nxt.get(key, 0) + w * w1 * w2
             states = nxt
+            if not exact:  # floats: drop what is below any printed digit
+                states = {k: w for k, w in states.items() if w > 1e-15}
         open_by.append(opened)
         rep = opened * generators
         for (_, _, _, _, lamps, _), w in states.items():
