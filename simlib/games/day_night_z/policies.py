@@ -13,8 +13,9 @@ import numpy as np
 
 from ...core.params import param_vector
 from .kernels import policies_nb as P
+from .kernels import search_nb as S
 
-__all__ = ["PolicySpec", "POLICIES", "param_array", "BASELINE_DOC"]
+__all__ = ["PolicySpec", "POLICIES", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class PolicySpec:
     param_names: tuple[str, ...]
     defaults: tuple[float, ...]
     doc: str
+    search: bool = False  # played by the search kernels (``kernels/search_nb.py``) over the baseline
 
 
 BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below heal_at health; "
@@ -38,6 +40,31 @@ POLICIES: dict[str, PolicySpec] = {
     "baseline": PolicySpec("baseline", P.POLICY_BASELINE, ("heal_at", "sp_gain", "sp_reserve", "noisy_below"),
                            (5.0, 8.0, 2.0, 16.0), BASELINE_DOC),
 }
+_BASE = POLICIES["baseline"]
+# the search players (``kernels/search_nb.py`` documents the search, its value and its
+# no-peeking rule): their own parameters, then the baseline's that play the continuations
+_SEARCH_DEFAULTS = {"n": 16.0, "top_k": 0.0, "horizon": 3.0, "threshold": 0.0, "z": 1.0, "w_vp": 0.1,
+                    "w_alive": 0.3, "w_search": 0.2, "w_health": 0.1, "w_exit": 0.1}
+ROLLOUT_DOC = ("flat Monte Carlo over the baseline: at each decision the baseline's choice and the other "
+               "legal actions (top_k in all; 0: every one) are each played out n times by the baseline "
+               "(common random numbers; each continuation re-keyed from (seed, game, decision, index) with "
+               "every deck's unseen part re-shuffled: no peeking) to the end or `horizon` turns (0: the end); "
+               "value 1 + w_vp x VP share for a success, 0 for a loss, a shaped score below 1 at the "
+               "horizon (w_alive, w_search, w_health, w_exit); the baseline's choice stands unless a "
+               "challenger's mean paired gain exceeds `threshold` and `z` standard errors")
+CLAIRVOYANT_DOC = ("the rollout search on the true future (the real deck order and dice): one continuation a "
+                   "candidate (n unused), the best one wins when it gains more than `threshold`; an upper "
+                   "bound, not a fair player")
+
+
+def _search_spec(name: str, pid: int, doc: str, **over: float) -> PolicySpec:
+    d = dict(_SEARCH_DEFAULTS, **over)
+    return PolicySpec(name, pid, S.SEARCH_PARAMS + _BASE.param_names,
+                      tuple(d[k] for k in S.SEARCH_PARAMS) + _BASE.defaults, doc, search=True)
+
+
+POLICIES["rollout"] = _search_spec("rollout", S.POLICY_ROLLOUT, ROLLOUT_DOC)
+POLICIES["clairvoyant"] = _search_spec("clairvoyant", S.POLICY_CLAIRVOYANT, CLAIRVOYANT_DOC, horizon=0.0)
 
 
 def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndarray:
@@ -50,6 +77,20 @@ def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndar
     for n, v in zip(spec.param_names, vec):
         if not np.isfinite(v):
             raise ValueError(f"policy {name!r}: parameter {n} must be a finite number; got {v}")
+    if spec.search:  # the baseline's vector (N_PARAMS), then the search's (SEARCH_PARAMS)
+        ns = len(S.SEARCH_PARAMS)
+        _check_search(name, dict(zip(S.SEARCH_PARAMS, vec[:ns])))
+        out = np.zeros(P.N_PARAMS + ns, dtype=np.float64)
+        out[:len(vec) - ns] = vec[ns:]
+        out[P.N_PARAMS:] = vec[:ns]
+        return out
     out = np.zeros(P.N_PARAMS, dtype=np.float64)
     out[:len(vec)] = vec
     return out
+
+
+def _check_search(name: str, p: dict) -> None:
+    for k, hi in (("n", 10 ** 6), ("top_k", S.MAX_CANDIDATES), ("horizon", 10 ** 4)):
+        lo = 1 if k == "n" else 0
+        if not lo <= p[k] <= hi or p[k] != int(p[k]):
+            raise ValueError(f"policy {name!r}: {k} must be a whole number from {lo} to {hi}; got {p[k]:g}")
