@@ -39,15 +39,18 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
                             "competitive game the focal seat plays each against the field)")
     else:
         p.add_argument("--policy", default=None,
-                       help="bot policy (default: the game's, baseline for Until Daylight)")
+                       help="bot policy (default: the game's; `simlib games` lists them)")
     p.add_argument("--policy-param", action="append", metavar="NAME=VALUE",
                    help="a policy parameter (repeatable)")
     if rules_append:
-        p.add_argument("--rules", action="append", metavar="PATH|calibrated|reference",
-                       help="ruleset; give it twice to compare two rulesets (default calibrated)")
+        p.add_argument("--rules", action="append", metavar="RULESET",
+                       help="ruleset: a preset of the game (`simlib games`), a folder, a tweak "
+                            ".toml or base+tweak.toml; give it twice to compare two rulesets "
+                            "(default: the game's default ruleset)")
     else:
-        p.add_argument("--rules", metavar="PATH|calibrated|reference",
-                       help="ruleset (default: the calibrated preset)")
+        p.add_argument("--rules", metavar="RULESET",
+                       help="ruleset: a preset of the game (`simlib games`), a folder, a tweak "
+                            ".toml or base+tweak.toml (default: the game's default ruleset)")
     p.add_argument("--games", default=games_default, metavar="N",
                    help=f"games per variant / value / evaluation (default {games_default})")
     p.add_argument("--threads", default=None, metavar="N", help="numba threads")
@@ -94,7 +97,7 @@ def add_parsers(sub) -> None:
     c = sub.add_parser("compare", help="two rulesets or two policies on the same games, paired",
                        description="Play the same games under two variants (common random "
                                    "numbers) and compare win rates: paired difference with "
-                                   "Newcombe's 95 %% interval, McNemar's exact test, the share "
+                                   "Newcombe's 95 % interval, McNemar's exact test, the share "
                                    "of games whose result differs, and the games an unpaired "
                                    "comparison would need.")
     _common(c, policy_append=True, rules_append=True, games_default=20000)
@@ -111,7 +114,7 @@ def add_parsers(sub) -> None:
 
     k = sub.add_parser("calibrate", help="the value of a parameter that gives a target win rate",
                        description="Bisection (integer ruleset values) on fixed seed blocks, "
-                                   "growing the games per stage until the 95 %% interval at the "
+                                   "growing the games per stage until the 95 % interval at the "
                                    "answer is within --tolerance; brentq for policy.* (real) "
                                    "parameters.")
     _common(k, games_default=2000)
@@ -124,12 +127,13 @@ def add_parsers(sub) -> None:
 
     e = sub.add_parser("sensitivity", help="which assumed numbers move the win rate (SALib)",
                        description="Morris screening (default) or Sobol indices over ranges of "
-                                   "ruleset values (default: every 'assumed' integer, +-30 %%, at "
+                                   "ruleset values (default: every 'assumed' integer, +-30 %, at "
                                    "least +-1) plus a dummy seed parameter (the noise floor).")
     _common(e, games_default=1000)
     for act in e._actions:  # the analysis is about the raw assumptions by default
         if act.dest == "rules":
-            act.help = "base ruleset (default: reference, the raw assumptions)"
+            act.help = ("base ruleset (default: the game's sensitivity base, the raw "
+                        "assumptions: reference for Until Daylight)")
     e.add_argument("--method", choices=("morris", "sobol"), default="morris")
     e.add_argument("--param", action="append", metavar="KEY[=LO:HI]",
                    help="analyse only these (repeatable; default every assumed integer)")

@@ -32,7 +32,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "the clairvoyant bound play the same games; prints the four-part split "
                     "(won by anyone, decided by play, decided by information, lost even with "
                     "foresight) and K = (realistic - floor) / (bound - floor) with paired-"
-                    "bootstrap 95 %% intervals. Competitive games: each rung's normalised "
+                    "bootstrap 95 % intervals. Competitive games: each rung's normalised "
                     "excess win share K_n over a field of random players. The bound is a "
                     "search: a few hundred games take minutes.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -173,6 +173,20 @@ def test_version_and_help_without_format_escapes(capsys):
     assert "95 % Wilson" in out and "%%" not in out
 
 
+@pytest.mark.parametrize("command", ["compare", "sweep", "calibrate", "sensitivity", "skill",
+                                     "exact"])
+def test_every_instrument_s_help_reads_without_format_escapes(capsys, command):
+    """A description prints as written, a help string through %-formatting: a literal
+    "%%" in the one or a lone "%" in the other shows up (or fails) only in --help."""
+    try:
+        code = main([command, "--help"])
+    except SystemExit as exc:  # argparse exits 0 after printing the help
+        code = exc.code
+    out = capsys.readouterr().out
+    assert code == 0 and "usage:" in out
+    assert "%%" not in out and "PATH|calibrated|reference" not in out
+
+
 def test_pyproject_declares_the_console_script():
     try:
         import tomllib
