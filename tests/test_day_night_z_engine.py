@@ -1094,3 +1094,19 @@ def test_baseline_parameters_do_what_their_names_say(params, field):
     base = play_games(300, seed=21, team_size=4, threads=1)["records"][:, j]
     off = play_games(300, seed=21, team_size=4, params=params, threads=1)["records"][:, j]
     assert base.sum() > 0 and off.sum() == 0
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_attacks_earn_sp_variant(variant):
+    # a hit on a Leader that does not kill it: +1 SP only under the variant
+    over = {f"dice.{f}.target": "green" for f in FACES}
+    over.update({f"dice.{f}.star": "none" for f in FACES})
+    over["variants.attacks_earn_sp"] = variant
+    g = new_game(ruleset=RS.override(over), team=4)
+    g.apply_code(code(K.AC_ACTIVATE, 2))
+    at_tile(g, 2)
+    e = put_enemy(g, LEADER, FIRE_TILE, eng=2)
+    sp = g.surv(2, K.U_SP)
+    g.apply_code(code(K.AC_MELEE, e))
+    assert len(g.enemies()) == 1 and g.enemies()[0][4] > 0
+    assert g.surv(2, K.U_SP) == sp + (RS.get("survivor.sp_per_passed_check") if variant else 0)
