@@ -21,9 +21,12 @@ from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.engine_nb import (ap_for, health_level, stress_level)  # noqa: F401  (re-exported helpers)
 from .kernels.play_nb import step_nb
-from .kernels.search_nb import search_step_nb
+from .kernels.search_nb import search_run_nb
 from .play import check_hour, check_team, packed, play_games, rules_of  # noqa: F401
 from .policies import POLICIES, param_array
+
+_SEARCH_IDS = frozenset(p.id for p in POLICIES.values() if p.search)
+_NO_ROW = np.zeros(0, np.int64)  # the by-turn rows search_run_nb writes for a whole game only
 
 __all__ = ["Game", "action_words", "place_name"]
 
@@ -109,13 +112,15 @@ class Game:
 
     def _call(self, op: int, a: int = 0, pid: int | None = None, par: np.ndarray | None = None) -> int:
         dice, tr, spn, rl = self.packed
-        name = self.policy if pid is None else next(k for k, v in POLICIES.items() if v.id == pid)
-        # a search player's choices come from the search kernel (its other operations are step_nb's)
-        kernel = search_step_nb if POLICIES[name].search else step_nb
-        return int(kernel(np.int64(op), self.state, self.rng, dice, tr, spn, rl, np.int64(self.seed),
+        pid = POLICIES[self.policy].id if pid is None else pid
+        par = self.par if par is None else par
+        if pid in _SEARCH_IDS and op in (PL.OP_CHOOSE, PL.OP_PLAY):  # a search player's choices
+            return int(search_run_nb(np.int64(op), self.state, self.rng, dice, tr, spn, rl, np.int64(self.seed),
+                                     np.int64(self.game), np.int64(self.team), np.int64(self.hour),
+                                     np.int64(pid), par, self.legal, self.out, _NO_ROW, _NO_ROW))
+        return int(step_nb(np.int64(op), self.state, self.rng, dice, tr, spn, rl, np.int64(self.seed),
                            np.int64(self.game), np.int64(self.team), np.int64(self.hour), np.int64(a),
-                           np.int64(POLICIES[self.policy].id if pid is None else pid),
-                           self.par if par is None else par, self.legal, self.out))
+                           np.int64(pid), par, self.legal, self.out))
 
     # ------------------------------------------------------------------ the protocol
     @property

@@ -49,7 +49,7 @@ import numpy as np
 from ...core.parallel import run_ranges
 from . import codes as K
 from .kernels.play_nb import batch_nb
-from .kernels.search_nb import search_batch_nb
+from .kernels.search_nb import search_batch
 from .policies import POLICIES, param_array
 from .ruleset import DayNightZRules, load_ruleset
 
@@ -109,5 +109,5 @@ def play_games(n_games: int, *, ruleset=None, seed: int = 0, start: int = 0, tea
             np.int64(POLICIES[policy].id), par, out, tbt, abt)
     # the search players (rollout, clairvoyant) have their own batch kernel, compiled only
     # when one plays: the baseline's compile does not pay for it
-    run_ranges(search_batch_nb if POLICIES[policy].search else batch_nb, args, n, threads)
+    run_ranges(search_batch if POLICIES[policy].search else batch_nb, args, n, threads)
     return {"records": out, "threat_by_turn": tbt.astype(np.int16), "alive_by_turn": abt.astype(np.int8)}

@@ -64,6 +64,8 @@ def _search_spec(name: str, pid: int, doc: str, **over: float) -> PolicySpec:
 
 
 POLICIES["rollout"] = _search_spec("rollout", S.POLICY_ROLLOUT, ROLLOUT_DOC)
+# a named budget (as Until Daylight's rollout-100): 100 continuations a candidate
+POLICIES["rollout-100"] = _search_spec("rollout-100", S.POLICY_ROLLOUT, ROLLOUT_DOC, n=100.0)
 POLICIES["clairvoyant"] = _search_spec("clairvoyant", S.POLICY_CLAIRVOYANT, CLAIRVOYANT_DOC, horizon=0.0)
 
 

@@ -30,9 +30,9 @@ value below any success: ``w_alive`` x the share of the team alive, ``w_search``
 share of the needed searches done, ``w_health`` x the team's share of health, and, once
 the searches are done, ``w_exit`` x the living survivors' mean 1 / (1 + moves to an exit).
 
-Kernels Python calls: ``search_batch_nb`` (``play_nb.batch_nb``'s signature) and
-``search_step_nb`` (``play_nb.step_nb``'s; ``OP_CHOOSE`` and ``OP_PLAY`` search, the other
-operations are the step kernel's).  The parameter vector ``par`` of a search player is the
+Python calls one kernel, ``search_run_nb`` (a choice, the rest of a game, or a whole
+game), through ``search_batch`` (``play_nb.batch_nb``'s signature, for ``run_ranges``)
+and the step Game.  The parameter vector ``par`` of a search player is the
 baseline's (``policies_nb.N_PARAMS`` entries) followed by ``SEARCH_PARAMS``.
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ from ....core.jit import njit_alloc_nb, njit_nb
 from ....core.rng import GOLDEN, STREAM_SALT, game_key_nb, init_streams_nb, mix64_nb, randint_nb
 from .. import codes as K
 from .engine_nb import apply_action_nb, init_state_nb, legal_actions_nb, record_nb, su
-from .play_nb import OP_CHOOSE, OP_PLAY, step_nb
+from .play_nb import OP_CHOOSE
 from .policies_nb import N_PARAMS, POLICY_BASELINE, choose_nb
 
 POLICY_ROLLOUT, POLICY_CLAIRVOYANT = 2, 3
@@ -249,36 +249,16 @@ def search_play_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, work, wrng
         apply_action_nb(st, rng, dice, tr, spn, rl, a, legal)
 
 
-@njit_alloc_nb
-def search_batch_nb(dice, tr, spn, rl, seed, start, team, hour, pid, par, out, tbt, abt, lo, hi):
-    """``play_nb.batch_nb`` with a search player: game ``g`` keyed by (seed, g) only."""
-    st = np.zeros(K.S_SIZE, dtype=np.int64)
-    rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
-    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
-    work = np.zeros(K.S_SIZE, dtype=np.int64)
-    wrng = np.zeros(K.N_STREAMS, dtype=np.uint64)
-    wlegal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
-    held = np.zeros(K.MAX_SURV, dtype=np.int64)
-    cand = np.zeros(K.MAX_LEGAL, dtype=np.int64)
-    vals = np.zeros(max(np.int64(1), np.int64(par[N_PARAMS + SP_N])), dtype=np.float64)
-    m = tbt.shape[1]
-    for i in range(lo, hi):
-        g = start + i
-        init_state_nb(st, rng, dice, tr, spn, rl, game_key_nb(seed, g), team, hour, g, legal)
-        search_play_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, work, wrng, wlegal, held, cand, vals)
-        record_nb(st, tr, rl, out[i])
-        for t in range(m):
-            tbt[i, t] = st[K.S_THREAT_BY_TURN + t]
-            abt[i, t] = st[K.S_ALIVE_BY_TURN + t]
-    return hi - lo
+OP_GAME = 100  # search_run_nb: play game ``game`` of ``seed`` from its start, write its rows
 
 
 @njit_alloc_nb
-def search_step_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, a, pid, par, legal, out):
-    """``play_nb.step_nb`` with a search player for ``OP_CHOOSE`` and ``OP_PLAY``."""
-    if op != OP_CHOOSE and op != OP_PLAY:
-        return step_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, a, np.int64(POLICY_BASELINE),
-                       par, legal, out)
+def search_run_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, pid, par, legal, out, tbt, abt):
+    """The one search kernel Python calls (one compile serves the batch and the step API):
+    ``OP_CHOOSE`` the search player's choice at ``st``'s decision; ``OP_PLAY`` it plays to
+    the end; ``OP_GAME`` game ``game`` of ``seed`` (a pure function of the two) from its
+    start to its end, its record into ``out``, its threat and living survivors by turn
+    into ``tbt`` and ``abt``."""
     work = np.zeros(K.S_SIZE, dtype=np.int64)
     wrng = np.zeros(K.N_STREAMS, dtype=np.uint64)
     wlegal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
@@ -289,5 +269,25 @@ def search_step_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, a, pi
         n = legal_actions_nb(st, tr, rl, legal)
         return np.int64(search_choose_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, n, work, wrng,
                                          wlegal, held, cand, vals))
+    if op == OP_GAME:
+        init_state_nb(st, rng, dice, tr, spn, rl, game_key_nb(seed, game), team, hour, game, legal)
     search_play_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, work, wrng, wlegal, held, cand, vals)
+    if op == OP_GAME:
+        record_nb(st, tr, rl, out)
+        for t in range(tbt.shape[0]):
+            tbt[t] = st[K.S_THREAT_BY_TURN + t]
+            abt[t] = st[K.S_ALIVE_BY_TURN + t]
     return np.int64(0)
+
+
+def search_batch(dice, tr, spn, rl, seed, start, team, hour, pid, par, out, tbt, abt, lo, hi):
+    """``play_nb.batch_nb`` for a search player (``run_ranges`` calls it on its threads):
+    a Python loop over the games, each played by ``search_run_nb`` (which releases the
+    GIL); a search game takes long enough that the loop costs nothing."""
+    st = np.zeros(K.S_SIZE, dtype=np.int64)
+    rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    for i in range(int(lo), int(hi)):
+        search_run_nb(np.int64(OP_GAME), st, rng, dice, tr, spn, rl, seed, np.int64(start + i), team, hour, pid,
+                      par, legal, out[i], tbt[i], abt[i])
+    return hi - lo
