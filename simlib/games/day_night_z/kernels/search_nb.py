@@ -9,7 +9,9 @@ ends or ``horizon`` turns have begun since the decision (0: to the end).  Candid
 share their continuations (common random numbers: continuation ``r`` has the same key
 whichever candidate it follows).  The baseline's choice stands unless a challenger's mean
 paired gain over it exceeds ``threshold`` and ``z`` paired standard errors; of those that
-do, the largest gain wins.
+do, the largest gain wins.  Continuations are played in batches of ``CHECK_EVERY``; from
+``MIN_CHECK`` on, a challenger whose gain plus ``z`` standard errors is no more than the
+threshold is dropped (``n`` is a maximum).
 
 No peeking (``rollout``): a continuation's randomness is a pure function of (seed, game,
 decisions taken, continuation index) and of what the players can know.  It gets fresh
@@ -53,6 +55,12 @@ SEARCH_PARAMS = ("n", "top_k", "horizon", "threshold", "z", "w_vp", "w_alive", "
  SP_W_EXIT) = range(len(SEARCH_PARAMS))
 N_SEARCH_PARAMS = len(SEARCH_PARAMS)
 MAX_CANDIDATES = K.MAX_LEGAL  # top_k's bound: a decision's legal actions
+# A challenger is dropped, from the MIN_CHECK-th continuation on and every CHECK_EVERY,
+# when its mean paired gain plus z standard errors is no more than the threshold: it can
+# no longer plausibly win (one that plays out like the baseline's choice, every
+# difference 0, goes at once); when none is left the baseline's choice stands
+CHECK_EVERY = 4
+MIN_CHECK = 8
 CONTINUATION_SALT = np.uint64(0x5DEECE66DA3B1F27)
 _G = K.S_GLOBALS
 _P = K.R_PARAMS
@@ -190,7 +198,7 @@ def continuation_nb(st, rng, dice, tr, spn, rl, bpar, sp, a, key, peek, work, wr
 def search_choose_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, n, work, wrng, wlegal, held, cand, vals):
     """The search player's action among ``legal[:n]`` (module docstring); ``st`` and ``rng``
     are not changed.  Scratch: ``work`` (S_SIZE), ``wrng`` (N_STREAMS), ``wlegal``
-    (MAX_LEGAL), ``held`` (MAX_SURV), ``cand`` (MAX_LEGAL), ``vals`` (>= n)."""
+    (MAX_LEGAL), ``held`` (MAX_SURV), ``cand`` (MAX_LEGAL), ``vals`` (the parameter n + 2 MAX_LEGAL or more)."""
     bpar = par[:N_PARAMS]
     sp = par[N_PARAMS:]
     base = choose_nb(st, rng, tr, rl, POLICY_BASELINE, bpar, legal, n)
@@ -211,27 +219,51 @@ def search_choose_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, n, work,
     m = 1 if peek == 1 else max(np.int64(1), np.int64(sp[SP_N]))
     game = st[_G + K.G_GAME]
     dec = st[_G + K.G_DECISIONS]
-    for r in range(m):
-        key = continuation_key_nb(seed, game, dec, r)
-        vals[r] = continuation_nb(st, rng, dice, tr, spn, rl, bpar, sp, base, key, peek, work, wrng, wlegal, held)
+    tot = vals[m:m + k]  # challenger j's sum of paired differences, and of their squares
+    sq = vals[m + k:m + 2 * k]
+    for j in range(k):
+        tot[j] = 0.0
+        sq[j] = 0.0
+    alive = k  # cand[1:alive]: the challengers still in the running
+    r0 = 0
+    while r0 < m:  # in batches; a challenger that cannot plausibly win is dropped between them
+        r1 = min(m, r0 + CHECK_EVERY)
+        for r in range(r0, r1):
+            key = continuation_key_nb(seed, game, dec, r)
+            vals[r] = continuation_nb(st, rng, dice, tr, spn, rl, bpar, sp, base, key, peek, work, wrng, wlegal,
+                                      held)
+        for j in range(1, alive):
+            for r in range(r0, r1):
+                key = continuation_key_nb(seed, game, dec, r)
+                d = continuation_nb(st, rng, dice, tr, spn, rl, bpar, sp, cand[j], key, peek, work, wrng,
+                                    wlegal, held) - vals[r]
+                tot[j] += d
+                sq[j] += d * d
+        r0 = r1
+        if r0 >= MIN_CHECK and r0 < m:
+            j = 1
+            while j < alive:
+                gain = tot[j] / r0
+                var = max(0.0, sq[j] / r0 - gain * gain) * r0 / (r0 - 1)
+                if gain + sp[SP_Z] * np.sqrt(var / r0) <= sp[SP_THRESHOLD]:
+                    alive -= 1  # swap the last challenger in; this one's sums go with it
+                    cand[j], cand[alive] = cand[alive], cand[j]
+                    tot[j], tot[alive] = tot[alive], tot[j]
+                    sq[j], sq[alive] = sq[alive], sq[j]
+                else:
+                    j += 1
+            if alive <= 1:
+                return base
     best = base
     best_gain = 0.0
-    for j in range(1, k):
-        tot = 0.0
-        sq = 0.0
-        for r in range(m):
-            key = continuation_key_nb(seed, game, dec, r)
-            d = continuation_nb(st, rng, dice, tr, spn, rl, bpar, sp, cand[j], key, peek, work, wrng,
-                                wlegal, held) - vals[r]
-            tot += d
-            sq += d * d
-        gain = tot / m
+    for j in range(1, alive):
+        gain = tot[j] / m
         if gain <= sp[SP_THRESHOLD] or gain <= best_gain:
             continue
         if peek == 0:
             if m < 2:
                 continue
-            var = max(0.0, sq / m - gain * gain) * m / (m - 1)
+            var = max(0.0, sq[j] / m - gain * gain) * m / (m - 1)
             if gain <= sp[SP_Z] * np.sqrt(var / m):
                 continue
         best = cand[j]
@@ -264,7 +296,7 @@ def search_run_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, pid, p
     wlegal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
     held = np.zeros(K.MAX_SURV, dtype=np.int64)
     cand = np.zeros(K.MAX_LEGAL, dtype=np.int64)
-    vals = np.zeros(max(np.int64(1), np.int64(par[N_PARAMS + SP_N])), dtype=np.float64)
+    vals = np.zeros(max(np.int64(1), np.int64(par[N_PARAMS + SP_N])) + 2 * K.MAX_LEGAL, dtype=np.float64)
     if op == OP_CHOOSE:
         n = legal_actions_nb(st, tr, rl, legal)
         return np.int64(search_choose_nb(st, rng, dice, tr, spn, rl, seed, pid, par, legal, n, work, wrng,
