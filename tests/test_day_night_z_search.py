@@ -121,6 +121,41 @@ def test_a_rollout_choice_does_not_see_the_unseen_cards_or_the_dice_to_come():
     assert clair_moved >= 3, clair_moved
 
 
+def test_re_keying_redraws_the_unseen_cards_only_and_forgets_their_order():
+    """``rekey_nb`` on a mid-game state: every deck keeps its drawn part and the cards of
+    its unseen part (with the encounter cards held), nothing else in the state moves, and
+    the result is the same whatever the unseen part's order was."""
+    from simlib.games.day_night_z.kernels.search_nb import continuation_key_nb, rekey_nb
+    rng = np.random.default_rng(5)
+    held = np.zeros(K.MAX_SURV, np.int64)
+    enc = [K.S_SURV + s * K.U_W + K.U_ENCOUNTER for s in range(K.MAX_SURV)]
+    checked = 0
+    for g in list(_mid_game_states(n_games=2, every=25)):
+        _, _, spn, rl = g.packed
+        key = np.uint64(continuation_key_nb(np.int64(4), np.int64(g.game), np.int64(g.state[_G + K.G_DECISIONS]),
+                                            np.int64(0)))
+        outs = []
+        for h in (g, _hide_the_future(g, rng)):
+            st = h.state.copy()
+            wr = np.zeros(K.N_STREAMS, np.uint64)
+            rekey_nb(st, wr, spn, rl, key, held)
+            outs.append(st)
+            touched = np.zeros(st.size, bool)
+            for lo, n, gpos in _decks(h):
+                pos = int(h.state[_G + gpos])
+                np.testing.assert_array_equal(st[lo:lo + min(pos, n)], h.state[lo:lo + min(pos, n)])
+                extra = [i for i in enc if h.state[i] >= 0] if lo == K.S_EDECK else []
+                before = sorted(list(h.state[lo + pos:lo + n]) + [h.state[i] for i in extra])
+                after = sorted(list(st[lo + pos:lo + n]) + [st[i] for i in extra])
+                assert before == after
+                touched[lo:lo + n] = True
+                touched[extra] = True
+            np.testing.assert_array_equal(st[~touched], h.state[~touched])
+        np.testing.assert_array_equal(outs[0], outs[1])
+        checked += 1
+    assert checked >= 5
+
+
 # ------------------------------------------------------------------ strength
 def test_clairvoyant_beats_rollout_beats_the_baseline():
     """100 adventures of a team of 4 (seed 11), paired by game: each step up the ladder
