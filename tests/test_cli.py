@@ -198,6 +198,23 @@ def test_pyproject_declares_the_console_script():
     assert scripts == {"simlib": "simlib.cli:main"}
 
 
+def test_every_package_ships_in_the_wheel():
+    """pyproject lists the packages by hand (data/ maps to simlib._data): a new game's
+    ``kernels`` package left out of the list imports from a clone but not from the wheel."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    root = Path(__file__).resolve().parents[1]
+    with open(root / "pyproject.toml", "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    code = {".".join(d.relative_to(root).parts) for d in (root / "simlib").rglob("*")
+            if d.is_dir() and (d / "__init__.py").is_file()}
+    data = {"simlib._data." + d.name for d in (root / "data").iterdir()
+            if d.is_dir() and (d / "__init__.py").is_file()} | {"simlib._data"}
+    assert code | data <= listed, sorted((code | data) - listed)
+
+
 def test_console_script_entry_point():
     """When simlib is installed, its ``simlib`` script is simlib.cli:main and runs."""
     from importlib.metadata import PackageNotFoundError, distribution
