@@ -1,11 +1,27 @@
 """Named parameter vectors of the players (policies) of every game."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["param_vector"]
+__all__ = ["PolicySpec", "param_vector"]
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A named player of a game: the kernel's policy ``id``, its parameters' names and
+    default values (the vector :func:`param_vector` fills), and the one-line ``doc`` that
+    ``simlib policies`` prints.  ``search``: played by a game's search kernel over its
+    baseline (Until Daylight's and Day Night Z's rollout players) rather than by the
+    batch kernel's policy switch."""
+    name: str
+    id: int
+    param_names: tuple[str, ...]
+    defaults: tuple[float, ...]
+    doc: str
+    search: bool = False
 
 
 def param_vector(policy: str, names: Sequence[str], defaults: Sequence[float],

@@ -6,26 +6,15 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
-from ...core.params import param_vector
+from ...core.params import PolicySpec, param_vector
 from .kernels import policies_nb as P
 from .kernels import search_nb as S
 
 __all__ = ["PolicySpec", "POLICIES", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC"]
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    name: str
-    id: int
-    param_names: tuple[str, ...]
-    defaults: tuple[float, ...]
-    doc: str
-    search: bool = False  # played by the search kernels (``kernels/search_nb.py``) over the baseline
 
 
 BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below heal_at health; "

@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...core.params import param_vector
+from ...core.params import PolicySpec, param_vector
 from .kernels import policies_nb as P
 
 __all__ = ["PolicySpec", "POLICIES", "Seat", "make_seat", "parse_seat", "PARAM_INDEX"]
@@ -24,15 +24,6 @@ PARAM_INDEX = {"guard_lamps": P.PR_GUARD_LAMPS, "flee_radius": P.PR_FLEE_RADIUS,
                "margin": P.PR_MARGIN}
 _HEUR = ("guard_lamps", "flee_radius", "work_radius")
 _HEUR_DEFAULTS = (2.0, 4.0, 6.0)
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    name: str
-    id: int
-    param_names: tuple[str, ...]
-    defaults: tuple[float, ...]
-    doc: str
 
 
 POLICIES: dict[str, PolicySpec] = {

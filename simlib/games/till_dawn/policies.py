@@ -13,17 +13,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...core.params import param_vector
+from ...core.params import PolicySpec, param_vector
 from .kernels import policies_nb as P
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    name: str
-    id: int
-    param_names: tuple[str, ...]
-    defaults: tuple[float, ...]
-    doc: str
 
 
 POLICIES: dict[str, PolicySpec] = {

@@ -6,25 +6,14 @@ and defaults live here.  The jitted code is in ``kernels/policies_nb.py``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from ...core.params import param_vector
+from ...core.params import PolicySpec, param_vector
 from .kernels import policies_nb as P
 from .ruleset import default_ruleset_dir
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    name: str
-    id: int
-    param_names: tuple[str, ...]
-    defaults: tuple[float, ...]
-    doc: str
-    search: bool = False  # played by the search driver (``search_nb``) over the baseline
 
 
 ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek", "z",
