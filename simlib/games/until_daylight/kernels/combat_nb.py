@@ -83,6 +83,40 @@ def kills_for_counts_nb(line, n, enemy_tab, h, b):
     return n
 
 
+# a threshold of ``kill_thresholds_nb`` no roll reaches (rolls have at most 14 dice)
+NO_KILL = 1 << 40
+
+
+@njit_nb
+def kill_thresholds_nb(line, n, enemy_tab, hmax, tab):
+    """Fewest bodies that kill ``line[:n]``'s prefixes: ``tab[j * (hmax + 1) + hh]`` for the
+    prefix ``line[:j + 1]`` with at most ``hh <= hmax`` heads (``NO_KILL``: none do).
+
+    The same ordered assignment as ``kills_for_counts_nb``, as a 0/1 choice per enemy
+    (heads or bodies) over the prefix: with ``T`` nondecreasing in ``j``,
+    ``kills_for_counts_nb(line, n, enemy_tab, h, b)`` is the number of ``j`` with
+    ``T[j, h] <= b`` (except ``h = b = 0``: 0).  One table of ``n * (hmax + 1)`` entries
+    answers every (heads, bodies) of a roll of ``hmax`` dice, where the bit-set search
+    costs ``n * (h + 1) * (b + 1)`` per count - the baseline weighs every outcome of every
+    attack it considers (``policies_nb.kill_expectation_nb``)."""
+    w = hmax + 1
+    for j in range(n):
+        t = line[j]
+        kh = enemy_tab[t, E_KILL_HEADS]
+        kb = enemy_tab[t, E_KILL_BODIES]
+        o = j * w
+        for hh in range(w):
+            best = NO_KILL
+            if hh >= kh:  # heads kill it: the prefix before with the heads left
+                best = 0 if j == 0 else tab[o - w + hh - kh]
+            if kb > 0:  # bodies kill it
+                prev = 0 if j == 0 else tab[o - w + hh]
+                if prev + kb < best:
+                    best = prev + kb
+            tab[o + hh] = best
+    return w
+
+
 @njit_nb
 def is_target_nb(enemy_tab, t, survivors_block):
     """Whether a card of type ``t`` is a target of player attacks (survivors only in the variant)."""

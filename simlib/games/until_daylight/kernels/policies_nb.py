@@ -61,16 +61,23 @@ from simlib.games.until_daylight.codes import (
     MOD_EXTRA_COLLATERAL,
     MOD_NO_FIREARMS,
     P_BODIES_PER_DAMAGE,
+    OUTCOME_SCALE,
     P_COLLATERAL_PER_X,
+    P_DICE_CAP,
     P_TOKEN_LIMIT,
     P_V_SURVIVORS_BLOCK,
     PL_AREA_N,
     PL_HEALTH,
     PL_MAX_HEALTH,
     R_PRODUCT,
+    RH_O_OUTCOMES,
     TOKEN_BARRICADE,
 )
-from simlib.games.until_daylight.kernels.combat_nb import kills_for_counts_nb, target_line_nb
+from simlib.games.until_daylight.kernels.combat_nb import (
+    kill_thresholds_nb,
+    kills_for_counts_nb,
+    target_line_nb,
+)
 from simlib.games.until_daylight.kernels.state_nb import (
     area_of,
     area_threat_nb,
@@ -177,22 +184,9 @@ def card_value_nb(st, rs, seat, c):
 
 
 @njit_nb
-def attack_score_nb(st, rs, pp, seat, area_seat, w):
-    """Baseline value of attacking ``area_seat`` with weapon ``w`` (estimated kills, danger)."""
-    pl = pl_of(st)
-    area = area_of(st)
-    card_tab = card_tab_of(rs)
-    enemy_tab = enemy_tab_of(rs)
-    d = max_attack_dice_nb(st, rs, seat, w)
-    ph = outcome_prob_nb(rs, 1, 1, 0)
-    pb = outcome_prob_nb(rs, 1, 0, 1)
-    px = outcome_prob_nb(rs, 1, 0, 0)
-    line = buf_of(st)[4]
-    m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
-                       rs[P_V_SURVIVORS_BLOCK], line)
-    per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
-    # exact expectation over the (heads, bodies) of d dice of the kills and of the enemy
-    # damage they prevent (outcomes rarer than 1e-4 skipped)
+def kill_expectation_slow_nb(rs, line, m, enemy_tab, d, per_die):
+    """``kill_expectation_nb`` with a kill count searched for each outcome (no table): for
+    a target line too long for the policy's scratch row."""
     ek = 0.0
     prevented = 0.0
     for h in range(d + 1):
@@ -210,6 +204,63 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
             ek += p * k
             for i in range(k):
                 prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
+    return ek, prevented
+
+
+@njit_nb
+def kill_expectation_nb(rs, row, m, enemy_tab, d, per_die):
+    """Exact expectation over the (heads, bodies) of ``d`` dice of the kills on the target
+    line ``row[:m]`` and of the enemy damage they prevent (``per_die``: one enemy die's
+    expected damage); outcomes rarer than 1e-4 are skipped.  Returns ``(kills, prevented)``.
+
+    The kills of every outcome come from one table of kill thresholds written after the
+    line in ``row`` (``combat_nb.kill_thresholds_nb``); the sums add the same terms in the
+    same order as ``kill_expectation_slow_nb`` (used when the table does not fit), so the
+    scores, and every choice made from them, are the same to the last bit."""
+    w = d + 1
+    if m * (w + 1) > row.shape[0]:
+        return kill_expectation_slow_nb(rs, row, m, enemy_tab, d, per_die)
+    line = row[:m]
+    tab = row[m:]
+    kill_thresholds_nb(line, m, enemy_tab, d, tab)
+    c = rs[P_DICE_CAP] + 1
+    o = rs[RH_O_OUTCOMES] + d * c * c  # outcome_prob_nb(rs, d, h, b) = rs[o + h * c + b] * scale
+    ek = 0.0
+    prevented = 0.0
+    for h in range(w):
+        # no kill with every die left a body (nor with no dice at all): nothing to add
+        if m == 0 or tab[h] > d - h or (h == 0 and d == 0):
+            continue
+        k = 0
+        for b in range(d - h + 1):
+            while k < m and tab[k * w + h] <= b:
+                k += 1
+            p = rs[o + h * c + b] * (1.0 / OUTCOME_SCALE)
+            if p < 1e-4:
+                continue
+            kk = 0 if (h == 0 and b == 0) else k
+            ek += p * kk
+            for i in range(kk):
+                prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
+    return ek, prevented
+
+
+@njit_nb
+def attack_score_nb(st, rs, pp, seat, area_seat, w):
+    """Baseline value of attacking ``area_seat`` with weapon ``w`` (estimated kills, danger)."""
+    pl = pl_of(st)
+    area = area_of(st)
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
+    d = max_attack_dice_nb(st, rs, seat, w)
+    ph = outcome_prob_nb(rs, 1, 1, 0)
+    pb = outcome_prob_nb(rs, 1, 0, 1)
+    px = outcome_prob_nb(rs, 1, 0, 0)
+    row = buf_of(st)[4]
+    m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
+                       rs[P_V_SURVIVORS_BLOCK], row)
+    per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
+    ek, prevented = kill_expectation_nb(rs, row, m, enemy_tab, d, per_die)
     coll = 0.0
     if card_tab[w, C_MELEE] == 0 and area_seat != seat:
         coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
