@@ -9,7 +9,7 @@ headline, and its note adds the game's own figures to ``simlib bench``'s report
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -225,7 +225,8 @@ def game_bench(kernel=None, players: int = 4) -> Bench:
     return Bench("game", f"one full game ({players} players, baseline)", run, fixed_n=64,
                  calibration="self", kernel=play_game_nb if kernel is None else kernel,
                  rebuild=lambda k: game_bench(k, players), cache_copies=True,
-                 entry=play_game_nb if kernel is None else None, pure_n=16)
+                 entry=play_game_nb if kernel is None else None, pure_n=16,
+                 note=study_note if kernel is None else None)
 
 
 def runner_bench(kernel=None, players: int = 4) -> Bench:
@@ -509,6 +510,82 @@ def search_note(m, ctx: ReportContext) -> list[str]:
         out.append(f"          {name}: {x.ops_per_s:.2f} games/s per core, 1/"
                    f"{per_cal(ms[0]) / per_cal(x):,.0f} of the baseline's")
     return out
+
+
+STUDY_GAMES = 200_000  # issue #33: the same 200,000 games through play_games and simulate
+STUDY_ROUNDS = 3  # rounds of the three calls, in alternating order; medians of the rounds
+
+
+def study_overhead(games: int = STUDY_GAMES, rounds: int = STUDY_ROUNDS, threads: int = 2,
+                   say: Callable[[str], None] | None = None) -> dict[str, list[tuple[float, float]]]:
+    """What ``simlib.simulate`` adds to its kernel (issue #33): the same ``games`` games
+    (reference ruleset, 4 players, baseline, seed = the round) through ``api.play_games``
+    in one call, through ``simulate`` (records kept, the default up to 10^6 games) and
+    ``simulate(keep_records=False)``, in one process, ``rounds`` rounds in alternating
+    order.  Returns each variant's ``(wall s, CPU s)`` per round (CPU: user + system of
+    the process, all threads: on a machine shared with other jobs the wall time also
+    measures the share of the cores each call got); ``say`` gets one line per round."""
+    import os
+    import resource
+    import time
+
+    import simlib
+    from simlib.games.until_daylight.api import play_games
+
+    kw = dict(players=4, ruleset="reference", threads=threads)
+    play_games(64, **kw)  # compile or load, outside the timing
+    simlib.simulate(2000, progress=False, **kw)
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    calls = {"play_games": lambda r: play_games(games, seed=r, **kw),
+             "simulate": lambda r: simlib.simulate(games, seed=r, progress=False, **kw),
+             "counts only": lambda r: simlib.simulate(games, seed=r, progress=False,
+                                                      keep_records=False, **kw)}
+    out: dict[str, list[tuple[float, float]]] = {k: [] for k in calls}
+    for r in range(rounds):
+        for k in (list(calls) if r % 2 == 0 else list(calls)[::-1]):  # a drift hits each alike
+            c, t = cpu(), time.perf_counter()
+            calls[k](r)
+            out[k].append((time.perf_counter() - t, cpu() - c))
+        if say is not None:
+            (w0, c0) = out["play_games"][-1]
+            say(f"round {r + 1} (load average {os.getloadavg()[0]:.1f}): play_games "
+                f"{w0:.2f} s wall, {c0:.2f} s CPU; " + "; ".join(
+                    f"{k} {w:.2f} s ({100 * (w / w0 - 1):+.1f} %), {c:.2f} s CPU "
+                    f"({100 * (c / c0 - 1):+.1f} %)"
+                    for k, (w, c) in ((k, out[k][-1]) for k in ("simulate", "counts only"))))
+    return out
+
+
+def overhead_summary(out: Mapping[str, list[tuple[float, float]]]) -> dict[str, tuple[float, float]]:
+    """Median over the rounds of each variant's (wall, CPU) over ``play_games``'s, minus 1."""
+    import statistics
+
+    base = out["play_games"]
+    return {k: (statistics.median(w / b[0] - 1 for (w, _), b in zip(v, base)),
+                statistics.median(c / b[1] - 1 for (_, c), b in zip(v, base)))
+            for k, v in out.items() if k != "play_games"}
+
+
+def study_note(m, ctx: ReportContext) -> list[str]:
+    """The study layer's overhead (issue #33's 5 % target): ``simulate`` over
+    ``play_games`` on the same games in this process (:func:`study_overhead`)."""
+    import numba
+
+    head = (f"simulate over play_games (the same {STUDY_GAMES:,} reference games, 4 players, "
+            "baseline, 2 threads")
+    if ctx.quick:  # a minute of games, not seconds
+        return [f"{head}): not measured with --quick"]
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        return [f"{head}): not measured (numba has one thread)"]
+    s = overhead_summary(study_overhead())
+    (ws, cs), (wn, cn) = s["simulate"], s["counts only"]
+    return [f"{head}; median of {STUDY_ROUNDS} rounds in alternating order): CPU time "
+            f"{100 * cs:+.1f} % with records, {100 * cn:+.1f} % counts only; wall time "
+            f"{100 * ws:+.1f} % and {100 * wn:+.1f} %"]
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
