@@ -58,6 +58,7 @@ from simlib.games.until_daylight.codes import (
     G_CUR_B,
     G_CUR_H,
     G_CUR_X,
+    G_N_CARDS,
     MOD_EXTRA_COLLATERAL,
     MOD_NO_FIREARMS,
     P_BODIES_PER_DAMAGE,
@@ -125,9 +126,26 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
     pl = pl_of(st)  # views built once per decision, not once per candidate
     inv = inv_of(st)
     card_tab = card_tab_of(rs)
+    # the ammo trades' scores ask which ammo the chooser and the teammate traded with have
+    # a weapon for: found once per decision and once per teammate (the candidates list a
+    # teammate's trades together), not once per candidate
+    self_mask = NOT_KNOWN
+    q = -1
+    q_mask = NOT_KNOWN
+    trades = decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION
     for i in range(n):
-        s = baseline_score_nb(st, rs, pp, decision, seat, cands[i, 0], cands[i, 1], cands[i, 2],
-                              pl, inv, card_tab)
+        act = cands[i, 0]
+        a = cands[i, 1]
+        b = cands[i, 2]
+        b_mask = NOT_KNOWN
+        if trades and (act == A_GIVE or act == A_TAKE) and card_tab[a, C_KIND] == CK_AMMO:
+            if self_mask == NOT_KNOWN:
+                self_mask = ammo_weapons_nb(st, rs, seat)
+            if b != q:
+                q = b
+                q_mask = ammo_weapons_nb(st, rs, q)
+            b_mask = q_mask
+        s = score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, self_mask, b_mask)
         if s > best_s:
             best_s = s
             best = i
@@ -181,6 +199,38 @@ def card_value_nb(st, rs, seat, c):
     if k == CK_PICKPOCKET:
         return 4.0
     return 6.0
+
+
+NOT_KNOWN = -1  # a per-decision value ``score_nb`` is not given: it finds it itself
+MASK_CARDS = 62  # ``ammo_weapons_nb``'s bit set holds card types below this
+
+
+@njit_nb
+def ammo_weapons_nb(st, rs, seat):
+    """Bit set of the ammo types ``a`` with ``has_weapon_for_ammo_nb(st, rs, seat, a)``
+    (``NOT_KNOWN`` when a card type does not fit in the bits: then it is asked per card)."""
+    nc = st[G_N_CARDS]
+    if nc > MASK_CARDS:
+        return NOT_KNOWN
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    mask = 0
+    for w in range(nc):
+        if inv[seat, w] > 0 and card_tab[w, C_KIND] == CK_WEAPON and card_tab[w, C_MELEE] == 0:
+            if card_tab[w, C_FIREARM] == 0 or char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) == 0:
+                a = card_tab[w, C_AMMO]
+                if 0 <= a < MASK_CARDS:
+                    mask |= 1 << a
+    return mask
+
+
+@njit_nb
+def armed_for_nb(st, rs, seat, mask, ammo):
+    """``has_weapon_for_ammo_nb(st, rs, seat, ammo)``, read from ``seat``'s
+    ``ammo_weapons_nb`` bit set when it is known."""
+    if mask == NOT_KNOWN or ammo < 0 or ammo >= MASK_CARDS:
+        return has_weapon_for_ammo_nb(st, rs, seat, ammo)
+    return (mask >> ammo) & 1 != 0
 
 
 @njit_nb
@@ -287,6 +337,15 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
 def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
     """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic);
     ``pl``, ``inv``, ``card_tab`` are the views of ``st`` and ``rs`` (built by the caller)."""
+    return score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, NOT_KNOWN,
+                    NOT_KNOWN)
+
+
+@njit_nb
+def score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, self_mask, b_mask):
+    """``baseline_score_nb`` given what ``choose_nb`` found once per decision: the
+    ``ammo_weapons_nb`` bit sets of ``seat`` and of a trade's teammate ``b`` (each
+    ``NOT_KNOWN``: asked here per card when needed).  The same score either way."""
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION:
         # quick answers for the many trades that the heuristic never wants (below
         # A_NOTHING's 0: the engine may leave them out, see ignores_trade_nb)
@@ -316,8 +375,8 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
             return -5.0  # pickpocket: never rob a teammate
         if act == A_GIVE:
             k = card_tab[a, C_KIND]
-            if k == CK_AMMO and not has_weapon_for_ammo_nb(st, rs, seat, a) \
-                    and has_weapon_for_ammo_nb(st, rs, b, a):
+            if k == CK_AMMO and not armed_for_nb(st, rs, seat, self_mask, a) \
+                    and armed_for_nb(st, rs, b, b_mask, a):
                 return 80.0
             if k == CK_HEAL and pl[b, PL_HEALTH] <= 2 and pl[b, PL_HEALTH] < pl[b, PL_MAX_HEALTH] \
                     and pl[seat, PL_HEALTH] > 3 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
@@ -329,8 +388,8 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
             return -2.0
         if act == A_TAKE:
             k = card_tab[a, C_KIND]
-            if k == CK_AMMO and has_weapon_for_ammo_nb(st, rs, seat, a) \
-                    and not has_weapon_for_ammo_nb(st, rs, b, a):
+            if k == CK_AMMO and armed_for_nb(st, rs, seat, self_mask, a) \
+                    and not armed_for_nb(st, rs, b, b_mask, a):
                 return 75.0
             return -2.0
         if act == A_DRAW:
