@@ -241,7 +241,9 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     records : pandas.DataFrame, shape (n_games, ...), or a mapping of column name to array
         Must hold ``spec.outcome`` (bool), the member columns, every grouping key and
         every category column (a mapping of numpy arrays skips building a frame: the
-        counts-only path of a study).
+        counts-only path of a study; a ``pandas.Categorical`` value, e.g. built with
+        ``Categorical.from_codes`` from a kernel's integer codes, is counted from its
+        codes without factorising text, and gives the counts its decoded values give).
     spec : TableSpec
 
     Returns
@@ -268,6 +270,11 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
         r = coded.get(name)
         if r is None:
             a = records[name]
+            if isinstance(a, pd.Categorical):
+                # a game's own integer codes, named once: no text to factorise (the
+                # counts then equal those of the decoded column; unused levels drop out)
+                r = coded[name] = _sorted_codes(a)
+                return r
             if isinstance(a, pd.Series) and isinstance(a.dtype, pd.StringDtype):
                 # pyarrow strings factorise in arrow; via numpy they would first become
                 # an object array of Python strings (half of a study's counting time)
@@ -280,26 +287,34 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
     n = len(col(spec.outcome))
     values: dict[str, np.ndarray | None] = {GAMES: None,  # None: a row counts 1
                                             WINS: col(spec.outcome).astype(bool)}
+    # each category column as one code per game into its values present (as text, missing
+    # as none_value, merged when two values print alike): a grouping then sums all of a
+    # category's ``<column>=<value>`` columns in one bincount (one per value cost most of
+    # a study's counting)
+    multi: list[tuple[np.ndarray, list[str]]] = []
     for c, _ in spec.categories:
         cc, u = codes(c)
-        labels = [str(v) for v in u] + [spec.none_value]  # as text, missing as none_value
+        labels = [str(v) for v in u] + [spec.none_value]
         lab = np.where(cc >= 0, cc, len(u))
-        by_label: dict[str, list[int]] = {}
-        for i in np.unique(lab):
-            by_label.setdefault(labels[i], []).append(int(i))
-        for v in sorted(by_label):
-            ids = by_label[v]
-            values[f"{c}{_SEP}{v}"] = lab == ids[0] if len(ids) == 1 else np.isin(lab, ids)
+        present = np.flatnonzero(np.bincount(lab, minlength=len(labels)))
+        names = sorted({labels[i] for i in present})
+        to_col = np.full(len(labels), -1, dtype=np.int64)
+        for i in present:
+            to_col[i] = names.index(labels[i])
+        multi.append((to_col[lab], [f"{c}{_SEP}{v}" for v in names]))
     frames = {}
     for name, keys in spec.groupings:
         if not keys:
-            frames[name] = _tidy(pd.DataFrame(
-                {k: np.array([n if v is None else int(v.sum())], dtype=np.int64)
-                 for k, v in values.items()}))
+            row = {k: np.array([n if v is None else int(v.sum())], dtype=np.int64)
+                   for k, v in values.items()}
+            for lab, cols in multi:
+                tot = np.bincount(lab, minlength=len(cols))
+                row.update({cn: tot[j:j + 1].astype(np.int64) for j, cn in enumerate(cols)})
+            frames[name] = _tidy(pd.DataFrame(row))
             continue
         if not spec.by_member(keys):
             parts = [codes(k) for k in keys]
-            block = ([c for c, _ in parts], dict(values), None)
+            block = ([c for c, _ in parts], dict(values), None, multi)
             frames[name] = _tidy(_sum_groups([block], [u for _, u in parts], list(keys)))
             continue
         attrs = dict(spec.member_attrs)
@@ -325,9 +340,24 @@ def count_records(records: pd.DataFrame, spec: TableSpec) -> Counts:
                 x = np.where(present, col(vcols[i]), 0).astype(np.int64)
                 vals[f"sum{_SEP}{vname}"] = x
                 vals[f"sumsq{_SEP}{vname}"] = x * x
-            blocks.append(([per_key[k][0][i] for k in keys], vals, present))
+            blocks.append(([per_key[k][0][i] for k in keys], vals, present, multi))
         frames[name] = _tidy(_sum_groups(blocks, [per_key[k][1] for k in keys], list(keys)))
     return Counts(spec, frames)
+
+
+def _sorted_codes(cat: pd.Categorical) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(values, sort=True)``'s view of a categorical's levels: int64 codes
+    into its categories in sorted order (-1 missing), the categories as an object array
+    (as factorising the decoded text gives them)."""
+    c = np.asarray(cat.codes, dtype=np.int64)
+    levels = np.asarray(cat.categories, dtype=object)
+    order = np.argsort(levels, kind="stable")
+    if np.any(order != np.arange(len(order))):
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order), dtype=np.int64)
+        c = np.where(c >= 0, rank[np.maximum(c, 0)], -1)
+        levels = levels[order]
+    return c, levels
 
 
 def _union(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[list[np.ndarray], np.ndarray]:
@@ -361,14 +391,17 @@ def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFra
     """The frame of ``groupby(keys, sort=True).sum()`` over the rows of ``blocks``, its
     columns in :func:`_tidy`'s order (``games``, ``wins``, then sorted).
 
-    A block is ``(codes, values, present)``: one code array per key (into ``levels[j]``,
-    the key's sorted values; -1 missing), a mapping of value name to array (``None``: a
-    row counts 1) and a row mask (``None``: all).  A row with a missing key is dropped, as
-    pandas does.  The key codes combine into one integer (mixed radix) and each value is
-    summed by ``np.bincount`` (exact integers); groups come out in sorted key order."""
+    A block is ``(codes, values, present[, multi])``: one code array per key (into
+    ``levels[j]``, the key's sorted values; -1 missing), a mapping of value name to array
+    (``None``: a row counts 1), a row mask (``None``: all) and optionally a list of
+    ``(label, names)``: one code per row into ``names``, the 0/1 columns of a category
+    given at once (column ``names[j]`` counts the rows whose code is ``j``; every block
+    lists the same names).  A row with a missing key is dropped, as pandas does.  The key
+    codes combine into one integer (mixed radix) and each value is summed by
+    ``np.bincount`` (exact integers); groups come out in sorted key order."""
     shape = tuple(max(len(u), 1) for u in levels)
     flats, sels = [], []
-    for cs, _, present in blocks:
+    for cs, _, present, *_ in blocks:
         keep = np.logical_and.reduce([c >= 0 for c in cs])
         if present is not None:
             keep &= present
@@ -376,7 +409,8 @@ def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFra
         flats.append(np.ravel_multi_index([c[sel] for c in cs], shape) if len(cs) > 1
                      else cs[0][sel])
         sels.append(sel)
-    names = list(blocks[0][1])
+    multi = blocks[0][3] if len(blocks[0]) > 3 else []
+    names = list(blocks[0][1]) + [cn for _, cols in multi for cn in cols]
     names = [v for v in (GAMES, WINS) if v in names] + sorted(v for v in names if v not in (GAMES, WINS))
     if sum(len(s) for s in sels) == 0:  # no rows: pandas' own empty frame
         empty = {k: np.asarray(levels[j]).take(np.empty(0, dtype=np.int64)) for j, k in enumerate(keys)}
@@ -389,19 +423,32 @@ def _sum_groups(blocks, levels: list[np.ndarray], keys: list[str]) -> pd.DataFra
         flats = np.split(inv.reshape(-1), np.cumsum([len(f) for f in flats])[:-1])
         size = len(ids)
     data = {}
-    for v in names:
+    for v in blocks[0][1]:
         tot = np.zeros(size, dtype=np.int64)
-        for (_, vals, _), f, sel in zip(blocks, flats, sels):
+        for (_, vals, *_), f, sel in zip(blocks, flats, sels):
             w = vals[v]
             tot += _bincount(f, None if w is None else np.asarray(w)[sel], size)
         data[v] = tot
+    for m, (_, cols) in enumerate(multi):
+        k = len(cols)
+        if size * k > max(1 << 22, 4 * sum(len(s) for s in sels)):  # too many cells at once
+            for j, cn in enumerate(cols):
+                data[cn] = sum(_bincount(f, block[3][m][0][sel] == j, size)
+                               for block, f, sel in zip(blocks, flats, sels))
+            continue
+        tot = np.zeros(size * k, dtype=np.int64)
+        for block, f, sel in zip(blocks, flats, sels):
+            tot += _bincount(f * k + block[3][m][0][sel], None, size * k)
+        tot = tot.reshape(size, k)
+        for j, cn in enumerate(cols):
+            data[cn] = tot[:, j]
     rows = sum(_bincount(f, None, size) for f in flats)
     nz = np.flatnonzero(rows)
     at = np.unravel_index(nz if ids is None else ids[nz], shape)
     arrays = [pd.Index(levels[i]).take(at[i]) for i in range(len(keys))]
     index = pd.MultiIndex.from_arrays(arrays, names=keys) if len(keys) > 1 else \
         pd.Index(arrays[0], name=keys[0])
-    return pd.DataFrame({v: t[nz] for v, t in data.items()}, index=index)
+    return pd.DataFrame({v: np.ascontiguousarray(data[v][nz]) for v in names}, index=index)
 
 
 def _group_sum(cols: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:
