@@ -337,37 +337,17 @@ def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None
 
 
 def study(rounds: int, games: int, threads: int) -> None:
-    import simlib
-    from simlib.games.until_daylight import api
+    """``simulate`` over ``play_games`` on the same games (issue #33's 5 % target): the
+    measurement of ``simlib bench``'s study note (``benches.study_overhead``: reference
+    ruleset, 4 players, baseline; play_games, simulate with records and without, in
+    alternating order), every round printed with its load average."""
+    from simlib.games.until_daylight.benches import overhead_summary, study_overhead
 
-    kw = dict(players=4, ruleset="reference", threads=threads)
-    api.play_games(64, **kw)  # compile or load, outside the timing
-    simlib.simulate(2000, progress=False, **kw)
-    over, over_counts = [], []
-
-    def timed(f, r):
-        t = time.perf_counter()
-        f(r)
-        return time.perf_counter() - t
-
-    variants = [
-        lambda r: api.play_games(games, seed=r, **kw),
-        lambda r: simlib.simulate(games, seed=r, progress=False, **kw),
-        lambda r: simlib.simulate(games, seed=r, progress=False, keep_records=False, **kw),
-    ]
-    for r in range(rounds):
-        order = [0, 1, 2] if r % 2 == 0 else [2, 1, 0]  # a drifting load hits each alike
-        t = {}
-        for v in order:
-            t[v] = timed(variants[v], r)
-        tk, ts, tn = t[0], t[1], t[2]
-        over.append(ts / tk - 1)
-        over_counts.append(tn / tk - 1)
-        print(f"round {r + 1}: play_games {tk:.2f} s; simulate {ts:.2f} s ({100 * over[-1]:+.1f} %); "
-              f"simulate without records {tn:.2f} s ({100 * over_counts[-1]:+.1f} %)", flush=True)
-    print(f"median overhead over play_games: simulate {100 * statistics.median(over):+.1f} %, "
-          f"without records {100 * statistics.median(over_counts):+.1f} % ({games:,} games, "
-          f"{threads} threads)")
+    out = study_overhead(games, rounds, threads, say=lambda line: print(line, flush=True))
+    print(f"median over {rounds} rounds of the overhead over play_games ({games:,} games, "
+          f"{threads} threads): " + "; ".join(
+              f"{k}: CPU {100 * c:+.1f} %, wall {100 * w:+.1f} %"
+              for k, (w, c) in overhead_summary(out).items()))
 
 
 def main(argv: list[str] | None = None) -> None:
