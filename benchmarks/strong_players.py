@@ -2,7 +2,7 @@
 
     python benchmarks/strong_players.py search --games 40         # where a search game's time goes
     python benchmarks/strong_players.py search-rounds --games 10  # the search's time per round
-    python benchmarks/strong_players.py search-replay --games 20  # check schedules, replayed
+    python benchmarks/strong_players.py search-replay --games 20  # schedules, replayed
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
@@ -20,12 +20,12 @@ seconds of its decisions in each round of the night.
 
 ``search-replay``: at every decision of the search player's own games (games ``start ..``
 of seed 1), the values of the first ``--values`` continuations of each of the baseline's
-best 4 candidates; then the search's successive halving and early drops are replayed on
-them (in Python, the kernel's rule: its replay must give the kernel's choice) with other
-schedules of the checks for hopeless challengers, apart for the decisions whose horizon
-ends before the night's last round and for the others: continuations spent and the
-kernel's changed choices kept (a decision whose replay needs more values is counted
-apart).
+best 4 candidates; the search's successive halving and early drops are replayed on them
+(in Python, the kernel's rule: its replay must give the kernel's choice), then other
+schedules of the checks for hopeless challengers are replayed on the first half of the
+values and their choices valued on the second half, which they never saw (an unbiased
+estimate of what their changes gain), apart for the decisions whose horizon ends before
+the night's last round and for the others.
 
 ``till-dawn``: heads-up Till Dawn games per second on 2 threads of an ``optimal`` player
 against a ``threshold`` player, beside two ``threshold`` players, interleaved round by
@@ -181,10 +181,12 @@ def _value_matrix_kernel():
     return values
 
 
-def replay_choice(v, k, min_check, every, budget, z, thr, min_paired):
+def replay_choice(v, k, min_check, every, fut_from, fut_z, *, budget, z, thr, min_paired):
     """The kernel's ``rollout_choose_nb`` on known values ``v[candidate, r]`` (candidate 0:
     the baseline's choice): ``(index chosen, continuations spent)``, ``(-1, -1)`` when it
-    needs more values than ``v`` holds."""
+    needs more values than ``v`` holds.  ``fut_from``/``fut_z``: from ``fut_from`` shared
+    continuations on, a challenger is dropped with ``fut_z`` standard errors, not ``z``
+    (the kernel's futility bound where a continuation can win; None: no bound)."""
     if k < 2:
         return 0, 0
     rounds = 1
@@ -218,7 +220,8 @@ def replay_choice(v, k, min_check, every, budget, z, thr, min_paired):
                 j = 1
                 while j < alive:
                     g, se = gain_se(cand[j], r0)
-                    if g + z * se < thr:
+                    zd = fut_z if fut_from is not None and r0 >= fut_from else z
+                    if g + zd * se < thr:
                         alive -= 1
                         cand[j], cand[alive] = cand[alive], cand[j]
                     else:
@@ -268,38 +271,47 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
             k = values(st, rs, bid, bpp, rp, top_k, v, co)
             c = int(S.rollout_choice_nb(st, rs, bid, bpp, rp))
             short = horizon >= 1 and st[K.G_ROUND] + horizon - 1 < rs[K.P_ROUNDS]
-            rows.append((short, k, list(co[:k]).index(c) if c in co[:k] else -2, v))
+            rows.append((bool(short), k, list(co[:k]).index(c) if c in co[:k] else -2, v))
             apply_step(st, rs, c)
     kw = dict(budget=max(int(p["budget"]), 2), z=p["z"], thr=p["threshold"],
               min_paired=S.MIN_PAIRED)
-    kernel_rule = {True: (S.SHORT_MIN_CHECK, S.SHORT_CHECK_EVERY), False: (S.MIN_CHECK, S.CHECK_EVERY)}
+    fz = p["z"] / 2  # a futility bound: dropped with z / 2 standard errors from then on
+    # (first check, every, futility from, its z) of the kernel's two kinds of decision
+    kernel_rule = {True: (S.SHORT_MIN_CHECK, S.SHORT_CHECK_EVERY, None, None),
+                   False: (S.MIN_CHECK, S.CHECK_EVERY, None, None)}
     now = [replay_choice(v, k, *kernel_rule[short], **kw) for short, k, _, v in rows]
     bad = [i for i, (ch, _) in enumerate(now) if ch >= 0 and ch != rows[i][2]]
     if bad:
         raise SystemExit(f"the replay differs from the kernel at {len(bad)} decisions: fix the replay")
+    held = n_values // 2  # the schedules see the first half; the second half values their choices
     print(f"{policy} (horizon {horizon}), calibrated, 4 players, games {start}-{start + games - 1} "
-          f"of seed 1: {len(rows)} decisions, the first {n_values} continuations of each of the "
-          f"baseline's best {top_k} candidates")
+          f"of seed 1: {len(rows)} decisions, {n_values} continuations of each of the "
+          f"baseline's best {top_k} candidates; the schedules below see the first {held}, and "
+          f"the other {n_values - held} value their choices (gain: the sum over the decisions "
+          "of the chosen candidate's mean paired gain over the baseline's choice on them)")
+
+    def gain(i, c):
+        v = rows[i][3]
+        return 0.0 if c <= 0 else float((v[c, held:] - v[0, held:]).mean())
+
     for short in (True, False):
         idx = [i for i, r in enumerate(rows) if r[0] == short]
         what = "horizon ends before the last round" if short else "a continuation can win"
-        known = [i for i in idx if now[i][0] >= 0]
-        print(f"  {what}: {len(idx)} decisions, the kernel changed {sum(rows[i][2] != 0 for i in idx)} "
-              f"choices ({len(idx) - len(known)} decisions need more than {n_values} values)")
-        for mc, ev in ((8, 4), (6, 2), (4, 4), (2, 2)):
-            res = [(i, replay_choice(rows[i][3], rows[i][1], mc, ev, **kw)) for i in known]
-            res = [(i, x) for i, x in res if x[0] >= 0]
-            if not res:
+        print(f"  {what}: {len(idx)} decisions, the kernel changed "
+              f"{sum(rows[i][2] != 0 for i in idx)} choices")
+        for rule in ((8, 4, None, None), (8, 4, 12, fz), (8, 4, 8, fz), (6, 2, None, None),
+                     (6, 2, 12, fz), (4, 4, None, None), (2, 2, None, None)):
+            res = [(i, replay_choice(rows[i][3][:, :held], rows[i][1], *rule, **kw)) for i in idx]
+            mark = " (the kernel's)" if rule == kernel_rule[short] else ""
+            fut = "" if rule[2] is None else f", futility from {rule[2]} with z {rule[3]:g}"
+            label = f"first check after {rule[0]}, then every {rule[1]}{fut}{mark}"
+            if any(x[0] < 0 for _, x in res):
+                print(f"    {label}: needs more than {held} values (--values)")
                 continue
             spent = np.mean([x[1] for _, x in res])
-            base = np.mean([now[i][1] for i, _ in res])
-            kept = sum(1 for i, x in res if now[i][0] != 0 and x[0] == now[i][0])
-            changed = sum(1 for i, _ in res if now[i][0] != 0)
-            new = sum(1 for i, x in res if x[0] != 0 and x[0] != now[i][0])
-            mark = " (the kernel's)" if (mc, ev) == kernel_rule[short] else ""
-            print(f"    first check after {mc}, then every {ev}{mark}: {spent:.1f} continuations a "
-                  f"decision ({spent / base:.2f}x the kernel's), {kept} of its {changed} changes "
-                  f"kept, {new} other changes")
+            changed = sum(1 for _, x in res if x[0] != 0)
+            print(f"    {label}: {spent:.1f} continuations a decision, {changed} changes, gain "
+                  f"{sum(gain(i, x[0]) for i, x in res):.2f}")
 
 
 def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None:
@@ -369,7 +381,7 @@ def main(argv: list[str] | None = None) -> None:
     q.add_argument("--start", type=int, default=100)
     q.add_argument("--policy", default="rollout-100")
     q.add_argument("--horizon", type=int, default=2)
-    q.add_argument("--values", type=int, default=28)
+    q.add_argument("--values", type=int, default=128)
     a = sub.add_parser("till-dawn")
     a.add_argument("--rounds", type=int, default=3)
     a.add_argument("--games", type=int, default=40_000)
