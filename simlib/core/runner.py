@@ -59,6 +59,11 @@ __all__ = [
 ]
 
 DEFAULT_CHUNK_SIZE = 10_000
+# Without a store or a progress bar a chunk is only a unit of work, and the local backend
+# plays consecutive chunks in one kernel call of up to this many games: counting a chunk
+# has a fixed cost (a few pandas frames per grouping, about 10 ms) as large as its
+# per-game cost at 10,000 games (issue #33: simulate within 5 % of its kernel)
+GROUP_GAMES = 50_000
 RECORD_LIMIT = 1_000_000  # above this many games, keep counts only (unless told otherwise)
 FORMAT = 1  # version of the stored layout (manifest, chunk files, final file metadata)
 META_KEY = b"simlib"
@@ -106,6 +111,40 @@ class ChunkPlan:
 
     def __iter__(self):
         return (self.chunk(i) for i in range(self.n_chunks))
+
+
+def _units(plan: ChunkPlan, chunks: list[int], max_games: int) -> list[tuple[int, ...]]:
+    """``chunks`` (in order) as units played by one kernel call each: runs of consecutive
+    chunks of up to ``max_games`` games, shrinking to half of the games left so that the
+    last unit, counted while no kernel runs, is small; one chunk a unit when
+    ``max_games`` is at most the chunk size (a store or a progress bar needs chunks)."""
+    if max_games <= plan.chunk_size:
+        return [(i,) for i in chunks]
+    left = sum(plan.chunk(i)[1] for i in chunks)
+    units: list[tuple[int, ...]] = []
+    cur: list[int] = []
+    games = 0
+    for i in chunks:
+        n = plan.chunk(i)[1]
+        if cur and (i != cur[-1] + 1 or games + n > max(plan.chunk_size,
+                                                       min(max_games, (left + games) // 2))):
+            units.append(tuple(cur))
+            cur, games = [], 0
+        cur.append(i)
+        games += n
+        left -= n
+    if cur:
+        units.append(tuple(cur))
+    return units
+
+
+def _span(plan: ChunkPlan, unit: tuple[int, ...] | int) -> tuple[int, int]:
+    """``(start, count)`` of a unit of consecutive chunks (or of one chunk's index)."""
+    if not isinstance(unit, tuple):
+        return plan.chunk(unit)
+    start = plan.chunk(unit[0])[0]
+    last_start, last_count = plan.chunk(unit[-1])
+    return start, last_start + last_count - start
 
 
 # =========================================================================== result
@@ -584,18 +623,18 @@ class _LocalBackend:
 
     IN_FLIGHT = 2  # chunks played at once: one is counted while the next one plays
 
-    def map(self, adapter, plan: ChunkPlan, chunks: list[int], keep_records: bool):
-        """Chunks in order, two in flight: counting a chunk (pandas, mostly under the GIL)
-        used to leave the cores idle between kernels; now the next chunk's kernel (which
-        releases the GIL) runs meanwhile.  A chunk's result depends only on its games, so
-        the tables are the same as one chunk at a time; results are yielded (and written)
-        in chunk order."""
+    def map(self, adapter, plan: ChunkPlan, chunks: list[tuple[int, ...]], keep_records: bool):
+        """Units of consecutive chunks (:func:`_units`) in order, two in flight: counting
+        a unit (pandas, mostly under the GIL) used to leave the cores idle between kernels;
+        now the next unit's kernel (which releases the GIL) runs meanwhile.  A unit's result
+        depends only on its games, so the tables are the same as one chunk at a time;
+        results are yielded (and written) in chunk order."""
         from collections import deque
         from concurrent.futures import ThreadPoolExecutor
         from itertools import islice
 
-        def task(i):
-            start, count = plan.chunk(i)
+        def task(unit):
+            start, count = _span(plan, unit)
             return _chunk_task(adapter, start, count, self.threads, keep_records)
 
         todo = iter(chunks)
@@ -663,7 +702,7 @@ class _DaskBackend:
             self.cluster.close()
         return False
 
-    def map(self, adapter, plan: ChunkPlan, chunks: list[int], keep_records: bool):
+    def map(self, adapter, plan: ChunkPlan, chunks: list[tuple[int, ...]], keep_records: bool):
         from distributed import as_completed
 
         client = self.client
@@ -675,7 +714,7 @@ class _DaskBackend:
         futures = {}
 
         def submit(i):
-            start, count = plan.chunk(i)
+            start, count = _span(plan, i)
             fut = client.submit(_chunk_task, adapter_f, start, count, self.threads, keep_records,
                                 pure=False)
             futures[fut] = i
@@ -804,6 +843,10 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         if max_chunks is not None:
             pending = pending[:max_chunks]
         show = _show_progress(progress)
+        # a chunk is a unit of storage and progress; with neither, the local backend plays
+        # consecutive chunks together (the same games: the same counts and records)
+        group = backend == "local" and store is None and not show
+        units = _units(plan, pending, GROUP_GAMES if group else 0)
         if show and pending and backend == "local":
             line = adapter.compile_notice()
             if line:
@@ -814,15 +857,16 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         new_records: dict[int, pd.DataFrame] = {}
         total = Counts.empty(adapter.spec)
         try:
-            for i, (records, counts) in be.map(adapter, plan, pending, keep):
-                if store is not None:
+            for unit, (records, counts) in be.map(adapter, plan, units, keep):
+                i = unit[0]
+                if store is not None:  # one chunk a unit (_units)
                     store.write(i, records if keep else counts.to_frame())
                 total = total + counts
-                new_chunks.add(i)
+                new_chunks.update(unit)
                 if keep:
                     new_records[i] = records
                 if bar is not None:
-                    bar.update(plan.chunk(i)[1])
+                    bar.update(_span(plan, unit)[1])
         finally:
             if bar is not None:
                 bar.close()
@@ -842,6 +886,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     records = None
     if keep:
         parts = [new_records.get(i, old_records.get(i)) for i in sorted(finished)]
+        parts = [p for p in parts if p is not None]  # a unit's records sit at its first chunk
         records = pd.concat(parts, ignore_index=True) if parts else None
     import numba
 
