@@ -68,6 +68,8 @@ class UnknownGameError(ValueError):
 class StudyAdapter(Protocol):
     """A study's games, as the runner and the instruments play them (picklable: sent to
     Dask workers).  Game ``i`` is a pure function of the study's parameters and ``i``.
+    A game's adapter subclasses it (``class MyAdapter(StudyAdapter)``) and so inherits
+    the defaults (``run_chunk_with_counts``).
 
     Attributes: ``game`` (the registry name), ``spec`` (its ``TableSpec``), ``rules`` (the
     ruleset object), ``players`` (the player counts, a tuple).
@@ -81,6 +83,14 @@ class StudyAdapter(Protocol):
 
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None):
         """``aggregate(run_chunk(start, count))``, possibly cheaper (no full records)."""
+
+    def run_chunk_with_counts(self, start: int, count: int, threads: int | None = None):
+        """``(records, aggregate(records))`` of those games, ``records`` being
+        ``run_chunk(start, count)``: what a study keeping its records asks for.  An adapter
+        that subclasses this protocol inherits this default; a game may count from its
+        kernel's codes instead of the frame's text (Until Daylight: half the cost)."""
+        records = self.run_chunk(start, count, threads)
+        return records, self.aggregate(records)
 
     def aggregate(self, records):
         """Additive :class:`simlib.core.tables.Counts` of a records frame."""

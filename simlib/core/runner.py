@@ -595,17 +595,10 @@ def _progress_bar(total: int, initial: int, show: bool, desc: str):
 # =========================================================================== backends
 def _chunk_task(adapter: GameAdapter, start: int, count: int, threads: int | None,
                 keep_records: bool):
-    """Play one chunk; return ``(records or None, counts)``.  An adapter may offer
-    ``run_chunk_with_counts(start, count, threads) -> (records, counts)``, the pair
-    ``run_chunk`` then ``aggregate`` give, counted from its kernel's codes instead of the
-    frame's text (Until Daylight: the counts cost half as much)."""
+    """Play one chunk; return ``(records or None, counts)``."""
     if not keep_records:
         return None, adapter.run_chunk_counts(start, count, threads)
-    both = getattr(adapter, "run_chunk_with_counts", None)
-    if both is not None:  # optional: counts from the game's raw codes, not the frame's text
-        return both(start, count, threads)
-    records = adapter.run_chunk(start, count, threads)
-    return records, adapter.aggregate(records)
+    return adapter.run_chunk_with_counts(start, count, threads)
 
 
 class _LocalBackend:

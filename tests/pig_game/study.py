@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from simlib.core.games import StudyAdapter
 from simlib.core.instruments import Outcomes
 from simlib.core.parallel import run_ranges
 from simlib.core.report import Report, Section, rate_table
@@ -66,7 +67,7 @@ def records_frame(out: np.ndarray, rules: PigRules) -> pd.DataFrame:
 
 
 @dataclass(frozen=True, eq=False)
-class PigAdapter:
+class PigAdapter(StudyAdapter):
     rules: PigRules
     seed: int
     players: tuple[int, ...]

@@ -35,6 +35,7 @@ import pandas as pd
 from ...core.ruleset import resolve_ruleset
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from ...core.games import StudyAdapter
 from . import codes as K
 from .ruleset import DayNightZRules, load_ruleset
 
@@ -146,7 +147,7 @@ def _carried(path: np.ndarray, final: np.ndarray) -> np.ndarray:
 
 # =========================================================================== the adapter
 @dataclass(frozen=True, eq=False)
-class DayNightZAdapter:
+class DayNightZAdapter(StudyAdapter):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
     rules: DayNightZRules

@@ -29,6 +29,7 @@ import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables
+from ...core.games import StudyAdapter
 from . import api
 from . import codes as K
 from .policies import Seat, make_seat
@@ -65,7 +66,7 @@ TABLE_SPEC = TableSpec(
 
 
 @dataclass(frozen=True, eq=False)
-class MortAdapter:
+class MortAdapter(StudyAdapter):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
     rules: MortRules

@@ -32,6 +32,7 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records
+from ...core.games import StudyAdapter
 from . import api
 from . import codes as K
 from .instruments import outcomes
@@ -73,7 +74,7 @@ def default_games(adapter: "UntilDaylightAdapter") -> int:
 
 
 @dataclass(frozen=True, eq=False)
-class UntilDaylightAdapter:
+class UntilDaylightAdapter(StudyAdapter):
     """Everything that fixes the games of a study; picklable (sent to Dask workers).
 
     ``teams[k]`` (int64, (n_teams, MAX_PLAYERS), -1 padded) lists the teams of

@@ -31,6 +31,7 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from ...core.games import StudyAdapter
 from . import api
 from . import codes as K
 from .policies import POLICIES, Seat
@@ -72,7 +73,7 @@ POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
 
 
 @dataclass(frozen=True, eq=False)
-class UntilTheWorldEndsAdapter:
+class UntilTheWorldEndsAdapter(StudyAdapter):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
     rules: UntilTheWorldEndsRules
