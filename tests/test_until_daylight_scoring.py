@@ -1,14 +1,17 @@
-"""The baseline's fast attack scoring equals the straightforward one, to the last bit.
+"""The baseline's fast scoring equals the straightforward one, to the last bit.
 
 ``policies_nb.kill_expectation_nb`` reads every outcome's kills from a table of kill
 thresholds (``combat_nb.kill_thresholds_nb``) instead of searching them one outcome at a
 time; the search players rank candidates by these scores and the golden records come from
 the choices they make, so the oracles here are the bit-set search (``kills_for_counts_nb``)
 and a plain Python transcription of the expectation, on random lines and kill needs the
-data never has (heads or bodies of 0 to 3, bodies that cannot kill).
+data never has (heads or bodies of 0 to 3, bodies that cannot kill).  ``choose_nb`` finds
+the ammo trades' bit sets once per decision; the search ranks candidates by
+``baseline_score_nb``, which finds them per candidate: the same scores.
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -19,11 +22,25 @@ from simlib.games.until_daylight.kernels.combat_nb import (
     kills_for_counts_nb,
 )
 from simlib.games.until_daylight.kernels.policies_nb import (
+    NOT_KNOWN,
+    POLICY_BASELINE,
+    ammo_weapons_nb,
+    baseline_score_nb,
+    choose_nb,
     kill_expectation_nb,
     kill_expectation_slow_nb,
+    score_nb,
 )
-from simlib.games.until_daylight.kernels.state_nb import outcome_prob_nb
+from simlib.games.until_daylight.kernels.state_nb import (
+    cands_of,
+    card_tab_of,
+    inv_of,
+    outcome_prob_nb,
+    pl_of,
+)
+from simlib.games.until_daylight.policies import resolve_policy
 from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.step import Game
 
 
 def random_enemy_tab(rng, n_types):
@@ -93,3 +110,39 @@ def test_fast_expectation_is_bit_identical(faces):
         # a row too short for the table: the slow path, same numbers
         short = line.copy()
         assert kill_expectation_nb(rs, short, m, tab, d, per_die) == want
+
+
+@numba.njit(cache=False)
+def _scores_both_ways(st, rs, pp, out):
+    """Every candidate's ``baseline_score_nb`` (the search's ranking: nothing known) and
+    ``score_nb`` given both ammo bit sets, and ``choose_nb``'s choice."""
+    d, seat, n = st[K.G_PENDING_D], st[K.G_PENDING_SEAT], st[K.G_PENDING_M]
+    cands, pl, inv, card_tab = cands_of(st), pl_of(st), inv_of(st), card_tab_of(rs)
+    for i in range(n):
+        act, a, b = cands[i, 0], cands[i, 1], cands[i, 2]
+        out[i, 0] = baseline_score_nb(st, rs, pp, d, seat, act, a, b, pl, inv, card_tab)
+        bm = ammo_weapons_nb(st, rs, b) if act == K.A_GIVE or act == K.A_TAKE else NOT_KNOWN
+        out[i, 1] = score_nb(st, rs, pp, d, seat, act, a, b, pl, inv, card_tab,
+                             ammo_weapons_nb(st, rs, seat), bm)
+    return choose_nb(st, rs, POLICY_BASELINE, pp, d, seat, n)
+
+
+def test_choose_takes_the_first_best_of_the_searchs_scores():
+    """At every decision of a few baseline games (every trade listed: step games do not
+    leave out the trades the baseline never wants), the scores with the per-decision bit
+    sets equal the search's ``baseline_score_nb`` to the bit, and ``choose_nb`` takes the
+    first candidate of the highest score."""
+    _, pp = resolve_policy("baseline", None)
+    seen = set()
+    for game in range(6):
+        g = Game(seed=3, game=game, players=4 + game % 3)
+        while not g.over:
+            n = int(g.state[K.G_PENDING_M])
+            out = np.zeros((max(n, 1), 2))
+            c = _scores_both_ways(g.state, g.rs, pp, out)
+            if n > 1:
+                assert (out[:n, 0] == out[:n, 1]).all()
+                assert c == int(np.argmax(out[:n, 0]))
+                seen.update(int(a) for a in g.candidates()[:, 0])
+            g.apply(g.policy_choice("baseline"))
+    assert {K.A_ATTACK, K.A_GIVE, K.A_TAKE, K.A_DRAW} <= seen
