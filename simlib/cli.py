@@ -221,7 +221,7 @@ def _cmd_simulate(a) -> int:
                            connect_timeout=a.connect_timeout)
     sys.stdout.write(game.render(result, a.all_tables))
     if a.out:
-        what = "records" if result.records is not None else "counts"
+        what = "records" if result.has_records else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
     _write_html(a, result)
     return 0

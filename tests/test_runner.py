@@ -329,6 +329,18 @@ def test_counts_only_run_gives_the_same_tables(reference):
     assert_same_run(reference, res)
 
 
+def test_records_are_joined_on_first_access_in_game_order():
+    """A run keeps its chunks' frames and joins them when ``records`` is first read: the
+    tables and ``has_records`` do not join them, and the frame is every game in order."""
+    res = simulate(**STUDY, chunk_size=97)
+    assert res.has_records and "records" not in res.__dict__
+    assert res.tables.overall["games"].iloc[0] == 600 and "records" not in res.__dict__
+    rec = res.records
+    assert rec["game"].tolist() == list(range(600)) and rec.index.tolist() == list(range(600))
+    assert res.records is rec  # joined once
+    assert not simulate(**STUDY, keep_records=False).has_records
+
+
 def test_counts_only_path_equals_counting_the_records():
     ad = make_adapter([3, 4, 5, 6], seed=5)
     assert ad.run_chunk_counts(17, 300).equals(ad.aggregate(ad.run_chunk(17, 300)))

@@ -383,7 +383,7 @@ def _provenance_section(result, command: str | None) -> Section:
         ("ruleset fingerprint", p.get("ruleset_fingerprint")),
         ("ruleset", p.get("ruleset_lineage")),
         ("ruleset origin", p.get("ruleset_origin")),
-        ("records", "one row per game kept" if result.records is not None
+        ("records", "one row per game kept" if result.has_records
          else "counts only (no per-game records)"),
         ("backend", p.get("backend_detail") or p.get("backend")),
         ("chunk size", p.get("chunk_size")),

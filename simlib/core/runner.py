@@ -148,6 +148,21 @@ def _span(plan: ChunkPlan, unit: tuple[int, ...] | int) -> tuple[int, int]:
 
 
 # =========================================================================== result
+class RecordParts:
+    """A run's records as its chunks' frames in game order, joined into one frame the
+    first time :attr:`RunResult.records` is read (then the parts are let go)."""
+
+    def __init__(self, parts: list[pd.DataFrame]):
+        self._parts = parts
+        self._frame: pd.DataFrame | None = None
+
+    def frame(self) -> pd.DataFrame:
+        if self._frame is None:
+            self._frame = pd.concat(self._parts, ignore_index=True)
+            self._parts = []
+        return self._frame
+
+
 @dataclass(frozen=True, eq=False)
 class RunResult:
     """Outcome of a run.
@@ -157,7 +172,10 @@ class RunResult:
     counts : Counts
         Additive counts of every game played (all chunks, resumed ones included).
     records : pandas.DataFrame or None
-        One row per game in game order (``None`` when only counts were kept).
+        One row per game in game order (``None`` when only counts were kept).  A run
+        keeps its chunks' frames and joins them on the first access (the tables need only
+        the counts): a one-off copy of every record, which on a machine where fresh memory
+        is slow to touch was the largest part of what a study added to its kernel.
     provenance : dict
         Seed, games, game parameters, versions, backend, chunk size, times.
     complete : bool
@@ -165,9 +183,19 @@ class RunResult:
     """
 
     counts: Counts
-    records: pd.DataFrame | None
+    _records: "pd.DataFrame | RecordParts | None"
     provenance: Mapping[str, Any] = field(repr=False)
     complete: bool = True
+
+    @cached_property
+    def records(self) -> pd.DataFrame | None:
+        r = self._records
+        return r.frame() if isinstance(r, RecordParts) else r
+
+    @property
+    def has_records(self) -> bool:
+        """Whether per-game records were kept (without joining them)."""
+        return self._records is not None
 
     @cached_property
     def tables(self) -> Tables:
@@ -880,7 +908,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     if keep:
         parts = [new_records.get(i, old_records.get(i)) for i in sorted(finished)]
         parts = [p for p in parts if p is not None]  # a unit's records sit at its first chunk
-        records = pd.concat(parts, ignore_index=True) if parts else None
+        records = RecordParts(parts) if parts else None
     import numba
 
     provenance = {
@@ -907,7 +935,8 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     if store is not None and complete:
         meta = {"format": FORMAT, "kind": identity["stored"], "identity": identity,
                 "provenance": provenance}
-        store.finish(records if keep else total.to_frame(), meta)
+        store.finish((records.frame() if records is not None else None) if keep
+                     else total.to_frame(), meta)
     return RunResult(total, records, provenance, complete)
 
 
