@@ -157,12 +157,8 @@ def test_counts_add_and_store():
     assert Counts.from_frame(TABLE_SPEC, pd.read_parquet(buf)).equals(whole)
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.integers(3, 4), st.booleans(), st.sampled_from(["x", "y", "z"]),
-                          st.permutations(["a", "b", "c", "d"]), st.integers(1, 10)),
-                min_size=1, max_size=30),
-       st.integers(1, 29))
-def test_counts_are_additive(games, cut):
+def drawn_frame(games):
+    """A records frame of hypothesis-drawn games ``(players, win, cause, team order, round)``."""
     rows = []
     for p, w, cause, perm, rnd in games:
         row = {"players": p, "win": w, "loss_cause": "none" if w else cause, "round_reached": rnd,
@@ -171,7 +167,16 @@ def test_counts_are_additive(games, cut):
             row[SEATS[s]] = perm[s] if s < p else None
         row["team"] = "+".join(sorted(perm[:p]))
         rows.append(row)
-    df = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(3, 4), st.booleans(), st.sampled_from(["x", "y", "z"]),
+                          st.permutations(["a", "b", "c", "d"]), st.integers(1, 10)),
+                min_size=1, max_size=30),
+       st.integers(1, 29))
+def test_counts_are_additive(games, cut):
+    df = drawn_frame(games)
     cut = min(cut, len(df))
     whole = count_records(df, TABLE_SPEC)
     split = count_records(df.iloc[:cut], TABLE_SPEC) + count_records(df.iloc[cut:], TABLE_SPEC)
@@ -187,15 +192,7 @@ def test_categorical_columns_count_as_their_text(games, names, causes):
     """``count_records`` reads a ``pandas.Categorical`` column from its codes (a kernel's
     codes with their names, as Until Daylight's adapter passes them): in any category
     order, unused categories included, the counts equal those of the same text."""
-    rows = []
-    for p, w, cause, perm, rnd in games:
-        row = {"players": p, "win": w, "loss_cause": "none" if w else cause, "round_reached": rnd,
-               "dead_character": None if w or cause != "x" else perm[0]}
-        for s in range(6):
-            row[SEATS[s]] = perm[s] if s < p else None
-        row["team"] = "+".join(sorted(perm[:p]))
-        rows.append(row)
-    text = pd.DataFrame(rows)
+    text = drawn_frame(games)
     coded = text.copy()
     for c in list(SEATS) + ["dead_character"]:
         coded[c] = pd.Categorical(text[c], categories=list(names))
