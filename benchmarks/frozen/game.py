@@ -1,13 +1,13 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.game_nb.play_game_nb`` and the kernels it calls,
-written by `simlib bench --update-floors` (2026-12-01, commit 522f822).
+written by `simlib bench --update-floors` (2026-12-01, commit 9555c76).
 
 The speed guard measures the kernel against this copy (see simlib.core.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """
 from simlib.core.jit import njit_with
 from simlib.core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, np
-from simlib.games.until_daylight.kernels.combat_nb import ENEMY_RAIDER, ENEMY_SURVIVOR, E_KILL_BODIES, E_KILL_HEADS, E_KIND, FACE_B, FACE_H, np
+from simlib.games.until_daylight.kernels.combat_nb import ENEMY_RAIDER, ENEMY_SURVIVOR, E_KILL_BODIES, E_KILL_HEADS, E_KIND, FACE_B, FACE_H, NO_KILL, np
 from simlib.games.until_daylight.kernels.game_nb import A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR, CAUSE_STALEMATE, CH_HEALTH, CH_WEAPON, CK_ADRENALINE, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_EVENT_INJURY, CK_EVENT_LOST_ITEM, CK_EVENT_NOISE, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, C_AMMO, C_AMOUNT, C_BASIC_OF, C_COUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, C_NEEDS_ACTION, C_SILENT, C_STACKS, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, ENEMY_INFECTED, ENEMY_RAIDER, ENEMY_SURVIVOR, EV_ATTACK, EV_BARRICADE_DOWN, EV_CARD_PLAYED, EV_CAUGHT, EV_COLLATERAL, EV_CRAFT, EV_DAMAGE, EV_DEATH, EV_DISCARD, EV_DRAW, EV_END, EV_ENEMY_ROLL, EV_EVENT, EV_EXCHANGE, EV_FATE, EV_GIVE, EV_HEAL, EV_HORDE, EV_IGNORED, EV_KILL, EV_NOTHING, EV_NO_CARD, EV_PROTECTION, EV_RESHUFFLE, EV_ROLL, EV_ROUND, EV_SACRIFICE, EV_SAVED, EV_SURVIVOR_KILLED, EV_TAKE, EV_TAME, EV_TRAP, EV_USE, EV_VIOLATION, E_ATTACK_DICE, E_COUNT, E_KEPT, E_KIND, E_REWARD_CARDS, E_REWARD_XP, FATE_ADD_ENEMY, FATE_DAMAGE, FATE_DISCARD, FATE_DRAW, FATE_HEAL, FATE_REMOVE_ENEMY, G_AREA_CAP, G_ATTACKS, G_BARR_SUPPLY, G_BUF_CAP, G_CAUGHT, G_CAUSE, G_CHECK, G_CUR_AREA, G_CUR_B, G_CUR_DICE, G_CUR_H, G_CUR_WEAPON, G_CUR_X, G_DEAD_ROUND, G_DEAD_SEAT, G_DECISIONS, G_EV_CAP, G_EXCHANGES, G_FINAL_E, G_FIRST, G_GAME_KEY, G_HDECK_N, G_HORDE_DRAWN, G_HORDE_RESHUFFLES, G_LEADER, G_LUCKY_USED, G_MODE, G_N_CARDS, G_N_ENEMIES, G_N_PLAYERS, G_OUTCOME, G_OVER, G_O_SCRIPT, G_O_SNAP, G_PC, G_PC_I, G_PENDING_D, G_PENDING_M, G_PENDING_SEAT, G_PHASE, G_RDECK_CAP, G_RDECK_N, G_REKEY_AT, G_REKEY_KEY, G_ROUND, G_RUBBLE_DRAWN, G_RUBBLE_RESHUFFLES, G_SCRIPT_CAP, G_SCRIPT_N, G_SCRIPT_POS, G_SEARCH_ACTIONS, G_SEARCH_K, G_SIZE, G_SNAP_N, G_SUSPENDED, G_TRAP_SUPPLY, G_TURN_SEAT, G_VIOLATION, MAX_CANDS, MAX_ENEMY_TYPES, MAX_FREE_ACTIONS, MAX_PLAYERS, MODE_INLINE, MODE_STEP, MOD_ABSORB_ADJACENT, MOD_DRAW_EXTRA, MOD_EXTRA_COLLATERAL, MOD_FREE_TRADES, MOD_IGNORE_DAMAGE, MOD_NO_BARRICADES, MOD_NO_GIVE, N_G, N_PARTS, OUT_LOSS, OUT_WIN, PART_COLS, PART_ROLE, PART_ROWS, PART_SLOT, PC_COMBAT_TURN, PC_ENEMIES, PC_EXCHANGE, PC_FINAL_END, PC_HORDE, PC_OVER, PC_ROUND_BEGIN, PC_SAVE, PC_SEARCH_BEGIN, PC_SEARCH_TURN, PC_TRAPS, PHASE_COMBAT, PHASE_ENEMIES, PHASE_FINAL, PHASE_SEARCH, PL_ABSORBED, PL_AREA_N, PL_BARRICADES, PL_CHAR, PL_COLLATERAL, PL_DAMAGE_TAKEN, PL_FREE_TRADES, PL_HEALTH, PL_IGNORED, PL_KILLS, PL_MAX_HEALTH, PL_SACRIFICED, PL_SAVED_TOTAL, PL_TRAPS, PL_XP_BONUS, P_BARRICADE_BODIES, P_BARRICADE_HEADS, P_BARRICADE_SUPPLY, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_DICE_CAP, P_HORDE_TOTAL, P_ROUNDS, P_RUBBLE_TOTAL, P_STALEMATE_CAP, P_TIMER_MIN, P_TIMER_OFFSET, P_TIMER_PER_PLAYER, P_TIMER_SPREAD, P_TOKEN_LIMIT, P_TRAP_HEADS, P_TRAP_SUPPLY, P_V_ALL_RAIDERS_FIRST, P_V_HORDE_RESHUFFLE, P_V_SURVIVORS_BLOCK, P_V_TRAP_REWARDS, P_WAVE_PER_PLAYER, REC_ATTACKS, REC_CAUSE, REC_CHARACTER, REC_DAMAGE, REC_DEAD_CHARACTER, REC_DEAD_ROUND, REC_DEAD_SEAT, REC_DECISIONS, REC_EXCHANGES, REC_GAME, REC_HEALTH, REC_HORDE_DRAWN, REC_HORDE_RESHUFFLES, REC_KILLED, REC_KILLS, REC_LEADER, REC_OUTCOME, REC_PLAYERS, REC_ROUND_REACHED, REC_RUBBLE_DRAWN, REC_SEARCH_ACTIONS, REC_SURVIVORS_SAVED, REC_SURVIVORS_SAVED_TOTAL, REC_VIOLATION, REC_XP, RH_N_CARDS, RH_N_ENEMIES, ROLE_POSITION, ROLE_SCRATCH, R_ING0, R_N, R_PRODUCT, SCRIPT_CAP, STREAM_CARDS, STREAM_DICE, STREAM_TIMER, Suspended, TOKEN_BARRICADE, TOKEN_TRAP, VIOL_AREA, VIOL_HEALTH, VIOL_HORDE_CONSERVATION, VIOL_INVENTORY, VIOL_NEGATIVE, VIOL_NONE, VIOL_RUBBLE_CONSERVATION, VIOL_TOKEN_LIMIT, VIOL_TOKEN_SUPPLY, area_of, buf_of, cands_of, card_tab_of, char_tab_of, die_of, enemy_tab_of, fate_of, hdeck_of, hdisc_of, inv_of, kept_of, killed_of, np, pl_of, rdeck_of, rdisc_of, recipes_of, rng_of
-from simlib.games.until_daylight.kernels.policies_nb import A_ATTACK, A_CRAFT, A_DRAW, A_GIVE, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, BP_COLLATERAL, BP_CRAFT, BP_DRAW, BP_HEAL_MISSING, BP_SACRIFICE_AT, CK_AMMO, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_MATERIAL, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, E_ATTACK_DICE, G_CUR_AREA, G_CUR_B, G_CUR_H, G_CUR_X, MOD_EXTRA_COLLATERAL, MOD_NO_FIREARMS, PL_AREA_N, PL_HEALTH, PL_MAX_HEALTH, POLICY_BASELINE, POLICY_RANDOM, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_TOKEN_LIMIT, P_V_SURVIVORS_BLOCK, R_PRODUCT, STREAM_POLICY, TOKEN_BARRICADE, area_of, buf_of, cands_of, card_tab_of, enemy_tab_of, inv_of, pl_of, recipes_of, rng_of
+from simlib.games.until_daylight.kernels.policies_nb import A_ATTACK, A_CRAFT, A_DRAW, A_GIVE, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, BP_COLLATERAL, BP_CRAFT, BP_DRAW, BP_HEAL_MISSING, BP_SACRIFICE_AT, CK_AMMO, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_MATERIAL, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, E_ATTACK_DICE, G_CUR_AREA, G_CUR_B, G_CUR_H, G_CUR_X, G_N_CARDS, MASK_CARDS, MOD_EXTRA_COLLATERAL, MOD_NO_FIREARMS, NOT_KNOWN, OUTCOME_SCALE, PL_AREA_N, PL_HEALTH, PL_MAX_HEALTH, POLICY_BASELINE, POLICY_RANDOM, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_DICE_CAP, P_TOKEN_LIMIT, P_V_SURVIVORS_BLOCK, RH_O_OUTCOMES, R_PRODUCT, STREAM_POLICY, TOKEN_BARRICADE, area_of, buf_of, cands_of, card_tab_of, enemy_tab_of, inv_of, pl_of, recipes_of, rng_of
 from simlib.games.until_daylight.kernels.state_nb import CH_ADV_AMOUNT, CH_ADV_KIND, CH_DRAW_AMOUNT, CH_DRAW_KIND, CH_SLOTS, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, C_STACKS, C_WEAPON_BONUS, ENEMY_SURVIVOR, EV_LEADER, E_ATTACK_DICE, E_KIND, E_REWARD_XP, G_EV_N, G_LEADER, G_N_PLAYERS, G_ROUND, K, MOD_DISTANCE_DICE, MOD_MELEE_DICE, MOD_NO_FIREARMS, PL_AREA_N, PL_BARRICADES, PL_CHAR, PL_MAX_XP, PL_TRAPS, PL_XP_BONUS, P_DICE_CAP, P_SURVIVOR_XP, P_V_SURVIVORS_BLOCK, ev_of
 
 
@@ -677,9 +677,26 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
     pl = pl_of(st)  # views built once per decision, not once per candidate
     inv = inv_of(st)
     card_tab = card_tab_of(rs)
+    # the ammo trades' scores ask which ammo the chooser and the teammate traded with have
+    # a weapon for: found once per decision and once per teammate (the candidates list a
+    # teammate's trades together), not once per candidate
+    self_mask = NOT_KNOWN
+    q = -1
+    q_mask = NOT_KNOWN
+    trades = decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION
     for i in range(n):
-        s = baseline_score_nb(st, rs, pp, decision, seat, cands[i, 0], cands[i, 1], cands[i, 2],
-                              pl, inv, card_tab)
+        act = cands[i, 0]
+        a = cands[i, 1]
+        b = cands[i, 2]
+        b_mask = NOT_KNOWN
+        if trades and (act == A_GIVE or act == A_TAKE) and card_tab[a, C_KIND] == CK_AMMO:
+            if self_mask == NOT_KNOWN:
+                self_mask = ammo_weapons_nb(st, rs, seat)
+            if b != q:
+                q = b
+                q_mask = ammo_weapons_nb(st, rs, q)
+            b_mask = q_mask
+        s = score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, self_mask, b_mask)
         if s > best_s:
             best_s = s
             best = i
@@ -687,9 +704,29 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
-def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
-    """Score of candidate ``(act, a, b)`` of ``decision`` for ``seat`` (baseline heuristic);
-    ``pl``, ``inv``, ``card_tab`` are the views of ``st`` and ``rs`` (built by the caller)."""
+def ammo_weapons_nb(st, rs, seat):
+    """Bit set of the ammo types ``a`` with ``has_weapon_for_ammo_nb(st, rs, seat, a)``
+    (``NOT_KNOWN`` when a card type does not fit in the bits: then it is asked per card)."""
+    nc = st[G_N_CARDS]
+    if nc > MASK_CARDS:
+        return NOT_KNOWN
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    mask = 0
+    for w in range(nc):
+        if inv[seat, w] > 0 and card_tab[w, C_KIND] == CK_WEAPON and card_tab[w, C_MELEE] == 0:
+            if card_tab[w, C_FIREARM] == 0 or char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) == 0:
+                a = card_tab[w, C_AMMO]
+                if 0 <= a < MASK_CARDS:
+                    mask |= 1 << a
+    return mask
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, self_mask, b_mask):
+    """``baseline_score_nb`` given what ``choose_nb`` found once per decision: the
+    ``ammo_weapons_nb`` bit sets of ``seat`` and of a trade's teammate ``b`` (each
+    ``NOT_KNOWN``: asked here per card when needed).  The same score either way."""
     if decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION:
         # quick answers for the many trades that the heuristic never wants (below
         # A_NOTHING's 0: the engine may leave them out, see ignores_trade_nb)
@@ -719,8 +756,8 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
             return -5.0  # pickpocket: never rob a teammate
         if act == A_GIVE:
             k = card_tab[a, C_KIND]
-            if k == CK_AMMO and not has_weapon_for_ammo_nb(st, rs, seat, a) \
-                    and has_weapon_for_ammo_nb(st, rs, b, a):
+            if k == CK_AMMO and not armed_for_nb(st, rs, seat, self_mask, a) \
+                    and armed_for_nb(st, rs, b, b_mask, a):
                 return 80.0
             if k == CK_HEAL and pl[b, PL_HEALTH] <= 2 and pl[b, PL_HEALTH] < pl[b, PL_MAX_HEALTH] \
                     and pl[seat, PL_HEALTH] > 3 and slots_used_nb(st, rs, b) < slots_nb(st, rs, b):
@@ -732,8 +769,8 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
             return -2.0
         if act == A_TAKE:
             k = card_tab[a, C_KIND]
-            if k == CK_AMMO and has_weapon_for_ammo_nb(st, rs, seat, a) \
-                    and not has_weapon_for_ammo_nb(st, rs, b, a):
+            if k == CK_AMMO and armed_for_nb(st, rs, seat, self_mask, a) \
+                    and not armed_for_nb(st, rs, b, b_mask, a):
                 return 75.0
             return -2.0
         if act == A_DRAW:
@@ -780,6 +817,25 @@ def baseline_score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab):
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def armed_for_nb(st, rs, seat, mask, ammo):
+    """``has_weapon_for_ammo_nb(st, rs, seat, ammo)``, read from ``seat``'s
+    ``ammo_weapons_nb`` bit set when it is known."""
+    if mask == NOT_KNOWN or ammo < 0 or ammo >= MASK_CARDS:
+        return has_weapon_for_ammo_nb(st, rs, seat, ammo)
+    return (mask >> ammo) & 1 != 0
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def has_weapon_for_ammo_nb(st, rs, seat, ammo):
+    for w in range(st[K.G_N_CARDS]):
+        if inv_get(st, seat, w) > 0 and card_get(rs, w, C_KIND) == CK_WEAPON \
+                and card_get(rs, w, C_MELEE) == 0 and card_get(rs, w, C_AMMO) == ammo:
+            if card_get(rs, w, C_FIREARM) == 0 or char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) == 0:
+                return True
+    return False
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
 def attack_score_nb(st, rs, pp, seat, area_seat, w):
     """Baseline value of attacking ``area_seat`` with weapon ``w`` (estimated kills, danger)."""
     pl = pl_of(st)
@@ -790,29 +846,11 @@ def attack_score_nb(st, rs, pp, seat, area_seat, w):
     ph = outcome_prob_nb(rs, 1, 1, 0)
     pb = outcome_prob_nb(rs, 1, 0, 1)
     px = outcome_prob_nb(rs, 1, 0, 0)
-    line = buf_of(st)[4]
+    row = buf_of(st)[4]
     m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
-                       rs[P_V_SURVIVORS_BLOCK], line)
+                       rs[P_V_SURVIVORS_BLOCK], row)
     per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]  # expected damage of one enemy die
-    # exact expectation over the (heads, bodies) of d dice of the kills and of the enemy
-    # damage they prevent (outcomes rarer than 1e-4 skipped)
-    ek = 0.0
-    prevented = 0.0
-    for h in range(d + 1):
-        # kills grow with bodies: when no or every number of bodies gives the same kills,
-        # one assignment answers for the whole row
-        kmax = kills_for_counts_nb(line, m, enemy_tab, h, d - h)
-        if kmax == 0:
-            continue
-        kmin = kills_for_counts_nb(line, m, enemy_tab, h, 0)
-        for b in range(d - h + 1):
-            p = outcome_prob_nb(rs, d, h, b)
-            if p < 1e-4:
-                continue
-            k = kmax if kmin == kmax else kills_for_counts_nb(line, m, enemy_tab, h, b)
-            ek += p * k
-            for i in range(k):
-                prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
+    ek, prevented = kill_expectation_nb(rs, row, m, enemy_tab, d, per_die)
     coll = 0.0
     if card_tab[w, C_MELEE] == 0 and area_seat != seat:
         coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
@@ -855,6 +893,68 @@ def enemy_get(rs, t, col):
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def kill_expectation_nb(rs, row, m, enemy_tab, d, per_die):
+    """Exact expectation over the (heads, bodies) of ``d`` dice of the kills on the target
+    line ``row[:m]`` and of the enemy damage they prevent (``per_die``: one enemy die's
+    expected damage); outcomes rarer than 1e-4 are skipped.  Returns ``(kills, prevented)``.
+
+    The kills of every outcome come from one table of kill thresholds written after the
+    line in ``row`` (``combat_nb.kill_thresholds_nb``); the sums add the same terms in the
+    same order as ``kill_expectation_slow_nb`` (used when the table does not fit), so the
+    scores, and every choice made from them, are the same to the last bit."""
+    w = d + 1
+    if m * (w + 1) > row.shape[0]:
+        return kill_expectation_slow_nb(rs, row, m, enemy_tab, d, per_die)
+    line = row[:m]
+    tab = row[m:]
+    kill_thresholds_nb(line, m, enemy_tab, d, tab)
+    c = rs[P_DICE_CAP] + 1
+    o = rs[RH_O_OUTCOMES] + d * c * c  # outcome_prob_nb(rs, d, h, b) = rs[o + h * c + b] * scale
+    ek = 0.0
+    prevented = 0.0
+    for h in range(w):
+        # no kill with every die left a body (nor with no dice at all): nothing to add
+        if m == 0 or tab[h] > d - h or (h == 0 and d == 0):
+            continue
+        k = 0
+        for b in range(d - h + 1):
+            while k < m and tab[k * w + h] <= b:
+                k += 1
+            p = rs[o + h * c + b] * (1.0 / OUTCOME_SCALE)
+            if p < 1e-4:
+                continue
+            kk = 0 if (h == 0 and b == 0) else k
+            ek += p * kk
+            for i in range(kk):
+                prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
+    return ek, prevented
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def kill_expectation_slow_nb(rs, line, m, enemy_tab, d, per_die):
+    """``kill_expectation_nb`` with a kill count searched for each outcome (no table): for
+    a target line too long for the policy's scratch row."""
+    ek = 0.0
+    prevented = 0.0
+    for h in range(d + 1):
+        # kills grow with bodies: when no or every number of bodies gives the same kills,
+        # one assignment answers for the whole row
+        kmax = kills_for_counts_nb(line, m, enemy_tab, h, d - h)
+        if kmax == 0:
+            continue
+        kmin = kills_for_counts_nb(line, m, enemy_tab, h, 0)
+        for b in range(d - h + 1):
+            p = outcome_prob_nb(rs, d, h, b)
+            if p < 1e-4:
+                continue
+            k = kmax if kmin == kmax else kills_for_counts_nb(line, m, enemy_tab, h, b)
+            ek += p * k
+            for i in range(k):
+                prevented += p * (0.25 + per_die * enemy_tab[line[i], E_ATTACK_DICE])
+    return ek, prevented
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
 def kills_for_counts_nb(line, n, enemy_tab, h, b):
     """Longest killed prefix of ``line[:n]`` (enemy type ids) with ``h`` heads and ``b`` bodies.
 
@@ -890,6 +990,43 @@ def kills_for_counts_nb(line, n, enemy_tab, h, b):
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def outcome_prob_nb(rs, d, h, b):
+    """P(h heads and b bodies among d combat dice) (see ``outcome_table``)."""
+    c = rs[P_DICE_CAP] + 1
+    return rs[rs[K.RH_O_OUTCOMES] + (d * c + h) * c + b] * (1.0 / K.OUTCOME_SCALE)
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def kill_thresholds_nb(line, n, enemy_tab, hmax, tab):
+    """Fewest bodies that kill ``line[:n]``'s prefixes: ``tab[j * (hmax + 1) + hh]`` for the
+    prefix ``line[:j + 1]`` with at most ``hh <= hmax`` heads (``NO_KILL``: none do).
+
+    The same ordered assignment as ``kills_for_counts_nb``, as a 0/1 choice per enemy
+    (heads or bodies) over the prefix: with ``T`` nondecreasing in ``j``,
+    ``kills_for_counts_nb(line, n, enemy_tab, h, b)`` is the number of ``j`` with
+    ``T[j, h] <= b`` (except ``h = b = 0``: 0).  One table of ``n * (hmax + 1)`` entries
+    answers every (heads, bodies) of a roll of ``hmax`` dice, where the bit-set search
+    costs ``n * (h + 1) * (b + 1)`` per count - the baseline weighs every outcome of every
+    attack it considers (``policies_nb.kill_expectation_nb``)."""
+    w = hmax + 1
+    for j in range(n):
+        t = line[j]
+        kh = enemy_tab[t, E_KILL_HEADS]
+        kb = enemy_tab[t, E_KILL_BODIES]
+        o = j * w
+        for hh in range(w):
+            best = NO_KILL
+            if hh >= kh:  # heads kill it: the prefix before with the heads left
+                best = 0 if j == 0 else tab[o - w + hh - kh]
+            if kb > 0:  # bodies kill it
+                prev = 0 if j == 0 else tab[o - w + hh]
+                if prev + kb < best:
+                    best = prev + kb
+            tab[o + hh] = best
+    return w
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
 def max_attack_dice_nb(st, rs, seat, w):
     """Dice of the strongest attack with ``w`` from what is held (ammo, not cards), capped."""
     cap = rs[P_DICE_CAP]
@@ -921,13 +1058,6 @@ def useful_ammo_nb(st, rs, seat, w):
         n += 1
         d += per
     return n
-
-
-@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
-def outcome_prob_nb(rs, d, h, b):
-    """P(h heads and b bodies among d combat dice) (see ``outcome_table``)."""
-    c = rs[P_DICE_CAP] + 1
-    return rs[rs[K.RH_O_OUTCOMES] + (d * c + h) * c + b] * (1.0 / K.OUTCOME_SCALE)
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
@@ -983,16 +1113,6 @@ def card_value_nb(st, rs, seat, c):
     if k == CK_PICKPOCKET:
         return 4.0
     return 6.0
-
-
-@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
-def has_weapon_for_ammo_nb(st, rs, seat, ammo):
-    for w in range(st[K.G_N_CARDS]):
-        if inv_get(st, seat, w) > 0 and card_get(rs, w, C_KIND) == CK_WEAPON \
-                and card_get(rs, w, C_MELEE) == 0 and card_get(rs, w, C_AMMO) == ammo:
-            if card_get(rs, w, C_FIREARM) == 0 or char_mod_nb(st, rs, seat, MOD_NO_FIREARMS) == 0:
-                return True
-    return False
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)

@@ -1,5 +1,5 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.combat_nb.player_attack_area_nb`` and the kernels it calls,
-written by `simlib bench --update-floors` (2026-12-01, commit 522f822).
+written by `simlib bench --update-floors` (2026-12-01, commit 9555c76).
 
 The speed guard measures the kernel against this copy (see simlib.core.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """
