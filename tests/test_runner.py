@@ -330,8 +330,8 @@ def test_records_are_joined_on_first_access_in_game_order():
     """A run keeps its chunks' frames and joins them when ``records`` is first read: the
     tables and ``has_records`` do not join them, and the frame is every game in order."""
     res = simulate(**STUDY, chunk_size=97)
-    assert res.has_records and "records" not in res.__dict__
-    assert res.tables.overall["games"].iloc[0] == 600 and "records" not in res.__dict__
+    assert res.has_records and res._records._frame is None  # not joined yet
+    assert res.tables.overall["games"].iloc[0] == 600 and res._records._frame is None
     rec = res.records
     assert rec["game"].tolist() == list(range(600)) and rec.index.tolist() == list(range(600))
     assert res.records is rec  # joined once
@@ -587,17 +587,22 @@ def test_count_records_by_member_equals_a_long_pandas_frame(rows):
             assert got[name].empty
 
 
-def test_one_record_decoder_for_frames_and_counts():
-    """``records_frame`` and the counts-only path decode records through the one
-    ``api.decode_records``: the lean columns are the frame's columns, value for value."""
+def test_the_counted_columns_are_the_frames_columns():
+    """The columns the counts are taken from (the kernel's codes, the named ones as
+    ``pd.Categorical`` over their names: ``_coded_columns``, both the records path and
+    the counts-only path) hold the values of ``records_frame``'s columns, game for game."""
     from simlib.games.until_daylight.study import LEAN_COLUMNS
 
     ad = make_adapter([3, 4, 5, 6], seed=2)
     recs = api.play_games(300, players=4, seed=2)
     frame = api.records_frame(recs)
     assert list(frame.columns) == api.record_columns()
-    lean = ad._lean_columns(recs)
-    assert tuple(lean) == LEAN_COLUMNS
-    for c, v in lean.items():
-        assert pd.Series(v).equals(pd.Series(frame[c].to_numpy(dtype=object) if v.dtype == object
-                                             else frame[c].to_numpy())), c
+    coded = ad._coded_columns(recs)
+    assert tuple(coded) == LEAN_COLUMNS
+
+    def values(col):  # missing (nobody, no cause) as None
+        return [None if pd.isna(x) else x for x in col]
+
+    for c, v in coded.items():
+        got = np.asarray(v, dtype=object) if isinstance(v, pd.Categorical) else v
+        assert values(got) == values(frame[c].tolist()), c

@@ -187,9 +187,9 @@ class RunResult:
     provenance: Mapping[str, Any] = field(repr=False)
     complete: bool = True
 
-    @cached_property
+    @property
     def records(self) -> pd.DataFrame | None:
-        r = self._records
+        r = self._records  # RecordParts joins once and keeps the frame
         return r.frame() if isinstance(r, RecordParts) else r
 
     @property

@@ -202,9 +202,6 @@ class UntilDaylightAdapter(StudyAdapter):
         """The player's parameters by name (its full vector)."""
         return dict(zip(self._policy_spec().param_names, self.policy_params.tolist()))
 
-    def _lean_columns(self, out: np.ndarray) -> dict[str, np.ndarray]:
-        return api.decode_records(out, self.rules, LEAN_COLUMNS)
-
     def _coded_columns(self, out: np.ndarray) -> dict[str, Any]:
         """The columns of :data:`LEAN_COLUMNS`, each named one as a ``pd.Categorical`` of
         the kernel's codes (-1: nobody / none) over the names :func:`api.decode_records`
