@@ -608,9 +608,7 @@ def layer_share(games: int = 10_000, repeats: int = 5,
     moment apart: far steadier on a shared machine than the whole calls' times."""
     import time
 
-    from simlib.core.tables import count_records
-    from simlib.games.until_daylight import api
-    from simlib.games.until_daylight.study import _normalize, make_adapter
+    from simlib.games.until_daylight.study import make_adapter
 
     ad = make_adapter(players=[4], seed=0, ruleset=ruleset)
     ad.play_array(0, 8, 1)  # compile or load, outside the timing
@@ -620,11 +618,10 @@ def layer_share(games: int = 10_000, repeats: int = 5,
         out = ad.play_array(games * r, games, 1)
         tk.append(time.thread_time() - t)
         t = time.thread_time()
-        _normalize(api.records_frame(out, ad.rules))
-        count_records(ad._coded_columns(out), ad.spec)
+        ad._records_and_counts(out)
         tr.append(time.thread_time() - t)
         t = time.thread_time()
-        count_records(ad._coded_columns(out), ad.spec)
+        ad._counts(out)
         tc.append(time.thread_time() - t)
     return min(tk), min(tr), min(tc)
 

@@ -169,9 +169,7 @@ class UntilDaylightAdapter(StudyAdapter):
                               threads: int | None = None) -> tuple[pd.DataFrame, Counts]:
         """``(run_chunk(...), aggregate(run_chunk(...)))``, the counts taken from the
         kernel's integer codes rather than from the frame's text (the same counts)."""
-        out = self.play_array(start, count, threads)
-        return (_normalize(api.records_frame(out, self.rules)),
-                count_records(self._coded_columns(out), self.spec))
+        return self._records_and_counts(self.play_array(start, count, threads))
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
@@ -179,8 +177,7 @@ class UntilDaylightAdapter(StudyAdapter):
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
         """``aggregate(run_chunk(start, count))`` without building the records frame: the
         columns the tables read, the named ones as the kernel's codes with their names."""
-        return count_records(self._coded_columns(self.play_array(start, count, threads)),
-                             self.spec)
+        return self._counts(self.play_array(start, count, threads))
 
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
@@ -201,6 +198,14 @@ class UntilDaylightAdapter(StudyAdapter):
     def policy_param_dict(self) -> dict[str, float]:
         """The player's parameters by name (its full vector)."""
         return dict(zip(self._policy_spec().param_names, self.policy_params.tolist()))
+
+    def _records_and_counts(self, out: np.ndarray) -> tuple[pd.DataFrame, Counts]:
+        """The records frame and the counts of the kernel's records ``out``."""
+        return _normalize(api.records_frame(out, self.rules)), self._counts(out)
+
+    def _counts(self, out: np.ndarray) -> Counts:
+        """The counts of the kernel's records ``out``, from its codes."""
+        return count_records(self._coded_columns(out), self.spec)
 
     def _coded_columns(self, out: np.ndarray) -> dict[str, Any]:
         """The columns of :data:`LEAN_COLUMNS`, each named one as a ``pd.Categorical`` of
