@@ -325,3 +325,47 @@ def test_dask_scheduler_lost_is_a_clear_error_and_resume_completes(clean, tmp_pa
     res = load_result(out)
     assert res.provenance["chunks_resumed"] >= len(kept)
     assert_same(clean, res)
+
+
+class _Comm:
+    def __init__(self, closed):
+        self._closed = closed
+
+    def closed(self):
+        return self._closed
+
+
+class _Batched:
+    def __init__(self, closed):
+        self.comm = _Comm(closed)
+
+
+class _Client:
+    def __init__(self, status="running", comm_closed=False):
+        self.status = status
+        self.scheduler_comm = _Batched(comm_closed)
+
+
+def test_a_result_lost_with_the_scheduler_is_told_as_a_lost_scheduler():
+    """A killed scheduler can reset a result's connection before the client notices its own
+    connection closed (the client is still "running"): the backend must still say the
+    scheduler was lost, not that a chunk failed on the cluster (seen once in CI)."""
+    pytest.importorskip("distributed")
+    from simlib.core.runner import _DaskBackend
+
+    be = _DaskBackend(f"tcp://127.0.0.1:{_free_port()}", None, None, 1.0)  # nobody listens
+    be.client = _Client()
+    assert not be._scheduler_lost()               # no wait: status and comm say running
+    t0 = time.monotonic()
+    assert be._scheduler_lost(wait=2.0)           # the address refuses: lost, at once
+    assert time.monotonic() - t0 < 1.5
+    be.client = _Client(comm_closed=True)
+    assert be._scheduler_lost()                   # the client's own connection is closed
+    be.client = _Client(status="connecting")
+    assert be._scheduler_lost()
+    with socket.socket() as srv:                  # a live scheduler address: not lost
+        srv.bind(("127.0.0.1", 0))
+        srv.listen()
+        be.scheduler = f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+        be.client = _Client()
+        assert not be._scheduler_lost(wait=0.2)

@@ -41,6 +41,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -751,10 +752,15 @@ class _DaskBackend:
                 try:
                     out = fut.result()
                 except Exception as exc:
-                    if self._scheduler_lost():
+                    cluster_error = type(exc).__name__ in ("CancelledError",
+                                                           "FutureCancelledError",
+                                                           "KilledWorker", "CommClosedError")
+                    # a killed scheduler can reset the result's connection before the
+                    # client has seen its own connection close: give a cluster error a
+                    # moment to show whether the scheduler itself is gone
+                    if self._scheduler_lost(wait=5.0 if cluster_error else 0.0):
                         raise BackendError(self._lost_message()) from None
-                    if type(exc).__name__ in ("CancelledError", "FutureCancelledError",
-                                              "KilledWorker", "CommClosedError"):
+                    if cluster_error:
                         raise BackendError(f"Dask chunk {i} failed on the cluster: "
                                            f"{type(exc).__name__}: {exc}; finished chunks "
                                            "are saved: run the same command to resume") from None
@@ -769,9 +775,39 @@ class _DaskBackend:
                 for fut in list(futures):
                     fut.cancel()
 
-    def _scheduler_lost(self) -> bool:
-        status = getattr(self.client, "status", "running")
-        return status not in ("running", "newly-created")
+    def _scheduler_lost(self, wait: float = 0.0) -> bool:
+        """Whether the client has lost its scheduler, polling up to ``wait`` seconds.
+
+        Lost means: the client left its running state, its connection to the scheduler
+        is closed, or the scheduler's address refuses connections.
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            status = getattr(self.client, "status", "running")
+            if status not in ("running", "newly-created"):
+                return True
+            batched = getattr(self.client, "scheduler_comm", None)
+            comm = getattr(batched, "comm", None)
+            if batched is None or (comm is not None and comm.closed()):
+                return True
+            if wait and self._scheduler_refuses():
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+
+    def _scheduler_refuses(self) -> bool:
+        addr = self.scheduler or getattr(self.cluster, "scheduler_address", None)
+        if not addr or not addr.startswith("tcp://"):
+            return False
+        host, _, port = addr[len("tcp://"):].rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=1.0).close()
+        except ConnectionRefusedError:
+            return True
+        except (OSError, ValueError):
+            return False
+        return False
 
     def _lost_message(self) -> str:
         where = self.scheduler or "the local cluster"
