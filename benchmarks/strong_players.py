@@ -245,11 +245,47 @@ def replay_choice(v, k, min_check, every, fut_from, fut_z, *, budget, z, thr, mi
     return (best, spent) if n >= min_paired and g > thr and g > z * se else (0, spent)
 
 
+def schedule_of(q: dict) -> tuple:
+    """A search's schedule from its named parameters ``q``: (kinds not searched, whether it
+    searches where the horizon ends before the night's last round, (first check, every,
+    futility from, its z) where a continuation can win)."""
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.kernels import search_nb as S
+
+    fut = None if q["futility_z"] >= q["z"] else S.FUTILITY_FROM
+    return ({d for d in range(K.N_DECISIONS) if (int(q["skip_kinds"]) >> d) & 1},
+            bool(q["short"]),
+            (int(q["first_check"]), int(q["check_every"]), fut, q["futility_z"]))
+
+
+def replay_settings(q: dict) -> dict:
+    """The keywords of :func:`replay_choice` that come from the parameters ``q``."""
+    from simlib.games.until_daylight.kernels import search_nb as S
+
+    return dict(budget=max(int(q["budget"]), 2), z=q["z"], thr=q["threshold"],
+                min_paired=S.MIN_PAIRED)
+
+
+def replay_decision(short: bool, kind: int, k: int, v, sched: tuple, kw: dict):
+    """The kernel's choice at one decision from its candidates' known values ``v`` (see
+    :func:`replay_choice`): none searched at a kind in the schedule's skip set, nor where
+    the horizon ends early unless the schedule searches there (then with the kernel's
+    ``SHORT_*`` checks and no futility bound)."""
+    from simlib.games.until_daylight.kernels import search_nb as S
+
+    skip, search_short, rule = sched
+    if k < 2 or kind in skip or (short and not search_short):
+        return 0, 0
+    if short:
+        rule = (S.SHORT_MIN_CHECK, S.SHORT_CHECK_EVERY, None, None)
+    return replay_choice(v, k, *rule, **kw)
+
+
 def search_replay(games: int, start: int, policy: str, horizon: int, n_values: int) -> None:
     from simlib.games.until_daylight import codes as K
     from simlib.games.until_daylight.api import apply_step, flat_rules, new_step_state, team_codes
     from simlib.games.until_daylight.kernels import search_nb as S
-    from simlib.games.until_daylight.policies import ROLLOUT_PARAMS, resolve_search
+    from simlib.games.until_daylight.policies import FULL_SEARCH, ROLLOUT_PARAMS, resolve_search
     from simlib.games.until_daylight.ruleset import load_ruleset
 
     rules = load_ruleset(None)
@@ -262,7 +298,7 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
         raise SystemExit("search-replay keeps the values of at most 8 candidates (top_k)")
     values = _value_matrix_kernel()
     team = team_codes(None, 4, rules)
-    rows = []  # (short horizon, k, the kernel's choice as an index of the candidates, values)
+    rows = []  # (short horizon, kind, k, the kernel's choice as an index of the candidates, values)
     for g in range(start, start + games):
         st = new_step_state(rs, 1, g, 4, team)
         while not st[K.G_OVER]:
@@ -271,16 +307,19 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
             k = values(st, rs, bid, bpp, rp, top_k, v, co)
             c = int(S.rollout_choice_nb(st, rs, bid, bpp, rp))
             short = horizon >= 1 and st[K.G_ROUND] + horizon - 1 < rs[K.P_ROUNDS]
-            rows.append((bool(short), k, list(co[:k]).index(c) if c in co[:k] else -2, v))
+            rows.append((bool(short), int(st[K.G_PENDING_D]), k,
+                         list(co[:k]).index(c) if c in co[:k] else -2, v))
             apply_step(st, rs, c)
-    kw = dict(budget=max(int(p["budget"]), 2), z=p["z"], thr=p["threshold"],
-              min_paired=S.MIN_PAIRED)
-    fz = p["z"] / 2  # a futility bound: dropped with z / 2 standard errors from then on
-    # (first check, every, futility from, its z) of the kernel's two kinds of decision
-    kernel_rule = {True: (S.SHORT_MIN_CHECK, S.SHORT_CHECK_EVERY, None, None),
-                   False: (S.MIN_CHECK, S.CHECK_EVERY, None, None)}
-    now = [replay_choice(v, k, *kernel_rule[short], **kw) for short, k, _, v in rows]
-    bad = [i for i, (ch, _) in enumerate(now) if ch >= 0 and ch != rows[i][2]]
+    kw = replay_settings(p)
+    schedule = schedule_of
+
+    def replay(i, sched, n=None):
+        short, d, k, _, v = rows[i]
+        return replay_decision(short, d, k, v if n is None else v[:, :n], sched, kw)
+
+    kernel = schedule(p)
+    now = [replay(i, kernel) for i in range(len(rows))]
+    bad = [i for i, (ch, _) in enumerate(now) if ch >= 0 and ch != rows[i][3]]
     if bad:
         raise SystemExit(f"the replay differs from the kernel at {len(bad)} decisions: fix the replay")
     held = n_values // 2  # the schedules see the first half; the second half values their choices
@@ -291,27 +330,38 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
           "of the chosen candidate's mean paired gain over the baseline's choice on them)")
 
     def gain(i, c):
-        v = rows[i][3]
+        v = rows[i][4]
         return 0.0 if c <= 0 else float((v[c, held:] - v[0, held:]).mean())
 
-    for short in (True, False):
-        idx = [i for i, r in enumerate(rows) if r[0] == short]
-        what = "horizon ends before the last round" if short else "a continuation can win"
-        print(f"  {what}: {len(idx)} decisions, the kernel changed "
-              f"{sum(rows[i][2] != 0 for i in idx)} choices")
-        for rule in ((8, 4, None, None), (8, 4, 12, fz), (8, 4, 8, fz), (6, 2, None, None),
-                     (6, 2, 12, fz), (4, 4, None, None), (2, 2, None, None)):
-            res = [(i, replay_choice(rows[i][3][:, :held], rows[i][1], *rule, **kw)) for i in idx]
-            mark = " (the kernel's)" if rule == kernel_rule[short] else ""
-            fut = "" if rule[2] is None else f", futility from {rule[2]} with z {rule[3]:g}"
-            label = f"first check after {rule[0]}, then every {rule[1]}{fut}{mark}"
-            if any(x[0] < 0 for _, x in res):
-                print(f"    {label}: needs more than {held} values (--values)")
-                continue
-            spent = np.mean([x[1] for _, x in res])
-            changed = sum(1 for _, x in res if x[0] != 0)
-            print(f"    {label}: {spent:.1f} continuations a decision, {changed} changes, gain "
+    for d in range(K.N_DECISIONS):  # where a continuation can win, by kind of decision
+        idx = [i for i, r in enumerate(rows) if not r[0] and r[1] == d and r[2] >= 2]
+        if idx:
+            res = [(i, replay(i, schedule(dict(p, **FULL_SEARCH)), held)) for i in idx]
+            print(f"  {K.DECISION_NAMES[d]}: {len(idx)} decisions where a continuation can win; "
+                  f"the full search: {sum(x[1] for _, x in res)} continuations, "
+                  f"{sum(1 for _, x in res if x[0] > 0)} changes, gain "
                   f"{sum(gain(i, x[0]) for i, x in res):.2f}")
+    fz = p["z"] / 2
+    variants = [("the full search (before 2026-12-02)", FULL_SEARCH)]
+    for sk in (0, int(p["skip_kinds"])):
+        for sh in (0, 1):
+            for rule in ((8, 4, 2.0), (8, 4, fz), (6, 2, fz), (6, 2, 2.0), (4, 4, fz)):
+                variants.append(("", {"skip_kinds": sk, "short": sh, "first_check": rule[0],
+                                      "check_every": rule[1], "futility_z": rule[2]}))
+    for label, q in variants:
+        sched = schedule(dict(p, **q))
+        res = [(i, replay(i, sched, held)) for i in range(len(rows))]
+        mark = " (the kernel's)" if sched == kernel else ""
+        label = label or (f"skip_kinds {q['skip_kinds']}, short {q['short']}, first check after "
+                          f"{q['first_check']}, then every {q['check_every']}, futility_z "
+                          f"{q['futility_z']:g}")
+        if any(x[0] < 0 for _, x in res):
+            print(f"    {label}{mark}: needs more than {held} values (--values)")
+            continue
+        spent = sum(x[1] for _, x in res)
+        changed = sum(1 for _, x in res if x[0] > 0)
+        print(f"    {label}{mark}: {spent / games:.0f} continuations a game, {changed} changes, "
+              f"gain {sum(gain(i, x[0]) for i, x in res):.2f}")
 
 
 def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None:

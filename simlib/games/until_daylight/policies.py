@@ -12,12 +12,27 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ...core.params import PolicySpec, param_vector
+from . import codes as K
 from .kernels import policies_nb as P
 from .ruleset import default_ruleset_dir
 
 
 ROLLOUT_PARAMS = ("budget", "top_k", "threshold", "w_round", "w_health", "w_saved", "peek", "z",
-                  "horizon")
+                  "horizon", "first_check", "check_every", "futility_z", "skip_kinds", "short")
+# decision kinds where the rollout player keeps the baseline's choice without a search:
+# at the decisions of 60 calibrated games where a continuation could win (rollout-100,
+# horizon 2), its searches at these kinds changed 6 of 838 choices, with a held-out gain
+# of -0.27 wins in all, for 22 % of the continuations there (ammo, a card before the roll,
+# discard, keep, sacrifice, an adrenaline attack, how many cards move); on the lighter
+# ruleset (horizon 1, seeds 11 and 12, 300 games each) skipping them lost 4 and 0 of the
+# search's wins over the baseline (``docs/ci-and-speed.md``, "the search players")
+SKIP_KINDS = (K.D_AMMO, K.D_PRE_ROLL, K.D_DISCARD, K.D_KEEP, K.D_SACRIFICE, K.D_EXTRA_ATTACK,
+              K.D_AMOUNT)
+# the search as it was before 2026-12-02 (searching every decision with 2+ candidates,
+# first check after 8 shared continuations, then every 4, no futility bound): the
+# clairvoyant bound keeps it, and the ladder cells measured before then used it
+FULL_SEARCH = {"first_check": 8.0, "check_every": 4.0, "futility_z": 2.0, "skip_kinds": 0.0,
+               "short": 1.0}
 
 
 POLICIES: dict[str, PolicySpec] = {
@@ -32,7 +47,9 @@ POLICIES: dict[str, PolicySpec] = {
         "sacrifice a saved survivor only to avoid dying",
     ),
     "rollout": PolicySpec(
-        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS, (100.0, 4.0, 0.01, 0.02, 0.02, 0.02, 0.0, 2.0, 0.0),
+        "rollout", P.POLICY_BASELINE, ROLLOUT_PARAMS,
+        (100.0, 4.0, 0.01, 0.02, 0.02, 0.02, 0.0, 2.0, 0.0, 6.0, 2.0, 1.0,
+         float(sum(1 << d for d in SKIP_KINDS)), 0.0),
         "flat Monte-Carlo search over the baseline: at each decision the baseline's best "
         "top_k candidates are played out `budget` times in total (successive halving, "
         "common random numbers, each continuation re-keyed: no peeking) by the baseline; "
@@ -41,7 +58,12 @@ POLICIES: dict[str, PolicySpec] = {
         "baseline's choice (always evaluated) stands unless a challenger's paired gain "
         "exceeds `threshold` and `z` standard errors; `horizon` h >= 1 stops each "
         "continuation at the end of its h-th round (the current one first) and values the "
-        "position by the same shaped score (0: play to the end)",
+        "position by the same shaped score (0: play to the end); a challenger is first "
+        "checked after `first_check` shared continuations, then every `check_every`, and "
+        "dropped when its gain + z (from 8 on: `futility_z`) standard errors cannot reach "
+        "the threshold; no search at the decision kinds of the bit set `skip_kinds` (bit d: "
+        "kind d), nor, unless `short` = 1, where a horizon ends before the night's last "
+        "round",
         search=True,
     ),
 }
@@ -49,7 +71,7 @@ POLICIES: dict[str, PolicySpec] = {
 ALIASES: dict[str, tuple[str, dict[str, float]]] = {
     "rollout-100": ("rollout", {"budget": 100}),
     "rollout-1000": ("rollout", {"budget": 1000}),
-    "clairvoyant": ("rollout", {"budget": 100, "peek": 1}),
+    "clairvoyant": ("rollout", {"budget": 100, "peek": 1, **FULL_SEARCH}),
 }
 
 
@@ -94,6 +116,20 @@ def resolve_search(name: str, params=None):
                          f"from 1 to 10^7; got {rp[0]:g}")
     if rp[1] < 0 or rp[1] != int(rp[1]):
         raise ValueError(f"policy {name!r}: top_k must be 0 (all) or a positive whole number; got {rp[1]:g}")
+    named = dict(zip(ROLLOUT_PARAMS, rp))
+    for key, lo in (("first_check", 2), ("check_every", 1)):
+        if not lo <= named[key] <= 10 ** 7 or named[key] != int(named[key]):
+            raise ValueError(f"policy {name!r}: {key} must be a whole number of continuations "
+                             f"from {lo} to 10^7; got {named[key]:g}")
+    if not named["futility_z"] >= 0:
+        raise ValueError(f"policy {name!r}: futility_z must be >= 0 standard errors; "
+                         f"got {named['futility_z']:g}")
+    sk = named["skip_kinds"]
+    if not 0 <= sk < 2 ** K.N_DECISIONS or sk != int(sk):
+        raise ValueError(f"policy {name!r}: skip_kinds must be a bit set of decision kinds, "
+                         f"a whole number from 0 to {2 ** K.N_DECISIONS - 1}; got {sk:g}")
+    if named["short"] not in (0.0, 1.0):
+        raise ValueError(f"policy {name!r}: short must be 0 or 1; got {named['short']:g}")
     h = rp[ROLLOUT_PARAMS.index("horizon")]
     if not 0 <= h <= 1000 or h != int(h):
         raise ValueError(f"policy {name!r}: horizon must be 0 (play to the end) or a whole "

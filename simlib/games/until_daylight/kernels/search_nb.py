@@ -150,15 +150,22 @@ RP_PEEK = 6  # 1: continuations keep the real streams (clairvoyant bound)
 RP_Z = 7  # a challenger must beat the baseline's choice by z paired standard errors too
 RP_HORIZON = 8  # 0: continuations play to the end; h >= 1: to the end of the h-th round
 # that ends (the current one first), then the position is valued (rollout_value_nb)
-N_ROLLOUT_PARAMS = 9
-CHECK_EVERY = 4  # continuations per candidate between two checks for hopeless challengers
-MIN_CHECK = 8  # ... the first check after this many shared continuations
-# At a decision whose continuations all stop before the night's last round (a horizon
-# that ends earlier), no continuation can win: every value is the small shaped score, and
-# the search's changes come from the continuations that can win (rollout-100 with horizon
-# 2, 60 calibrated games: it changed 49 choices, none at the 7,128 of 9,954 decisions of
-# rounds 1-8, where it spent more than half of its continuations).  There the checks come
-# sooner; its choices stayed the same at every decision of those games:
+RP_FIRST_CHECK = 9  # the first check for hopeless challengers after this many shared
+# continuations (where a continuation can reach the night's end)
+RP_CHECK_EVERY = 10  # ... then one every this many
+RP_FUTILITY_Z = 11  # from FUTILITY_FROM shared continuations on, a challenger is dropped
+# unless its gain + this many standard errors reaches the threshold (z: no futility bound)
+RP_SKIP_KINDS = 12  # decision kinds (bit d for kind ``codes.D_*`` d) where the baseline's
+# choice stands without a search
+RP_SHORT = 13  # 1: also search where no continuation reaches the night's last round (a
+# horizon that ends earlier: every value is the shaped score); 0: the baseline's stands
+N_ROLLOUT_PARAMS = 14
+FUTILITY_FROM = 8  # shared continuations from which the futility bound applies
+# At a decision whose continuations all stop before the night's last round (``short`` = 1),
+# no continuation can win: every value is the small shaped score.  There the checks come
+# sooner (rollout-100 with horizon 2, 60 calibrated games: the search changed no choice at
+# the 7,128 of 9,954 decisions of rounds 1-8, where it spent more than half of its
+# continuations; ``short`` = 0 now skips them):
 SHORT_CHECK_EVERY = 2  # ... every 2 continuations
 SHORT_MIN_CHECK = 2  # ... from the 2nd on (8 continuations for 4 candidates, not 32)
 MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
@@ -242,11 +249,14 @@ def _drop_hopeless_nb(rp, cand, alive, total, sq, basev, n):
     challenger that changes nothing goes at once).  Returns the new ``alive``."""
     if n < 2:
         return alive
+    z = rp[RP_Z]
+    if n >= FUTILITY_FROM:
+        z = min(z, rp[RP_FUTILITY_Z])
     j = 1
     while j < alive:
         c = cand[j]
         gain, se = _paired_gain_nb(c, total, sq, basev, n)
-        if gain + rp[RP_Z] * se < rp[RP_THRESHOLD]:
+        if gain + z * se < rp[RP_THRESHOLD]:
             alive -= 1
             cand[j] = cand[alive]
             cand[alive] = c
@@ -259,16 +269,19 @@ def _drop_hopeless_nb(rp, cand, alive, total, sq, basev, n):
 def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, basev, stats):
     """The rollout player's choice at ``st``'s pending decision.
 
-    Candidates: the baseline's choice and the baseline's next best ``top_k - 1`` (all
-    when ``top_k`` is 0).  Successive halving spends the budget: each round plays every
-    surviving challenger and the baseline's choice on the same continuations (common
-    random numbers: continuation ``r`` has the same key for every candidate), then keeps
-    the better half of the challengers; the baseline's choice is never dropped.  Every
-    ``CHECK_EVERY`` continuations (from ``MIN_CHECK`` on; ``SHORT_*`` where the horizon
-    ends before the night's last round), a challenger whose paired gain + ``z`` standard
-    errors stays below the threshold is dropped, and when none is left the search stops
-    early with the baseline's choice (the budget is a maximum).  The best challenger
-    replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
+    No search (the baseline's choice) at a forced decision, at a decision of a kind in
+    ``skip_kinds``, and, unless ``short`` is 1, where no continuation reaches the night's
+    last round.  Candidates: the baseline's choice and the baseline's next best
+    ``top_k - 1`` (all when ``top_k`` is 0).  Successive halving spends the budget: each
+    round plays every surviving challenger and the baseline's choice on the same
+    continuations (common random numbers: continuation ``r`` has the same key for every
+    candidate), then keeps the better half of the challengers; the baseline's choice is
+    never dropped.  Every ``check_every`` continuations (from ``first_check`` on;
+    ``SHORT_*`` where the horizon ends before the night's last round), a challenger whose
+    paired gain + ``z`` standard errors (``futility_z`` from ``FUTILITY_FROM`` shared
+    continuations on) stays below the threshold is dropped, and when none is left the
+    search stops early with the baseline's choice (the budget is a maximum).  The best
+    challenger replaces the baseline's choice only if it shares at least ``MIN_PAIRED``
     continuations with it and its paired mean gain exceeds the threshold and ``z``
     standard errors.  Scratch: ``work`` (a state), ``rec`` (N_REC),
     ``cand``/``total``/``count``/``sq`` (>= MAX_CANDS), ``basev`` (>= budget + MAX_CANDS).
@@ -280,6 +293,12 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
     base = choose_nb(st, rs, bpid, bpp, d, seat, m)
     stats[ST_DECISIONS] += 1
     if rp[RP_THRESHOLD] == np.inf or m <= 1:
+        return base
+    if (np.int64(rp[RP_SKIP_KINDS]) >> d) & 1:
+        return base
+    h = np.int64(rp[RP_HORIZON])
+    short = h >= 1 and st[G_ROUND] + h - 1 < rs[P_ROUNDS]  # no continuation reaches the last round
+    if short and rp[RP_SHORT] == 0:
         return base
     k = m
     if rp[RP_TOP_K] >= 1 and rp[RP_TOP_K] < m:
@@ -309,10 +328,9 @@ def rollout_choose_nb(st, rs, bpid, bpp, rp, work, rec, cand, total, count, sq, 
         count[cand[i]] = 0
         sq[cand[i]] = 0.0
     budget = max(np.int64(rp[RP_BUDGET]), 2)
-    h = np.int64(rp[RP_HORIZON])
-    every = CHECK_EVERY
-    first_check = MIN_CHECK
-    if h >= 1 and st[G_ROUND] + h - 1 < rs[P_ROUNDS]:  # no continuation reaches the last round
+    every = max(1, np.int64(rp[RP_CHECK_EVERY]))
+    first_check = max(2, np.int64(rp[RP_FIRST_CHECK]))
+    if short:
         every = SHORT_CHECK_EVERY
         first_check = SHORT_MIN_CHECK
     rounds = 1
