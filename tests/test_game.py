@@ -245,22 +245,26 @@ def test_records_do_not_depend_on_threads_or_chunking():
     np.testing.assert_array_equal(whole, three)
 
 
-@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 100, 600, 4096, 100_003])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 8, 9, 16, 100, 600, 4096, 100_003])
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_ranges_cover_the_games_and_shrink_at_the_end(n, threads):
+@pytest.mark.parametrize("tail", [None, 1])
+def test_ranges_cover_the_games_and_shrink_at_the_end(n, threads, tail):
     from simlib.games.until_daylight.api import BLOCK_GAMES, TAIL_GAMES, range_edges
 
-    e = range_edges(n, threads)
+    e = range_edges(n, threads) if tail is None else range_edges(n, threads, tail)
+    tail = TAIL_GAMES if tail is None else tail
     assert e[0] == 0 and e[-1] == n
     sizes = np.diff(e)
-    if threads == 1 or n <= TAIL_GAMES:
+    if threads == 1 or n <= tail:
         assert len(sizes) == 1  # one range, the whole batch
         return
     assert (sizes > 0).all() and (sizes <= BLOCK_GAMES).all()
     assert (np.diff(sizes[:-1]) <= 0).all()  # never longer than the range before it
-    assert sizes[:-1].min() >= TAIL_GAMES  # the last range takes what is left
+    assert sizes[:-1].min() >= tail  # the last range takes what is left
+    if tail == 1 and n >= 2:
+        assert sizes[-1] == 1  # a search's threads finish within one game of each other
     if n >= 4 * BLOCK_GAMES * threads:
-        assert sizes[0] == BLOCK_GAMES and sizes[-2] == TAIL_GAMES  # long first, short last
+        assert sizes[0] == BLOCK_GAMES and sizes[-2] == tail  # long first, short last
 
 
 # =========================================================================== policies

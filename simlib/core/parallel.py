@@ -18,17 +18,20 @@ BLOCK_GAMES = 128  # games a thread takes at a time
 TAIL_GAMES = 8  # the smallest range: the last ranges shrink to this
 
 
-def range_edges(n: int, threads: int) -> np.ndarray:
+def range_edges(n: int, threads: int, tail: int = TAIL_GAMES) -> np.ndarray:
     """Edges of the ranges ``threads`` threads take in turn to play ``n`` games: ranges of
     ``BLOCK_GAMES`` games, shrinking near the end (a quarter of what is left per thread,
-    down to ``TAIL_GAMES``) so the threads finish together: games differ in length, and
-    a thread left alone with a long last range is lost time.  One range with 1 thread."""
-    if threads <= 1 or n <= TAIL_GAMES:
+    down to ``tail`` games) so the threads finish together: games differ in length, and
+    a thread left alone with a long last range is lost time.  One range with 1 thread.
+    A search player's game takes a tenth of a second or more: its ranges shrink to one
+    game (``tail=1``)."""
+    tail = max(1, int(tail))
+    if threads <= 1 or n <= tail:
         return np.array([0, n], dtype=np.int64)
     edges = [0]
     lo = 0
     while lo < n:
-        size = max(TAIL_GAMES, min(BLOCK_GAMES, (n - lo) // (2 * threads)))
+        size = max(tail, min(BLOCK_GAMES, (n - lo) // (2 * threads)))
         lo = min(n, lo + size)
         edges.append(lo)
     return np.array(edges, dtype=np.int64)
@@ -39,11 +42,12 @@ def default_threads() -> int:
     return max(1, int(numba.config.NUMBA_NUM_THREADS))
 
 
-def run_ranges(kernel: Callable, args: tuple, n: int, threads: int | None = None) -> None:
+def run_ranges(kernel: Callable, args: tuple, n: int, threads: int | None = None,
+               tail: int = TAIL_GAMES) -> None:
     """Play ``n`` games with ``kernel(*args, lo, hi)`` over ``threads`` threads (default
-    :func:`default_threads`)."""
+    :func:`default_threads`), in the ranges of :func:`range_edges`."""
     t = default_threads() if threads is None else max(1, int(threads))
-    edges = range_edges(n, t)
+    edges = range_edges(n, t, tail)
     if len(edges) <= 2:
         kernel(*args, np.int64(0), np.int64(n))
         return

@@ -133,12 +133,14 @@ def run_kernel(rules: Ruleset, seed: int, start: int, npl: np.ndarray, chars: np
     kernel = play_range_nb
     args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(pid), pp,
             np.int64(1 if check else 0), flat)
+    tail = TAIL_GAMES
     if search is not None:  # a search player: the step driver over the baseline
         bid, bpp, rp = search
         kernel = play_range_search_nb
         args = (packed, np.int64(seed), np.int64(start), npl, chars, np.int64(bid), bpp, rp,
                 np.int64(1 if check else 0), flat)
-    run_ranges(kernel, args, flat.shape[0], threads)
+        tail = 1  # its games are long: the threads finish within one game of each other
+    run_ranges(kernel, args, flat.shape[0], threads, tail)
 
 
 def team_names(seats: np.ndarray, names: Sequence[str]) -> np.ndarray:

@@ -514,7 +514,7 @@ def search_note(m, ctx: ReportContext) -> list[str]:
     return out
 
 
-SEARCH_TARGET_GAMES = (("rollout-100", 16), ("rollout-1000", 4))  # games per measurement
+SEARCH_TARGET_GAMES = (("rollout-100", 60), ("rollout-1000", 24))  # games per measurement
 
 
 def _two_thread_rates(threads: int = 2) -> list[tuple[str, float]]:
