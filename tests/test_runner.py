@@ -327,14 +327,22 @@ def test_counts_only_run_gives_the_same_tables(reference):
 
 
 def test_records_are_joined_on_first_access_in_game_order():
-    """A run keeps its chunks' frames and joins them when ``records`` is first read: the
-    tables and ``has_records`` do not join them, and the frame is every game in order."""
-    res = simulate(**STUDY, chunk_size=97)
-    assert res.has_records and res._records._frame is None  # not joined yet
-    assert res.tables.overall["games"].iloc[0] == 600 and res._records._frame is None
-    rec = res.records
-    assert rec["game"].tolist() == list(range(600)) and rec.index.tolist() == list(range(600))
-    assert res.records is rec  # joined once
+    """A run keeps its chunks' records (Until Daylight's still as the kernel's, deferred)
+    and makes them one frame when ``records`` is first read: the tables and
+    ``has_records`` do not, and the frame is every game in order, the frame ``run_chunk``
+    gives, with the progress bar (a chunk a unit) or without it (units of chunks)."""
+    from simlib.core.games import DeferredRecords
+
+    for progress in (False, True):
+        res = simulate(**{**STUDY, "progress": progress}, chunk_size=97)
+        assert res.has_records and res._records._frame is None  # not joined yet
+        assert all(isinstance(p, DeferredRecords) for p in res._records._parts)  # nor decoded
+        assert res.tables.overall["games"].iloc[0] == 600 and res._records._frame is None
+        rec = res.records
+        assert rec["game"].tolist() == list(range(600)) and rec.index.tolist() == list(range(600))
+        assert res.records is rec  # joined once
+        whole = make_adapter(STUDY["players"], seed=STUDY["seed"], ruleset=LIGHT).run_chunk(0, 600)
+        pd.testing.assert_frame_equal(rec, whole)
     assert not simulate(**STUDY, keep_records=False).has_records
 
 

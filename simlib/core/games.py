@@ -64,6 +64,26 @@ class UnknownGameError(ValueError):
 
 
 # =========================================================================== protocols
+class DeferredRecords:
+    """A chunk's records, made into their frame only when someone reads them: a study
+    keeps its records by default, and most never read them (the tables come from the
+    counts), so decoding a kernel's records into names is left to the first read of
+    ``RunResult.records``.  ``make`` returns the frame ``run_chunk`` would (the same one)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Any]):
+        self._make = make
+
+    def frame(self):
+        return self._make()
+
+
+def records_frame_of(records):
+    """The frame of a chunk's records, whether given as a frame or :class:`DeferredRecords`."""
+    return records.frame() if isinstance(records, DeferredRecords) else records
+
+
 @runtime_checkable
 class StudyAdapter(Protocol):
     """A study's games, as the runner and the instruments play them (picklable: sent to
@@ -86,9 +106,10 @@ class StudyAdapter(Protocol):
 
     def run_chunk_with_counts(self, start: int, count: int, threads: int | None = None):
         """``(records, aggregate(records))`` of those games, ``records`` being
-        ``run_chunk(start, count)``: what a study keeping its records asks for.  An adapter
-        that subclasses this protocol inherits this default; a game may count from its
-        kernel's codes instead of the frame's text (Until Daylight: half the cost)."""
+        ``run_chunk(start, count)`` or a :class:`DeferredRecords` that makes it: what a
+        study keeping its records asks for.  An adapter that subclasses this protocol
+        inherits this default; a game may count from its kernel's codes instead of the
+        frame's text and defer the frame (Until Daylight)."""
         records = self.run_chunk(start, count, threads)
         return records, self.aggregate(records)
 

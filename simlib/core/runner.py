@@ -51,7 +51,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from .games import StudyAdapter
+from .games import DeferredRecords, StudyAdapter, records_frame_of
 from .tables import Counts, TableSpec, Tables, count_records, make_tables
 
 __all__ = [
@@ -150,16 +150,19 @@ def _span(plan: ChunkPlan, unit: tuple[int, ...] | int) -> tuple[int, int]:
 
 # =========================================================================== result
 class RecordParts:
-    """A run's records as its chunks' frames in game order, joined into one frame the
-    first time :attr:`RunResult.records` is read (then the parts are let go)."""
+    """A run's records as its chunks' parts in game order (frames, or
+    :class:`~simlib.core.games.DeferredRecords` still to be made into frames), joined
+    into one frame the first time :attr:`RunResult.records` is read (then the parts are
+    let go)."""
 
-    def __init__(self, parts: list[pd.DataFrame]):
+    def __init__(self, parts: "list[pd.DataFrame | DeferredRecords]"):
         self._parts = parts
         self._frame: pd.DataFrame | None = None
 
     def frame(self) -> pd.DataFrame:
         if self._frame is None:
-            self._frame = pd.concat(self._parts, ignore_index=True)
+            frames = [records_frame_of(p) for p in self._parts]
+            self._frame = pd.concat(frames, ignore_index=True)
             self._parts = []
         return self._frame
 
@@ -174,9 +177,10 @@ class RunResult:
         Additive counts of every game played (all chunks, resumed ones included).
     records : pandas.DataFrame or None
         One row per game in game order (``None`` when only counts were kept).  A run
-        keeps its chunks' frames and joins them on the first access (the tables need only
-        the counts): a one-off copy of every record, which on a machine where fresh memory
-        is slow to touch was the largest part of what a study added to its kernel.
+        keeps its chunks' records and makes them into one frame on the first access (the
+        tables need only the counts): a game may keep its kernel's records and decode
+        them into names only then (Until Daylight: about 1.2 s per 100,000 games on the
+        first read), and the join is a one-off copy of every record.
     provenance : dict
         Seed, games, game parameters, versions, backend, chunk size, times.
     complete : bool
@@ -623,18 +627,21 @@ def _progress_bar(total: int, initial: int, show: bool, desc: str):
 
 # =========================================================================== backends
 def _chunk_task(adapter: GameAdapter, start: int, count: int, threads: int | None,
-                keep_records: bool):
-    """Play one chunk; return ``(records or None, counts)``."""
+                keep_records: bool, defer: bool = False):
+    """Play one chunk; return ``(records or None, counts)``; records as a frame unless
+    ``defer`` (then possibly :class:`DeferredRecords`, made into a frame when read)."""
     if not keep_records:
         return None, adapter.run_chunk_counts(start, count, threads)
-    return adapter.run_chunk_with_counts(start, count, threads)
+    records, counts = adapter.run_chunk_with_counts(start, count, threads)
+    return (records if defer else records_frame_of(records)), counts
 
 
 class _LocalBackend:
     name = "local"
 
-    def __init__(self, threads: int | None):
+    def __init__(self, threads: int | None, defer: bool = False):
         self.threads = threads
+        self.defer = defer  # records may stay DeferredRecords (no store to write them to)
         self.description = "local"
 
     def __enter__(self):
@@ -657,7 +664,7 @@ class _LocalBackend:
 
         def task(unit):
             start, count = _span(plan, unit)
-            return _chunk_task(adapter, start, count, self.threads, keep_records)
+            return _chunk_task(adapter, start, count, self.threads, keep_records, self.defer)
 
         todo = iter(chunks)
         with ThreadPoolExecutor(max_workers=self.IN_FLIGHT,
@@ -886,7 +893,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         store.check(identity, overwrite)
 
     if backend == "local":
-        be = _LocalBackend(threads)
+        be = _LocalBackend(threads, defer=store is None)
     else:
         be = _DaskBackend(scheduler, workers, threads, connect_timeout)
     t0 = time.perf_counter()

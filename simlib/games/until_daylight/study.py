@@ -32,7 +32,7 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records
-from ...core.games import StudyAdapter
+from ...core.games import DeferredRecords, StudyAdapter
 from . import api
 from . import codes as K
 from .instruments import outcomes
@@ -163,13 +163,15 @@ class UntilDaylightAdapter(StudyAdapter):
         return out
 
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
-        return _normalize(api.records_frame(self.play_array(start, count, threads), self.rules))
+        return self._records_frame(self.play_array(start, count, threads))
 
     def run_chunk_with_counts(self, start: int, count: int,
-                              threads: int | None = None) -> tuple[pd.DataFrame, Counts]:
+                              threads: int | None = None) -> tuple[DeferredRecords, Counts]:
         """``(run_chunk(...), aggregate(run_chunk(...)))``, the counts taken from the
-        kernel's integer codes rather than from the frame's text (the same counts)."""
-        return self._records_and_counts(self.play_array(start, count, threads))
+        kernel's integer codes rather than from the frame's text (the same counts), and
+        the frame deferred: the kernel's records are decoded only if someone reads them."""
+        out = self.play_array(start, count, threads)
+        return DeferredRecords(lambda: self._records_frame(out)), self._counts(out)
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
@@ -201,7 +203,11 @@ class UntilDaylightAdapter(StudyAdapter):
 
     def _records_and_counts(self, out: np.ndarray) -> tuple[pd.DataFrame, Counts]:
         """The records frame and the counts of the kernel's records ``out``."""
-        return _normalize(api.records_frame(out, self.rules)), self._counts(out)
+        return self._records_frame(out), self._counts(out)
+
+    def _records_frame(self, out: np.ndarray) -> pd.DataFrame:
+        """``run_chunk``'s frame of the kernel's records ``out``."""
+        return _normalize(api.records_frame(out, self.rules))
 
     def _counts(self, out: np.ndarray) -> Counts:
         """The counts of the kernel's records ``out``, from its codes."""
