@@ -311,13 +311,12 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
                          list(co[:k]).index(c) if c in co[:k] else -2, v))
             apply_step(st, rs, c)
     kw = replay_settings(p)
-    schedule = schedule_of
 
     def replay(i, sched, n=None):
         short, d, k, _, v = rows[i]
         return replay_decision(short, d, k, v if n is None else v[:, :n], sched, kw)
 
-    kernel = schedule(p)
+    kernel = schedule_of(p)
     now = [replay(i, kernel) for i in range(len(rows))]
     bad = [i for i, (ch, _) in enumerate(now) if ch >= 0 and ch != rows[i][3]]
     if bad:
@@ -336,7 +335,7 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
     for d in range(K.N_DECISIONS):  # where a continuation can win, by kind of decision
         idx = [i for i, r in enumerate(rows) if not r[0] and r[1] == d and r[2] >= 2]
         if idx:
-            res = [(i, replay(i, schedule(dict(p, **FULL_SEARCH)), held)) for i in idx]
+            res = [(i, replay(i, schedule_of(dict(p, **FULL_SEARCH)), held)) for i in idx]
             print(f"  {K.DECISION_NAMES[d]}: {len(idx)} decisions where a continuation can win; "
                   f"the full search: {sum(x[1] for _, x in res)} continuations, "
                   f"{sum(1 for _, x in res if x[0] > 0)} changes, gain "
@@ -349,7 +348,7 @@ def search_replay(games: int, start: int, policy: str, horizon: int, n_values: i
                 variants.append(("", {"skip_kinds": sk, "short": sh, "first_check": rule[0],
                                       "check_every": rule[1], "futility_z": rule[2]}))
     for label, q in variants:
-        sched = schedule(dict(p, **q))
+        sched = schedule_of(dict(p, **q))
         res = [(i, replay(i, sched, held)) for i in range(len(rows))]
         mark = " (the kernel's)" if sched == kernel else ""
         label = label or (f"skip_kinds {q['skip_kinds']}, short {q['short']}, first check after "

@@ -918,7 +918,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
                             show, adapter.game.replace("_", " "))
         new_chunks: set[int] = set()  # indices only: the counts are summed as they come
-        new_records: dict[int, pd.DataFrame] = {}
+        new_records: dict[int, pd.DataFrame | DeferredRecords] = {}
         total = Counts.empty(adapter.spec)
         try:
             for unit, (records, counts) in be.map(adapter, plan, units, keep):

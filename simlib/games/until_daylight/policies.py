@@ -130,7 +130,7 @@ def resolve_search(name: str, params=None):
                          f"a whole number from 0 to {2 ** K.N_DECISIONS - 1}; got {sk:g}")
     if named["short"] not in (0.0, 1.0):
         raise ValueError(f"policy {name!r}: short must be 0 or 1; got {named['short']:g}")
-    h = rp[ROLLOUT_PARAMS.index("horizon")]
+    h = named["horizon"]
     if not 0 <= h <= 1000 or h != int(h):
         raise ValueError(f"policy {name!r}: horizon must be 0 (play to the end) or a whole "
                          f"number of rounds from 1 to 1000; got {h:g}")

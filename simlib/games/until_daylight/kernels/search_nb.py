@@ -167,7 +167,7 @@ FUTILITY_FROM = 8  # shared continuations from which the futility bound applies
 # the 7,128 of 9,954 decisions of rounds 1-8, where it spent more than half of its
 # continuations; ``short`` = 0 now skips them):
 SHORT_CHECK_EVERY = 2  # ... every 2 continuations
-SHORT_MIN_CHECK = 2  # ... from the 2nd on (8 continuations for 4 candidates, not 32)
+SHORT_MIN_CHECK = 2  # ... from the 2nd on (8 continuations for 4 candidates)
 MIN_PAIRED = 16  # a challenger needs this many shared continuations before it can win:
 # a paired standard error from fewer is too often 0 (all differences alike)
 
