@@ -176,7 +176,7 @@ def test_barricades_and_protection_take_damage_before_the_character(rules):
     assert gs.pl[2, K.PL_BARRICADES] == 0  # 2 heads on 2 barricades
     assert gs.inv[2, rules.card_id("helmet")] == 0  # 1 head on the helmet
     assert gs.pl[2, K.PL_HEALTH] == health - 1  # the last head on the character
-    assert gs.g[K.G_BARR_SUPPLY] == rules.get("constants.barricade_supply")
+    assert gs.g[K.G_BARR_SUPPLY] == 12  # both barricades back in the rulebook's supply of 12
 
 
 def test_pillar_absorbs_a_damage_for_a_neighbour(rules):
@@ -186,7 +186,7 @@ def test_pillar_absorbs_a_damage_for_a_neighbour(rules):
     gs.set_area(1, ["wanderer", "wanderer"])
     health = int(gs.pl[1, K.PL_HEALTH])
     gs.run(K.PC_ENEMIES, K.PC_SAVE)
-    assert gs.pl[1, K.PL_HEALTH] == health - 2 + rules.get("characters.pillar.advantage.amount")
+    assert gs.pl[1, K.PL_HEALTH] == health - 2 + 1  # the rulebook's Pillar absorbs 1 damage a round
     assert gs.pl[0, K.PL_ABSORBED] == 1
 
 

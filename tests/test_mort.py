@@ -312,7 +312,7 @@ def test_sprint_and_shortcut_move_the_killer():
     assert (st[K.S_S_X], st[K.S_S_Y]) == R.tokens()[b]
     g.apply_code(commit(K.Q_CARDS, 1))
     g.apply_code(K.A_PLAY_SPRINT)
-    assert st[K.S_SPRINT] == R.get("killer_cards.sprint.amount")
+    assert st[K.S_SPRINT] == 3  # the rulebook's sprint: +3 squares of movement
     g.apply_code(K.A_SPRINT_MOVE)
     assert st[K.S_BUDGET] == 3 and st[K.S_SPRINT] == 0
 
@@ -593,13 +593,16 @@ def test_hatch_opens_for_the_last_survivor():
     # the last survivor on the hatch escapes for nothing; the survivors win with 3 kills
     to_move(g, 4)
     put(g, 4, *R.tokens()[t])
-    hand = sum(st[K.S_HAND + 4 * K.HAND_W + v] for v in range(K.HAND_W))
+    # with no energy in hand at all: the hatch asks for none (a gate asks for 1)
+    st[K.S_HAND + 4 * K.HAND_W:K.S_HAND + 5 * K.HAND_W] = 0
+    discard = st[K.S_ENERGY_DISCARD:K.S_ENERGY_DISCARD + K.HAND_W].copy()
+    assert K.A_HATCH in g.legal_codes()
     g.apply_code(K.A_HATCH)
     assert g.over and st[K.S_END_CAUSE] == K.END_MIXED
+    assert (st[K.S_ENERGY_DISCARD:K.S_ENERGY_DISCARD + K.HAND_W] == discard).all()  # nothing paid
     r = g.result
     assert r["killer_win"] is False and r["survivors_win"] is True
     assert r["escapes"] == 1 and r["hatch_escapes"] == 1 and r["outcome_4"] == "hatch"
-    assert hand >= 0
 
 
 def test_map_shows_a_shut_hatch_and_the_key_opens_it():

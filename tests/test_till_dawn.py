@@ -207,7 +207,7 @@ def test_refusing_costs_blood_and_needs_blood():
     g.apply_code(K.A_VOTE_BLUE)
     assert K.A_REFUSE in g.legal_codes()
     g.apply_code(K.A_REFUSE)
-    assert g.seat(1, "blood") == 2 - rules.get("constants.refuse_cost")
+    assert g.seat(1, "blood") == 2 - 1  # refusing costs one blood (the reference's assumed value)
 
 
 def test_zero_health_sends_a_vampire_to_its_coffin_without_its_blood():
@@ -235,7 +235,7 @@ def test_doubling_doubles_the_card_not_the_ground_bonus():
         t["name"] == grp and t["icon"] == 0 for t in rules.card_types()) else type_of(rules, grp, moon, 1))
     assert g.phase == "react" and g.to_move == 0
     g.apply_code(K.A_PLAY_POWER)
-    assert g.seat(0, "blood") == 3 * 2 + rules.get("constants.favourite_bonus")  # the rulebook's 7
+    assert g.seat(0, "blood") == 7  # the rulebook's 3 x 2 + 1 on the favourite ground
 
 
 def test_retiring_banks_blood_and_ties_share_the_victory():
@@ -809,7 +809,7 @@ def test_cancel_voids_the_last_play_and_copy_acts_as_a_power_played_this_night()
     # now a doubling was played face up: seat 2's copy acts as one
     assert g.phase == "react" and g.to_move == 2 and K.A_PLAY_POWER in g.legal_codes()
     g.apply_code(K.A_PLAY_POWER)
-    bonus = rules.get("constants.favourite_bonus")
+    bonus = 1  # the rulebook's +1 blood on a favourite ground
     gy = [rules.grounds[g.seat(s, "ground")] == "graveyard" for s in range(3)]
     assert g.seat(0, "blood") == 2 + bonus * gy[0]      # its doubling was cancelled
     assert g.seat(2, "blood") == 4 + bonus * gy[2]      # the copy doubled
@@ -827,11 +827,13 @@ def test_protection_and_events():
     assert [g.seat(s, "health") for s in range(3)] == [3, 5, 3]
     assert g.seat(1, "event") == -1
     # heal in the decision phase, not above the maximum
-    st[K.S_S_EVENT + 0] = _event(rules, "heal")
-    st[K.S_PHASE], st[K.S_DECIDER], st[K.S_SCAN], st[K.S_CURRENT] = K.PH_DECIDE, 0, 0, 0
-    assert K.A_HEAL in g.legal_codes()
-    g.apply_code(K.A_HEAL)
-    assert g.seat(0, "health") == min(5, 3 + rules.get("events.heal.amount"))
+    for before, after in ((2, 4), (4, 5)):  # the rulebook's +2 health; the maximum is 5
+        st[K.S_S_HEALTH + 0] = before
+        st[K.S_S_EVENT + 0] = _event(rules, "heal")
+        st[K.S_PHASE], st[K.S_DECIDER], st[K.S_SCAN], st[K.S_CURRENT] = K.PH_DECIDE, 0, 0, 0
+        assert K.A_HEAL in g.legal_codes()
+        g.apply_code(K.A_HEAL)
+        assert g.seat(0, "health") == after
     assert g.phase == "decide" and g.to_move == 0 and K.A_HEAL not in g.legal_codes()
     # an event icon with an event already held: keep one of the two
     g2 = crafted(3, rules)
