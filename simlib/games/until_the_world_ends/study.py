@@ -55,7 +55,9 @@ TABLE_SPEC = TableSpec(
     outcome_label="tie",
     members=tuple(f"strategy_{s}" for s in _SEATS),
     member="strategy",
-    member_attrs=(("seat", ()),),
+    # the member is the seat's strategy already; naming it as the "strategy" attribute too
+    # is what the competitive instruments (skill's focal seat, strategy effects) read
+    member_attrs=(("seat", ()), ("strategy", tuple(f"strategy_{s}" for s in _SEATS))),
     member_outcomes=tuple(f"win_{s}" for s in _SEATS),
     member_values=(("points", tuple(f"total_{s}" for s in _SEATS)),
                    ("rounds_won", tuple(f"rounds_won_{s}" for s in _SEATS)),
