@@ -461,6 +461,52 @@ def test_scavenge_each_player_clockwise_from_the_user_draws_under_the_limit():
     assert g.hand(0) == ["outbreak_2"] and len(g.hand(1)) == 5 and g.hand(2) == ["outbreak_3"]
 
 
+def test_scavenge_drawn_instantaneous_resolves_at_once_and_the_scavenge_goes_on():
+    """The rulebook: an instantaneous "is played the instant it is drawn"; only a dealt one
+    is held.  A scavenge draws, so seat 1's wipe-out goes face up on the discards and wipes
+    every timeline's last card before seat 2 draws; the turn then passes left of the user."""
+    g = arrange(new(3), hands={0: ["scavenge"], 2: ["natural_2"]},
+                timelines={0: ["outbreak_3", "outbreak_5"], 1: ["cosmic_3"], 2: ["personal_4"]},
+                pile=["outbreak_2", "wipe_out", "natural_3"], to_move=0)
+    g.apply(index_of(g, "play scavenge"))
+    assert g.hand(0) == ["outbreak_2"] and g.hand(1) == [] and g.hand(2) == ["natural_2", "natural_3"]
+    assert g.timeline(0) == ["outbreak_3"] and g.timeline(1) == [] and g.timeline(2) == []
+    disc = sorted(card_name_of(g, c) for c in g.state[K.S_DISCARD:K.S_DISCARD + g.state[K.S_N_DISCARD]])
+    assert disc == ["cosmic_3", "outbreak_5", "personal_4", "scavenge", "wipe_out"]
+    assert g.phase == "turn" and g.to_move == 1
+
+
+def test_scavenge_drawn_snipe_is_its_drawers_choice_then_the_scavenge_goes_on():
+    g = arrange(new(3), hands={0: ["scavenge"]},
+                timelines={0: ["outbreak_8"], 2: ["cosmic_10"]},
+                pile=["outbreak_2", "snipe", "natural_3"], to_move=0)
+    g.apply(index_of(g, "play scavenge"))
+    assert g.phase == "snipe" and g.to_move == 1  # seat 1 drew it: its "you"
+    assert set(g.legal_actions()) == {"snipe seat 0's outbreak_8", "snipe seat 2's cosmic_10"}
+    g.apply(index_of(g, "snipe seat 2's cosmic_10"))
+    assert g.timeline(2) == [] and g.hand(1) == [] and g.hand(2) == ["natural_3"]
+    assert g.phase == "turn" and g.to_move == 1  # seat 0's turn is over
+
+
+def test_scavenge_drawn_scavenge_draws_at_once_before_the_outer_one_goes_on():
+    g = arrange(new(3), hands={0: ["scavenge"]},
+                pile=["outbreak_2", "scavenge", "natural_2", "natural_3", "natural_4", "cosmic_3"], to_move=0)
+    g.apply(index_of(g, "play scavenge"))
+    # seat 0 draws outbreak_2; seat 1 draws the other scavenge: seats 1, 2, 0 draw from it;
+    # then the first scavenge's last draw, seat 2's
+    assert g.hand(0) == ["outbreak_2", "natural_4"] and g.hand(1) == ["natural_2"]
+    assert g.hand(2) == ["natural_3", "cosmic_3"] and g.to_move == 1
+
+
+def test_an_ending_drawn_by_a_scavenge_is_marked():
+    """The rulebook: a player may play an ending from his hand "but not if they draw it
+    they must play it the next time it is their turn"; a scavenge draws."""
+    g = arrange(new(3), hands={0: ["scavenge"], 1: ["natural_2", "cosmic_3"], 2: ["personal_1"]},
+                pile=["outbreak_2", "the_end", "natural_3"], to_move=0)
+    g.apply(index_of(g, "play scavenge"))
+    assert g.to_move == 1 and g.legal_actions() == ["play the_end"]
+
+
 def test_events_go_to_the_players_own_timeline_and_common_cards_to_the_common_area():
     g = arrange(new(2), hands={0: ["outbreak_8", "good_plus_10"], 1: ["cosmic_x2"]}, to_move=0)
     g.apply(index_of(g, "play outbreak_8"))

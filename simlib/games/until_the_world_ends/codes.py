@@ -86,7 +86,11 @@ SCALARS = ("players", "round", "dealer", "turn", "phase", "decider", "over", "ke
            "n_shown", "pick_k", "pick_first", "hoarders", "end_cause", "round_cause",
            "challenges", "redeals", "hoards", "ends_ending", "ends_hoard", "ends_exhausted",
            "ends_cap", "ender_top", "ender_gain", "pts_escalation", "pts_good", "pts_ending",
-           "round_enders", "extra_turn", "redeal_size")
+           "round_enders", "extra_turn", "redeal_size", "turn_drawn", "scav_n")
+# a scavenge in progress is a frame (user, next draw, draws in all) on a stack: a scavenge
+# drawn during a scavenge resolves at once, before the outer one goes on (a stack no deeper
+# than the deck's cards)
+SCAV_W = 3
 SEAT_PARTS = ("total", "round_score", "hand_n", "tl_n", "pick", "rounds_won", "ended",
               "challenged", "hoarded")
 STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
@@ -94,7 +98,7 @@ STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SE
     ("tl", MAX_SEATS * MAX_DECK), ("pile", MAX_DECK), ("discard", MAX_DECK),
     ("common", MAX_DECK), ("shown", MAX_DECK), ("shown_left", MAX_DECK),
     ("pts_colour", MAX_COLOURS), ("plays", len(CARD_KINDS) + len(INSTANTS)),
-    ("streams", 4))
+    ("streams", 4), ("scav", SCAV_W * MAX_DECK))
 _s, S_SIZE = _layout(STATE, "S_")
 (S_PLAYERS, S_ROUND, S_DEALER, S_TURN, S_PHASE, S_DECIDER, S_OVER, S_KEY, S_N_PILE,
  S_N_DISCARD, S_N_COMMON, S_PASSES, S_ROUND_TURNS, S_TURNS, S_DECISIONS, S_ENDER,
@@ -102,10 +106,11 @@ _s, S_SIZE = _layout(STATE, "S_")
  S_PICK_FIRST, S_HOARDERS, S_END_CAUSE, S_ROUND_CAUSE, S_CHALLENGES, S_REDEALS, S_HOARDS,
  S_ENDS_ENDING, S_ENDS_HOARD, S_ENDS_EXHAUSTED, S_ENDS_CAP, S_ENDER_TOP, S_ENDER_GAIN,
  S_PTS_ESCALATION, S_PTS_GOOD, S_PTS_ENDING, S_ROUND_ENDERS, S_EXTRA_TURN, S_REDEAL_SIZE,
+ S_TURN_DRAWN, S_SCAV_N,
  S_S_TOTAL, S_S_ROUND_SCORE, S_S_HAND_N, S_S_TL_N, S_S_PICK, S_S_ROUNDS_WON, S_S_ENDED,
  S_S_CHALLENGED, S_S_HOARDED,
  S_HAND, S_MARKED, S_TL, S_PILE, S_DISCARD, S_COMMON, S_SHOWN, S_SHOWN_LEFT, S_PTS_COLOUR,
- S_PLAYS, S_STREAMS) = _s.values()
+ S_PLAYS, S_STREAMS, S_SCAV) = _s.values()
 
 # random streams (indices into the state's stream part)
 STREAM_DEAL = 0      # the shuffles: each round's deal and every redeal (re-keyed each round)

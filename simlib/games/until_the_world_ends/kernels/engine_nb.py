@@ -458,18 +458,44 @@ def resolve_instant_nb(state, rules, c, user, drawn, log):
                 state[K.S_COMMON + k] = cc
                 k += 1
         state[K.S_N_COMMON] = k
-    else:  # draw_each(n): clockwise from the user, one card at a time while under the limit
-        limit = rules[K.R_PARAMS + K.P_HAND_LIMIT]
-        for _ in range(arg):
-            for k in range(n):
-                s = (user + k) % n
-                if state[K.S_N_PILE] > 0 and state[K.S_S_HAND_N + s] < limit:
-                    state[K.S_N_PILE] -= 1
-                    d = state[K.S_PILE + state[K.S_N_PILE]]
-                    # kept in hand (no chained instantaneous); a drawn ending is marked
-                    hand_add_nb(state, s, d, 1 if card_nb(rules, d, K.CC_KIND) == K.KIND_ENDING else 0)
-                    state[K.S_LAST_DRAWER] = s
-                    log_nb(log, K.LG_DRAW, state[K.S_ROUND], s, d, 1, 0, 0)
+    else:  # draw_each(n): a scavenge frame; scavenge_nb makes its draws
+        f = K.S_SCAV + K.SCAV_W * state[K.S_SCAV_N]
+        state[f] = user
+        state[f + 1] = 0
+        state[f + 2] = arg * n
+        state[K.S_SCAV_N] += 1
+    return True
+
+
+@njit_nb
+def scavenge_nb(state, rules, log):
+    """Runs the scavenges in progress (innermost first): each player clockwise from the
+    user draws one card at a time while under the hand limit.  A drawn card is a drawn card
+    (the rulebook): an instantaneous goes face up on the discards and resolves at once, its
+    drawer its "you" (a scavenge drawn so runs before the outer one goes on); an ending is
+    marked.  False: a drawn snipe waits for its drawer's choice (the frames stay)."""
+    n = state[K.S_PLAYERS]
+    limit = rules[K.R_PARAMS + K.P_HAND_LIMIT]
+    while state[K.S_SCAV_N] > 0:
+        f = K.S_SCAV + K.SCAV_W * (state[K.S_SCAV_N] - 1)
+        k = state[f + 1]
+        if k >= state[f + 2]:
+            state[K.S_SCAV_N] -= 1
+            continue
+        state[f + 1] = k + 1
+        s = (state[f] + k % n) % n
+        if state[K.S_N_PILE] > 0 and state[K.S_S_HAND_N + s] < limit:
+            state[K.S_N_PILE] -= 1
+            d = state[K.S_PILE + state[K.S_N_PILE]]
+            state[K.S_LAST_DRAWER] = s
+            log_nb(log, K.LG_DRAW, state[K.S_ROUND], s, d, 1, 0, 0)
+            kind = card_nb(rules, d, K.CC_KIND)
+            if kind == K.KIND_INSTANT:
+                discard_nb(state, d)
+                if not resolve_instant_nb(state, rules, d, s, 1, log):
+                    return False
+            else:
+                hand_add_nb(state, s, d, 1 if kind == K.KIND_ENDING else 0)
     return True
 
 
@@ -600,7 +626,8 @@ def apply_action_nb(state, rules, action, log):
             log_nb(log, K.LG_DRAW, rnd, s, c, 0, 0, 0)
             if kind == K.KIND_INSTANT:  # face up on the discards, resolves now
                 discard_nb(state, c)
-                if resolve_instant_nb(state, rules, c, s, 1, log):
+                state[K.S_TURN_DRAWN] = 1
+                if resolve_instant_nb(state, rules, c, s, 1, log) and scavenge_nb(state, rules, log):
                     after_instant_nb(state, rules, s, 1, log)
                 return True
             hand_add_nb(state, s, c, 1 if kind == K.KIND_ENDING else 0)
@@ -620,7 +647,8 @@ def apply_action_nb(state, rules, action, log):
             state[K.S_N_COMMON] += 1
         elif kind == K.KIND_INSTANT:
             discard_nb(state, c)
-            if resolve_instant_nb(state, rules, c, s, 0, log):
+            state[K.S_TURN_DRAWN] = 0
+            if resolve_instant_nb(state, rules, c, s, 0, log) and scavenge_nb(state, rules, log):
                 after_instant_nb(state, rules, s, 0, log)
             return True
         else:  # an ending: on the discards; the others may challenge, clockwise from the left
@@ -638,9 +666,11 @@ def apply_action_nb(state, rules, action, log):
         c = tl_remove_nb(state, t, code % K.MAX_DECK)
         discard_nb(state, c)
         log_nb(log, K.LG_SNIPE, rnd, s, t, c, 0, 0)
-        drawn = state[K.S_PENDING_DRAWN]
         state[K.S_PENDING] = -1
-        after_instant_nb(state, rules, s, drawn, log)
+        # a snipe drawn by a scavenge: the scavenge goes on; then the turn's player's
+        # instantaneous is over
+        if scavenge_nb(state, rules, log):
+            after_instant_nb(state, rules, state[K.S_TURN], state[K.S_TURN_DRAWN], log)
         return True
     if ph == K.PH_CHALLENGE:
         if action == K.A_CHALLENGE:
