@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Sequence
 
 from .cli_args import Parser as _Parser
-from .cli_args import UsageError, characters as _characters, int_list as _int_list, \
-    policy_params as _policy_params, positive as _positive, seats as _seats
+from .cli_args import UsageError, changes_line, characters as _characters, \
+    int_list as _int_list, policy_params as _policy_params, positive as _positive, \
+    seats as _seats
 
 USAGE_EXAMPLES = """\
 examples:
@@ -65,6 +66,49 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                         "calibrated for until-daylight), a ruleset folder, a tweak .toml "
                         "(over the ruleset its `base = ...` line names, else the default), or "
                         "BASE+TWEAK.toml")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", dest="sets",
+                   help="change one value of that ruleset (repeatable), e.g. nights.count=2")
+
+
+def _ruleset_arg(game, a):
+    """``--rules`` with the ``--set`` changes applied (a new ruleset), or ``--rules`` as given."""
+    if not getattr(a, "sets", None):
+        return a.rules
+    base = game.resolve_ruleset(a.rules)
+    values = {}
+    for item in a.sets:
+        key, sep, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if not sep or not key or not text:
+            raise UsageError(f"--set {item!r}: expected key=value")
+        try:
+            values[key] = _set_value(key, base.field(key), text)
+        except ValueError as exc:  # a RulesetError names the key "override: <key>: ..."
+            raise UsageError(str(exc).replace("override:", "--set", 1)) from None
+    return base.override(values, file="--set")
+
+
+def _set_value(key: str, fld, text: str):
+    """A ``--set`` value in the type of its field (the ruleset then checks its range)."""
+    import json
+
+    if fld.type == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"--set {key}={text}: expected an integer") from None
+    if fld.type == "bool":
+        if text.lower() not in ("true", "false"):
+            raise UsageError(f"--set {key}={text}: expected true or false")
+        return text.lower() == "true"
+    if fld.type in ("str", "choice", "text"):
+        return text
+    if fld.type == "names":
+        return [n.strip() for n in text.split(",") if n.strip()]
+    try:  # a game's own value type: JSON (a list, a table), else the text itself
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 _HTML_HELP = ("also write a self-contained HTML report (figures, sortable team table, "
@@ -210,21 +254,32 @@ def _cmd_simulate(a) -> int:
     _check_html(a)
     from .core.runner import DEFAULT_CHUNK_SIZE
 
+    rules = _ruleset_arg(game, a)
     game.adapter(players, characters, seed=a.seed, policy=policy, policy_params=params,
-                 ruleset=a.rules, seats=seats)  # validate before any banner
+                 ruleset=rules, seats=seats)  # validate before any banner
     result = game.simulate(a.games, players, characters, seed=a.seed, policy=policy,
-                           policy_params=params, ruleset=a.rules, seats=seats, backend=backend,
+                           policy_params=params, ruleset=rules, seats=seats, backend=backend,
                            scheduler=a.scheduler, workers=a.workers, threads=a.threads,
                            chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
                            progress=False if a.no_progress else None,
                            connect_timeout=a.connect_timeout)
-    sys.stdout.write(game.render(result, a.all_tables))
+    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance))
     if a.out:
         what = "records" if result.has_records else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
     _write_html(a, result)
     return 0
+
+
+def _with_changes(text: str, prov) -> str:
+    """The game's tables with the values the run changed from the reference ruleset under
+    their first (header) line."""
+    line = changes_line(prov)
+    if not line:
+        return text
+    head, nl, rest = text.partition("\n")
+    return f"{head}\n{line}{nl}{rest}" if nl else f"{head}\n{line}\n"
 
 
 def _cmd_report(a) -> int:
@@ -241,7 +296,7 @@ def _cmd_report(a) -> int:
     if normalize(game.name) != normalize(str(name)):  # pragma: no cover - registry mismatch
         raise UsageError(f"{a.path}: a run of game {name!r}")
     result = game.load_result(a.path)
-    sys.stdout.write(game.render(result, a.all_tables))
+    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance))
     _write_html(a, result)
     return 0
 
@@ -268,7 +323,7 @@ def _cmd_trace(a) -> int:
     params = _policy_params(a.policy_param)
     seats = _seats(a.seats)
     ad = game.adapter(players, characters, seed=a.seed, policy=a.policy,
-                      policy_params=params, ruleset=a.rules, seats=seats)
+                      policy_params=params, ruleset=_ruleset_arg(game, a), seats=seats)
     sys.stdout.write(game.trace(ad, index) + "\n")
     return 0
 

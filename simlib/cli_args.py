@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 __all__ = ["Parser", "UsageError", "int_list", "characters", "policy_params", "positive",
-           "seats"]
+           "seats", "changes_line"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -83,3 +83,23 @@ def seats(values: list[str] | None):
             raise UsageError(f"--seats: empty table {v!r}")
         tables.append(seats)
     return tables
+
+
+# =========================================================================== headers
+def changes_line(prov, lineage_key: str = "ruleset_lineage",
+                 changes_key: str = "ruleset_changes") -> str:
+    """The header's line of the values a run changed from the game's reference ruleset
+    (``""`` for a preset of the game as shipped, or when nothing was recorded)."""
+    from .core.games import UnknownGameError, get_game
+    from .core.ruleset import describe_changes
+
+    changes = prov.get(changes_key)
+    if not changes:
+        return ""
+    try:
+        presets = get_game(prov.get("game")).presets
+    except UnknownGameError:
+        presets = ()
+    if str(prov.get(lineage_key, "")) in presets:
+        return ""  # a shipped preset (calibrated): its name says what it is
+    return f"Changed from the reference ruleset: {describe_changes(changes)}"

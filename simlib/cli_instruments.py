@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cli_args import UsageError
+from .cli_args import UsageError, changes_line
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -195,6 +195,10 @@ def _header(prov: dict, what: str) -> str:
     who = (f"policy {prov.get('policy')}" if prov.get("policy")
            else "tables " + "; ".join(prov.get("table_labels", [])))
     success = f"\n'win': {prov['success']}." if prov.get("success") else ""
+    base = "base_ruleset_lineage" in prov
+    changed = changes_line(prov, *(("base_ruleset_lineage", "base_ruleset_changes") if base
+                                   else ("ruleset_lineage", "ruleset_changes")))
+    success = (f"\n{changed}" if changed else "") + success
     return (f"{prov.get('display_name', '')} {what}: seed {prov.get('seed')}, players "
             f"{','.join(map(str, prov.get('players', [])))}, {who}, "
             f"ruleset {name} "
@@ -235,10 +239,32 @@ def cmd_compare(a) -> int:
     return 0
 
 
+def _b_from_a(variants) -> str:
+    """The ruleset values variant B changes from variant A (``key a -> b``), from the two
+    variants' recorded changes from the reference."""
+    from .core.ruleset import describe_changes
+
+    if "ruleset_changes" not in variants.get("a", {}) or "ruleset_changes" not in variants.get("b", {}):
+        return ""
+    a = {c["key"]: c for c in variants["a"]["ruleset_changes"]}
+    b = {c["key"]: c for c in variants["b"]["ruleset_changes"]}
+    out = []
+    for key in list(a) + [k for k in b if k not in a]:
+        va = a[key]["value"] if key in a else b[key]["reference"]
+        vb = b[key]["value"] if key in b else a[key]["reference"]
+        if va != vb:
+            out.append({"key": key, "reference": va, "value": vb})
+    return describe_changes(out)
+
+
 def render_compare(res) -> str:
     p = res.provenance
     lines = [_header(p, f"compare ({p['games']} games per variant, same seeds)"),
-             f"A = {res.labels[0]}", f"B = {res.labels[1]}", ""]
+             f"A = {res.labels[0]}", f"B = {res.labels[1]}"]
+    moved = _b_from_a(p.get("variants", {}))
+    if moved:
+        lines.append(f"B changes from A: {moved}")
+    lines.append("")
 
     def block(title, df):
         out = pd.DataFrame({
@@ -508,12 +534,15 @@ def cmd_simulate_precise(a) -> int:
     seats = kw.pop("seats", None)
     if seats is not None and (a.policy or a.policy_param):
         raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
+    from .cli import _ruleset_arg, _with_changes
+
     res = simulate_precise(prec, cap, table=a.precision_table, policy=a.policy,
-                           ruleset=a.rules, chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
+                           ruleset=_ruleset_arg(get_game(kw["game"]), a),
+                           chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
                            seats=seats, **kw)
     p = res.provenance
-    sys.stdout.write(get_game(kw["game"]).render(res, a.all_tables))
+    sys.stdout.write(_with_changes(get_game(kw["game"]).render(res, a.all_tables), p))
     why = ("every row reached the precision" if p["stopped_by"] == "precision"
            else "the --max-games cap was reached first")
     sys.stdout.write(f"\nprecision run: stopped after {res.games} games ({why}); widest 95 % "

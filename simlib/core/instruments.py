@@ -244,8 +244,9 @@ def _provenance(adapter, instrument: str, t0: float, started: str,
     from .runner import _now
 
     from .games import get_game
+    from .runner import ruleset_provenance
 
-    return {**adapter.provenance(), "display_name": get_game(adapter.game).display_name,
+    return {**ruleset_provenance(adapter), "display_name": get_game(adapter.game).display_name,
             "instrument": instrument, **extra, **_versions(),
             "backend": "local", "started": started, "finished": _now(),
             "elapsed_s": round(time.perf_counter() - t0, 3)}
@@ -491,9 +492,11 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                           "games_per_s": [games / s if s > 0 else np.nan for s in kernel_s]})
     prov = _provenance(a0, "compare", t0, started, games=games,
                        variants={"a": {"label": labels[0], **a0.identity(), "ruleset_origin": a0.rules.origin,
-                                       "ruleset_lineage": a0.rules.lineage},
+                                       "ruleset_lineage": a0.rules.lineage,
+                                       "ruleset_changes": a0.rules.changes()},
                                  "b": {"label": labels[1], **a1.identity(), "ruleset_origin": a1.rules.origin,
-                                       "ruleset_lineage": a1.rules.lineage}},
+                                       "ruleset_lineage": a1.rules.lineage,
+                                       "ruleset_changes": a1.rules.changes()}},
                        chunk_size=int(chunk_size), threads=threads, success=spec.success)
     return CompareResult(labels, tables, speed, prov)
 
@@ -644,7 +647,7 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
     prov = _provenance(adapters[0], "sweep", t0, started, games=games,
                        params={k: list(v) for k, v in grids.items()},
                        ruleset_fingerprint=base.fingerprint(), ruleset_origin=base.origin,
-                       ruleset_lineage=base.lineage,
+                       ruleset_lineage=base.lineage, ruleset_changes=base.changes(),
                        chunk_size=int(chunk_size), threads=threads, success=spec.success,
                        measure=spec.measure)
     return SweepResult(tuple(grids), table, prov)
@@ -759,7 +762,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
                        target=t, range=[lo, hi], tolerance=tolerance, first_stage_games=games,
                        growth=growth, max_games=max_games, games=int(cal.tried["games"].sum()),
                        base_ruleset_fingerprint=base.fingerprint(), base_ruleset_origin=base.origin,
-                       base_ruleset_lineage=base.lineage,
+                       base_ruleset_lineage=base.lineage, base_ruleset_changes=base.changes(),
                        success=spec.success)
     return CalibrationResult(param, t, cal, prov)
 
@@ -1078,7 +1081,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                        dropped=len(bad_blocks), designed=n_blocks, refused=reasons,
                        spread=spread, sample_seed=sample_seed,
                        base_ruleset_fingerprint=base.fingerprint(), base_ruleset_origin=base.origin,
-                       base_ruleset_lineage=base.lineage,
+                       base_ruleset_lineage=base.lineage, base_ruleset_changes=base.changes(),
                        success=spec.success, measure=spec.measure, measure_unit=spec.measure_unit)
     prov["seed"] = int(seed)
     return SensitivityResult(method, table, samples, prov)
@@ -1161,7 +1164,9 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
     records = pd.concat(parts, ignore_index=True) if keep else None
     seq_out = seq.reset_index()
     seq_out = seq_out.astype({c: str for c in seq_out.columns if seq_out[c].dtype == object})
-    prov = {**adapter.provenance(), "games": played, "games_done": played, "complete": True,
+    from .runner import ruleset_provenance
+
+    prov = {**ruleset_provenance(adapter), "games": played, "games_done": played, "complete": True,
             **_versions(), "backend": "local", "backend_detail": "local", "threads": threads,
             "chunk_size": int(chunk_size), "chunks": -(-played // chunk_size), "chunks_resumed": 0,
             "stored": "records" if keep else "counts", "started": started, "finished": _now(),

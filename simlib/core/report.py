@@ -428,14 +428,18 @@ def incomplete_warnings(result) -> list[str]:
 
 def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
     """The standard report of a study (a :class:`~simlib.core.runner.RunResult`): the
-    game's declared report builder (``GameInfo.report``)."""
+    game's declared report builder (``GameInfo.report``), with the provenance section
+    (ruleset, its changes, seed, versions) added when the game's report has none."""
     from .games import UnknownGameError, get_game
 
     try:
         builder = get_game(result.provenance.get("game")).report
     except UnknownGameError:
         builder = cooperative_report
-    return builder(result, title=title, command=command)
+    rep = builder(result, title=title, command=command)
+    if not any(s.id == "provenance" for s in rep.sections):
+        rep.add(_provenance_section(result, command))
+    return rep
 
 
 def cooperative_report(result, *, title: str | None = None, command: str | None = None) -> Report:

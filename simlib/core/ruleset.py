@@ -37,7 +37,8 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 import tomllib
 
 __all__ = ["RulesetError", "Field", "FileSchema", "Entities", "TEXT", "TaggedRuleset", "load_tagged", "error",
-           "check_value", "split_leaf", "read_toml", "toml_value", "NAME_RE", "OVERRIDE_SOURCE"]
+           "check_value", "split_leaf", "read_toml", "toml_value", "NAME_RE", "OVERRIDE_SOURCE",
+           "describe_changes"]
 
 OVERRIDE_SOURCE = "override"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -399,6 +400,45 @@ class TaggedRuleset:
             out = out[1:]  # "calibrated" rather than "reference+calibrated"
         return "+".join(out)
 
+    @classmethod
+    def reference(cls):
+        """The game's shipped reference ruleset: the ``reference`` preset its
+        ``load_ruleset`` declares (through :func:`resolve_ruleset`), else the folder
+        ``DATA_FOLDER`` shipped with simlib (cached)."""
+        make = _REFERENCE_MAKERS.get(cls)
+        if make is not None:
+            return make()
+        if cls not in _REFERENCE_CACHE:
+            folder = _data_folder_name(cls)
+            if not folder or not cls.SCHEMAS:
+                raise RulesetError(f"{cls.__name__}: no reference ruleset (set DATA_FOLDER or "
+                                   "load it through resolve_ruleset with a 'reference' preset)")
+            _REFERENCE_CACHE[cls] = load_tagged(shipped_ruleset_dir(
+                folder, f"{cls.SCHEMAS[0].stem}.toml", cls.GAME), cls)
+        return _REFERENCE_CACHE[cls]
+
+    def changes(self, base: "TaggedRuleset | None" = None) -> list[dict]:
+        """Every value that differs from ``base`` (default: the game's shipped reference
+        ruleset, :meth:`reference`).
+
+        Returns
+        -------
+        list of dict
+            ``{"key", "value", "reference", "source"}`` per differing key, in canonical key
+            order (keys only one side has come with ``None`` on the other side); JSON-able.
+        """
+        base = type(self).reference() if base is None else base
+        mine, theirs = self._flat.values, base._flat.values
+        keys = list(mine) + [k for k in theirs if k not in mine]
+        out = []
+        for key in keys:
+            a = _jsonable(mine[key]) if key in mine else None
+            b = _jsonable(theirs[key]) if key in theirs else None
+            if a != b:
+                out.append({"key": key, "value": a, "reference": b,
+                            "source": self._flat.sources.get(key) if key in mine else None})
+        return out
+
     def __deepcopy__(self, memo: dict):
         return self
 
@@ -613,6 +653,23 @@ class TaggedRuleset:
         return f'{{ value = {toml_value(self._flat.values[key])}, source = "{src}" }}{note}'
 
 
+def describe_changes(changes: Sequence[Mapping] | None, limit: int = 8) -> str:
+    """One line of :meth:`TaggedRuleset.changes`: ``key reference -> value, ...`` (at most
+    ``limit`` keys, then how many more); ``""`` when nothing changed or nothing was
+    recorded."""
+    if not changes:
+        return ""
+
+    def show(v: Any) -> str:
+        return "-" if v is None else json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+
+    parts = [f"{c['key']} {show(c.get('reference'))} -> {show(c.get('value'))}"
+             for c in changes[:limit]]
+    if len(changes) > limit:
+        parts.append(f"and {len(changes) - limit} more")
+    return ", ".join(parts)
+
+
 def toml_value(v: Any) -> str:
     """A value as TOML (inline tables for mappings)."""
     if isinstance(v, bool):
@@ -647,6 +704,8 @@ def shipped_ruleset_dir(folder: str, probe: str, display_name: str) -> Path:
 
 
 _PRESET_NAMES: dict[type, tuple[str, ...]] = {}
+_REFERENCE_MAKERS: dict[type, Callable[[], TaggedRuleset]] = {}  # each game's "reference" preset
+_REFERENCE_CACHE: dict[type, TaggedRuleset] = {}
 
 
 def _data_folder_name(cls: type) -> str:
@@ -672,6 +731,8 @@ def resolve_ruleset(spec: Any, cls: type[TaggedRuleset], *,
     The result's :attr:`TaggedRuleset.lineage` says how it was made.
     """
     _PRESET_NAMES[cls] = tuple(presets)
+    if "reference" in presets:
+        _REFERENCE_MAKERS[cls] = presets["reference"]
     if isinstance(spec, cls):
         return spec
     if spec is None:

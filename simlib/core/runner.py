@@ -955,7 +955,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     import numba
 
     provenance = {
-        **adapter.provenance(),
+        **ruleset_provenance(adapter),
         "games": int(n_games),
         "games_done": int(total.games),
         "complete": complete,
@@ -981,6 +981,19 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         store.finish((records.frame() if records is not None else None) if keep
                      else total.to_frame(), meta)
     return RunResult(total, records, provenance, complete)
+
+
+def ruleset_provenance(adapter) -> dict:
+    """The adapter's provenance with the ruleset's lineage and its changes from the game's
+    reference ruleset (``ruleset_lineage``, ``ruleset_changes``) recorded for every game:
+    a game's own values of those keys win (its adapter may know better)."""
+    prov = dict(adapter.provenance())
+    rules = getattr(adapter, "rules", None)
+    if "ruleset_lineage" not in prov and hasattr(rules, "lineage"):
+        prov["ruleset_lineage"] = rules.lineage
+    if "ruleset_changes" not in prov and hasattr(rules, "changes"):
+        prov["ruleset_changes"] = rules.changes()
+    return prov
 
 
 def result_from_output(path: str | Path, spec: TableSpec) -> RunResult:

@@ -547,17 +547,7 @@ class Ruleset(TaggedRuleset):
             ``{"key", "value", "reference", "source"}`` per differing key, in canonical key
             order (keys only one side has come with ``None`` on the other side); JSON-able.
         """
-        base = reference_ruleset() if base is None else base
-        mine, theirs = self._flat.values, base._flat.values
-        keys = list(mine) + [k for k in theirs if k not in mine]
-        out = []
-        for key in keys:
-            a = _jsonable(mine[key]) if key in mine else None
-            b = _jsonable(theirs[key]) if key in theirs else None
-            if a != b:
-                out.append({"key": key, "value": a, "reference": b,
-                            "source": self._flat.sources.get(key) if key in mine else None})
-        return out
+        return super().changes(reference_ruleset() if base is None else base)
 
     def pack(self) -> PackedRules:
         """The kernels' arrays (cached; read-only int64, C-contiguous, codes.py layouts)."""
