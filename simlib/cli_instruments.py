@@ -193,7 +193,7 @@ def _header(prov: dict, what: str) -> str:
     name = str(prov.get("base_ruleset_lineage") or prov.get("ruleset_lineage")
                or prov.get("base_ruleset_origin", prov.get("ruleset_origin", "")))
     who = (f"policy {prov.get('policy')}" if prov.get("policy")
-           else "tables " + "; ".join(prov.get("table_labels", [])))
+           else "tables " + "; ".join(prov.get("measured_tables") or prov.get("table_labels", [])))
     success = f"\n'win': {prov['success']}." if prov.get("success") else ""
     base = "base_ruleset_lineage" in prov
     changed = changes_line(prov, *(("base_ruleset_lineage", "base_ruleset_changes") if base
@@ -257,6 +257,16 @@ def _b_from_a(variants) -> str:
     return describe_changes(out)
 
 
+def _grouping_success(prov: dict, grouping: str) -> str:
+    """What a "win" is in a member grouping of ``compare`` (the game's declaration)."""
+    from .core.games import get_game
+
+    try:
+        return get_game(prov.get("game")).success_of(grouping)
+    except ValueError:
+        return str(prov.get("success", "the headline outcome"))
+
+
 def render_compare(res) -> str:
     p = res.provenance
     lines = [_header(p, f"compare ({p['games']} games per variant, same seeds)"),
@@ -288,7 +298,8 @@ def render_compare(res) -> str:
     lines.append("")
     for name, df in res.tables.items():
         if name not in ("overall", "players"):
-            lines.append(block(f"by {name} (a game counts for each {name} in it)", df))
+            lines.append(block(f"by {name} (a game counts for each {name} in it; 'win' in this "
+                               f"table: {_grouping_success(p, name)})", df))
             lines.append("")
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
@@ -393,12 +404,14 @@ def render_calibrate(res) -> str:
                        for lo, hi in zip(tried["ci_low"], tried["ci_high"])]
     tried = tried.drop(columns=["win_rate", "ci_low", "ci_high"])
     half = (res.ci_high - res.ci_low) / 2
-    status = ("within" if res.converged else "NOT within (the --max-games cap was reached)")
+    within = "within" if half <= p["tolerance"] else "NOT within"
+    note = getattr(res.calibration, "note", "")
+    verdict = "" if res.converged else f"\nNOT CALIBRATED: {note or 'not converged'}."
     return (_header(p, f"calibrate {res.param} to a win rate of {100 * res.target:.1f} %")
             + f"\n\n{res.param} = {res.value}: win rate {100 * res.win_rate:.2f} % "
               f"[{100 * res.ci_low:.2f}, {100 * res.ci_high:.2f}] over {res.games} games "
-              f"(half-width {100 * half:.2f} points, {status} the tolerance "
-              f"{100 * p['tolerance']:.2f})\n\n== points tried (stage: games per value) ==\n"
+              f"(half-width {100 * half:.2f} points, {within} the tolerance "
+              f"{100 * p['tolerance']:.2f}){verdict}\n\n== points tried (stage: games per value) ==\n"
             + tried.to_string(index=False) + "\n")
 
 

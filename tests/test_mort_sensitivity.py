@@ -47,7 +47,7 @@ def test_small_default_sensitivity_runs_end_to_end():
     assert len(res.samples) == p["evaluations"]
     t = res.table[res.table["output"] == "win_rate"]
     assert len(t) == n_keys + 1 and DUMMY in set(t["key"])
-    assert set(res.table["output"]) == {"win_rate", "escapes"}
+    assert set(res.table["output"]) == {"win_rate", "kills"}
     text = render_sensitivity(res)
     assert "== win_rate ==" in text
     assert ("dropped" in text) == (p["dropped"] > 0)

@@ -16,7 +16,12 @@ sees a monotone-looking step curve rather than fresh noise at every point.
 
 An ``evaluate(value, start, count)`` callable plays games ``start .. start + count - 1``
 at ``value`` and returns ``(wins, games)``.  A target the range cannot reach raises
-:class:`CalibrationError` naming the win rates at both ends.
+:class:`CalibrationError` naming the win rates at both ends; so does a range over which
+the win rate does not move (the same wins at both ends of the same games: the value
+changes no result there, and any "answer" would be arbitrary).  A calibration is
+``converged`` only when the target is bracketed beyond noise: the 95 % intervals at the
+two ends do not overlap (an integer calibration plays more stages until they separate),
+and ``note`` says why when it is not.
 """
 from __future__ import annotations
 
@@ -85,7 +90,11 @@ class Calibration:
     games : int
         Games behind the estimate at ``value``.
     converged : bool
-        The interval's half-width is within the tolerance (integer), or brentq converged.
+        The curve moves across the target beyond noise (the 95 % intervals at the range's
+        ends do not overlap) and the interval's half-width is within the tolerance
+        (integer), or brentq converged (real).
+    note : str
+        Why it did not converge ("" when it did).
     tried : pandas.DataFrame
         Every evaluation: ``stage``, ``value``, ``games``, ``wins``, ``win_rate``,
         ``ci_low``, ``ci_high`` (in the order they were made).
@@ -98,6 +107,7 @@ class Calibration:
     games: int
     converged: bool
     tried: pd.DataFrame
+    note: str = ""
 
 
 def _check_target(target: float) -> float:
@@ -114,6 +124,22 @@ def _unreachable(target, lo, hi, r_lo, r_hi, n) -> CalibrationError:
     return CalibrationError(
         f"target win rate {target:.3f} is out of reach on [{lo}, {hi}]: the win rate is "
         f"{r_lo:.4f} at {lo} and {r_hi:.4f} at {hi} ({n} games each)")
+
+
+def _flat(lo, hi, rate, n) -> CalibrationError:
+    return CalibrationError(
+        f"the win rate does not move over [{lo}, {hi}]: {rate:.4f} at both ends on the same "
+        f"{n} games (the value changes no result there); nothing to calibrate")
+
+
+def _separated(w_lo: int, w_hi: int, n: int) -> bool:
+    """The 95 % intervals of the rates at the two ends do not overlap."""
+    a, b = wilson_interval(w_lo, n), wilson_interval(w_hi, n)
+    return float(a[1]) < float(b[0]) or float(b[1]) < float(a[0])
+
+
+_NOT_SEPARATED = ("the win rate barely moves over the range: its 95 % intervals at the two ends "
+                  "overlap, so the target is not bracketed beyond noise")
 
 
 def calibrate_integer(evaluate: Evaluate, lo: int, hi: int, target: float, *,
@@ -135,8 +161,11 @@ def calibrate_integer(evaluate: Evaluate, lo: int, hi: int, target: float, *,
     n, stage = int(n0), 0
     while True:
         r_lo, r_hi = cache.rate(lo, n, stage), cache.rate(hi, n, stage)
+        if cache.count_wins(lo, n) == cache.count_wins(hi, n):
+            raise _flat(lo, hi, r_lo, n)
         if not min(r_lo, r_hi) <= target <= max(r_lo, r_hi):
             raise _unreachable(target, lo, hi, r_lo, r_hi, n)
+        moved = _separated(cache.count_wins(lo, n), cache.count_wins(hi, n), n)
         up = r_hi >= r_lo  # the rate grows with the value
         a, b = lo, hi
         while b - a > 1:
@@ -152,9 +181,11 @@ def calibrate_integer(evaluate: Evaluate, lo: int, hi: int, target: float, *,
         low, high = (float(x) for x in wilson_interval(w, n))
         half = (high - low) / 2
         nxt = n * growth
-        if half <= tolerance or nxt > max_games:
-            return Calibration(best, w / n, low, high, n, bool(half <= tolerance),
-                               pd.DataFrame(cache.log))
+        ok = half <= tolerance and moved
+        if ok or nxt > max_games:
+            note = "" if ok else (_NOT_SEPARATED if not moved else
+                                  "the --max-games cap was reached before the tolerance")
+            return Calibration(best, w / n, low, high, n, ok, pd.DataFrame(cache.log), note)
         n, stage = nxt, stage + 1
 
 
@@ -175,6 +206,9 @@ def calibrate_real(evaluate: Evaluate, lo: float, hi: float, target: float, *,
         return cache.rate(float(x), games) - target
 
     f_lo, f_hi = f(lo), f(hi)
+    if cache.count_wins(lo, games) == cache.count_wins(hi, games):
+        raise _flat(lo, hi, f_lo + target, games)
+    moved = _separated(cache.count_wins(lo, games), cache.count_wins(hi, games), games)
     if f_lo == 0:
         x = lo
     elif f_hi == 0:
@@ -192,4 +226,5 @@ def calibrate_real(evaluate: Evaluate, lo: float, hi: float, target: float, *,
         value = float(best["value"])
     w = cache.count_wins(value, games)
     low, high = (float(v) for v in wilson_interval(w, games))
-    return Calibration(value, w / games, low, high, games, True, pd.DataFrame(cache.log))
+    return Calibration(value, w / games, low, high, games, moved, pd.DataFrame(cache.log),
+                       "" if moved else _NOT_SEPARATED)

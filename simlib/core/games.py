@@ -204,6 +204,13 @@ class GameInfo:
         The ruleset ``sensitivity`` explores by default (None: ``default_ruleset``).
     positive_suffixes : tuple of str
         Assumed values ending so keep at least 1 in ``sensitivity``.
+    grouping_success : tuple of (str, str)
+        ``(grouping, wording)``: what a "win" is in a member grouping of the instruments'
+        ``Outcomes`` (``compare``'s sub-tables, the what-if page's seat rows) when it is
+        not the headline ``success`` ("that seat wins"); each table is labelled with it.
+    seats_example : str
+        A ``seats`` spec of this game, shown as the example of the what-if page's Seats
+        box (competitive games).
     """
 
     name: str
@@ -231,6 +238,8 @@ class GameInfo:
     commands: Any = None
     sensitivity_ruleset: str | None = None
     positive_suffixes: tuple[str, ...] = ()
+    grouping_success: tuple[tuple[str, str], ...] = ()
+    seats_example: str = ""
     _loaded: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -257,6 +266,11 @@ class GameInfo:
     @property
     def cli_name(self) -> str:
         return self.name.replace("_", "-")
+
+    def success_of(self, grouping: str | None = None) -> str:
+        """What a "win" is in ``grouping`` of the instruments' outcomes (``None`` or
+        ``"overall"``/``"players"``: the headline ``success``)."""
+        return dict(self.grouping_success).get(grouping, self.success) if grouping else self.success
 
     def policy_names(self) -> list[str]:
         return list(self.policies)

@@ -17,11 +17,12 @@ GAME = GameInfo(
     presets=("reference",),
     default_ruleset="reference",
     default_policy="heuristic",
-    success="the survivors win (at least one escapes); with --characters killer, the killer "
-            "wins (every survivor killed)",
-    measure="escapes",
-    measure_short="escapes",
-    measure_unit="survivors escaped",
+    success="the killer wins (every survivor killed; any escape or the round limit is the "
+            "survivors' win), in the study's headline pairing (by default the same player on "
+            "both sides)",
+    measure="kills",
+    measure_short="kills",
+    measure_unit="survivors killed",
     load_ruleset=f"{_P}.ruleset:load_ruleset",
     policies=f"{_P}.policies:POLICIES",
     make_adapter=f"{_P}.study:make_adapter",
@@ -33,4 +34,7 @@ GAME = GameInfo(
     policy_arm=f"{_P}.study:policy_arm",
     step=f"{_P}.api:Game",
     benches=f"{_P}.benches:BENCH_FACTORIES",
+    grouping_success=(("seat", "each seat's own result: seat 0 the killer wins, seat s (1-4) "
+                               "survivor s escaped"),),
+    seats_example="killer=heuristic,survivors=random",
 )

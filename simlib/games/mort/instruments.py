@@ -1,15 +1,21 @@
 """What the designer's instruments (:mod:`simlib.core.instruments`) measure in Mort de la
 lumière du jour, an asymmetric game.
 
-* The headline outcome is **the named side wins**: the survivors by default (any escape
-  is their win), the killer when the study names him (``characters="killer"``, on the
-  command line ``--characters killer``: the game has no characters, and this is the one
-  study parameter every instrument passes through).  ``compare(policies=[A, B])`` puts
-  ``A`` or ``B`` on that side against ``policy`` (default ``heuristic``) on the other.
-* Paired grouping: **survivor** (seat 1-4 escaped).
-* The measure: the named side's count (escapes for the survivors, kills for the killer);
-  the shares: ``hatch`` (an escape through the hatch), ``gate_open``, ``all_killed``,
-  ``timeout``.
+* One outcome everywhere: **the killer wins** (every survivor killed), as in ``simulate``'s
+  tables and report; the survivors' win is its complement (an escape, or the round
+  limit).  ``characters`` (``--characters killer|survivors``; the game has no characters)
+  names only the side the focal player sits on: ``compare(policies=[A, B])`` and
+  ``skill`` put ``A`` or ``B`` on that side (default: the killer's seat, seat 0) against
+  ``policy`` (default ``heuristic``) on the other.  The outcome stays the killer's win:
+  with the focal player on the survivors' side, lower is better for it.
+* The games: the study's **headline table** only (its first: by default ``policy`` on both
+  sides, the pairing a designer calls fair).  The default study's other tables put a
+  random player on one side, where the result hardly depends on the rules (a random
+  killer never kills); pooled with them a change is diluted or hidden.
+* Paired grouping: **seat**, each seat's own result: seat 0 the killer wins, seat ``s``
+  (1-4) survivor ``s`` escaped (gate or hatch).
+* The measure: the kills; the shares: ``hatch`` (an escape through the hatch),
+  ``gate_open``, ``all_killed``, ``timeout``.
 """
 from __future__ import annotations
 
@@ -19,27 +25,26 @@ import pandas as pd
 from ...core.instruments import Outcomes
 from . import codes as K
 
-__all__ = ["outcomes", "SIDES"]
+__all__ = ["outcomes", "SIDES", "SEAT_SUCCESS"]
 
-SIDES = ("survivors", "killer")
+SIDES = ("killer", "survivors")
+SEAT_SUCCESS = "each seat's own result: seat 0 the killer wins, seat s (1-4) survivor s escaped"
 
 
 def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
     """The instruments' view of a records frame of a ``MortAdapter``."""
     n = len(df)
-    side = getattr(adapter, "side", "survivors")
     kw = df["killer_win"].to_numpy(bool)
-    success = kw if side == "killer" else ~kw
-    measure = df["kills" if side == "killer" else "escapes"].to_numpy(np.float64)
     ns = int(adapter.rules.get("board.survivors"))
     esc = np.stack([df[f"outcome_{i}"].isin(["gate", "hatch"]).to_numpy() for i in range(1, ns + 1)],
                    axis=1)
-    rows = np.repeat(np.arange(n), ns)
-    idx = np.tile(np.arange(ns), n)
-    groupings = {"survivor": (tuple(range(1, ns + 1)), rows, idx, esc.reshape(-1))}
+    seat_win = np.concatenate([kw[:, None], esc], axis=1)
+    rows = np.repeat(np.arange(n), ns + 1)
+    idx = np.tile(np.arange(ns + 1), n)
+    groupings = {"seat": (tuple(range(ns + 1)), rows, idx, seat_win.reshape(-1))}
     end = df["end_cause"].astype(str).to_numpy()
     shares = {"hatch": df["hatch_escapes"].to_numpy() > 0, "gate_open": df["gates_open"].to_numpy() > 0,
               "all_killed": end == K.END_NAMES[K.END_KILLED], "timeout": end == K.END_NAMES[K.END_TIMEOUT]}
     players = np.full(n, ns + 1, dtype=np.int64)
-    return Outcomes(success=success, players=players, match=players[:, None].copy(),
-                    groupings=groupings, measure=measure, shares=shares)
+    return Outcomes(success=kw, players=players, match=players[:, None].copy(),
+                    groupings=groupings, measure=df["kills"].to_numpy(np.float64), shares=shares)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from ...core import plots
 from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
-                            frame_table, incomplete_warnings, rate_table)
-from ...core.tables import _pct
-from .study import _distribution, _means, fairness_table, reference_tables, timeline
+                            frame_table, incomplete_warnings)
+from .study import _distribution, _means, fairness_table, headline_text, reference_tables, timeline
 
 __all__ = ["study_report", "draw_race"]
 
@@ -37,12 +36,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     t = result.tables
     p = dict(result.provenance)
     title = title or f"Mort de la lumière du jour: {result.games:,} games"
-    headline = ""
-    if len(t["overall"]):
-        ov = t["overall"].iloc[0]
-        headline = (f"The killer won {int(ov['killer_wins']):,} of {result.games:,} games: "
-                    f"{_pct(ov['killer_win_rate']).strip()} % (95 % interval "
-                    f"{_pct(ov['ci_low']).strip()} – {_pct(ov['ci_high']).strip()} %); fair is 50 %.")
+    headline = headline_text(result) if len(t["by_pairing"]) else ""
     sub = (f"seed {p.get('seed')}, tables {'; '.join(p.get('table_labels') or [])}, ruleset "
            f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]})")
     notes = ["These are results of computer players, not of people. The killer wins by killing "
@@ -86,11 +80,6 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s.add(frame_table(_means(t), index=True, id="table-means",
                       caption="rounds, kills, escapes, repairs, the killer's energy from failed "
                               "repairs and spent on pallets, landed hits, decisions"))
-    ren = {"killer_wins": "wins", "killer_win_rate": "win_rate"}
-    s.add(rate_table(t["by_killer"].rename(columns=ren), caption="killer win rate by killer strategy",
-                     id="table-killer"))
-    s.add(rate_table(t["by_survivors"].rename(columns=ren), caption="killer win rate by survivors' "
-                     "strategy", id="table-survivors"))
     if len(t["by_length"]):
         s.add(figure_block(lambda ax: plots.game_length(t["by_length"], "pairing", "rounds", ax),
                            alt="game length by pairing", figsize=(7.0, 4.0)))

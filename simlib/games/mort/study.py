@@ -8,8 +8,13 @@ tables (no ``seats``): ``policy`` on both sides, then ``policy`` against ``rando
 each side (a floor on the other side shows what a side's play is worth); with ``policy``
 ``random``, the one table.
 
-Tables (``res.tables``): ``overall`` (the killer's win rate), ``by_pairing`` (killer
-strategy against survivors' strategy), ``by_killer``, ``by_survivors``; the distributions
+The first table is the **headline**: the text, the report and the instruments lead with
+its killer win rate (by default the same player on both sides, the pairing a designer
+calls fair); the others are listed below it, never pooled with it.
+
+Tables (``res.tables``): ``by_pairing`` (killer strategy against survivors' strategy: the
+headline and the other pairings), ``overall``, ``by_killer`` and ``by_survivors`` (pooled
+over pairings: only in ``all_tables``); the distributions
 ``kills_by_pairing``, ``escapes_by_pairing``, ``hatch_escapes_by_pairing``,
 ``repaired_by_pairing``, ``first_hit_by_pairing`` (round of the first landed hit, 0: none),
 ``end_causes_by_pairing``; ``by_length`` (games by pairing and rounds played); the means
@@ -22,7 +27,7 @@ survivors win.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -72,7 +77,7 @@ class MortAdapter(StudyAdapter):
     rules: MortRules
     seed: int
     tables: tuple[tuple[Seat, ...], ...]
-    side: str = "survivors"  # whose win the instruments count as success
+    side: str = "killer"  # the side the focal player sits on (the outcome is the killer's win)
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
 
@@ -111,11 +116,20 @@ class MortAdapter(StudyAdapter):
     def play_records(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         return self.run_chunk(start, count, threads)
 
+    @property
+    def headline(self) -> tuple[Seat, ...]:
+        """The headline table (the first): the pairing the text, the report and the
+        instruments lead with."""
+        return self.tables[0]
+
     def outcomes(self, start: int, count: int, threads: int | None = None):
-        """The instruments' view of games ``start .. start + count - 1``."""
+        """The instruments' view of games ``start .. start + count - 1``, every one played
+        at the headline table: a rate pooled with a random side hides what a change does
+        (a random killer never kills, whatever the rules)."""
         from .instruments import outcomes
 
-        return outcomes(self.run_chunk(start, count, threads), self)
+        ad = self if len(self.tables) == 1 else replace(self, tables=self.tables[:1])
+        return outcomes(ad.run_chunk(start, count, threads), self)
 
     def step_game(self, game: int) -> "api.Game":
         """Game ``game`` of this study in the step model, with its table's seats."""
@@ -149,6 +163,8 @@ class MortAdapter(StudyAdapter):
                 "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
                 "players": list(self.players),
                 "table_labels": [table_label(t) for t in self.tables],
+                "headline_pairing": pairing_label(self.tables[0]),
+                "measured_tables": [table_label(self.tables[0])],
                 "reference_points": reference_points(self.rules)}
 
 
@@ -230,23 +246,30 @@ def table_label(table) -> str:
     return f"killer {k} vs survivors {s}"
 
 
+def pairing_label(table) -> str:
+    """The records' ``pairing`` of a table (``"<killer> vs <survivors>"``)."""
+    k, s = api.seats_label(table)
+    return f"{k} vs {s}"
+
+
 def default_games(adapter: MortAdapter) -> int:
     return GAMES_PER_TABLE * len(adapter.tables)
 
 
 def side_of(characters) -> str:
-    """The side whose win the instruments count: ``characters`` is ``None``/``"random"``
-    (the survivors), ``"killer"`` or ``"survivors"`` (or a one-name list of either, as
-    ``--characters killer`` gives)."""
+    """The side the focal player sits on (``compare(policies=[A, B])``, ``skill``):
+    ``characters`` is ``None``/``"random"`` (the killer, seat 0), ``"killer"`` or
+    ``"survivors"`` (or a one-name list of either, as ``--characters killer`` gives).  The
+    outcome is the killer's win either way."""
     c = characters
     if isinstance(c, (list, tuple)) and len(c) == 1:
         c = c[0]
     if c is None or c == "random":
-        return "survivors"
+        return "killer"
     if c in ("killer", "survivors"):
         return c
     raise ValueError(f"Mort de la lumière du jour has no characters: --characters names the side "
-                     f"the instruments count (killer or survivors); got {characters!r}")
+                     f"the focal player sits on (killer or survivors); got {characters!r}")
 
 
 def _ruleset(ruleset) -> MortRules:
@@ -263,8 +286,9 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     first, or a mapping; see ``api.parse_seats``) or a list of tables.  Default: ``policy``
     (with ``policy_params``) on both sides, and against ``random`` on either side.
     ``players``: ``None`` or the table's size (1 + the ruleset's survivors).
-    ``characters``: the game has none; ``"killer"`` or ``"survivors"`` (default) names the
-    side whose win the instruments count as success (no effect on the games).  ``ruleset``: ``None``
+    ``characters``: the game has none; ``"killer"`` (default) or ``"survivors"`` names the
+    side the focal player of ``policy_arm`` sits on (no effect on the games; the outcome
+    is the killer's win either way).  ``ruleset``: ``None``
     (the reference ruleset, the game's default and only preset), a folder or a tweak file.
     """
     rules = _ruleset(ruleset)
@@ -320,6 +344,37 @@ def timeline(counts: Counts) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def headline_pairing(result) -> str | None:
+    """The pairing a result leads with: the study's first table (recorded in its
+    provenance); for a result saved without it, the first pairing with the same player on
+    both sides; ``None`` when there is none."""
+    t = result.tables["by_pairing"]
+    name = result.provenance.get("headline_pairing")
+    if name in t.index:
+        return name
+    same = [p for p in t.index if len(set(str(p).split(" vs "))) == 1]
+    return same[0] if same else None
+
+
+def headline_text(result) -> str:
+    """One line: the killer's win rate in the headline pairing with its interval and its
+    distance from fair (50 %); the other pairings are listed apart, never pooled in."""
+    name = headline_pairing(result)
+    if name is None:
+        return ("No pairing with the same player on both sides: each pairing's killer win "
+                "rate is in the table below (none is pooled with another).")
+    row = result.tables["by_pairing"].loc[name]
+    k, s = str(name).split(" vs ", 1)
+    who = (f"between equal players ({k} on both sides)" if k == s
+           else f"with a {k} killer against {s} survivors")
+    others = len(result.tables["by_pairing"]) - 1
+    return (f"The killer won {int(row['wins']):,} of {int(row['games']):,} games {who}: "
+            f"{_pct(row['win_rate']).strip()} % (95 % interval {_pct(row['ci_low']).strip()} – "
+            f"{_pct(row['ci_high']).strip()} %); fair is 50 %."
+            + (f" The {others} other pairing{'s are' if others != 1 else ' is'} listed below, "
+               "each apart (never pooled with it)." if others else ""))
+
+
 def fairness_table(tables) -> pd.DataFrame:
     """Per pairing: the killer's win rate with its interval and how far from 50 % it is."""
     t = tables["by_pairing"]
@@ -365,14 +420,13 @@ def render(result: RunResult, all_tables: bool = False) -> str:
             "survivor; any escape (gate or hatch) or the round limit is the survivors' win. "
             "Fair means a killer win rate of 50 %; 95 % intervals (Wilson for rates, normal "
             "for means).")
-    parts = [head, note]
+    parts = [head, headline_text(result), note]
     if all_tables:
         names = [n for n in t if not n.startswith(("mean_rep_r", "mean_kill_r"))]
         parts.append(format_tables(t, names, max_rows=10_000))
         return "\n\n".join(parts) + "\n"
     parts.append("== is it fair? the killer's win rate by pairing (killer strategy vs survivors' "
-                 "strategy) ==\n" + fairness_table(t).to_string())
-    parts.append(format_tables(t, ["by_killer", "by_survivors"]))
+                 "strategy), each pairing apart ==\n" + fairness_table(t).to_string())
     for name, what in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
                        ("hatch_escapes", "escapes through the hatch"),
                        ("repaired", "generators repaired")):
@@ -413,9 +467,9 @@ def trace_text(adapter: MortAdapter, game: int) -> str:
 
 def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
                seed=0, ruleset=None):
-    """One arm of ``compare(policies=[a, b])``: ``policy`` plays the side the study names
-    (``characters``: the survivors by default, or ``"killer"``) against ``field_policy``
-    on the other side."""
+    """One arm of ``compare(policies=[a, b])`` and of ``skill``: ``policy`` plays the side
+    the study names (``characters``: the killer by default, or ``"survivors"``) against
+    ``field_policy`` on the other side."""
     a = make_seat(policy, params)
     b = make_seat(field_policy, field_params)
     rules = _ruleset(ruleset)

@@ -29,4 +29,8 @@ GAME = GameInfo(
     policy_arm=f"{_P}.study:policy_arm",
     step=f"{_P}.api:Game",
     benches=f"{_P}.benches:BENCH_FACTORIES",
+    grouping_success=(("seat", "that seat wins or shares the win (every seat, not only the "
+                               "focal player's)"),
+                      ("character", "the seat holding that character wins or shares the win")),
+    seats_example="optimal,threshold,threshold",
 )

@@ -1,0 +1,179 @@
+"""Mort de la lumière du jour's instruments mean what they say (issue 38).
+
+One outcome everywhere, the killer's win, counted in the study's headline pairing (the
+same player on both sides by default), never pooled with a pairing that seats a random
+player on one side.  The expected numbers come from ``api.play_games`` (the records of one
+table, written apart from the instruments' view of them), never from the instruments'
+own code path."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import simlib
+from simlib.core.calibrate import CalibrationError, calibrate_integer
+from simlib.core.games import get_game
+from simlib.core.instruments import InstrumentError
+from simlib.games.mort.api import play_games
+from simlib.games.mort.ruleset import load_ruleset
+
+GAME = "mort_de_la_lumiere_du_jour"
+EQUAL = "killer=heuristic,survivors=heuristic"
+
+
+def test_the_outcome_is_the_killers_win_in_every_declaration():
+    info = get_game(GAME)
+    assert info.success.startswith("the killer wins")
+    assert info.measure == "kills"
+    assert "seat 0 the killer wins" in info.success_of("seat")
+    assert info.success_of("players") == info.success
+
+
+def test_the_instruments_count_the_killers_win_at_the_headline_pairing():
+    """The default study plays three pairings; the instruments play the first (heuristic
+    on both sides) for every game and count the killer's win, as ``simulate`` does."""
+    ad = get_game(GAME).adapter()
+    assert len(ad.tables) == 3  # the study still lists the floors below the headline
+    out = ad.outcomes(0, 120)
+    ref = play_games(120, seats=EQUAL, seed=0)
+    assert np.array_equal(out.success, ref["killer_win"].to_numpy(bool))
+    assert np.array_equal(out.measure, ref["kills"].to_numpy(float))
+    # the seat grouping: seat 0 the killer's win, seat s survivor s escaped
+    labels, rows, idx, won = out.groupings["seat"]
+    assert labels == (0, 1, 2, 3, 4)
+    seat = won.reshape(120, 5)
+    assert np.array_equal(seat[:, 0], ref["killer_win"].to_numpy(bool))
+    assert np.array_equal(seat[:, 3], ref["outcome_3"].isin(["gate", "hatch"]).to_numpy())
+
+
+def test_sweep_of_generators_needed_is_the_headline_pairings_curve():
+    """The sweep used to print 47.33 % at every value: it pooled the heuristic pairing
+    with a random killer (who never kills: the survivors' win whatever the rules) and a
+    random side of survivors (whom the killer kills whatever the rules), and counted the
+    survivors' win.  Now each value's wins are the headline pairing's killer wins."""
+    base = load_ruleset()
+    res = simlib.sweep({"board.generators_needed": [0, 2, 4]}, 150, game=GAME, progress=False)
+    t = res.table.set_index("board.generators_needed")
+    for v in (0, 2, 4):
+        ref = play_games(150, seats=EQUAL, seed=0,
+                         ruleset=base.override({"board.generators_needed": v}))
+        assert int(t.loc[v, "wins"]) == int(ref["killer_win"].sum())
+    assert t["wins"].nunique() > 1  # the key is read by the kernel: the curve moves
+    assert res.provenance["measured_tables"] == ["killer heuristic vs survivors heuristic"]
+
+
+def test_compare_sets_is_the_paired_killer_win_difference():
+    c = simlib.compare(150, game=GAME, sets={"rules.hits_to_kill": 3}, progress=False)
+    a = play_games(150, seats=EQUAL, seed=0)["killer_win"].to_numpy(bool)
+    b = play_games(150, seats=EQUAL, seed=0, ruleset=load_ruleset().override(
+        {"rules.hits_to_kill": 3}))["killer_win"].to_numpy(bool)
+    row = c.overall.iloc[0]
+    assert (row["wins_a"], row["wins_b"], row["only_a"], row["only_b"]) == \
+        (a.sum(), b.sum(), (a & ~b).sum(), (b & ~a).sum())
+    assert int(c.by_seat.loc[0, "wins_a"]) == int(a.sum())
+
+
+def test_compare_policies_puts_the_focal_player_in_the_killers_seat_by_default():
+    c = simlib.compare(60, game=GAME, policies=["heuristic", "random"], progress=False)
+    rnd = play_games(60, seats="killer=random,survivors=heuristic", seed=0)
+    assert int(c.overall.iloc[0]["wins_b"]) == int(rnd["killer_win"].sum())
+    c = simlib.compare(60, game=GAME, policies=["heuristic", "random"], characters="survivors",
+                       progress=False)
+    rnd = play_games(60, seats="killer=heuristic,survivors=random", seed=0)
+    assert int(c.overall.iloc[0]["wins_b"]) == int(rnd["killer_win"].sum())
+
+
+# =========================================================================== simulate
+def test_simulate_leads_with_the_equal_pairing_never_the_pool():
+    info = get_game(GAME)
+    res = info.simulate(150, progress=False)
+    eq = play_games(50, seats=EQUAL, seed=0)  # games 0, 3, 6, ... are the headline's
+    by = res.tables["by_pairing"].loc["heuristic vs heuristic"]
+    text = info.render(res)
+    line = text.split("\n\n")[1]
+    assert line.startswith(f"The killer won {int(by['wins'])} of {int(by['games'])} games "
+                           "between equal players (heuristic on both sides)")
+    assert "never pooled" in line
+    pooled = res.tables["overall"].iloc[0]
+    assert int(pooled["killer_wins"]) != int(by["wins"])
+    assert "by_killer" not in text and "by_survivors" not in text  # pooled over random sides
+    assert int(by["games"]) == 50 and len(eq) == 50
+    rep = info.report(res)
+    assert rep.headline == line
+
+
+# =========================================================================== calibrate
+def test_calibrate_refuses_a_curve_that_does_not_move():
+    with pytest.raises(CalibrationError, match="does not move"):
+        calibrate_integer(lambda v, s, c: (c // 2, c), 0, 10, 0.5, n0=400)
+    # a curve that moves less than its noise: never claimed as calibrated
+    res = calibrate_integer(lambda v, s, c: (round(c * (0.49 + v / 500)), c),
+                            0, 10, 0.5, tolerance=0.05, n0=400, max_games=1600)
+    assert not res.converged and "intervals at the two ends overlap" in res.note
+    # Mort: the heuristic survivors repair about 0.3 generators a game, so the number
+    # needed stops mattering from 4 on: the same games are won at 4 and 5
+    with pytest.raises(InstrumentError, match="does not move"):
+        simlib.calibrate("board.generators_needed", 0.6, game=GAME, lo=4, hi=5, games=150,
+                         progress=False)
+
+
+# =========================================================================== compare's tables
+def test_compare_sub_tables_name_their_own_outcome():
+    """The seat table of Mort counts each seat's own result (not the killer's win of the
+    headline), and Till Dawn's seat and character tables count that seat's win (not the
+    focal player's): each table says so."""
+    from simlib.cli_instruments import render_compare
+
+    text = render_compare(simlib.compare(60, game=GAME, sets={"rules.hits_to_kill": 3},
+                                         progress=False))
+    assert ("== by seat (a game counts for each seat in it; 'win' in this table: each seat's "
+            "own result: seat 0 the killer wins, seat s (1-4) survivor s escaped) ==") in text
+    assert "'win': the killer wins" in text
+    text = render_compare(simlib.compare(60, game="till_dawn", players=3,
+                                         sets={"constants.track_length": 12}, progress=False))
+    assert "'win' in this table: that seat wins or shares the win" in text
+    assert "'win' in this table: the seat holding that character wins" in text
+    assert "'win': the focal player (table seat 0) wins or shares the win" in text
+
+
+# =========================================================================== the page
+def _render(template: str, **kw) -> str:
+    from simlib.serve.app import COLORS, _env
+
+    return _env().get_template(template).render(colors=COLORS, token="t", **kw)
+
+
+def test_what_if_page_runs_mort_with_its_own_seat_rows(tmp_path):
+    """Mort, rules.hits_to_kill 2 -> 3: the run used to end in "KeyError: 'seat'" (the
+    page reads each seat's result from the game's seat grouping, which Mort lacked)."""
+    from simlib.serve.session import Page
+
+    page = Page("t", tmp_path, cap=200)
+    page.setup(game=GAME)
+    assert page.set_value("rules.hits_to_kill", "3") is None
+    page.run.join(600)
+    snap = page.run.snapshot()
+    assert snap["state"] == "done", snap["message"]
+    rows = {(r["group"], r["key"]): r for r in snap["rows"]}
+    assert set(rows) == {("players", 5)} | {("seat", s) for s in range(5)}
+    c = simlib.compare(200, game=GAME, sets={"rules.hits_to_kill": 3}, progress=False)
+    assert rows[("players", 5)]["base_wins"] == int(c.overall.iloc[0]["wins_a"])
+    assert rows[("seat", 2)]["changed_wins"] == int(c.by_seat.loc[2, "wins_b"])
+    html = _render("results.html.j2", s=snap, page=page, plot="",
+                   labels=[str(r["key"]) for r in snap["rows"]])
+    assert "the killer wins (every survivor killed" in html
+    assert "On the seat rows: each seat&#39;s own result: seat 0 the killer wins" in html
+
+
+def test_what_if_page_seats_example_is_the_games_own(tmp_path):
+    from simlib.serve.session import Page
+
+    for game, example in ((GAME, "killer=heuristic,survivors=random"),
+                          ("till_dawn", "optimal,threshold,threshold")):
+        info = get_game(game)
+        assert info.seats_example == example
+        page = Page("t", tmp_path, cap=200)
+        page.setup(game=game)
+        html = _render("editor.html.j2", page=page, info=info, games=[], bases=[],
+                       policies=info.policy_names(), rows=[], error="", tweak_file="whatif.toml")
+        assert f'placeholder="{example}"' in html
