@@ -75,3 +75,23 @@ def test_the_guard_refuses_an_unknown_kernel_in_one_line(capsys):
     assert bench.main(["--guard", "--only", "game,no_such_kernel"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "no_such_kernel" in err
+
+
+def test_a_self_kernel_without_a_frozen_folder_is_refused_in_words():
+    """An installed simlib has no ``frozen/`` folder at all (``None``, not a missing file)."""
+    b = bench.BENCH_FACTORIES["player_attack"]()
+    assert b.calibration == "self"
+    with pytest.raises(bench.FrozenMissing, match="installed simlib has no benchmarks/frozen/"):
+        bench.frozen_bench(b, None)
+
+
+def test_the_anchor_needs_no_frozen_copies(monkeypatch):
+    """What an installed simlib sees (no floors, no frozen folder): the anchor measures our
+    headline game against the mixed loop; it ended in a TypeError in ``frozen_path``."""
+    pytest.importorskip("pyspiel")
+    monkeypatch.setattr(bench, "DEFAULT_FLOORS", None)
+    monkeypatch.delenv(bench.FROZEN_ENV, raising=False)
+    assert bench.default_frozen_dir() is None
+    r = bench.measure_anchor(target=0.002, windows=1, blocks=1)
+    assert r["simlib_games_per_s"] > 0 and r["anchor_games_per_s"] > 0
+    assert r["ratio"] == pytest.approx(r["simlib_games_per_s"] / r["anchor_games_per_s"])

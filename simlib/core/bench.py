@@ -369,8 +369,12 @@ class FrozenMissing(RuntimeError):
     """A benchmark measured against its frozen copy has none (or it cannot run)."""
 
 
-def frozen_bench(bench: Bench, frozen_dir: Path | str) -> Bench:
+def frozen_bench(bench: Bench, frozen_dir: Path | str | None) -> Bench:
     """``bench`` timing the frozen copy of its kernel (the reference of ``"self"``)."""
+    if frozen_dir is None:
+        raise FrozenMissing(f"speed guard: no frozen copy of the {bench.name!r} kernel: an installed "
+                            "simlib has no benchmarks/frozen/ folder (give --floors FILE with "
+                            "frozen/ beside it, or run in a source checkout)")
     path = frozen_path(bench.name, frozen_dir)
     if bench.kernel is None or bench.rebuild is None:
         raise ValueError(f"benchmark {bench.name!r} has no kernel to freeze")
@@ -868,24 +872,26 @@ def _subprocess_json(mode: str, env_extra: dict[str, str], timeout: float):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def _worker_pure() -> dict:
+def _worker_pure(names: Sequence[str] = GUARDED) -> dict:
     """Under NUMBA_DISABLE_JIT=1: ops/s of each benchmark in plain Python (``pure_n``
     operations a block, best of two)."""
     out = {}
-    for name in GUARDED:
+    for name in names:
         b = BENCH_FACTORIES[name]()
         n = max(b.min_n, b.pure_n or b.min_n)
         out[name] = n / min(time_block(b.run, n) for _ in range(2))
     return out
 
 
-def _first_call_times(game: str) -> dict:
+def _first_call_times(game: str, names: Sequence[str] | None = None) -> dict:
     """Seconds of the first call of each of ``game``'s benchmarks in this process, in the
     order the game declares them: a load from numba's disk cache, or a compile when the
     cache is empty or stale (``cache``: hits and misses).  On an empty cache the first
-    figure is everything that benchmark needs, each later one what it adds."""
+    figure is everything that benchmark needs, each later one what it adds.  ``names``:
+    only those of the game's benchmarks."""
     factories = game_benches()[game]
-    benches = {name: f() for name, f in factories.items()}  # ruleset loading is outside
+    benches = {name: f() for name, f in factories.items()  # ruleset loading is outside
+               if names is None or name in names}
     out: dict = {}
     dispatchers = {}
     t0 = time.perf_counter()
@@ -910,8 +916,10 @@ def _first_call_times(game: str) -> dict:
 
 def _worker(mode: str) -> int:
     kind, _, game = mode.partition(":")
+    game, _, only = game.partition("@")  # "load:<game>@k1,k2": only those benchmarks
+    names = [n for n in only.split(",") if n] or None
     if kind == "pure":
-        res = _worker_pure()
+        res = _worker_pure([n for n in game.split(",") if n] or GUARDED)
     elif kind == "ratios":  # the frozen copies: $SIMLIB_FROZEN_DIR (default_frozen_dir)
         names = [n for n in game.split(",") if n] or GUARDED
         res = [dataclasses.asdict(m) for m in measure_all(make_benches(names))]
@@ -920,7 +928,7 @@ def _worker(mode: str) -> int:
         from simlib.core.games import get_game
 
         get_game(game)
-        res = _first_call_times(game)
+        res = _first_call_times(game, names)
         res["import"] = time.perf_counter() - t - res["total"]
     else:
         raise SystemExit(f"unknown worker mode {mode!r}")
@@ -928,25 +936,36 @@ def _worker(mode: str) -> int:
     return 0
 
 
-def cached_load_times(timeout: float = 1800) -> dict:
-    """``{game: first-call seconds}`` of each game's benchmarks, each game in a fresh
-    process reading numba's disk cache."""
-    return {g: _subprocess_json(f"load:{g}", {}, timeout) for g in game_benches()}
-
-
-def cold_compile_times(timeout: float = 3600) -> dict:
-    """``{game: first-call seconds}`` of each game's benchmarks, each game in a fresh
-    process with an empty numba cache."""
+def _games_of(names: Sequence[str] | None) -> dict[str, str]:
+    """``{game: "@k1,k2"}`` of the games holding ``names`` (``None``: every game, "")."""
     out = {}
-    for g in game_benches():
-        with tempfile.TemporaryDirectory(prefix="simlib-cold-") as d:
-            out[g] = _subprocess_json(f"cold:{g}", {"NUMBA_CACHE_DIR": d}, timeout)
+    for g, fs in game_benches().items():
+        mine = [n for n in fs if names is None or n in names]
+        if mine:
+            out[g] = "" if names is None else "@" + ",".join(mine)
     return out
 
 
-def pure_python_rates(timeout: float = 600) -> dict:
-    """Ops/s of each benchmark with the JIT disabled (subprocess, NUMBA_DISABLE_JIT=1)."""
-    return _subprocess_json("pure", {"NUMBA_DISABLE_JIT": "1"}, timeout)
+def cached_load_times(timeout: float = 1800, names: Sequence[str] | None = None) -> dict:
+    """``{game: first-call seconds}`` of each game's benchmarks (``names``: only those),
+    each game in a fresh process reading numba's disk cache."""
+    return {g: _subprocess_json(f"load:{g}{o}", {}, timeout) for g, o in _games_of(names).items()}
+
+
+def cold_compile_times(timeout: float = 3600, names: Sequence[str] | None = None) -> dict:
+    """``{game: first-call seconds}`` of each game's benchmarks (``names``: only those),
+    each game in a fresh process with an empty numba cache."""
+    out = {}
+    for g, o in _games_of(names).items():
+        with tempfile.TemporaryDirectory(prefix="simlib-cold-") as d:
+            out[g] = _subprocess_json(f"cold:{g}{o}", {"NUMBA_CACHE_DIR": d}, timeout)
+    return out
+
+
+def pure_python_rates(timeout: float = 600, names: Sequence[str] | None = None) -> dict:
+    """Ops/s of each benchmark (``names``: only those) with the JIT disabled (subprocess,
+    NUMBA_DISABLE_JIT=1)."""
+    return _subprocess_json("pure:" + ",".join(names or ()), {"NUMBA_DISABLE_JIT": "1"}, timeout)
 
 
 # --------------------------------------------------------------------------- report
@@ -976,7 +995,9 @@ def report(args) -> int:
     target, windows = (0.01, 3) if quick else ((0.02, 9) if args.full else (0.02, 5))
     blocks = 3
     say = print
-    games = game_benches()
+    names = [n for n in args.only.split(",") if n] if args.only else list(GUARDED)
+    games = {g: {n: f for n, f in fs.items() if n in names} for g, fs in game_benches().items()}
+    games = {g: fs for g, fs in games.items() if fs}
     say(f"simlib bench{' --quick' if quick else ''}{' --full' if args.full else ''}: kernels "
         f"of {', '.join(games)}, {datetime.date.today().isoformat()}")
     say(f"machine: {machine_description()}; Python {platform.python_version()}, "
@@ -986,10 +1007,10 @@ def report(args) -> int:
     t_load = None
     if not args.no_subprocess:
         say("cached load: timing first calls in a fresh process per game ...")
-        t_load = cached_load_times()
+        t_load = cached_load_times(names=None if not args.only else names)
     say("compiling the benchmarks' own copies ...")
     benches = []
-    for name in GUARDED:
+    for name in names:
         b = BENCH_FACTORIES[name]()
         if b.calibration == "self":  # against its frozen copy where there is one
             has_copy = have_frozen and frozen_path(name, frozen_dir).is_file()
@@ -1003,10 +1024,10 @@ def report(args) -> int:
     pure = cold = None
     if not args.no_subprocess:
         say("JIT disabled: timing plain Python in a subprocess ...")
-        pure = pure_python_rates()
+        pure = pure_python_rates(names=None if not args.only else names)
         if args.full:
             say("cold compile: a fresh process per game with an empty numba cache (minutes) ...")
-            cold = cold_compile_times()
+            cold = cold_compile_times(names=None if not args.only else names)
     game_of = {name: g for g, fs in games.items() for name in fs}
     say("")
     ref = ("ratio of a kernel marked * : to its frozen copy (benchmarks/frozen/)" if have_frozen
@@ -1107,7 +1128,9 @@ def measure_anchor(target: float = 0.02, windows: int = 5, blocks: int = 3) -> d
     process; ``ratio`` = our games/s over the anchor's."""
     anchor = anchor_bench()
     name, ours = headline_bench()
-    mo, ma = measure_all([ours, anchor], target, blocks, windows)
+    # only the two games/s figures count here: against the mixed loop, so an installed simlib
+    # (no frozen kernel copies beside it) measures the same way as a source checkout
+    mo, ma = measure_all([_without_frozen(ours), anchor], target, blocks, windows)
     return {"simlib_games_per_s": mo.ops_per_s, "anchor_games_per_s": ma.ops_per_s,
             "ratio": mo.ops_per_s / ma.ops_per_s, "simlib": f"{name}, {mo.title}",
             "anchor": ma.title}
@@ -1161,7 +1184,7 @@ def update_floors(args) -> int:
     note = f"{datetime.date.today().isoformat()}" + (f", commit {head}" if head else "")
     names = list(GUARDED) if not args.only else [n for n in args.only.split(",") if n]
     keep: dict[str, dict] = {}
-    if args.only:  # the other kernels' floors stay as they are
+    if args.only and path.is_file():  # the other kernels' floors stay as they are
         old_meta, old = load_floors(path)
         keep = {n: f for n, f in old.items() if n not in names}
         note += (f"; re-measured {', '.join(names)}; the other kernels' floors kept from "
@@ -1204,8 +1227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="floors file (TOML; default: benchmarks/floors.toml of the source "
                          f"tree, or ${FLOORS_ENV})")
     ap.add_argument("--only", metavar="K1,K2",
-                    help="--guard: only these kernels; --update-floors: re-measure only these "
-                         "and keep the others' floors (default: every declared benchmark)")
+                    help="only these kernels (the table, --guard); --update-floors: re-measure "
+                         "only these and keep the others' floors (default: every declared "
+                         "benchmark)")
     ap.add_argument("--sessions", type=int, default=5, help="sessions for --update-floors")
     ap.add_argument("--margin", type=float, default=MARGIN,
                     help="floor = median ratio / margin (--update-floors)")
