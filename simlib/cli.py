@@ -305,6 +305,7 @@ def _cmd_trace(a) -> int:
     from .core.games import get_game
 
     name, index = None, a.index
+    flag = "--index"  # the flag that gave the index, named by its error
     for v in a.game or []:
         try:
             i = int(v)
@@ -313,10 +314,10 @@ def _cmd_trace(a) -> int:
             continue
         if index is not None and index != i:
             raise UsageError(f"two game indices: {index} and {i}")
-        index = i
+        index, flag = i, "--game"
     index = 0 if index is None else index
     if index < 0:
-        raise UsageError(f"--game must be >= 0; got {index}")
+        raise UsageError(f"{flag} must be >= 0; got {index}")
     game = get_game(name)
     players = _int_list(a.players, "--players") if a.players else None
     characters = _characters(a.characters)
@@ -405,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, RunError, ValueError, OSError) as exc:
         msg = " ".join(str(exc).split())  # one line
+        # the library's errors name its Python argument; the command line's flag is --force
+        msg = msg.replace("overwrite=True", "--force")
         sys.stderr.write(f"{prog}: error: {msg}\n")
         return 2
     except KeyboardInterrupt:

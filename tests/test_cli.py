@@ -31,7 +31,9 @@ BAD = [
     (["--players", "3,7"], "got 7"),
     (["--players", "four"], "'four' is not an integer"),
     (["--players", "4,4"], "duplicate player count"),
-    (["--characters", "pillar,bob,trigger"], "unknown character 'bob'"),
+    (["--characters", "pillar,bob,trigger"], "'bob' is no character; allowed: pillar"),
+    (["--characters", "pillar,foo"], "'foo' is no character; allowed: pillar, hipster"),
+    (["--characters", "pillar,trigger"], "team pillar,trigger has 2 characters; a team has 3 to 6"),
     (["--characters", "pillar,pillar,trigger"], "duplicate characters"),
     (["--characters", "pillar,trigger,psycho", "--players", "4"], "has 3 players, not one of"),
     (["--characters", "all", "--characters", "pillar,trigger,psycho"], "cannot be combined"),
@@ -77,6 +79,8 @@ def test_report_and_trace_errors(capsys, tmp_path):
     assert code == 2 and "no such file" in err and err.count("\n") == 1
     code, _, err = run_cli(capsys, "trace", "--game", "-1")
     assert code == 2 and "--game must be >= 0" in err
+    code, _, err = run_cli(capsys, "trace", "--index", "-1")
+    assert code == 2 and "--index must be >= 0; got -1" in err and "--game" not in err
     code, _, err = run_cli(capsys, "trace", "--players", "7")
     assert code == 2 and "got 7" in err
 
@@ -233,3 +237,36 @@ def test_console_script_entry_point():
     done = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "simulate" in done.stdout and done.stdout.startswith("usage: simlib")
+
+
+def test_out_refusal_names_the_flag_on_the_command_line_and_the_argument_in_python(
+        capsys, tmp_path):
+    """The command line says --force, Python says overwrite=True; neither names the other."""
+    import pandas as pd
+
+    from simlib.core.instruments import InstrumentError, write_frame
+    from simlib.core.runner import OutputExistsError
+
+    out = tmp_path / "r.parquet"
+    out.write_bytes(b"")
+    code, _, err = run_cli(capsys, "simulate", *SMALL, "--out", str(out))
+    assert code == 2 and "--force" in err and "overwrite=True" not in err
+    code, _, err = run_cli(capsys, "compare", "--set", "horde.survivor.count=200", "--games",
+                           "10", "--no-progress", "--out", str(out))
+    assert code == 2 and "--force" in err and "overwrite=True" not in err
+    with pytest.raises(OutputExistsError) as exc:
+        simulate(20, players=4, out=out, progress=False)
+    assert "overwrite=True" in str(exc.value) and "--force" not in str(exc.value)
+    with pytest.raises(InstrumentError) as exc:
+        write_frame(pd.DataFrame({"a": [1]}), out, {}, "compare")
+    assert "overwrite=True" in str(exc.value) and "--force" not in str(exc.value)
+
+
+@pytest.mark.parametrize("typo, meant", [("till-dwan", "till-dawn"),
+                                         ("untildaylight", "until-daylight"),
+                                         ("day-night", "day-night-z")])
+def test_a_misspelt_game_gets_a_suggestion(capsys, typo, meant):
+    code, _, err = run_cli(capsys, "simulate", "--game", typo, *SMALL)
+    assert code == 2 and f"did you mean '{meant}'?" in err and "allowed: until-daylight" in err
+    code, _, err = run_cli(capsys, "sweep", "--game", typo, "--set", "x=1:2:1")
+    assert code == 2 and f"did you mean '{meant}'?" in err

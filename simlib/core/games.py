@@ -390,7 +390,14 @@ def get_game(name: str | None = None) -> GameInfo:
     _discover()
     key = normalize(name or DEFAULT_GAME)
     if key not in _REGISTRY:
-        raise UnknownGameError(f"unknown game {name!r}; allowed: "
+        import difflib
+
+        close = difflib.get_close_matches(key, list(_REGISTRY), n=1, cutoff=0.6)
+        if not close:  # a prefix of a long name (mort): match its first word too
+            heads = {n.split("_")[0]: n for n in _REGISTRY}
+            close = [heads[h] for h in difflib.get_close_matches(key, list(heads), n=1)]
+        hint = f"did you mean {close[0].replace('_', '-')!r}? " if close else ""
+        raise UnknownGameError(f"unknown game {name!r}; {hint}allowed: "
                                + ", ".join(n.replace("_", "-") for n in _REGISTRY))
     entry = _REGISTRY[key] = load_ref(_REGISTRY[key])
     if not isinstance(entry, GameInfo):

@@ -290,7 +290,7 @@ def check_out(out: str | Path | None, overwrite: bool) -> None:
     if path.suffix not in (".parquet", ".csv"):
         raise InstrumentError(f"--out {out}: expected a .parquet or .csv file name")
     if path.exists() and not overwrite:
-        raise InstrumentError(f"{path} exists; pass --force (overwrite=True) to replace it")
+        raise InstrumentError(f"{path} exists; pass overwrite=True to replace it")
     if not path.parent.is_dir():
         raise InstrumentError(f"{path}: no such directory {path.parent}")
 
@@ -1192,6 +1192,6 @@ def check_out_parquet(out, overwrite: bool) -> None:
     if path.suffix != ".parquet":
         raise InstrumentError(f"--out {out}: expected a .parquet file name")
     if path.exists() and not overwrite:
-        raise InstrumentError(f"{path} exists; pass --force to replace it")
+        raise InstrumentError(f"{path} exists; pass overwrite=True to replace it")
     if not path.parent.is_dir():
         raise InstrumentError(f"{path}: no such directory {path.parent}")

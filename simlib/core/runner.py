@@ -433,7 +433,7 @@ class _ChunkStore:
         """Refuse conflicts before anything is written."""
         if self.out.exists() and not overwrite:
             raise OutputExistsError(f"{self.out} exists; refusing to overwrite it "
-                                    "(pass overwrite=True / --force)")
+                                    "(pass overwrite=True)")
         if self.out.is_dir():
             raise OutputExistsError(f"{self.out} is a directory")
         if self.parts.exists():
@@ -443,7 +443,7 @@ class _ChunkStore:
                     diff = _describe_diff(None if stored is None else stored.get("identity"), identity)
                     raise OutputExistsError(
                         f"{self.parts} holds parts of a different run ({diff}); refusing to mix "
-                        "them (run the original command to resume, or pass overwrite=True / --force "
+                        "them (run the original command to resume, or pass overwrite=True "
                         "to discard them)")
         if not self.out.parent.exists():
             raise RunError(f"{self.out}: directory {self.out.parent} does not exist")

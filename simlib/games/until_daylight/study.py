@@ -339,6 +339,16 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
             if isinstance(t, str) or not all(isinstance(c, str) for c in t):
                 raise ValueError(f"a team is a list of character names; got {t!r}")
             team_lists.append(list(t))
+        names = rules.character_names
+        for t in team_lists:  # names first: a misspelt name is the error, not the team's size
+            for n in t:
+                if n not in names:
+                    raise ValueError(f"characters: {n!r} is no character; allowed: "
+                                     f"{', '.join(names)}")
+        for t in team_lists:
+            if not lo <= len(t) <= hi:
+                raise ValueError(f"characters: team {','.join(t)} has {len(t)} characters; a "
+                                 f"team has {lo} to {hi}")
         sizes = sorted({len(t) for t in team_lists})
         for s in sizes:
             api.check_players(s, rules)
