@@ -1,8 +1,9 @@
 """``simlib skill``: how much of the outcome is decided by play, for one ruleset or two.
 
 One ruleset: the ladder (floor, realistic player, clairvoyant bound) on the same games, the
-four-part split and ``K`` with paired-bootstrap intervals (competitive games: ``K_n`` of
-each rung against a field of floor players, seat spread and tie rate); ``--compare B``
+four-part split with Wilson intervals and ``K`` with a paired-bootstrap interval
+(competitive games: ``K_n`` of each rung against a field of floor players, seat spread
+and tie rate); ``--compare B``
 plays ruleset B on the same game indices and prints the paired change of every figure
 (:mod:`simlib.core.skill`).  Bad input: one line on stderr, exit status 2.
 """
@@ -31,8 +32,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description="Skill versus luck of a ruleset: the floor (random), a realistic player and "
                     "the clairvoyant bound play the same games; prints the four-part split "
                     "(won by anyone, decided by play, decided by information, lost even with "
-                    "foresight) and K = (realistic - floor) / (bound - floor) with paired-"
-                    "bootstrap 95 % intervals. Competitive games: each rung's normalised "
+                    "foresight) with Wilson 95 % intervals and K = (realistic - floor) / "
+                    "(bound - floor) with a paired-bootstrap 95 % interval (B - A: Newcombe's "
+                    "paired interval for rates). Competitive games: each rung's normalised "
                     "excess win share K_n over a field of random players. The bound is a "
                     "search: a few hundred games take minutes.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -52,7 +54,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "every other policy)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--bootstrap", default="2000", metavar="B",
-                   help="paired-bootstrap resamples (default 2000)")
+                   help="paired-bootstrap resamples for K, which has no closed-form "
+                        "interval (default 2000)")
     p.add_argument("--threads", default=None, metavar="N", help="numba threads")
     return p
 

@@ -129,3 +129,75 @@ def test_skill_bad_input(capsys):
     assert main(["skill", "--ladder", "random,nobody,clairvoyant", "--games", "5"]) == 2
     err = capsys.readouterr().err
     assert "nobody" in err
+
+
+# =========================================================================== proper intervals
+Z95 = 1.959963984540054
+
+
+def _wilson_by_hand(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval, written out (Wilson 1927): the oracle of the tests below."""
+    centre = (k + z * z / 2) / (n + z * z)
+    half = z / (n + z * z) * np.sqrt(k * (n - k) / n + z * z / 4)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def test_a_floor_of_zero_wins_has_a_wilson_interval_not_a_point():
+    """0 wins in 200 games: [0, 1.9 %], not the bootstrap's [0, 0]; every rate and part is
+    Wilson's interval of its count."""
+    n = 200
+    rng = np.random.default_rng(4)
+    floor = np.zeros(n, bool)
+    realistic = rng.random(n) < 0.2
+    bound = realistic | (rng.random(n) < 0.3)
+    t = split_from_outcomes(floor, realistic, bound, bootstrap=200, seed=0)
+    row = t.loc[("floor win rate", "all")]
+    assert row["estimate"] == 0.0 and row["ci_low"] == 0.0
+    assert row["ci_high"] == pytest.approx(Z95 ** 2 / (n + Z95 ** 2), rel=1e-9)
+    assert row["ci_high"] == pytest.approx(0.0188, abs=5e-4)
+    counts = {"realistic win rate": realistic.sum(), "bound win rate": bound.sum(),
+              "won by anyone": 0, "decided by play": realistic.sum(),
+              "decided by information": (bound & ~realistic).sum(),
+              "lost even with foresight": (~bound).sum()}
+    for q, k in counts.items():
+        lo, hi = _wilson_by_hand(int(k), n)
+        assert t.loc[(q, "all"), "ci_low"] == pytest.approx(lo, abs=1e-12), q
+        assert t.loc[(q, "all"), "ci_high"] == pytest.approx(hi, abs=1e-12), q
+
+
+def test_a_competitive_win_share_is_wilson_and_kn_its_affine_image():
+    rng = np.random.default_rng(5)
+    players = np.array([3] * 150 + [4] * 50)
+    share = (rng.random(200) < 0.45).astype(float)
+    t = share_from_outcomes({"good": share, "never": np.zeros(200)}, players, bootstrap=50)
+    lo, hi = _wilson_by_hand(int(share.sum()), 200)
+    row = t.loc[("good win share", "all")]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi), abs=1e-12)
+    fair = 150 / 3 + 50 / 4
+    kn = t.loc[("K_n good", "all")]
+    assert kn["ci_low"] == pytest.approx((lo * 200 - fair) / (200 - fair), abs=1e-12)
+    assert kn["ci_high"] == pytest.approx((hi * 200 - fair) / (200 - fair), abs=1e-12)
+    never = t.loc[("never win share", "all")]
+    assert never["ci_low"] == 0.0
+    assert never["ci_high"] == pytest.approx(_wilson_by_hand(0, 200)[1], abs=1e-12)
+    assert never["ci_high"] > 0.018
+
+
+def test_a_paired_difference_of_zero_rates_is_not_a_point():
+    """Two rulesets whose floor never wins: B - A of the floor's rate is Newcombe's
+    [-u, u] (u the Wilson upper bound of 0 of n: no discordant game, no correlation term),
+    not [0, 0]."""
+    from simlib.core.skill import SkillResult, _paired_closed_form
+
+    n = 200
+    rng = np.random.default_rng(6)
+
+    def result(p):
+        wins = {"floor": np.zeros(n, bool), "realistic": rng.random(n) < p,
+                "bound": rng.random(n) < 0.9}
+        return SkillResult("g", "cooperative", "r", {}, n, 0, 0.95, None, None,
+                           per_game={"wins": wins, "players": None})
+
+    out = _paired_closed_form(result(0.2), result(0.3), [], 0.95)
+    u = _wilson_by_hand(0, n)[1]
+    assert out[0] == pytest.approx((-u, u), abs=1e-12)

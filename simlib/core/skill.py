@@ -21,10 +21,13 @@ Co-operative games: each game falls in one of four parts, read down the ladder:
 and the **skill index** ``K = (realistic - floor) / (bound - floor)`` (win rates): the
 share of what foresight can add over random play that a realistic player already gets.
 ``K`` near 1: play decides (what can be won, a good player wins); near 0: the result is
-the cards'.  Intervals: a paired bootstrap over game indices (a resample draws whole games,
-each with its outcome on every rung; since the statistics depend only on each game's
-pattern of outcomes, the resample is a multinomial draw over those patterns: exact and
-fast).  A game where a lower rung wins and a higher one loses (possible: the bound is a
+the cards'.  Intervals: every rate (a rung's win rate, a part) has its Wilson score
+interval, and a paired difference of rates between two rulesets Newcombe's paired interval
+(closed forms, right at a rate of 0 or 1 where a bootstrap collapses to a point); ``K``, a
+ratio of paired differences with no closed form, has a paired bootstrap over game indices
+(a resample draws whole games, each with its outcome on every rung; since the statistics
+depend only on each game's pattern of outcomes, the resample is a multinomial draw over
+those patterns: exact and fast).  A game where a lower rung wins and a higher one loses (possible: the bound is a
 search, not an oracle) is counted in the part of the lowest rung that won, and the number
 of such inversions is reported.
 
@@ -32,7 +35,11 @@ Competitive games: the floor fills every seat but one (the field); the focal sea
 rung.  ``w`` is the focal seat's win share (a victory shared by ``k`` seats counts
 ``1/k``), fair play gives ``1/n`` at ``n`` players, and ``K_n = (w - 1/n) / (1 - 1/n)``
 (pooled over the games: ``sum(w - 1/n) / sum(1 - 1/n)``): 0 when the rung does no better
-than random, 1 when it always wins alone.  Beside it, Ludii-style metrics of a table where
+than random, 1 when it always wins alone.  The win share's interval is Wilson's with the
+summed shares as the successes (exact Wilson without shared wins; with them conservative,
+since a share in [0, 1] with mean ``w`` varies at most as a win/loss does), and ``K_n``,
+an increasing affine function of the win share at the games' fixed player counts, has
+that interval mapped through the same function.  Beside it, Ludii-style metrics of a table where
 every seat plays the realistic player: **seat spread** (largest minus smallest seat win
 share, per player count) and the **tie rate**.
 
@@ -263,7 +270,8 @@ class SkillResult:
         if self.kind == "cooperative":
             out.append("K = (realistic - floor) / (bound - floor): the share of what foresight "
                        "adds over random play that the realistic player gets (paired bootstrap "
-                       "over game indices). Parts read down the ladder: won by anyone (the "
+                       "over game indices; the rates' intervals are Wilson's). Parts read down "
+                       "the ladder: won by anyone (the "
                        "floor won), decided by play (only the realistic player and up won), "
                        "decided by information (only foresight won), lost even with foresight.")
             if self.inversions:
@@ -309,6 +317,19 @@ def _ratio(x, y):
 _COOP_ROWS = ("floor win rate", "realistic win rate", "bound win rate", *PARTS, "K")
 
 
+def _coop_indicators(bits: np.ndarray) -> np.ndarray:
+    """Per game (rows of floor, realistic, bound wins): whether it counts in each rate row
+    of ``_COOP_ROWS`` (every row but ``K``)."""
+    f, r, c = (bits[:, j].astype(bool) for j in range(3))
+    return np.column_stack([f, r, c, f, ~f & r, ~f & ~r & c, ~f & ~r & ~c])
+
+
+def _wilson(k, n, confidence):
+    from .stats import wilson_interval
+
+    return wilson_interval(np.asarray(k, float), np.asarray(n, float), confidence)
+
+
 def _coop_table(wins, players, n_boot, confidence, seed) -> tuple[pd.DataFrame, int]:
     bits = np.column_stack([wins["floor"], wins["realistic"], wins["bound"]]).astype(np.int64)
     groups = [("all", np.ones(len(bits), bool))]
@@ -319,10 +340,13 @@ def _coop_table(wins, players, n_boot, confidence, seed) -> tuple[pd.DataFrame, 
         sub = bits[sel]
         labels, inv = np.unique(sub, return_inverse=True, axis=0)
         est = _coop_stats(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
-        boot = bootstrap_patterns(sub, _coop_stats, n_boot, seed)
-        lo, hi = _interval(boot, confidence)
+        n = int(sel.sum())
+        lo, hi = _wilson(_coop_indicators(sub).sum(0), n, confidence)  # the rates: Wilson
+        k_lo, k_hi = _interval(bootstrap_patterns(sub, _coop_stats, n_boot, seed)[:, -1:],
+                               confidence)  # K: a ratio, no closed form
+        lo, hi = np.append(lo, k_lo), np.append(hi, k_hi)
         for i, q in enumerate(_COOP_ROWS):
-            rows.append((q, g, est[i], lo[i], hi[i], int(sel.sum())))
+            rows.append((q, g, est[i], lo[i], hi[i], n))
     inversions = int(((bits[:, 0] == 1) & (bits[:, 1] == 0)).sum()
                      + ((bits[:, 1] == 1) & (bits[:, 2] == 0)).sum())
     t = pd.DataFrame(rows, columns=["quantity", "players", "estimate", "ci_low", "ci_high", "games"])
@@ -363,15 +387,15 @@ def _competitive_table(shares, ns, n_boot, confidence, seed) -> pd.DataFrame:
     if len(set(ns.tolist())) > 1:
         groups += [(int(p), ns == p) for p in sorted(set(ns.tolist()))]
     for rung, share in shares.items():
-        pat = np.column_stack([ns.astype(float), share])
         for g, sel in groups:
-            sub = pat[sel]
-            labels, inv = np.unique(sub, return_inverse=True, axis=0)
-            est = _kn_stat(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
-            boot = bootstrap_patterns(sub, _kn_stat, n_boot, seed)
-            lo, hi = _interval(boot, confidence)
-            rows.append((f"{rung} win share", g, est[0], lo[0], hi[0], int(sel.sum())))
-            rows.append((f"K_n {rung}", g, est[1], lo[1], hi[1], int(sel.sum())))
+            n = int(sel.sum())
+            w = float(np.sum(share[sel]))  # shared wins count 1/k
+            lo, hi = (float(x) for x in _wilson(w, n, confidence))
+            fair = float(np.sum(1.0 / ns[sel]))
+            span = n - fair  # K_n = (x n - fair) / span at a win share x: increasing in x
+            k_n = [(x * n - fair) / span if span > 0 else float("nan") for x in (w / n, lo, hi)]
+            rows.append((f"{rung} win share", g, w / n, lo, hi, n))
+            rows.append((f"K_n {rung}", g, *k_n, n))
     t = pd.DataFrame(rows, columns=["quantity", "players", "estimate", "ci_low", "ci_high", "games"])
     return t.set_index(["quantity", "players"])
 
@@ -441,7 +465,8 @@ def skill(game: str = "until_daylight", games: int | None = None, players=None, 
 @dataclass
 class SkillComparison:
     """Ruleset B minus ruleset A on the same game indices: ``table`` holds, per quantity,
-    A, B, the paired difference and its bootstrap interval."""
+    A, B, the paired difference B - A and its interval (Newcombe's paired interval for a
+    rate, a paired bootstrap for ``K`` and for win shares with shared wins)."""
 
     a: SkillResult
     b: SkillResult
@@ -458,17 +483,19 @@ class SkillComparison:
                           zip(t.index, t["ci_low"], t["ci_high"])]}, index=t.index)
         return (f"Skill versus luck, B - A: {self.a.game}, A = {self.a.ruleset}, B = "
                 f"{self.b.ruleset}, {self.a.games} games per rung and ruleset (seed "
-                f"{self.a.seed}: game i is paired across rungs and rulesets; paired bootstrap "
-                f"over game indices)\n\n{shown.to_string()}\n")
+                f"{self.a.seed}: game i is paired across rungs and rulesets; Newcombe's paired "
+                f"interval for a difference of rates, a paired bootstrap over game indices for "
+                f"K)\n\n{shown.to_string()}\n")
 
 
 def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
                   games: int | None = None, players=None, *, seed: int = 0, ladder=None,
                   bootstrap: int = 2000, confidence: float = 0.95,
                   threads: int | None = None) -> SkillComparison:
-    """The paired change of ``K`` (``K_n``) and of each part from ruleset A to ruleset B,
-    on the same game indices, with paired-bootstrap intervals (a resample draws the same
-    games for both rulesets)."""
+    """The paired change B - A of ``K`` (``K_n``) and of each part from ruleset A to
+    ruleset B, on the same game indices: Newcombe's paired interval for the rates and the
+    parts, a paired bootstrap (a resample draws the same games for both rulesets) for ``K``
+    and for win shares with shared wins."""
     a = skill(game, games, players, ruleset=ruleset_a, seed=seed, ladder=ladder,
               bootstrap=1, confidence=confidence, threads=threads, metrics=False)
     b = skill(game, games, players, ruleset=ruleset_b, seed=seed, ladder=ladder, bootstrap=1,
@@ -500,10 +527,49 @@ def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
         rows = tuple(q for r in rungs for q in (f"{r} win share", f"K_n {r}"))
     labels, inv = np.unique(bits, return_inverse=True, axis=0)
     est = stat(np.bincount(inv.reshape(-1), minlength=len(labels)).astype(float), labels)
-    boot = bootstrap_patterns(bits, stat, bootstrap, seed)
     k = len(rows)
-    diff = boot[:, k:] - boot[:, :k]
-    lo, hi = _interval(diff, confidence)
+    paired = _paired_closed_form(a, b, rows, confidence)
+    lo, hi = np.full(k, np.nan), np.full(k, np.nan)
+    for i, (low, high) in paired.items():
+        lo[i], hi[i] = low, high
+    rest = [i for i in range(k) if i not in paired]
+    if rest:  # K, and win shares with shared wins: no closed form
+        boot = bootstrap_patterns(bits, stat, bootstrap, seed)
+        b_lo, b_hi = _interval(boot[:, k:] - boot[:, :k], confidence)
+        lo[rest], hi[rest] = b_lo[rest], b_hi[rest]
     table = pd.DataFrame({"a": est[:k], "b": est[k:], "diff": est[k:] - est[:k], "ci_low": lo,
                           "ci_high": hi}, index=pd.Index(rows, name="quantity"))
     return SkillComparison(a, b, table)
+
+
+def _paired_closed_form(a: SkillResult, b: SkillResult, rows, confidence) -> dict:
+    """``{row: (low, high)}`` of B - A for every row that is a paired difference of rates
+    (Newcombe's paired interval on the same games), or an increasing affine function of
+    one (``K_n`` at fixed player counts); the rows left out need the bootstrap."""
+    from .paired import newcombe_paired_interval, paired_counts
+
+    def newcombe(wa, wb):
+        t = paired_counts(wa, wb)  # a: both, b: only A, c: only B, d: neither
+        _, low, high = newcombe_paired_interval(t[0], t[2], t[1], t[3], confidence)  # B - A
+        return float(low), float(high)
+
+    out = {}
+    if a.kind == "cooperative":
+        ia = _coop_indicators(np.column_stack([a.per_game["wins"][r] for r in
+                                               ("floor", "realistic", "bound")]))
+        ib = _coop_indicators(np.column_stack([b.per_game["wins"][r] for r in
+                                               ("floor", "realistic", "bound")]))
+        for i in range(ia.shape[1]):
+            out[i] = newcombe(ia[:, i], ib[:, i])
+        return out
+    ns = np.asarray(a.per_game["players"], float)
+    n, fair = len(ns), float(np.sum(1.0 / ns))
+    for j, rung in enumerate(a.per_game["shares"]):
+        sa, sb = a.per_game["shares"][rung], b.per_game["shares"][rung]
+        if not (np.isin(sa, (0.0, 1.0)).all() and np.isin(sb, (0.0, 1.0)).all()):
+            continue  # a shared win: not a win/loss per game
+        low, high = newcombe(sa == 1.0, sb == 1.0)
+        out[2 * j] = (low, high)
+        if n > fair:  # K_n(B) - K_n(A) = (w_B - w_A) n / (n - fair)
+            out[2 * j + 1] = (low * n / (n - fair), high * n / (n - fair))
+    return out
