@@ -807,5 +807,8 @@ def test_ruleset_refuses_bad_values():
         R.override({"dice.white": [0, 2]})
     with pytest.raises(RulesetError):
         R.override({"rules.variants.pooled": True})
+    # the hatch costs no energy in the rulebook and no kernel read a cost for it: no such key
+    with pytest.raises(RulesetError, match="escape_hatch_cost.*unknown key.*escape_gate_cost"):
+        R.override({"rules.escape_hatch_cost": 1})
     for key in R.keys():
         assert R.source(key) in ("rulebook", "inferred", "assumed")

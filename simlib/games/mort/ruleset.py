@@ -45,7 +45,7 @@ RULE_FIELDS = {
     "repair_cost": _N(0, 20), "chest_cost": _N(0, 20), "gate_cost": _N(0, 20),
     "drop_cost": _N(0, 20), "vault_cost": _N(0, 20), "strike_cost": _N(0, 20),
     "break_cost": _N(0, 20), "detour_cost": _N(0, 20), "shortcut_cost": _N(0, 20),
-    "escape_gate_cost": _N(0, 20), "escape_hatch_cost": _N(0, 0),
+    "escape_gate_cost": _N(0, 20),
     "failed_repair_gain": _N(0, 20), "hit_exhaustion": _N(0, 20),
     "killer_energy_hand": _N(0, 20), "killer_card_hand": _N(0, 20),
     "survivor_energy_hand": _N(0, 20), "survivor_start_cards": _N(0, 20),
