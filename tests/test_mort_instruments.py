@@ -177,3 +177,39 @@ def test_what_if_page_seats_example_is_the_games_own(tmp_path):
         html = _render("editor.html.j2", page=page, info=info, games=[], bases=[],
                        policies=info.policy_names(), rows=[], error="", tweak_file="whatif.toml")
         assert f'placeholder="{example}"' in html
+
+
+# =========================================================================== skill
+def test_records_declare_each_sides_strategy_and_win():
+    from simlib.games.mort.study import TABLE_SPEC
+
+    attrs = dict(TABLE_SPEC.member_attrs)
+    assert TABLE_SPEC.members == ("killer", "survivors")
+    assert attrs["strategy"] == ("killer", "survivors")
+    assert TABLE_SPEC.member_outcomes == ("killer_win", "survivors_win")
+
+
+def test_skill_command_runs(capsys):
+    """``simlib skill --game mort-de-la-lumiere-du-jour`` exited 2: "a competitive skill
+    measure needs the records' strategy per seat"."""
+    from simlib.cli import main
+
+    assert main(["skill", "--game", "mort-de-la-lumiere-du-jour", "--games", "60",
+                 "--bootstrap", "100", "--ladder", "random,heuristic"]) == 0
+    assert "K_n heuristic" in capsys.readouterr().out
+
+
+def test_skill_is_the_focal_sides_win_share_against_the_floor():
+    """The focal side (the killer's, by default) plays the rung against random survivors:
+    its win share is the killer's win rate of that pairing (from ``play_games``), and with
+    two sides the even share is 1/2, so K_n = 2 w - 1."""
+    games = 200
+    res = simlib.skill(GAME, games=games, ladder=["random", "heuristic"], bootstrap=200,
+                       metrics=False)
+    share = np.asarray(res.per_game["shares"]["heuristic"], float)
+    ref = play_games(games, seats="killer=heuristic,survivors=random", seed=0)
+    assert np.array_equal(share, ref["killer_win"].to_numpy(float))
+    assert set(res.per_game["players"].tolist()) == {2}  # two sides, not five seats
+    w = res.table.loc[("heuristic win share", "all"), "estimate"]
+    assert res.table.loc[("K_n heuristic", "all"), "estimate"] == pytest.approx(2 * w - 1)
+    assert res.table.loc[("K_n heuristic", "all"), "ci_low"] > 0

@@ -151,7 +151,8 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
     """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
 
     Columns: ``game, killer, survivors`` (the sides' strategy labels), ``pairing``
-    (``"<killer> vs <survivors>"``), ``killer_win``, ``survivors_win`` (bools),
+    (``"<killer> vs <survivors>"``), ``no_pairing`` (empty: the survivors' side has no
+    pairing of its own in the tables), ``killer_win``, ``survivors_win`` (bools),
     ``end_cause`` (``all_killed``, ``all_escaped``, ``killed_and_escaped``, ``timeout``,
     ``step_cap``), ``rounds, kills, escapes, hatch_escapes, repaired, gates_open,
     first_hit`` (round of the first landed hit, 0: none), ``hits, strikes, killer_gain``
@@ -171,6 +172,7 @@ def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str
                                  dtype=object)
     cols["pairing"] = np.array([f"{a} vs {b}" for a, b in zip(cols["killer"], cols["survivors"])],
                                dtype=object)
+    cols["no_pairing"] = np.full(n, None, dtype=object)  # the survivors' side's (study.TABLE_SPEC)
     kw = df["killer_win"].to_numpy() == 1
     cols["killer_win"] = kw
     cols["survivors_win"] = ~kw

@@ -50,18 +50,25 @@ TIMELINE_ROUNDS = api.TIMELINE_ROUNDS
 
 _MEANS = ("rounds", "kills", "escapes", "repaired", "killer_gain", "pallet_spend", "hits",
           "decisions")
+# The participants of a game's result are its two sides, the killer and the survivors
+# (a survivor does not win alone: one escape is the whole side's win), each named by its
+# players' label, with the side's strategy and its win: what ``simlib skill`` reads (the
+# focal side against a floor side, fair share 1/2) and the competitive effects.  The
+# ``pairing`` is an attribute of the killer's side only (the survivors' side carries the
+# all-empty ``no_pairing``), so a grouping by pairing counts each game once, with the
+# killer's win and the per-game means.
+_SIDE_VALUES = tuple(_MEANS) + tuple(f"{c}_r{r}" for c in ("rep", "kill", "gate")
+                                     for r in range(1, TIMELINE_ROUNDS + 1))
 TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("pairing", ("pairing",)), ("killer", ("killer",)),
                ("survivors", ("survivors",)), ("length", ("pairing", "rounds"))),
     outcome="killer_win",
     outcome_label="killer_win",
-    members=("pairing",),
-    member="pairing",
-    member_outcomes=("killer_win",),
-    member_values=tuple((m, (m,)) for m in _MEANS)
-    + tuple((f"rep_r{r}", (f"rep_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1))
-    + tuple((f"kill_r{r}", (f"kill_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1))
-    + tuple((f"gate_r{r}", (f"gate_r{r}",)) for r in range(1, TIMELINE_ROUNDS + 1)),
+    members=("killer", "survivors"),
+    member="side",
+    member_attrs=(("pairing", ("pairing", "no_pairing")), ("strategy", ("killer", "survivors"))),
+    member_outcomes=("killer_win", "survivors_win"),
+    member_values=tuple((m, (m, m)) for m in _SIDE_VALUES),
     categories=(("kills", "kills"), ("escapes", "escapes"), ("hatch_escapes", "hatch_escapes"),
                 ("repaired", "repaired"), ("first_hit", "first_hit"), ("end_cause", "end_causes")),
     none_value="none",
