@@ -258,13 +258,14 @@ def _b_from_a(variants) -> str:
 
 
 def _grouping_success(prov: dict, grouping: str) -> str:
-    """What a "win" is in a member grouping of ``compare`` (the game's declaration)."""
+    """What a "win" is in a member grouping of ``compare`` when the game declares it other
+    than the headline's (``GameInfo.grouping_success``); "" when it is the headline's."""
     from .core.games import get_game
 
     try:
-        return get_game(prov.get("game")).success_of(grouping)
+        return dict(get_game(prov.get("game")).grouping_success).get(grouping, "")
     except ValueError:
-        return str(prov.get("success", "the headline outcome"))
+        return ""
 
 
 def render_compare(res) -> str:
@@ -298,8 +299,9 @@ def render_compare(res) -> str:
     lines.append("")
     for name, df in res.tables.items():
         if name not in ("overall", "players"):
-            lines.append(block(f"by {name} (a game counts for each {name} in it; 'win' in this "
-                               f"table: {_grouping_success(p, name)})", df))
+            what = _grouping_success(p, name)
+            lines.append(block(f"by {name} (a game counts for each {name} in it"
+                               + (f"; 'win' in this table: {what}" if what else "") + ")", df))
             lines.append("")
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
