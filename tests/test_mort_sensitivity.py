@@ -1,9 +1,11 @@
 """Mort de la lumière du jour under the sensitivity instrument.
 
 Mort's board values (its size, the token lines, the pallets' offset, the lair) load one
-by one within their default ranges but not in every combination: a pallet east of the
-last token line falls off a narrower board.  The instrument leaves out a trajectory
-holding such a point (whole, so the Morris design stays intact) and says so.
+by one but not in every combination: a pallet east of the last token line falls off a
+narrower board.  The default ranges keep out of such combinations
+(:func:`simlib.core.ranges.joint_ranges`); ranges given by the user may not, and the
+instrument then leaves out a trajectory holding a refused point (whole, so the Morris
+design stays intact) and says so.
 """
 from __future__ import annotations
 
@@ -23,16 +25,19 @@ def _refused(rules, values: dict) -> bool:
     return False
 
 
-def test_default_ranges_refuse_some_combinations():
-    # the fact the instrument has to handle: each end loads alone, some pairs do not
+def test_default_ranges_keep_out_of_combinations_the_board_refuses():
+    # the fact the ranges have to handle: each value loads alone, some pairs do not: the
+    # board one row shorter, and the pallets one square south of their tokens: the
+    # pallet of a token on the last line (y = 13) is off a 14-row board
     base = _base_rules(None, GAME)
+    assert not _refused(base, {"board.board_h": 14}) and not _refused(base, {"board.pallet_dy": 1})
+    assert _refused(base, {"board.board_h": 14, "board.pallet_dy": 1})
     rng = assumed_params(base, 0.3, _spec(GAME)).set_index("key")
     for key, row in rng.iterrows():
         assert not _refused(base, {key: int(row.lo)}) and not _refused(base, {key: int(row.hi)})
-    # the board one row shorter, and the pallets one square south of their tokens: the
-    # pallet of a token on the last line (y = 13) is off a 14-row board
-    assert rng.loc["board.board_h", "lo"] == 14 and rng.loc["board.pallet_dy", "hi"] == 1
-    assert _refused(base, {"board.board_h": 14, "board.pallet_dy": 1})
+    # the defaults keep the pallets' offset and give up the shorter board (the wider range)
+    assert rng.loc["board.pallet_dy", "hi"] == 1 and rng.loc["board.board_h", "lo"] == 15
+    assert not _refused(base, {"board.board_h": 15, "board.pallet_dy": 1})
 
 
 def test_small_default_sensitivity_runs_end_to_end():

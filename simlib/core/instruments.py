@@ -42,6 +42,7 @@ from .calibrate import Calibration, CalibrationError, calibrate_integer, calibra
 from .paired import paired_counts, paired_summary
 from .runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
                      _progress_bar, _show_progress, _write_parquet)
+from .ranges import calibrate_range, contiguous_range, joint_ranges
 from .ruleset import RulesetError
 from .sequential import beta_binomial_cs
 from .stats import rate_columns
@@ -694,7 +695,9 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
     parameters: :func:`scipy.optimize.brentq` with ``games`` fixed games per evaluation.
 
     ``lo``/``hi`` default to the allowed minimum (or half the value) and four times the
-    current value plus ten (ruleset) / twice the value (policy).
+    current value plus ten (ruleset) / twice the value (policy); a ruleset value's default
+    ends keep to the values around the current one that the ruleset accepts
+    (:func:`simlib.core.ranges.calibrate_range`).
     """
     try:
         t = float(target)
@@ -712,6 +715,13 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
     max_games = _check_games(max_games, "max_games")
     base = _base_rules(ruleset, spec)
     prm = resolve_param(param, base, policy, spec)
+    if prm.kind == "rules" and (lo is None or hi is None):
+        # within what the validator accepts: the field's bounds and the other values' checks
+        a, b = calibrate_range(base, param, int(prm.value))
+        if a == b:
+            raise InstrumentError(f"{param}: the ruleset accepts no value but {a} with the other "
+                                  "values unchanged; nothing to calibrate")
+        lo, hi = (a if lo is None else lo), (b if hi is None else hi)
     if lo is None:
         lo = prm.minimum if prm.minimum is not None else (prm.value / 2 if not prm.integer else 0)
     if hi is None:
@@ -775,14 +785,6 @@ def _default_players(spec) -> int:
     return 4 if 4 in counts else counts[0]
 
 
-def _loads(rules, key: str, value: int) -> bool:
-    try:
-        rules.override({key: value})
-    except RulesetError:
-        return False
-    return True
-
-
 def assumed_params(rules, spread: float = 0.3, game=None) -> pd.DataFrame:
     """Every ``assumed`` integer value with its default range (``+-spread``, at least
     ``+-1``, clipped to the values the ruleset allows; dice and slots keep at least 1).
@@ -812,13 +814,17 @@ def assumed_params(rules, spread: float = 0.3, game=None) -> pd.DataFrame:
             lo = max(lo, floor)
         if fld.max is not None:
             hi = min(hi, fld.max)
-        # checks across values (a card kind's least value, a board's size) may refuse an
-        # end the field allows: move it toward the value until the ruleset loads
-        lo = next((x for x in range(lo, int(v)) if _loads(rules, key, x)), int(v))
-        hi = next((x for x in range(hi, int(v), -1) if _loads(rules, key, x)), int(v))
+        # checks across values (a card kind's least value, a board's size) may refuse a
+        # value the field allows: keep the run of values around v that load
+        lo, hi = contiguous_range(rules, key, int(v), lo, hi)
         if lo >= hi:
             continue
         rows.append({"key": key, "value": int(v), "lo": lo, "hi": hi})
+    # and values that load one by one may not load together (a track's thresholds, a
+    # board's size against its tokens): narrow the ranges until every combination loads
+    joint = joint_ranges(rules, {r["key"]: (r["value"], r["lo"], r["hi"]) for r in rows})
+    rows = [{**r, "lo": joint[r["key"]][0], "hi": joint[r["key"]][1]} for r in rows
+            if joint[r["key"]][0] < joint[r["key"]][1]]
     return pd.DataFrame(rows, columns=["key", "value", "lo", "hi"])
 
 
@@ -929,7 +935,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     if params is None:
         rng = assumed_params(base, spread, spec)
     else:
-        rows = []
+        rows, defaulted = [], {}
         items = params.items() if isinstance(params, Mapping) else [(k, None) for k in params]
         for key, bounds in items:
             prm = resolve_param(key, base, policy, spec)
@@ -938,15 +944,24 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
                 lo, hi = math.floor(prm.value - d), math.ceil(prm.value + d)
                 if prm.minimum is not None:
                     lo = max(lo, prm.minimum)
+                if prm.kind == "rules":
+                    # the values the validator accepts alone, then together (below)
+                    fmax = base.field(key).max
+                    lo, hi = contiguous_range(base, key, int(prm.value), int(lo),
+                                              int(hi) if fmax is None else min(int(hi), fmax))
+                    defaulted[key] = (int(prm.value), lo, hi)
             else:
                 lo, hi = bounds
                 lo = parse_value(lo, prm) if isinstance(lo, str) else lo
                 hi = parse_value(hi, prm) if isinstance(hi, str) else hi
                 prm.check(lo)
                 prm.check(hi)
-            if not lo < hi:
-                raise InstrumentError(f"{key}: empty range {lo}:{hi}")
             rows.append({"key": key, "value": prm.value, "lo": lo, "hi": hi})
+        joint = joint_ranges(base, defaulted)
+        for r in rows:
+            r["lo"], r["hi"] = joint.get(r["key"], (r["lo"], r["hi"]))
+            if not r["lo"] < r["hi"]:
+                raise InstrumentError(f"{r['key']}: empty range {r['lo']}:{r['hi']}")
         rng = pd.DataFrame(rows, columns=["key", "value", "lo", "hi"])
     if rng.empty:
         raise InstrumentError("no parameter to analyse")
