@@ -281,7 +281,7 @@ def render_compare(res) -> str:
         out = pd.DataFrame({
             "games": df["games"], "A win %": [_pct(x) for x in df["rate_a"]],
             "B win %": [_pct(x) for x in df["rate_b"]],
-            "A-B points": [f"{100 * d:+.2f}" for d in df["diff"]],
+            "B-A points": [f"{100 * d:+.2f}" for d in df["diff"]],
             "95% CI (Newcombe)": [f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
                                   for lo, hi in zip(df["diff_low"], df["diff_high"])],
             "McNemar p": [f"{x:.2g}" if x >= 1e-16 else "<1e-16" for x in df["mcnemar_p"]],
@@ -306,8 +306,10 @@ def render_compare(res) -> str:
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
     lines.append("== speed (kernel time per variant) ==\n" + sp.to_string(index=False))
-    lines.append("\n'differ %': games whose result differs between A and B; 'unpaired games': games "
-                 "per variant two independent runs would need for the same precision.")
+    lines.append("\n'B-A points': B's win rate minus A's (changed minus base: positive when B "
+                 "wins more); 'differ %': games whose result differs between A and B; 'unpaired "
+                 "games': games per variant two independent runs would need for the same "
+                 "precision.")
     return "\n".join(lines) + "\n"
 
 

@@ -37,8 +37,8 @@ def test_compare_a_change_with_common_random_numbers():
                          ruleset="calibrated", seed=1, progress=False)
     row = res.by_players.loc[4]
     assert row["rate_a"] > row["rate_b"]  # fewer survivors: harder
-    assert row["diff_low"] > 0
-    assert row["diff"] == pytest.approx(row["rate_a"] - row["rate_b"])
+    assert row["diff_high"] < 0  # B - A, changed minus base: the change lowered the rate
+    assert row["diff"] == pytest.approx(row["rate_b"] - row["rate_a"])
     # pairing makes the comparison sharper than two independent runs of the same size
     assert row["unpaired_games"] > 1000
     assert res.labels[1] == "horde.survivor.count=120"

@@ -55,6 +55,18 @@ def test_paired_counts_and_summary():
     assert s.loc[0, "games"] == 50 and s.loc[0, "discordant_share"] == pytest.approx(14 / 50)
 
 
+def test_paired_summary_reports_b_minus_a():
+    """One sign everywhere: the summary's difference is B - A (changed minus base), with
+    Newcombe's interval of the published example mirrored: example (a) has A = 48/50 and
+    B = 38/50 (p_A - p_B = +0.2000, [+0.0569, +0.3404]), so B - A is -0.2000 in
+    [-0.3404, -0.0569]."""
+    s = paired_summary([[36, 12, 2, 0]]).iloc[0]
+    assert s["rate_a"] == pytest.approx(48 / 50) and s["rate_b"] == pytest.approx(38 / 50)
+    assert s["diff"] == pytest.approx(-0.2, abs=1e-12)
+    assert round(float(s["diff_low"]), 4) == -0.3404
+    assert round(float(s["diff_high"]), 4) == -0.0569
+
+
 def test_mcnemar_exact_is_the_binomial_test_of_the_discordant_games():
     for b, c in [(12, 2), (6, 16), (0, 5), (7, 7), (30, 41)]:
         assert mcnemar_exact(b, c) == pytest.approx(binomtest(b, b + c, 0.5).pvalue, rel=1e-9)

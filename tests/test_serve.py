@@ -282,6 +282,8 @@ def test_till_dawn_live_comparison_matches_compare(client):
         assert (r["games"], r["base_wins"], r["changed_wins"], r["both"], r["only_base"],
                 r["only_changed"]) == (ref["games"], ref["wins_a"], ref["wins_b"], ref["both"],
                                        ref["only_a"], ref["only_b"]), (group, key)
+        if r["games"]:  # one sign everywhere: B - A, changed minus base
+            assert r["diff"] == pytest.approx(ref["diff"], abs=1e-12), (group, key)
 
 
 # =========================================================================== the command

@@ -316,7 +316,8 @@ class CompareResult:
         ``character``; Till Dawn ``seat`` and ``character``), also as attributes
         ``overall``, ``by_players``, ``by_character``, ``by_seat``.  Paired statistics
         (:func:`simlib.core.paired.paired_summary`): ``rate_a``, ``rate_b``, ``diff`` =
-        A - B with Newcombe's 95 % paired interval (``diff_low``, ``diff_high``),
+        B - A (changed minus base: ``rate_b - rate_a``) with Newcombe's 95 % paired
+        interval (``diff_low``, ``diff_high``),
         ``mcnemar_p``, ``discordant_share`` and ``unpaired_games`` (games per variant two
         independent runs would need for the same precision).  In a member grouping a game
         counts once for each member (character, seat) in it.

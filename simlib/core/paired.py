@@ -8,9 +8,15 @@ outcomes.  Over ``n`` games the pairs form a 2 x 2 table::
         A lost      c       d
 
 The rates are ``p_A = (a + b) / n`` and ``p_B = (a + c) / n``; their difference
-``p_A - p_B = (b - c) / n`` depends only on the *discordant* games (``b + c``), which is
+``p_B - p_A = (c - b) / n`` depends only on the *discordant* games (``b + c``), which is
 why common random numbers make comparisons sharp: when most games end the same way in
 both variants, the difference is known far better than either rate.
+
+Sign: simlib reports **B − A, "changed minus base"** everywhere (``simlib compare``,
+:func:`simlib.compare`, the what-if page, ``simlib skill --compare``): A is the base, B
+the changed variant, and a positive difference means the change raised the rate.
+:func:`newcombe_paired_interval` keeps the paper's ``p_A - p_B`` of its arguments (its
+tests are the published examples); swapping ``b`` and ``c`` gives ``p_B - p_A``.
 
 * :func:`newcombe_paired_interval` — Newcombe's score-based square-and-add interval for
   the paired difference (method 10 of Newcombe, R. G. (1998), "Improved confidence
@@ -20,7 +26,8 @@ both variants, the difference is known far better than either rate.
 * :func:`mcnemar_exact` — McNemar's exact test (statsmodels), per row.
 * :func:`unpaired_equivalent_games` — how many games *per variant* two independent runs
   would need for the same precision of the difference.
-* :func:`paired_summary` — all of the above as the columns of one tidy frame.
+* :func:`paired_summary` — all of the above as the columns of one tidy frame, the
+  difference as B − A.
 
 Array convention: ``a, b, c, d`` are integer arrays of one shape (scalars broadcast);
 results are float64 arrays of that shape (NaN where ``n == 0``).
@@ -179,14 +186,15 @@ def paired_summary(table, confidence: float = 0.95, index=None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame, shape (k, 14)
-        ``games``, ``wins_a``, ``wins_b``, ``rate_a``, ``rate_b``, ``diff`` (A - B),
-        ``diff_low``, ``diff_high`` (Newcombe), ``both``, ``only_a``, ``only_b``,
-        ``discordant_share``, ``mcnemar_p`` (exact) and ``unpaired_games`` (per variant).
+        ``games``, ``wins_a``, ``wins_b``, ``rate_a``, ``rate_b``, ``diff`` (B - A,
+        changed minus base), ``diff_low``, ``diff_high`` (Newcombe), ``both``, ``only_a``,
+        ``only_b``, ``discordant_share``, ``mcnemar_p`` (exact) and ``unpaired_games``
+        (per variant).
     """
     t = np.atleast_2d(np.asarray(table, dtype=np.int64))
     a, b, c, d = t[:, 0], t[:, 1], t[:, 2], t[:, 3]
     n = a + b + c + d
-    diff, low, high = newcombe_paired_interval(a, b, c, d, confidence)
+    diff, low, high = newcombe_paired_interval(a, c, b, d, confidence)  # B - A: b, c swapped
     with np.errstate(invalid="ignore", divide="ignore"):
         out = pd.DataFrame({
             "games": n, "wins_a": a + b, "wins_b": a + c,

@@ -39,7 +39,7 @@ def comparison_report(page) -> Report:
                           "ci_low": [r["cs_low"] for r in rows],
                           "ci_high": [r["cs_high"] for r in rows]})
     rep.add(paired_differences_section(
-        diffs, title="Changed minus base", id="differences",
+        diffs, title="Changed minus base (B - A)", id="differences",
         intro=(f"Success rate of the changed ruleset minus the base's, on the same games, with "
                f"an anytime-valid {conf} % interval (a confidence sequence: it holds at every "
                "look, so watching the page and stopping when it looked settled does not spoil "

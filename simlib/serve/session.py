@@ -308,11 +308,11 @@ class Run:
                 "confidence": self.confidence, "rows": rows, "history": history}
 
     def newcombe(self):
-        """The fixed-n view of the same counts (``simlib compare``'s columns), changed as A."""
+        """The fixed-n view of the same counts (``simlib compare``'s columns: A = base,
+        B = changed, diff = B - A = changed - base)."""
         with self.lock:
             counts = self.counts.copy()
-        swapped = counts[:, [0, 2, 1, 3]]  # A = changed, B = base: diff = changed - base
-        return paired_summary(swapped, self.confidence)
+        return paired_summary(counts, self.confidence)
 
 
 # =========================================================================== the page

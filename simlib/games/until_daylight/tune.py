@@ -141,10 +141,10 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
     # the re-check on fresh seeds, paired
     wt = _wins(check_games, players, check_seed, params, rules, threads)
     wb = _wins(check_games, players, check_seed, defaults, rules, threads)
-    s = paired_summary(paired_counts(wt, wb)).iloc[0]
+    s = paired_summary(paired_counts(wb, wt)).iloc[0]  # A = baseline, B = tuned: B - A
     check = {"seed": int(check_seed), "games": int(check_games),
-             "wins_tuned": int(s["wins_a"]), "wins_baseline": int(s["wins_b"]),
-             "rate_tuned": float(s["rate_a"]), "rate_baseline": float(s["rate_b"]),
+             "wins_tuned": int(s["wins_b"]), "wins_baseline": int(s["wins_a"]),
+             "rate_tuned": float(s["rate_b"]), "rate_baseline": float(s["rate_a"]),
              "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
              "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"])}
     settings = {"ruleset": rules.lineage,
