@@ -331,3 +331,30 @@ def test_trace_ends_with_the_game_s_record_and_the_report_has_its_sections(tmp_p
     for sec in ('id="success"', 'id="survivors"', 'id="threat"', 'id="hunter"', 'id="sp"'):
         assert sec in html, sec
     assert html.count("data:image/svg+xml;base64,") >= 4  # success, survival, threat path, sources
+
+
+def test_the_step_model_and_the_batch_take_a_preset_name(tmp_path):
+    """``api.Game(ruleset="reference")`` and ``play_games(ruleset="reference")`` name the
+    preset as the other games' step models do (it was read as a path and refused); a tweak
+    over the preset and a ruleset object give the same game as through the study."""
+    from simlib.games.day_night_z.api import Game
+    from simlib.games.day_night_z.play import play_games
+    from simlib.games.day_night_z.ruleset import RulesetError
+    from simlib.games.day_night_z.study import load_rules
+
+    def played(**kw):
+        g = Game(seed=3, game=1, team_size=2, **kw)
+        while not g.over:
+            g.apply(g.policy_choice())
+        return g.record()
+
+    assert Game(ruleset="reference").rules is load_rules(None)
+    assert played(ruleset="reference") == played()
+    rows = play_games(2, ruleset="reference", seed=3, team_size=2)["records"]
+    assert (rows == play_games(2, seed=3, team_size=2)["records"]).all()
+    tweak = tmp_path / "tweak.toml"
+    tweak.write_text('[survivor]\nhealth_max = { value = 7, source = "assumed" }\n')
+    g = Game(ruleset=f"reference+{tweak}")
+    assert g.rules.get("survivor.health_max") == 7
+    with pytest.raises(RulesetError, match="calibrated"):
+        Game(ruleset="calibrated")

@@ -51,16 +51,19 @@ from . import codes as K
 from .kernels.play_nb import batch_nb
 from .kernels.search_nb import search_batch
 from .policies import POLICIES, param_array
-from .ruleset import DayNightZRules, load_ruleset
+from .ruleset import DayNightZRules
 
 __all__ = ["play_games", "check_team", "check_hour", "rules_of", "packed"]
 
 
 def rules_of(ruleset) -> DayNightZRules:
-    """``None``: the reference ruleset; a DayNightZRules as it is; else a path."""
+    """``None``: the default ruleset; a DayNightZRules as it is; a preset name, a folder or
+    a tweak as every game reads them (:func:`simlib.games.day_night_z.study.load_rules`)."""
     if isinstance(ruleset, DayNightZRules):
         return ruleset
-    return load_ruleset(ruleset)
+    from .study import load_rules  # the study imports this module
+
+    return load_rules(ruleset)
 
 
 def packed(rules: DayNightZRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
