@@ -13,8 +13,8 @@ The designer's instruments (``simlib.core.instruments``, every game: ``game="til
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "list_games", "compare", "sweep", "calibrate", "sensitivity",
-           "simulate_precise", "skill", "skill_compare", "__version__"]
+__all__ = ["simulate", "list_games", "ruleset_keys", "compare", "sweep", "calibrate",
+           "sensitivity", "simulate_precise", "skill", "skill_compare", "__version__"]
 
 _INSTRUMENTS = ("compare", "sweep", "calibrate", "sensitivity", "simulate_precise")
 
@@ -42,6 +42,19 @@ def list_games() -> list[str]:
     from .core.games import game_names
 
     return game_names()
+
+
+def ruleset_keys(game: str = "until_daylight", ruleset=None, *, contains: str | None = None,
+                 source: str | None = None, changed: bool = False):
+    """Every key of ``game``'s ruleset (``ruleset``: a preset, a path or a ruleset object;
+    ``None``: the game's default) as a DataFrame: ``key, value, reference, source, allowed,
+    meaning`` (:func:`simlib.core.keys.key_table`; ``simlib rules`` prints it)."""
+    from .core.games import get_game
+    from .core.keys import key_table
+
+    info = get_game(game)
+    return key_table(info.resolve_ruleset(ruleset), contains=contains, source=source,
+                     changed=changed)
 
 
 def __getattr__(name):

@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
             game_commands[cname] = (n, cmd)
     sub = parser.add_subparsers(
         dest="command",
-        metavar="{" + ",".join(["simulate", "report", "trace", "games", "compare", "sweep",
+        metavar="{" + ",".join(["simulate", "report", "trace", "games", "rules", "compare", "sweep",
                                 "calibrate", "sensitivity", "skill"] + sorted(game_commands)
                                + ["bench", "serve"]) + "}",
         parser_class=_Parser)
@@ -202,7 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "arguments) or the game's name (till-dawn); repeat for both")
     t.add_argument("--index", type=int, default=None, help="game index (same as --game I)")
 
-    sub.add_parser("games", help="list the games simlib can simulate, with their policies")
+    gp = sub.add_parser("games", help="list the games simlib can simulate, with their players")
+    gp.add_argument("--verbose", "-v", action="store_true",
+                    help="each game's summary, players and their parameters")
+    from .cli_rules import add_parser as add_rules_parser
+
+    add_rules_parser(sub)
 
     add_parsers(sub)
     from .cli_skill import add_parser as add_skill_parser
@@ -330,18 +335,9 @@ def _cmd_trace(a) -> int:
 
 
 def _cmd_games(a) -> int:
-    from .core.games import DEFAULT_GAME, game_names, get_game
+    from .cli_rules import games_lines
 
-    lines = []
-    for n in game_names():
-        g = get_game(n)
-        default = " (default)" if n == DEFAULT_GAME else ""
-        lines.append(f"{n.replace('_', '-')}{default}: {g.display_name} - {g.summary}")
-        for pname, spec in g.policies.items():
-            params = ", ".join(f"{k}={v:g}" for k, v in zip(spec.param_names, spec.defaults))
-            mark = " [default]" if pname == g.default_policy else ""
-            lines.append(f"    policy {pname}{mark}{f' ({params})' if params else ''}: {spec.doc}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(games_lines(a.verbose)) + "\n")
     return 0
 
 
@@ -387,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_report(a)
         if a.command == "games":
             return _cmd_games(a)
+        if a.command == "rules":
+            from .cli_rules import run as run_rules
+
+            return run_rules(a)
         if a.command == "skill":
             from .cli_skill import run as run_skill
 
