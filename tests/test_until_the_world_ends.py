@@ -37,19 +37,19 @@ def arrange(game, hands=None, timelines=None, common=(), pile=(), discard=(), ma
     hands = hands or {}
     timelines = timelines or {}
     marked = marked or {}
-    for s in range(K.MAX_SEATS):
-        st[K.S_S_HAND_N + s] = 0
-        st[K.S_S_TL_N + s] = 0
-        st[K.S_S_PICK + s] = -1
+    for s in range(n):
+        st[K.S_S_HAND_N + s * K.SEAT_W] = 0
+        st[K.S_S_TL_N + s * K.SEAT_W] = 0
+        st[K.S_S_PICK + s * K.SEAT_W] = -1
     for s, names in hands.items():
         for i, nm in enumerate(names):
-            st[K.S_HAND + s * K.MAX_HAND + i] = take(nm)
-            st[K.S_MARKED + s * K.MAX_HAND + i] = 1 if i in marked.get(s, ()) else 0
-        st[K.S_S_HAND_N + s] = len(names)
+            st[K.S_HAND + s * K.SEAT_W + i] = take(nm)
+            st[K.S_MARKED + s * K.SEAT_W + i] = 1 if i in marked.get(s, ()) else 0
+        st[K.S_S_HAND_N + s * K.SEAT_W] = len(names)
     for s, names in timelines.items():
         for i, nm in enumerate(names):
-            st[K.S_TL + s * K.MAX_DECK + i] = take(nm)
-        st[K.S_S_TL_N + s] = len(names)
+            st[K.S_TL + s * K.SEAT_W + i] = take(nm)
+        st[K.S_S_TL_N + s * K.SEAT_W] = len(names)
     st[K.S_N_COMMON] = len(common)
     for i, nm in enumerate(common):
         st[K.S_COMMON + i] = take(nm)
@@ -66,7 +66,7 @@ def arrange(game, hands=None, timelines=None, common=(), pile=(), discard=(), ma
     st[K.S_N_DISCARD] = len(disc)
     st[K.S_DISCARD:K.S_DISCARD + len(disc)] = disc
     if totals is not None:
-        st[K.S_S_TOTAL:K.S_S_TOTAL + n] = totals
+        st[K.S_S_TOTAL:K.S_S_TOTAL + n * K.SEAT_W:K.SEAT_W] = totals
     if dealer is not None:
         st[K.S_DEALER] = dealer
     if to_move is not None:
@@ -82,8 +82,8 @@ def all_cards(game) -> list[int]:
     out = list(st[K.S_PILE:K.S_PILE + st[K.S_N_PILE]]) + list(st[K.S_DISCARD:K.S_DISCARD + st[K.S_N_DISCARD]])
     out += list(st[K.S_COMMON:K.S_COMMON + st[K.S_N_COMMON]])
     for s in range(game.players):
-        out += list(st[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + st[K.S_S_HAND_N + s]])
-        out += list(st[K.S_TL + s * K.MAX_DECK:K.S_TL + s * K.MAX_DECK + st[K.S_S_TL_N + s]])
+        out += list(st[K.S_HAND + s * K.SEAT_W:K.S_HAND + s * K.SEAT_W + st[K.S_S_HAND_N + s * K.SEAT_W]])
+        out += list(st[K.S_TL + s * K.SEAT_W:K.S_TL + s * K.SEAT_W + st[K.S_S_TL_N + s * K.SEAT_W]])
     if st[K.S_PHASE] == K.PH_PICK:
         out += list(st[K.S_SHOWN:K.S_SHOWN + st[K.S_N_SHOWN]])
     return [int(c) for c in out]
@@ -161,7 +161,7 @@ def new(players=4, seed=3, game=0, ruleset=None, seats=None):
 def test_case1_setup_four_players_deal_pile_first_player_next_dealer():
     g = new(4)
     st = g.state
-    assert [int(st[K.S_S_HAND_N + s]) for s in range(4)] == [3, 3, 3, 3]
+    assert [int(st[K.S_S_HAND_N + s * K.SEAT_W]) for s in range(4)] == [3, 3, 3, 3]
     assert int(st[K.S_N_PILE]) == 42 and int(st[K.S_N_DISCARD]) == 0
     assert sorted(all_cards(g)) == list(range(54))
     assert int(st[K.S_DEALER]) == 0 and g.to_move == 1 and int(st[K.S_ROUND]) == 1
@@ -169,7 +169,7 @@ def test_case1_setup_four_players_deal_pile_first_player_next_dealer():
     arrange(g, hands={1: ["the_end"]}, to_move=1, dealer=0)
     g.apply(index_of(g, "play the_end"))
     assert int(st[K.S_ROUND]) == 2 and int(st[K.S_DEALER]) == 1 and g.to_move == 2
-    assert [int(st[K.S_S_HAND_N + s]) for s in range(4)] == [3, 3, 3, 3]
+    assert [int(st[K.S_S_HAND_N + s * K.SEAT_W]) for s in range(4)] == [3, 3, 3, 3]
 
 
 # --------------------------------------------------------------------------- spec 6.2
@@ -349,13 +349,13 @@ def test_case8_redeal_floor_each_rest_to_pile_hand_limit_ignored():
     rest = [int(c) for c in st[K.S_PILE:K.S_PILE + st[K.S_N_PILE] - 1]]
     for i, c in enumerate(rest):
         s = i % 4
-        st[K.S_TL + s * K.MAX_DECK + st[K.S_S_TL_N + s]] = c
-        st[K.S_S_TL_N + s] += 1
+        st[K.S_TL + s * K.SEAT_W + st[K.S_S_TL_N + s * K.SEAT_W]] = c
+        st[K.S_S_TL_N + s * K.SEAT_W] += 1
     st[K.S_PILE] = st[K.S_PILE + st[K.S_N_PILE] - 1]
     st[K.S_N_PILE] = 1
     assert sorted(all_cards(g)) == list(range(54))
     g.apply(index_of(g, "draw"))  # seat 1 draws the last card
-    assert [int(st[K.S_S_HAND_N + s]) for s in range(4)] == [2, 4, 7, 2]
+    assert [int(st[K.S_S_HAND_N + s * K.SEAT_W]) for s in range(4)] == [2, 4, 7, 2]
     assert int(st[K.S_N_PILE]) == 3 and int(st[K.S_N_DISCARD]) == 0 and int(st[K.S_REDEALS]) == 1
     assert g.to_move == 2 and "draw" not in g.legal_actions()  # left of the last drawer; 7 cards
     assert sorted(all_cards(g)) == list(range(54))
@@ -367,7 +367,7 @@ def test_redeal_deal_all_variant_deals_every_discard():
     d = int(g.state[K.S_N_DISCARD])
     g.apply(index_of(g, "draw"))
     assert int(g.state[K.S_N_PILE]) == 0
-    assert sum(int(g.state[K.S_S_HAND_N + s]) for s in range(4)) == 2 + d
+    assert sum(int(g.state[K.S_S_HAND_N + s * K.SEAT_W]) for s in range(4)) == 2 + d
 
 
 def test_scavenge_emptying_the_pile_redeals_and_play_goes_on_left_of_the_last_drawer():
@@ -408,13 +408,14 @@ def test_case10_exact_probabilities_first_draw_instant_and_dealt_an_ending():
     N = 100_000
     flat = RULES.flat()
     eng = Engine(RULES)
+    eng.init(11, 0, 4)  # sizes the state to 4 seats; later inits of 4 players reuse it
     st = eng.state
     inst = ends = 0
     for i in range(N):
         eng.init(11, i, 4)
         top = int(st[K.S_PILE + st[K.S_N_PILE] - 1])
         inst += int(flat[K.R_CARDS + top * K.CC_N + K.CC_KIND]) == K.KIND_INSTANT
-        hand = st[K.S_HAND + 1 * K.MAX_HAND:K.S_HAND + 1 * K.MAX_HAND + 3]
+        hand = st[K.S_HAND + 1 * K.SEAT_W:K.S_HAND + 1 * K.SEAT_W + 3]
         ends += any(int(flat[K.R_CARDS + int(c) * K.CC_N + K.CC_KIND]) == K.KIND_ENDING for c in hand)
     for hits, p in ((inst, p_inst), (ends, p_end)):
         p = float(p)
@@ -559,7 +560,8 @@ def test_ruleset_reference_deck_matches_the_spec():
     ({"cards.snipe.effect": "remove_one(random)"}, ["cards.snipe.effect", "chosen"]),
     ({"cards.outbreak_2.effect": "points(purple, 2)"}, ["cards.outbreak_2.effect", "outbreak"]),
     ({"constants.disasters": ["ice"]}, ["constants.disasters", "ice"]),
-    ({"constants.min_players": 9}, ["constants.min_players"]),
+    ({"constants.min_players": 18}, ["constants.min_players", "max_players 17"]),
+    ({"constants.max_players": 43}, ["constants.max_players", "42"]),
     ({"cards.outbreak_2.count": 200}, ["cards.outbreak_2.count"]),
 ])
 def test_ruleset_errors_name_file_key_and_allowed_values(override, words):
@@ -594,7 +596,7 @@ def test_invariants_random_play_cards_conserved_scores_consistent():
             g.apply(g.policy_choice())
             if int(g.state[K.S_ROUND]) != rounds and not g.over:
                 rounds = int(g.state[K.S_ROUND])
-                sc = [int(g.state[K.S_S_ROUND_SCORE + s]) for s in range(n)]
+                sc = [int(g.state[K.S_S_ROUND_SCORE + s * K.SEAT_W]) for s in range(n)]
                 totals = [t + s for t, s in zip(totals, sc)]
                 assert totals == g.totals()
         r = g.result

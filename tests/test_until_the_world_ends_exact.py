@@ -88,16 +88,16 @@ def test_rollout_does_not_peek():
         slots = [("pile", i) for i in range(len(unseen))]
         for s in range(3):
             if s != me:
-                for i in range(int(st[K.S_S_HAND_N + s])):
-                    unseen.append(int(st[K.S_HAND + s * K.MAX_HAND + i]))
+                for i in range(int(st[K.S_S_HAND_N + s * K.SEAT_W])):
+                    unseen.append(int(st[K.S_HAND + s * K.SEAT_W + i]))
                     slots.append((s, i))
         perm = unseen[::-1]
         for (where, i), c in zip(slots, perm):
             if where == "pile":
                 st[K.S_PILE + i] = c
             else:
-                st[K.S_HAND + where * K.MAX_HAND + i] = c
-                st[K.S_MARKED + where * K.MAX_HAND + i] = 0
+                st[K.S_HAND + where * K.SEAT_W + i] = c
+                st[K.S_MARKED + where * K.SEAT_W + i] = 0
         a = g.legal_actions()[g.policy_choice()]
         b = h.legal_actions()[h.policy_choice()]
         assert a == b

@@ -61,24 +61,29 @@ def as_seat(x) -> Seat:
     return make_seat(name, params)
 
 
-def new_scratch():
-    """The policies' scratch arrays: (legal, work, slog)."""
-    return (np.zeros(K.SCRATCH_LEGAL, np.int64), np.zeros((3, K.S_SIZE), np.int64),
+def new_scratch(players: int = 1):
+    """The policies' scratch arrays for a game of ``players``: (legal, work, slog)."""
+    return (np.zeros(K.SCRATCH_LEGAL, np.int64), np.zeros((3, K.state_size(players)), np.int64),
             np.zeros((1, K.LOG_W), np.int64))
 
 
 class Engine:
     """One game's arrays for the single kernel entry (``kernels.play_nb.kernel_nb``): the
-    state, the log, the policies' scratch and one-row seat tables; ``call(op, a, b)``."""
+    state, the log, the policies' scratch and one-row seat tables; ``call(op, a, b)``.
+    The state, the scratch and the record are sized to the players by :meth:`init`."""
 
     def __init__(self, rules: UntilTheWorldEndsRules, seats: Sequence[Seat] = (), trace: bool = False):
         self.flat = rules.flat()
-        self.state = np.zeros(K.S_SIZE, dtype=np.int64)
+        self.seats = tuple(seats)
         self.log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
         self.players = np.zeros(1, dtype=np.int64)
-        self.pol, self.par = seat_arrays(seats, 1)
-        self.out = np.zeros((1, K.REC_SIZE), dtype=np.int64)
-        self.legal, self.work, self.slog = new_scratch()
+        self._size(max(len(self.seats), 1))
+
+    def _size(self, players: int) -> None:
+        self.state = np.zeros(K.state_size(players), dtype=np.int64)
+        self.pol, self.par = seat_arrays(self.seats, 1, width=max(players, len(self.seats)))
+        self.out = np.zeros((1, K.rec_size(K.record_seats(players))), dtype=np.int64)
+        self.legal, self.work, self.slog = new_scratch(players)
 
     def copy(self) -> "Engine":
         e = Engine.__new__(Engine)
@@ -92,6 +97,8 @@ class Engine:
                              self.legal, self.work, self.slog, self.log))
 
     def init(self, seed: int, game: int, players: int) -> None:
+        if K.state_size(players) != len(self.state):
+            self._size(players)
         self.players[0] = players
         self.call(PL.OP_INIT, a=game, seed=seed)
 
@@ -100,9 +107,12 @@ class Engine:
         return self.out[0].copy()
 
 
-def seat_arrays(seats: Sequence[Seat], n: int):
-    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
-    par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
+def seat_arrays(seats: Sequence[Seat], n: int, width: int | None = None):
+    """Each of ``n`` games' seat policies and parameters, ``width`` seats (default: the
+    seats given)."""
+    width = len(seats) if width is None else int(width)
+    pol = np.zeros((n, width), dtype=np.int64)
+    par = np.zeros((n, width, N_PARAMS), dtype=np.float64)
     for s, seat in enumerate(seats):
         pol[:, s] = POLICIES[seat.policy].id
         par[:, s, :] = seat.vector()
@@ -111,12 +121,18 @@ def seat_arrays(seats: Sequence[Seat], n: int):
 
 def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np.ndarray,
                seat_policy: np.ndarray, seat_params: np.ndarray, threads: int | None = None) -> np.ndarray:
-    """Play games ``start .. start + len(players) - 1``; int64 records (count, REC_SIZE)."""
-    out = np.zeros((len(players), K.REC_SIZE), dtype=np.int64)
+    """Play games ``start .. start + len(players) - 1``; int64 records (count,
+    ``codes.rec_size(seats)``), ``seats = codes.record_seats(the largest table)``."""
+    players = np.ascontiguousarray(players, np.int64)
+    most = int(players.max()) if len(players) else 1
+    if seat_policy.shape[1] < most or seat_params.shape[1] < most:
+        raise ValueError(f"seat_policy and seat_params need a column per seat: {most} players, "
+                         f"{seat_policy.shape[1]} columns")
+    out = np.zeros((len(players), K.rec_size(K.record_seats(most))), dtype=np.int64)
     legal, work, slog = new_scratch()
     args = (np.int64(PL.OP_BATCH), rules.flat(), np.int64(seed), np.int64(start),
-            np.ascontiguousarray(players, np.int64), np.ascontiguousarray(seat_policy, np.int64),
-            np.ascontiguousarray(seat_params, np.float64), out, np.zeros(K.S_SIZE, np.int64),
+            players, np.ascontiguousarray(seat_policy, np.int64),
+            np.ascontiguousarray(seat_params, np.float64), out, np.zeros(1, np.int64),
             np.int64(0), np.int64(0), legal, work, slog, slog)
     if threads is None:
         kernel_nb(*args)
@@ -131,15 +147,16 @@ def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np
 
 
 def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.ndarray | None = None) -> pd.DataFrame:
-    """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
+    """Records (int64 (n, ``codes.rec_size(seats)``)) as a DataFrame with names instead of codes.
 
-    ``labels`` (object (n, MAX_SEATS)): each seat's strategy label.  Columns: the record's
+    ``labels`` (object (n, seats)): each seat's strategy label.  Columns: the record's
     (``codes.record_names()``; ``pts_colour_i`` renamed ``pts_<colour>``), ``end_cause`` as
     a name, ``tie``, ``table``, per seat ``strategy_s`` (an empty seat's values are null),
     then ``game_<x>_<s>`` for ``x`` in ``GAME_VALUES``.  The one type of a game's records:
     a study's chunks and the step model's ``Game.record()`` alike.
     """
-    df = pd.DataFrame(out, columns=K.record_names())
+    seats = K.seats_of_record(out.shape[1])
+    df = pd.DataFrame(out, columns=K.record_names(seats))
     n = len(df)
     cols = {c: df[c].to_numpy() for c in df.columns
             if not any(c.startswith(p + "_") and c[len(p) + 1:].isdigit()
@@ -149,11 +166,11 @@ def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.nda
     for i, c in enumerate(rules.colours):
         cols[f"pts_{c}"] = df[f"pts_colour_{i}"].to_numpy()
     if labels is None:
-        labels = np.full((n, K.MAX_SEATS), None, dtype=object)
+        labels = np.full((n, seats), None, dtype=object)
     npl = df["players"].to_numpy()
     cols["table"] = np.array(["+".join(sorted(str(x) for x in labels[i, :npl[i]])) for i in range(n)],
                              dtype=object)
-    for s in range(K.MAX_SEATS):
+    for s in range(seats):
         present = npl > s
         cols[f"strategy_{s}"] = np.where(present, labels[:, s], None)
         for f in ("total", "win", "rounds_won", "ended", "challenged", "hoarded"):
@@ -166,7 +183,7 @@ def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.nda
             "pts_events": sum(cols[f"pts_{c}"] for c in rules.colours)}
     for v in GAME_VALUES:
         x = np.asarray(vals[v] if v in vals else cols[v], dtype=np.int64)
-        for s in range(K.MAX_SEATS):
+        for s in range(seats):
             col = x if s == 0 else np.zeros(n, np.int64)
             cols[f"game_{v}_{s}"] = pd.Series(col, dtype="Int64").where(npl > s).array
     df = pd.DataFrame(cols)
@@ -197,7 +214,7 @@ def play_games(n_games: int, players: int | None = None, seats=None, seed: int =
         raise ValueError(f"n_games must be positive; got {n_games}")
     pol, par = seat_arrays(seats, n)
     out = run_kernel(rules, seed, start, np.full(n, p, np.int64), pol, par, threads)
-    labels = np.full((n, K.MAX_SEATS), None, dtype=object)
+    labels = np.full((n, K.record_seats(p)), None, dtype=object)
     labels[:, :p] = [s.label for s in seats]
     return records_frame(out, rules, labels)
 
@@ -233,13 +250,13 @@ def action_words(state: np.ndarray, rules: UntilTheWorldEndsRules, a: int) -> st
         return f"challenge {card_name(rules, int(state[K.S_END_CARD]))}"
     if a == K.A_DECLINE:
         return "let the ending stand"
-    if K.A_PLAY <= a < K.A_SNIPE:
-        c = int(state[K.S_HAND + s * K.MAX_HAND + a - K.A_PLAY])
+    if K.A_PLAY <= a < K.A_PICK:
+        c = int(state[K.S_HAND + s * K.SEAT_W + a - K.A_PLAY])
         return f"play {card_name(rules, c)}"
-    if K.A_SNIPE <= a < K.A_PICK:
-        t, pos = divmod(a - K.A_SNIPE, K.MAX_DECK)
-        return f"snipe seat {t}'s {card_name(rules, int(state[K.S_TL + t * K.MAX_DECK + pos]))}"
-    return f"pick {card_name(rules, int(state[K.S_SHOWN + a - K.A_PICK]))}"
+    if K.A_PICK <= a < K.A_SNIPE:
+        return f"pick {card_name(rules, int(state[K.S_SHOWN + a - K.A_PICK]))}"
+    t, pos = divmod(a - K.A_SNIPE, K.MAX_DECK)
+    return f"snipe seat {t}'s {card_name(rules, int(state[K.S_TL + t * K.SEAT_W + pos]))}"
 
 
 class Game:
@@ -332,7 +349,7 @@ class Game:
 
     def record(self) -> dict:
         """This game's record as a study's ``run_chunk`` gives it (same columns)."""
-        labels = np.full((1, K.MAX_SEATS), None, dtype=object)
+        labels = np.full((1, K.record_seats(self.players)), None, dtype=object)
         labels[0, :self.players] = [s.label for s in self.seats]
         return records_frame(self.record_array()[None, :], self.rules, labels).iloc[0].to_dict()
 
@@ -398,17 +415,17 @@ class Game:
     # ------------------------------------------------------------------ the position
     def hand(self, s: int) -> list[str]:
         return [card_name(self.rules, int(c)) for c in
-                self.state[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + self.state[K.S_S_HAND_N + s]]]
+                self.state[K.S_HAND + s * K.SEAT_W:K.S_HAND + s * K.SEAT_W + self.state[K.S_S_HAND_N + s * K.SEAT_W]]]
 
     def timeline(self, s: int) -> list[str]:
         return [card_name(self.rules, int(c)) for c in
-                self.state[K.S_TL + s * K.MAX_DECK:K.S_TL + s * K.MAX_DECK + self.state[K.S_S_TL_N + s]]]
+                self.state[K.S_TL + s * K.SEAT_W:K.S_TL + s * K.SEAT_W + self.state[K.S_S_TL_N + s * K.SEAT_W]]]
 
     def common(self) -> list[str]:
         return [card_name(self.rules, int(c)) for c in self.state[K.S_COMMON:K.S_COMMON + self.state[K.S_N_COMMON]]]
 
     def totals(self) -> list[int]:
-        return [int(v) for v in self.state[K.S_S_TOTAL:K.S_S_TOTAL + self.players]]
+        return [int(v) for v in self.state[K.S_S_TOTAL:K.S_S_TOTAL + self.players * K.SEAT_W:K.SEAT_W]]
 
     def round_scores(self) -> list[int]:
         """Each seat's round score if the round ended now without an ending."""
@@ -430,8 +447,8 @@ class Game:
         out = list(st[K.S_PILE:K.S_PILE + st[K.S_N_PILE]]) + list(st[K.S_DISCARD:K.S_DISCARD + st[K.S_N_DISCARD]])
         out += list(st[K.S_COMMON:K.S_COMMON + st[K.S_N_COMMON]])
         for s in range(self.players):
-            out += list(st[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + st[K.S_S_HAND_N + s]])
-            out += list(st[K.S_TL + s * K.MAX_DECK:K.S_TL + s * K.MAX_DECK + st[K.S_S_TL_N + s]])
+            out += list(st[K.S_HAND + s * K.SEAT_W:K.S_HAND + s * K.SEAT_W + st[K.S_S_HAND_N + s * K.SEAT_W]])
+            out += list(st[K.S_TL + s * K.SEAT_W:K.S_TL + s * K.SEAT_W + st[K.S_S_TL_N + s * K.SEAT_W]])
         if st[K.S_PHASE] == K.PH_PICK:
             out += list(st[K.S_SHOWN:K.S_SHOWN + st[K.S_N_SHOWN]])
         return [int(c) for c in out]
@@ -446,9 +463,9 @@ class Game:
             return "the cards in play are not the deck, each card once"
         st = self.state
         for s in range(self.players):
-            for i in range(int(st[K.S_S_HAND_N + s])):
-                c = int(st[K.S_HAND + s * K.MAX_HAND + i])
-                if st[K.S_MARKED + s * K.MAX_HAND + i] and \
+            for i in range(int(st[K.S_S_HAND_N + s * K.SEAT_W])):
+                c = int(st[K.S_HAND + s * K.SEAT_W + i])
+                if st[K.S_MARKED + s * K.SEAT_W + i] and \
                         self._flat[K.R_CARDS + c * K.CC_N + K.CC_KIND] != K.KIND_ENDING:
                     return f"seat {s}: a drawn-ending mark on a card that is not an ending"
         if not self.over and not self.legal_codes():

@@ -8,11 +8,17 @@ Arrays
 rules : int64 (R_SIZE,)
     The packed ruleset (``ruleset.UntilTheWorldEndsRules.flat()``): parameters ``P_*``
     and the physical deck, one row of attributes per card (``R_CARD_*``).
-state : int64 (S_SIZE,)
-    One game in progress (scalars, per-seat values, hands, timelines, piles, the random
-    streams bit for bit): a clone is ``state.copy()``.
-record : int64 (REC_SIZE,)
-    One finished game (``RECORD``; ``record_names()`` names the columns).
+state : int64 (state_size(players),)
+    One game in progress: the table's part (scalars, piles, the random streams bit for bit,
+    the scavenges in progress), then one block of ``SEAT_W`` values per seat (its totals,
+    hand, drawn-ending marks and timeline): seat ``s``'s value ``S_S_X`` is at
+    ``S_S_X + s * SEAT_W``, its hand slot ``i`` at ``S_HAND + s * SEAT_W + i``.  The array
+    holds as many seats as the game has players; a clone is ``state.copy()``.
+record : int64 (rec_size(seats),)
+    One finished game (``RECORD`` then ``REC_SEAT_PARTS``, each ``seats`` wide;
+    ``record_names(seats)`` names the columns).  ``seats`` is ``record_seats(players)``:
+    at least ``RECORD_SEATS`` so that the records of tables of up to 8 players keep one
+    width (their frames, saved studies and golden records).
 log : int64 (n, LOG_W)
     Optional trace buffer; row 0 holds the number of rows written (capped at n - 1).
 """
@@ -21,8 +27,13 @@ from __future__ import annotations
 from typing import Sequence
 
 # ------------------------------------------------------------------ capacities (layout bounds)
-MAX_SEATS = 8        # seats a state holds (the publisher's 1-8 players)
 MAX_DECK = 128       # physical cards (two combined 54-card decks fit)
+# the most players a state takes ("two to any number": a deck dealt `deal` cards each with
+# one left to draw bounds a table first; 42 is a 128-card deck dealt 3 each).  The search
+# players count a tie's share exactly in int64 as lcm(1..players) // winners, and
+# lcm(1..42) < 2**63 < lcm(1..43).
+MAX_PLAYERS = 42
+RECORD_SEATS = 8     # a record's seat columns at least (the width of records of 2-8 players)
 MAX_HAND = MAX_DECK  # a redeal ignores the hand limit: a hand is bounded by the deck only
 MAX_COLOURS = 6      # event colours of a ruleset
 
@@ -93,13 +104,18 @@ SCALARS = ("players", "round", "dealer", "turn", "phase", "decider", "over", "ke
 SCAV_W = 3
 SEAT_PARTS = ("total", "round_score", "hand_n", "tl_n", "pick", "rounds_won", "ended",
               "challenged", "hoarded")
-STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
-    ("hand", MAX_SEATS * MAX_HAND), ("marked", MAX_SEATS * MAX_HAND),
-    ("tl", MAX_SEATS * MAX_DECK), ("pile", MAX_DECK), ("discard", MAX_DECK),
+TABLE_PART = tuple((s, 1) for s in SCALARS) + (
+    ("pile", MAX_DECK), ("discard", MAX_DECK),
     ("common", MAX_DECK), ("shown", MAX_DECK), ("shown_left", MAX_DECK),
     ("pts_colour", MAX_COLOURS), ("plays", len(CARD_KINDS) + len(INSTANTS)),
     ("streams", 4), ("scav", SCAV_W * MAX_DECK))
-_s, S_SIZE = _layout(STATE, "S_")
+# one seat's block; seat s's block starts s * SEAT_W after seat 0's
+SEAT_BLOCK = tuple((f"s_{p}", 1) for p in SEAT_PARTS) + (
+    ("hand", MAX_HAND), ("marked", MAX_HAND), ("tl", MAX_DECK))
+STATE = TABLE_PART + SEAT_BLOCK
+_s, _seat0_end = _layout(STATE, "S_")
+S_SEATS = sum(size for _, size in TABLE_PART)  # seat 0's block
+SEAT_W = _seat0_end - S_SEATS
 (S_PLAYERS, S_ROUND, S_DEALER, S_TURN, S_PHASE, S_DECIDER, S_OVER, S_KEY, S_N_PILE,
  S_N_DISCARD, S_N_COMMON, S_PASSES, S_ROUND_TURNS, S_TURNS, S_DECISIONS, S_ENDER,
  S_END_CARD, S_ASK, S_LAST_DRAWER, S_PENDING, S_PENDING_DRAWN, S_N_SHOWN, S_PICK_K,
@@ -107,10 +123,15 @@ _s, S_SIZE = _layout(STATE, "S_")
  S_ENDS_ENDING, S_ENDS_HOARD, S_ENDS_EXHAUSTED, S_ENDS_CAP, S_ENDER_TOP, S_ENDER_GAIN,
  S_PTS_ESCALATION, S_PTS_GOOD, S_PTS_ENDING, S_ROUND_ENDERS, S_EXTRA_TURN, S_REDEAL_SIZE,
  S_TURN_DRAWN, S_SCAV_N,
+ S_PILE, S_DISCARD, S_COMMON, S_SHOWN, S_SHOWN_LEFT, S_PTS_COLOUR, S_PLAYS, S_STREAMS, S_SCAV,
  S_S_TOTAL, S_S_ROUND_SCORE, S_S_HAND_N, S_S_TL_N, S_S_PICK, S_S_ROUNDS_WON, S_S_ENDED,
  S_S_CHALLENGED, S_S_HOARDED,
- S_HAND, S_MARKED, S_TL, S_PILE, S_DISCARD, S_COMMON, S_SHOWN, S_SHOWN_LEFT, S_PTS_COLOUR,
- S_PLAYS, S_STREAMS, S_SCAV) = _s.values()
+ S_HAND, S_MARKED, S_TL) = _s.values()
+
+
+def state_size(players: int) -> int:
+    """The length of a state of ``players`` seats."""
+    return S_SEATS + int(players) * SEAT_W
 
 # random streams (indices into the state's stream part)
 STREAM_DEAL = 0      # the shuffles: each round's deal and every redeal (re-keyed each round)
@@ -134,9 +155,9 @@ END_NAMES = ("target", "round_cap")
 # actions: codes (legal_actions writes them)
 A_DRAW, A_PASS, A_CHALLENGE, A_DECLINE = range(4)
 A_PLAY = 4                          # + hand slot
-A_SNIPE = A_PLAY + MAX_HAND         # + seat * MAX_DECK + timeline position
-A_PICK = A_SNIPE + MAX_SEATS * MAX_DECK  # + index of a shown ending
-N_ACTION_CODES = A_PICK + MAX_DECK
+A_PICK = A_PLAY + MAX_HAND          # + index of a shown ending
+A_SNIPE = A_PICK + MAX_DECK         # + seat * MAX_DECK + timeline position (last: seats unbounded)
+N_ACTION_CODES = A_SNIPE + MAX_PLAYERS * MAX_DECK
 MAX_LEGAL = MAX_DECK + 4            # legal actions at one decision, at most
 MAX_TRIES = 256                     # a rollout's tries an action (its scratch holds one value each)
 SCRATCH_LEGAL = 2 * MAX_LEGAL + MAX_TRIES  # the policies' legal buffer: a decision's, a continuation's, tries
@@ -147,21 +168,39 @@ RECORD = (("game", 1), ("players", 1), ("rounds", 1), ("turns", 1), ("decisions"
           ("ends_hoard", 1), ("ends_exhausted", 1), ("ends_cap", 1), ("challenges", 1),
           ("redeals", 1), ("ender_top", 1), ("ender_gain", 1), ("pts_escalation", 1),
           ("pts_good", 1), ("pts_ending", 1), ("pts_colour", MAX_COLOURS),
-          ("plays", len(CARD_KINDS) + len(INSTANTS)),
-          ("total", MAX_SEATS), ("win", MAX_SEATS), ("rounds_won", MAX_SEATS),
-          ("ended", MAX_SEATS), ("challenged", MAX_SEATS), ("hoarded", MAX_SEATS))
-_rec, REC_SIZE = _layout(RECORD, "REC_")
+          ("plays", len(CARD_KINDS) + len(INSTANTS)))
+_rec, REC_SEATS = _layout(RECORD, "REC_")  # REC_SEATS: where the seat parts begin
 (REC_GAME, REC_PLAYERS, REC_ROUNDS, REC_TURNS, REC_DECISIONS, REC_END_CAUSE, REC_WINNERS,
  REC_TOP_TOTAL, REC_ENDS_ENDING, REC_ENDS_HOARD, REC_ENDS_EXHAUSTED, REC_ENDS_CAP,
  REC_CHALLENGES, REC_REDEALS, REC_ENDER_TOP, REC_ENDER_GAIN, REC_PTS_ESCALATION, REC_PTS_GOOD,
- REC_PTS_ENDING, REC_PTS_COLOUR, REC_PLAYS, REC_TOTAL, REC_WIN, REC_ROUNDS_WON, REC_ENDED,
- REC_CHALLENGED, REC_HOARDED) = _rec.values()
+ REC_PTS_ENDING, REC_PTS_COLOUR, REC_PLAYS) = _rec.values()
+# per seat, each part `seats` wide: part k of seat p at REC_SEATS + k * seats + p
+REC_SEAT_PARTS = ("total", "win", "rounds_won", "ended", "challenged", "hoarded")
+(RS_TOTAL, RS_WIN, RS_ROUNDS_WON, RS_ENDED, RS_CHALLENGED, RS_HOARDED) = range(len(REC_SEAT_PARTS))
 PLAY_NAMES = CARD_KINDS + INSTANTS  # plays[k]: cards of kind k played from hand (k < 5),
                                     # instants resolved by effect (played or drawn)
 
 
-def record_names() -> list[str]:
-    """Column names of a record row (``total_0`` .. ``total_7``, ``plays_event``, ...)."""
+def record_seats(players: int) -> int:
+    """The seat columns of a record of a table of ``players`` (at least RECORD_SEATS)."""
+    return max(RECORD_SEATS, int(players))
+
+
+def rec_size(seats: int = RECORD_SEATS) -> int:
+    """The length of a record with ``seats`` seat columns."""
+    return REC_SEATS + len(REC_SEAT_PARTS) * int(seats)
+
+
+def seats_of_record(width: int) -> int:
+    """The seat columns of a record of length ``width``."""
+    return (int(width) - REC_SEATS) // len(REC_SEAT_PARTS)
+
+
+REC_SIZE = rec_size(RECORD_SEATS)  # a record of a table of up to RECORD_SEATS players
+
+
+def record_names(seats: int = RECORD_SEATS) -> list[str]:
+    """Column names of a record row (``plays_event``, ..., ``total_0`` .. ``total_<seats-1>``)."""
     out = []
     for name, size in RECORD:
         if size == 1:
@@ -170,6 +209,8 @@ def record_names() -> list[str]:
             out += [f"plays_{k}" for k in PLAY_NAMES]
         else:
             out += [f"{name}_{s}" for s in range(size)]
+    for name in REC_SEAT_PARTS:
+        out += [f"{name}_{s}" for s in range(int(seats))]
     return out
 
 

@@ -84,12 +84,12 @@ class Solver:
                  ent(st[K.S_DISCARD:K.S_DISCARD + st[K.S_N_DISCARD]]),
                  ent(st[K.S_COMMON:K.S_COMMON + st[K.S_N_COMMON]])]
         for s in range(2):
-            h = st[K.S_HAND + s * K.MAX_HAND:K.S_HAND + s * K.MAX_HAND + st[K.S_S_HAND_N + s]]
-            m = st[K.S_MARKED + s * K.MAX_HAND:K.S_MARKED + s * K.MAX_HAND + st[K.S_S_HAND_N + s]]
+            h = st[K.S_HAND + s * K.SEAT_W:K.S_HAND + s * K.SEAT_W + st[K.S_S_HAND_N + s * K.SEAT_W]]
+            m = st[K.S_MARKED + s * K.SEAT_W:K.S_MARKED + s * K.SEAT_W + st[K.S_S_HAND_N + s * K.SEAT_W]]
             parts.append(tuple(sorted((self._entry(g, c), int(x)) for c, x in zip(h, m))))
             parts.append(tuple(self._entry(g, c) for c in
-                               st[K.S_TL + s * K.MAX_DECK:K.S_TL + s * K.MAX_DECK + st[K.S_S_TL_N + s]]))
-            parts.append(int(st[K.S_S_TOTAL + s]))
+                               st[K.S_TL + s * K.SEAT_W:K.S_TL + s * K.SEAT_W + st[K.S_S_TL_N + s * K.SEAT_W]]))
+            parts.append(int(st[K.S_S_TOTAL + s * K.SEAT_W]))
         return repr(parts).encode()
 
     def _terminal(self, g: Game) -> Fraction:
@@ -133,12 +133,12 @@ class Solver:
         with its probability under a uniform shuffle."""
         st = h.state
         n_pile = int(st[K.S_N_PILE])
-        hn = [int(st[K.S_S_HAND_N + s]) for s in range(2)]
+        hn = [int(st[K.S_S_HAND_N + s * K.SEAT_W]) for s in range(2)]
         d = int(st[K.S_REDEAL_SIZE])
         k = (d - n_pile) // 2
         cards = []
         for s in range(2):
-            cards += [int(c) for c in st[K.S_HAND + s * K.MAX_HAND + hn[s] - k:K.S_HAND + s * K.MAX_HAND + hn[s]]]
+            cards += [int(c) for c in st[K.S_HAND + s * K.SEAT_W + hn[s] - k:K.S_HAND + s * K.SEAT_W + hn[s]]]
         cards += [int(c) for c in st[K.S_PILE:K.S_PILE + n_pile]]
         assert len(cards) == d
         ents = [self._entry(h, c) for c in cards]
@@ -163,8 +163,8 @@ class Solver:
                 pools = {e: list(v) for e, v in ids.items()}
                 for s, part in ((0, a), (1, b)):
                     for j, e in enumerate(part):
-                        xs[K.S_HAND + s * K.MAX_HAND + hn[s] - k + j] = pools[e].pop()
-                        xs[K.S_MARKED + s * K.MAX_HAND + hn[s] - k + j] = 0
+                        xs[K.S_HAND + s * K.SEAT_W + hn[s] - k + j] = pools[e].pop()
+                        xs[K.S_MARKED + s * K.SEAT_W + hn[s] - k + j] = 0
                 j = 0
                 for e, m in sorted(pile.items()):
                     for _ in range(m):

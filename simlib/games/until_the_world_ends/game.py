@@ -9,7 +9,7 @@ GAME = GameInfo(
     name="until_the_world_ends",
     display_name="Until the World Ends",
     summary="competitive card game of timelines scored over rounds like Rummy: draw or play, "
-            "snipe, escalate, end the round or challenge an ending, hoard endings (2-8 players)",
+            "snipe, escalate, end the round or challenge an ending, hoard endings (2-17 players)",
     kind="competitive",
     presets=("reference",),
     default_ruleset="reference",

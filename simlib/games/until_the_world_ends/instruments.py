@@ -18,14 +18,14 @@ import numpy as np
 import pandas as pd
 
 from ...core.instruments import Outcomes
-from . import codes as K
 
 __all__ = ["outcomes", "policy_arm"]
 
 
 def _matrix(df: pd.DataFrame, stem: str, fill, dtype) -> np.ndarray:
+    seats = sum(1 for c in df.columns if c.startswith("win_") and c[4:].isdigit())  # the records' seats
     return np.stack([df[f"{stem}_{s}"].astype(object).where(df[f"{stem}_{s}"].notna(), fill)
-                     .to_numpy(dtype) for s in range(K.MAX_SEATS)], axis=1)
+                     .to_numpy(dtype) for s in range(seats)], axis=1)
 
 
 def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
@@ -36,7 +36,7 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
     total = _matrix(df, "total", 0, np.float64)
     focal = adapter.focal_seats(df["game"].to_numpy(np.int64))
     at = np.arange(n)
-    present = np.arange(K.MAX_SEATS)[None, :] < players[:, None]
+    present = np.arange(wins.shape[1])[None, :] < players[:, None]
     rows, seat_idx = np.nonzero(present)
     most = max(adapter.players)
     groupings = {"seat": (tuple(range(most)), rows, seat_idx, wins[present])}

@@ -36,8 +36,8 @@ __all__ = ["UntilTheWorldEndsRules", "RulesetError", "load_ruleset", "default_ru
 
 SCHEMAS = (
     FileSchema("constants", fields={
-        "min_players": Field("int", 1, K.MAX_SEATS),
-        "max_players": Field("int", 1, K.MAX_SEATS),
+        "min_players": Field("int", 1, K.MAX_PLAYERS),
+        "max_players": Field("int", 1, K.MAX_PLAYERS),
         "deal": Field("int", 0, 20),
         "hand_limit": Field("int", 1, 20),
         "target": Field("int", 1, 100_000),
@@ -212,9 +212,11 @@ class UntilTheWorldEndsRules(TaggedRuleset):
         n = self.n_cards
         if n > K.MAX_DECK:
             raise error(dfile, "cards", f"at most {K.MAX_DECK} cards (layout bound); got {n}")
-        need = hi * self.get("constants.deal") + 1
+        # the smallest table must be dealable; a larger one is bounded by the deck in
+        # max_players() (a tweak of the deal or the deck may shrink the largest table)
+        need = lo * self.get("constants.deal") + 1
         if n < need:
-            raise error(dfile, "cards", f"{hi} players dealt {self.get('constants.deal')} each need "
+            raise error(dfile, "cards", f"{lo} players dealt {self.get('constants.deal')} each need "
                         f"at least {need} cards; got {n}")
 
     def flat(self) -> np.ndarray:
@@ -254,7 +256,11 @@ class UntilTheWorldEndsRules(TaggedRuleset):
         return int(self.get("constants.min_players"))
 
     def max_players(self) -> int:
-        return int(self.get("constants.max_players"))
+        """The largest table: ``constants.max_players``, or fewer when the deck cannot deal
+        ``constants.deal`` cards to that many players with a card left to draw."""
+        hi = int(self.get("constants.max_players"))
+        deal = int(self.get("constants.deal"))
+        return min(hi, (self.n_cards - 1) // deal) if deal > 0 else hi
 
     def kind_counts(self) -> dict[str, int]:
         """Cards of each kind in the deck (``event``, ``good``, ...)."""

@@ -23,6 +23,7 @@ have them.
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 
@@ -46,30 +47,38 @@ DEFAULT_PLAYERS = (2, 3, 4, 5, 6)
 
 GAME_VALUES = api.GAME_VALUES
 
-_SEATS = tuple(range(K.MAX_SEATS))
-TABLE_SPEC = TableSpec(
-    groupings=(("overall", ()), ("players", ("players",)), ("seat", ("players", "seat")),
-               ("strategy", ("strategy",)), ("strategy_table", ("table", "strategy")),
-               ("length", ("players", "rounds"))),
-    outcome="tie",
-    outcome_label="tie",
-    members=tuple(f"strategy_{s}" for s in _SEATS),
-    member="strategy",
-    # the member is the seat's strategy already; naming it as the "strategy" attribute too
-    # is what the competitive instruments (skill's focal seat, strategy effects) read
-    member_attrs=(("seat", ()), ("strategy", tuple(f"strategy_{s}" for s in _SEATS))),
-    member_outcomes=tuple(f"win_{s}" for s in _SEATS),
-    member_values=(("points", tuple(f"total_{s}" for s in _SEATS)),
-                   ("rounds_won", tuple(f"rounds_won_{s}" for s in _SEATS)),
-                   ("ended", tuple(f"ended_{s}" for s in _SEATS)),
-                   ("challenged", tuple(f"challenged_{s}" for s in _SEATS)),
-                   ("hoarded", tuple(f"hoarded_{s}" for s in _SEATS)))
-    + tuple((f"game_{v}", tuple(f"game_{v}_{s}" for s in _SEATS)) for v in GAME_VALUES),
-    categories=(("end_cause", "end_causes"),),
-    none_value="target",
-    primary="players",
-    round="rounds",
-)
+
+@functools.lru_cache(maxsize=None)
+def table_spec(seats: int = K.RECORD_SEATS) -> TableSpec:
+    """How records with ``seats`` seat columns are counted (``codes.record_seats``: 8 for
+    tables of up to 8 players, the players above that)."""
+    seat_ids = tuple(range(int(seats)))
+    return TableSpec(
+        groupings=(("overall", ()), ("players", ("players",)), ("seat", ("players", "seat")),
+                   ("strategy", ("strategy",)), ("strategy_table", ("table", "strategy")),
+                   ("length", ("players", "rounds"))),
+        outcome="tie",
+        outcome_label="tie",
+        members=tuple(f"strategy_{s}" for s in seat_ids),
+        member="strategy",
+        # the member is the seat's strategy already; naming it as the "strategy" attribute too
+        # is what the competitive instruments (skill's focal seat, strategy effects) read
+        member_attrs=(("seat", ()), ("strategy", tuple(f"strategy_{s}" for s in seat_ids))),
+        member_outcomes=tuple(f"win_{s}" for s in seat_ids),
+        member_values=(("points", tuple(f"total_{s}" for s in seat_ids)),
+                       ("rounds_won", tuple(f"rounds_won_{s}" for s in seat_ids)),
+                       ("ended", tuple(f"ended_{s}" for s in seat_ids)),
+                       ("challenged", tuple(f"challenged_{s}" for s in seat_ids)),
+                       ("hoarded", tuple(f"hoarded_{s}" for s in seat_ids)))
+        + tuple((f"game_{v}", tuple(f"game_{v}_{s}" for s in seat_ids)) for v in GAME_VALUES),
+        categories=(("end_cause", "end_causes"),),
+        none_value="target",
+        primary="players",
+        round="rounds",
+    )
+
+
+TABLE_SPEC = table_spec(K.RECORD_SEATS)  # every study of tables of up to 8 players
 
 POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
 
@@ -88,6 +97,11 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
     def players(self) -> tuple[int, ...]:
         return tuple(sorted({len(t) for t in self.tables}))
 
+    @property
+    def seats(self) -> int:
+        """The records' seat columns (``codes.record_seats`` of the largest table)."""
+        return K.record_seats(max(len(t) for t in self.tables))
+
     def cycle(self) -> int:
         """Games after which every table has been played in every seat rotation."""
         per = 1
@@ -103,9 +117,10 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
         which = idx % nt
         rot_base = idx // nt
         npl = np.array([len(self.tables[w]) for w in which], dtype=np.int64)
-        pol = np.zeros((count, K.MAX_SEATS), dtype=np.int64)
-        par = np.zeros((count, K.MAX_SEATS, api.N_PARAMS), dtype=np.float64)
-        labels = np.full((count, K.MAX_SEATS), None, dtype=object)
+        most = max(len(t) for t in self.tables)  # the kernels' seat columns: the largest table
+        pol = np.zeros((count, most), dtype=np.int64)
+        par = np.zeros((count, most, api.N_PARAMS), dtype=np.float64)
+        labels = np.full((count, self.seats), None, dtype=object)  # the records' seat columns
         for w, table in enumerate(self.tables):
             sel = np.flatnonzero(which == w)
             if len(sel) == 0:
@@ -247,7 +262,9 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
             counts = [p for p in DEFAULT_PLAYERS if rules.min_players() <= p <= rules.max_players()] \
                 or [rules.min_players()]
         tables = [tuple([seat] * p) for p in counts]
-    return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables))
+    most = max(len(t) for t in tables)
+    return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables),
+                                    spec=table_spec(K.record_seats(most)))
 
 
 def simulate(games: int | None = None, players=None, characters=None, *, seed: int = 0,
@@ -276,7 +293,11 @@ def simulate(games: int | None = None, players=None, characters=None, *, seed: i
 
 
 def load_result(path) -> RunResult:
-    return result_from_output(path, TABLE_SPEC)
+    """A saved study, counted with the seat columns of its largest table."""
+    from ...core.runner import read_output
+
+    players = read_output(path)[2].get("provenance", {}).get("players") or [K.RECORD_SEATS]
+    return result_from_output(path, table_spec(K.record_seats(max(players))))
 
 
 # =========================================================================== derived tables

@@ -51,7 +51,7 @@ def trace_lines(log: np.ndarray, rules, labels) -> list[str]:
 
 
 def format_trace(rec: np.ndarray, log: np.ndarray, rules, labels) -> str:
-    names = K.record_names()
+    names = K.record_names(K.seats_of_record(len(rec)))
     r = dict(zip(names, (int(v) for v in rec)))
     n = r["players"]
     head = (f"game {r['game']}: {n} players, {r['rounds']} rounds, {r['turns']} turns; totals "

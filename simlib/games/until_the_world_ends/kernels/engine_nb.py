@@ -14,7 +14,8 @@
     Seat ``p``'s round score now, with the modifier of ending card ``ending`` (-1: none).
 
 Arrays: ``rules`` int64 (R_SIZE,) from ``UntilTheWorldEndsRules.flat()``; ``state`` int64
-(S_SIZE,); ``log`` int64 (n, LOG_W) trace buffer (row 0 counts the rows; a (1, LOG_W)
+(``codes.state_size(players)``,: one block per seat, as many as the game has players);
+``rec`` int64 (``codes.rec_size(seats)``,) for ``seats >= players``; ``log`` int64 (n, LOG_W) trace buffer (row 0 counts the rows; a (1, LOG_W)
 buffer records nothing).  Randomness: the state's own counter-based streams
 (``simlib.core.rng``'s splitmix64), the deal stream re-keyed every round from the game's
 key, so each round's deal depends on (seed, game, round) only.  The rules where the text
@@ -77,42 +78,42 @@ def card_nb(rules, c, col):
 
 @njit_nb
 def hand_add_nb(state, s, c, marked):
-    n = state[K.S_S_HAND_N + s]
-    state[K.S_HAND + s * K.MAX_HAND + n] = c
-    state[K.S_MARKED + s * K.MAX_HAND + n] = marked
-    state[K.S_S_HAND_N + s] = n + 1
+    n = state[K.S_S_HAND_N + s * K.SEAT_W]
+    state[K.S_HAND + s * K.SEAT_W + n] = c
+    state[K.S_MARKED + s * K.SEAT_W + n] = marked
+    state[K.S_S_HAND_N + s * K.SEAT_W] = n + 1
 
 
 @njit_nb
 def hand_remove_nb(state, s, slot):
     """Removes slot ``slot`` of seat ``s``'s hand (the rest keep their order); the card."""
-    n = state[K.S_S_HAND_N + s]
-    base = K.S_HAND + s * K.MAX_HAND
-    mb = K.S_MARKED + s * K.MAX_HAND
+    n = state[K.S_S_HAND_N + s * K.SEAT_W]
+    base = K.S_HAND + s * K.SEAT_W
+    mb = K.S_MARKED + s * K.SEAT_W
     c = state[base + slot]
     for i in range(slot, n - 1):
         state[base + i] = state[base + i + 1]
         state[mb + i] = state[mb + i + 1]
-    state[K.S_S_HAND_N + s] = n - 1
+    state[K.S_S_HAND_N + s * K.SEAT_W] = n - 1
     return c
 
 
 @njit_nb
 def tl_remove_nb(state, s, pos):
-    n = state[K.S_S_TL_N + s]
-    base = K.S_TL + s * K.MAX_DECK
+    n = state[K.S_S_TL_N + s * K.SEAT_W]
+    base = K.S_TL + s * K.SEAT_W
     c = state[base + pos]
     for i in range(pos, n - 1):
         state[base + i] = state[base + i + 1]
-    state[K.S_S_TL_N + s] = n - 1
+    state[K.S_S_TL_N + s * K.SEAT_W] = n - 1
     return c
 
 
 @njit_nb
 def tl_add_nb(state, s, c):
-    n = state[K.S_S_TL_N + s]
-    state[K.S_TL + s * K.MAX_DECK + n] = c
-    state[K.S_S_TL_N + s] = n + 1
+    n = state[K.S_S_TL_N + s * K.SEAT_W]
+    state[K.S_TL + s * K.SEAT_W + n] = c
+    state[K.S_S_TL_N + s * K.SEAT_W] = n + 1
 
 
 @njit_nb
@@ -125,8 +126,8 @@ def discard_nb(state, c):
 @njit_nb
 def endings_in_hand_nb(state, rules, s):
     k = 0
-    base = K.S_HAND + s * K.MAX_HAND
-    for i in range(state[K.S_S_HAND_N + s]):
+    base = K.S_HAND + s * K.SEAT_W
+    for i in range(state[K.S_S_HAND_N + s * K.SEAT_W]):
         if card_nb(rules, state[base + i], K.CC_KIND) == K.KIND_ENDING:
             k += 1
     return k
@@ -152,8 +153,8 @@ def multiplier_nb(state, rules, colour_bit):
 @njit_nb
 def colour_count_nb(state, rules, p, mask):
     k = 0
-    base = K.S_TL + p * K.MAX_DECK
-    for i in range(state[K.S_S_TL_N + p]):
+    base = K.S_TL + p * K.SEAT_W
+    for i in range(state[K.S_S_TL_N + p * K.SEAT_W]):
         if card_nb(rules, state[base + i], K.CC_MASK) & mask:
             k += 1
     return k
@@ -172,8 +173,8 @@ def score_player_nb(state, rules, p, ending, acc):
         emask = card_nb(rules, ending, K.CC_MASK)
         evalue = card_nb(rules, ending, K.CC_VALUE)
     total = 0
-    base = K.S_TL + p * K.MAX_DECK
-    for i in range(state[K.S_S_TL_N + p]):
+    base = K.S_TL + p * K.SEAT_W
+    for i in range(state[K.S_S_TL_N + p * K.SEAT_W]):
         c = state[base + i]
         bit = card_nb(rules, c, K.CC_MASK)
         v = card_nb(rules, c, K.CC_VALUE)
@@ -229,10 +230,10 @@ def start_round_nb(state, rules, log):
     state[K.S_N_DISCARD] = 0
     state[K.S_N_COMMON] = 0
     state[K.S_N_SHOWN] = 0
-    for s in range(K.MAX_SEATS):
-        state[K.S_S_HAND_N + s] = 0
-        state[K.S_S_TL_N + s] = 0
-        state[K.S_S_PICK + s] = -1
+    for s in range(n):
+        state[K.S_S_HAND_N + s * K.SEAT_W] = 0
+        state[K.S_S_TL_N + s * K.SEAT_W] = 0
+        state[K.S_S_PICK + s * K.SEAT_W] = -1
     dealer = state[K.S_DEALER]
     for _ in range(rules[K.R_PARAMS + K.P_DEAL]):
         for k in range(1, n + 1):
@@ -260,26 +261,26 @@ def end_round_nb(state, rules, cause, ending, log):
     for p in range(n):
         e = ending
         if cause == K.RC_HOARD:
-            e = state[K.S_S_PICK + p]
+            e = state[K.S_S_PICK + p * K.SEAT_W]
         sc = score_player_nb(state, rules, p, e, True)
-        state[K.S_S_ROUND_SCORE + p] = sc
-        state[K.S_S_TOTAL + p] += sc
+        state[K.S_S_ROUND_SCORE + p * K.SEAT_W] = sc
+        state[K.S_S_TOTAL + p * K.SEAT_W] += sc
         top = max(top, sc)
-        log_nb(log, K.LG_SCORE, rnd, p, sc, state[K.S_S_TOTAL + p], e, 0)
+        log_nb(log, K.LG_SCORE, rnd, p, sc, state[K.S_S_TOTAL + p * K.SEAT_W], e, 0)
     for p in range(n):
-        if state[K.S_S_ROUND_SCORE + p] == top:
-            state[K.S_S_ROUNDS_WON + p] += 1
+        if state[K.S_S_ROUND_SCORE + p * K.SEAT_W] == top:
+            state[K.S_S_ROUNDS_WON + p * K.SEAT_W] += 1
     state[K.S_ROUND_CAUSE] = cause
     if cause == K.RC_ENDING:
         state[K.S_ENDS_ENDING] += 1
         e = state[K.S_ENDER]
-        state[K.S_S_ENDED + e] += 1
+        state[K.S_S_ENDED + e * K.SEAT_W] += 1
         best = -(1 << 40)
         for p in range(n):
             if p != e:
-                best = max(best, state[K.S_S_ROUND_SCORE + p])
-        state[K.S_ENDER_GAIN] += state[K.S_S_ROUND_SCORE + e] - best
-        if state[K.S_S_ROUND_SCORE + e] == top:
+                best = max(best, state[K.S_S_ROUND_SCORE + p * K.SEAT_W])
+        state[K.S_ENDER_GAIN] += state[K.S_S_ROUND_SCORE + e * K.SEAT_W] - best
+        if state[K.S_S_ROUND_SCORE + e * K.SEAT_W] == top:
             state[K.S_ENDER_TOP] += 1
     elif cause == K.RC_HOARD:
         state[K.S_ENDS_HOARD] += 1
@@ -290,7 +291,7 @@ def end_round_nb(state, rules, cause, ending, log):
     log_nb(log, K.LG_ROUND_END, rnd, state[K.S_ENDER], cause, ending, top, 0)
     reached = False
     for p in range(n):
-        if state[K.S_S_TOTAL + p] >= rules[K.R_PARAMS + K.P_TARGET]:
+        if state[K.S_S_TOTAL + p * K.SEAT_W] >= rules[K.R_PARAMS + K.P_TARGET]:
             reached = True
     if reached or rnd >= rules[K.R_PARAMS + K.P_ROUND_CAP]:
         state[K.S_END_CAUSE] = K.END_TARGET if reached else K.END_ROUND_CAP
@@ -327,10 +328,10 @@ def hoard_check_nb(state, rules, log):
     for k in range(1, n + 1):
         s = (dealer + k) % n
         if endings_in_hand_nb(state, rules, s) >= size:
-            state[K.S_S_HOARDED + s] += 1
+            state[K.S_S_HOARDED + s * K.SEAT_W] += 1
             i = 0
-            while i < state[K.S_S_HAND_N + s]:
-                c = state[K.S_HAND + s * K.MAX_HAND + i]
+            while i < state[K.S_S_HAND_N + s * K.SEAT_W]:
+                c = state[K.S_HAND + s * K.SEAT_W + i]
                 if card_nb(rules, c, K.CC_KIND) == K.KIND_ENDING:
                     hand_remove_nb(state, s, i)
                     state[K.S_SHOWN + ns] = c
@@ -410,7 +411,7 @@ def snipe_targets_nb(state, user):
     k = 0
     for t in range(state[K.S_PLAYERS]):
         if t != user:
-            k += state[K.S_S_TL_N + t]
+            k += state[K.S_S_TL_N + t * K.SEAT_W]
     return k
 
 
@@ -426,8 +427,8 @@ def resolve_instant_nb(state, rules, c, user, drawn, log):
     if fx == K.FX_DISCARD_LAST:
         for s in range(n):
             if (arg == K.SC_ALL or (arg == K.SC_OTHERS and s != user) or (arg == K.SC_SELF and s == user)) \
-                    and state[K.S_S_TL_N + s] > 0:
-                discard_nb(state, tl_remove_nb(state, s, state[K.S_S_TL_N + s] - 1))
+                    and state[K.S_S_TL_N + s * K.SEAT_W] > 0:
+                discard_nb(state, tl_remove_nb(state, s, state[K.S_S_TL_N + s * K.SEAT_W] - 1))
     elif fx == K.FX_REMOVE_ONE:
         if snipe_targets_nb(state, user) > 0:
             state[K.S_PENDING] = c
@@ -439,13 +440,13 @@ def resolve_instant_nb(state, rules, c, user, drawn, log):
         # simultaneous: everyone's last card is taken first, then each lands on the neighbour's end
         step = 1 if arg == K.DIR_LEFT else n - 1
         for s in range(n):
-            state[K.S_S_PICK + s] = -1  # scratch: the card each seat passes
-            if state[K.S_S_TL_N + s] > 0:
-                state[K.S_S_PICK + s] = tl_remove_nb(state, s, state[K.S_S_TL_N + s] - 1)
+            state[K.S_S_PICK + s * K.SEAT_W] = -1  # scratch: the card each seat passes
+            if state[K.S_S_TL_N + s * K.SEAT_W] > 0:
+                state[K.S_S_PICK + s * K.SEAT_W] = tl_remove_nb(state, s, state[K.S_S_TL_N + s * K.SEAT_W] - 1)
         for s in range(n):
-            if state[K.S_S_PICK + s] >= 0:
-                tl_add_nb(state, (s + step) % n, state[K.S_S_PICK + s])
-                state[K.S_S_PICK + s] = -1
+            if state[K.S_S_PICK + s * K.SEAT_W] >= 0:
+                tl_add_nb(state, (s + step) % n, state[K.S_S_PICK + s * K.SEAT_W])
+                state[K.S_S_PICK + s * K.SEAT_W] = -1
     elif fx == K.FX_CLEAR:
         k = 0
         for i in range(state[K.S_N_COMMON]):
@@ -484,7 +485,7 @@ def scavenge_nb(state, rules, log):
             continue
         state[f + 1] = k + 1
         s = (state[f] + k % n) % n
-        if state[K.S_N_PILE] > 0 and state[K.S_S_HAND_N + s] < limit:
+        if state[K.S_N_PILE] > 0 and state[K.S_S_HAND_N + s * K.SEAT_W] < limit:
             state[K.S_N_PILE] -= 1
             d = state[K.S_PILE + state[K.S_N_PILE]]
             state[K.S_LAST_DRAWER] = s
@@ -529,8 +530,8 @@ def ask_challenge_nb(state, rules, log):
 
 @njit_nb
 def first_marked_nb(state, s):
-    for i in range(state[K.S_S_HAND_N + s]):
-        if state[K.S_MARKED + s * K.MAX_HAND + i]:
+    for i in range(state[K.S_S_HAND_N + s * K.SEAT_W]):
+        if state[K.S_MARKED + s * K.SEAT_W + i]:
             return i
     return -1
 
@@ -546,11 +547,11 @@ def legal_actions_nb(state, rules, out):
             out[0] = K.A_PLAY + m
             return 1
         k = 0
-        hn = state[K.S_S_HAND_N + s]
+        hn = state[K.S_S_HAND_N + s * K.SEAT_W]
         if hn < rules[K.R_PARAMS + K.P_HAND_LIMIT] and state[K.S_N_PILE] > 0:
             out[k] = K.A_DRAW
             k += 1
-        base = K.S_HAND + s * K.MAX_HAND
+        base = K.S_HAND + s * K.SEAT_W
         for i in range(hn):
             # one action per distinct card (copies of a card are the same move)
             dup = False
@@ -570,7 +571,7 @@ def legal_actions_nb(state, rules, out):
         k = 0
         for t in range(state[K.S_PLAYERS]):
             if t != s:
-                for i in range(state[K.S_S_TL_N + t]):
+                for i in range(state[K.S_S_TL_N + t * K.SEAT_W]):
                     out[k] = K.A_SNIPE + t * K.MAX_DECK + i
                     k += 1
         return k
@@ -677,14 +678,14 @@ def apply_action_nb(state, rules, action, log):
             # the challenger plays a drawn (marked) ending first, else his first ending
             slot = first_marked_nb(state, s)
             if slot < 0:
-                for i in range(state[K.S_S_HAND_N + s]):
-                    if card_nb(rules, state[K.S_HAND + s * K.MAX_HAND + i], K.CC_KIND) == K.KIND_ENDING:
+                for i in range(state[K.S_S_HAND_N + s * K.SEAT_W]):
+                    if card_nb(rules, state[K.S_HAND + s * K.SEAT_W + i], K.CC_KIND) == K.KIND_ENDING:
                         slot = i
                         break
             c = hand_remove_nb(state, s, slot)
             discard_nb(state, c)
             state[K.S_CHALLENGES] += 1
-            state[K.S_S_CHALLENGED + s] += 1
+            state[K.S_S_CHALLENGED + s * K.SEAT_W] += 1
             log_nb(log, K.LG_CHALLENGE, rnd, s, state[K.S_ENDER], state[K.S_END_CARD], c, 0)
             next_turn_nb(state, rules, state[K.S_ENDER], log)
             return True
@@ -694,7 +695,7 @@ def apply_action_nb(state, rules, action, log):
     # PH_PICK
     i = action - K.A_PICK
     state[K.S_SHOWN_LEFT + i] -= 1
-    state[K.S_S_PICK + s] = state[K.S_SHOWN + i]
+    state[K.S_S_PICK + s * K.SEAT_W] = state[K.S_SHOWN + i]
     log_nb(log, K.LG_PICK, rnd, s, state[K.S_SHOWN + i], 0, 0, 0)
     state[K.S_PICK_K] += 1
     if state[K.S_PICK_K] >= n:
@@ -714,7 +715,7 @@ def legal_scan_nb(state, rules, action):
         m = first_marked_nb(state, s)
         if m >= 0:
             return action == K.A_PLAY + m
-        hn = state[K.S_S_HAND_N + s]
+        hn = state[K.S_S_HAND_N + s * K.SEAT_W]
         can_draw = hn < rules[K.R_PARAMS + K.P_HAND_LIMIT] and state[K.S_N_PILE] > 0
         if action == K.A_DRAW:
             return can_draw
@@ -723,10 +724,10 @@ def legal_scan_nb(state, rules, action):
         return K.A_PLAY <= action < K.A_PLAY + hn
     if ph == K.PH_SNIPE:
         code = action - K.A_SNIPE
-        if code < 0 or code >= K.MAX_SEATS * K.MAX_DECK:
+        if code < 0:
             return False
         t = code // K.MAX_DECK
-        return t != s and t < state[K.S_PLAYERS] and code % K.MAX_DECK < state[K.S_S_TL_N + t]
+        return t != s and t < state[K.S_PLAYERS] and code % K.MAX_DECK < state[K.S_S_TL_N + t * K.SEAT_W]
     if ph == K.PH_CHALLENGE:
         return action == K.A_CHALLENGE or action == K.A_DECLINE
     if ph == K.PH_PICK:
@@ -737,8 +738,9 @@ def legal_scan_nb(state, rules, action):
 
 @njit_nb
 def init_state_nb(state, rules, players, key, log):
-    """A new game of ``players`` seats keyed by ``key`` (uint64): seat 0 deals round 1."""
-    for i in range(K.S_SIZE):
+    """A new game of ``players`` seats keyed by ``key`` (uint64): seat 0 deals round 1
+    (``state`` holds at least ``codes.state_size(players)`` values)."""
+    for i in range(K.S_SEATS + players * K.SEAT_W):
         state[i] = 0
     state[K.S_KEY] = np.int64(key)
     for i in range(K.N_STREAMS):
@@ -754,7 +756,7 @@ def init_state_nb(state, rules, players, key, log):
 @njit_nb
 def record_nb(state, rules, game, rec):
     """The game as a record row (winners: the highest total, ties share)."""
-    for i in range(K.REC_SIZE):
+    for i in range(rec.shape[0]):
         rec[i] = 0
     n = state[K.S_PLAYERS]
     rec[K.REC_GAME] = game
@@ -765,11 +767,12 @@ def record_nb(state, rules, game, rec):
     rec[K.REC_END_CAUSE] = state[K.S_END_CAUSE]
     top = state[K.S_S_TOTAL]
     for p in range(n):
-        top = max(top, state[K.S_S_TOTAL + p])
+        top = max(top, state[K.S_S_TOTAL + p * K.SEAT_W])
     w = 0
+    seats = (rec.shape[0] - K.REC_SEATS) // len(K.REC_SEAT_PARTS)  # the record's seat columns
     for p in range(n):
-        if state[K.S_S_TOTAL + p] == top:
-            rec[K.REC_WIN + p] = 1
+        if state[K.S_S_TOTAL + p * K.SEAT_W] == top:
+            rec[K.REC_SEATS + K.RS_WIN * seats + p] = 1
             w += 1
     rec[K.REC_WINNERS] = w
     rec[K.REC_TOP_TOTAL] = top
@@ -789,8 +792,9 @@ def record_nb(state, rules, game, rec):
     for i in range(len(K.PLAY_NAMES)):
         rec[K.REC_PLAYS + i] = state[K.S_PLAYS + i]
     for p in range(n):
-        rec[K.REC_TOTAL + p] = state[K.S_S_TOTAL + p]
-        rec[K.REC_ROUNDS_WON + p] = state[K.S_S_ROUNDS_WON + p]
-        rec[K.REC_ENDED + p] = state[K.S_S_ENDED + p]
-        rec[K.REC_CHALLENGED + p] = state[K.S_S_CHALLENGED + p]
-        rec[K.REC_HOARDED + p] = state[K.S_S_HOARDED + p]
+        b = K.REC_SEATS + p
+        rec[b + K.RS_TOTAL * seats] = state[K.S_S_TOTAL + p * K.SEAT_W]
+        rec[b + K.RS_ROUNDS_WON * seats] = state[K.S_S_ROUNDS_WON + p * K.SEAT_W]
+        rec[b + K.RS_ENDED * seats] = state[K.S_S_ENDED + p * K.SEAT_W]
+        rec[b + K.RS_CHALLENGED * seats] = state[K.S_S_CHALLENGED + p * K.SEAT_W]
+        rec[b + K.RS_HOARDED * seats] = state[K.S_S_HOARDED + p * K.SEAT_W]

@@ -1,8 +1,8 @@
 """Until the World Ends drivers, and the one kernel Python calls.
 
 ``play_game_nb(state, rules, seat_policy, seat_params, legal, work, slog, log)``
-    Plays from ``state`` (at a decision) to the end (int64 ``seat_policy`` (MAX_SEATS,),
-    float64 ``seat_params`` (MAX_SEATS, N_PARAMS); the rest is scratch, see
+    Plays from ``state`` (at a decision) to the end (int64 ``seat_policy`` (seats,),
+    float64 ``seat_params`` (seats, N_PARAMS), seats >= players; the rest is scratch, see
     ``api.new_scratch``).
 ``kernel_nb(op, rules, seed, start, players, seat_policy, seat_params, out, state, a, b,
 legal, work, slog, log) -> int64``
@@ -12,8 +12,9 @@ legal, work, slog, log) -> int64``
     * ``OP_BATCH``: games ``start .. start + count - 1`` over numba threads (``prange``);
       game ``i`` is keyed by ``game_key(seed, start + i)`` only, so results do not depend
       on the thread count or the chunking.  ``players`` int64 (count,), ``seat_policy``
-      int64 (count, MAX_SEATS), ``seat_params`` float64 (count, MAX_SEATS, N_PARAMS),
-      ``out`` int64 (count, REC_SIZE) receives the records.
+      int64 (count, seats), ``seat_params`` float64 (count, seats, N_PARAMS), ``out``
+      int64 (count, codes.rec_size(seats)) receives the records (seats >= every game's
+      players); each game's state is sized to its own players.
     * ``OP_INIT``: ``state`` becomes game ``a`` of seed ``seed`` with ``players[0]`` seats.
     * ``OP_LEGAL``: the legal codes into ``legal``; returns their number.
     * ``OP_APPLY``: applies action code ``a``; returns 1 (0: not legal, nothing changed).
@@ -62,12 +63,15 @@ def kernel_nb(op, rules, seed, start, players, seat_policy, seat_params, out, st
     if op == OP_BATCH:
         count = players.shape[0]
         for i in prange(count):  # a small loop body: the parallel lowering stays cheap
+            size = K.S_SEATS + players[i] * K.SEAT_W  # codes.state_size: this game's seats
             play_into_nb(rules, seed, start + i, players[i], seat_policy[i], seat_params[i],
-                         np.zeros(K.S_SIZE, dtype=np.int64), np.zeros(K.SCRATCH_LEGAL, dtype=np.int64),
-                         np.zeros((3, K.S_SIZE), dtype=np.int64), np.zeros((1, K.LOG_W), dtype=np.int64),
+                         np.zeros(size, dtype=np.int64), np.zeros(K.SCRATCH_LEGAL, dtype=np.int64),
+                         np.zeros((3, size), dtype=np.int64), np.zeros((1, K.LOG_W), dtype=np.int64),
                          out[i])
         return np.int64(count)
     if op == OP_INIT:
+        if state.shape[0] < K.S_SEATS + players[0] * K.SEAT_W or work.shape[1] < state.shape[0]:
+            raise ValueError("the state (or the policies' work rows) hold fewer seats than the players")
         init_state_nb(state, rules, players[0], game_key_nb(seed, a), log)
         return np.int64(0)
     if op == OP_LEGAL:

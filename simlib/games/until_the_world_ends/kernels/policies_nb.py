@@ -22,7 +22,7 @@
     any positive gain).
 
 Scratch (``new_scratch`` in ``api``): ``legal`` int64 (2 MAX_LEGAL + MAX_TRIES,), ``work`` int64
-(3, S_SIZE) state copies, ``slog`` int64 (1, LOG_W) a log that records nothing.
+(3, codes.state_size(players)) state copies, ``slog`` int64 (1, LOG_W) a log that records nothing.
 """
 from __future__ import annotations
 
@@ -54,10 +54,10 @@ def ends_game_against_nb(state, rules, me, ending):
     """(the round would end the game, I would be among its winners) if it ended now."""
     target = rules[K.R_PARAMS + K.P_TARGET]
     reached = False
-    mine = state[K.S_S_TOTAL + me] + score_player_nb(state, rules, me, ending, False)
+    mine = state[K.S_S_TOTAL + me * K.SEAT_W] + score_player_nb(state, rules, me, ending, False)
     top = mine
     for p in range(state[K.S_PLAYERS]):
-        t = state[K.S_S_TOTAL + p] + score_player_nb(state, rules, p, ending, False)
+        t = state[K.S_S_TOTAL + p * K.SEAT_W] + score_player_nb(state, rules, p, ending, False)
         if t >= target:
             reached = True
         top = max(top, t)
@@ -68,11 +68,11 @@ def ends_game_against_nb(state, rules, me, ending):
 def wins_outright_nb(state, rules, me, ending):
     """The round would end the game with me the only winner."""
     target = rules[K.R_PARAMS + K.P_TARGET]
-    mine = state[K.S_S_TOTAL + me] + score_player_nb(state, rules, me, ending, False)
+    mine = state[K.S_S_TOTAL + me * K.SEAT_W] + score_player_nb(state, rules, me, ending, False)
     if mine < target:
         return False
     for p in range(state[K.S_PLAYERS]):
-        if p != me and state[K.S_S_TOTAL + p] + score_player_nb(state, rules, p, ending, False) >= mine:
+        if p != me and state[K.S_S_TOTAL + p * K.SEAT_W] + score_player_nb(state, rules, p, ending, False) >= mine:
             return False
     return True
 
@@ -83,7 +83,7 @@ def snipe_choice_nb(state, rules, me):
     lead = -1
     best = NEG
     for p in range(state[K.S_PLAYERS]):
-        if p != me and state[K.S_S_TL_N + p] > 0:
+        if p != me and state[K.S_S_TL_N + p * K.SEAT_W] > 0:
             sc = score_player_nb(state, rules, p, -1, False)
             if sc > best:
                 best = sc
@@ -92,8 +92,8 @@ def snipe_choice_nb(state, rules, me):
         return -1
     pos = 0
     bestv = NEG
-    base = K.S_TL + lead * K.MAX_DECK
-    for i in range(state[K.S_S_TL_N + lead]):
+    base = K.S_TL + lead * K.SEAT_W
+    for i in range(state[K.S_S_TL_N + lead * K.SEAT_W]):
         c = state[base + i]
         v = card_nb(rules, c, K.CC_VALUE) * multiplier_nb(state, rules, card_nb(rules, c, K.CC_MASK))
         if v > bestv:
@@ -105,15 +105,15 @@ def snipe_choice_nb(state, rules, me):
 @njit_nb
 def play_gain_nb(state, rules, me, slot, work, slog):
     """The margin after playing hand slot ``slot`` (not an ending) minus the margin now."""
-    c = state[K.S_HAND + me * K.MAX_HAND + slot]
+    c = state[K.S_HAND + me * K.SEAT_W + slot]
     kind = card_nb(rules, c, K.CC_KIND)
     now = margin_nb(state, rules, me, -1)
     if kind == K.KIND_EVENT:
-        n = state[K.S_S_TL_N + me]
-        state[K.S_TL + me * K.MAX_DECK + n] = c
-        state[K.S_S_TL_N + me] = n + 1
+        n = state[K.S_S_TL_N + me * K.SEAT_W]
+        state[K.S_TL + me * K.SEAT_W + n] = c
+        state[K.S_S_TL_N + me * K.SEAT_W] = n + 1
         after = margin_nb(state, rules, me, -1)
-        state[K.S_S_TL_N + me] = n
+        state[K.S_S_TL_N + me * K.SEAT_W] = n
         return after - now
     if kind == K.KIND_GOOD or kind == K.KIND_ESCALATION:
         n = state[K.S_N_COMMON]
@@ -126,7 +126,7 @@ def play_gain_nb(state, rules, me, slot, work, slog):
     if card_nb(rules, c, K.CC_EFFECT) == K.FX_DRAW_EACH:
         return 0
     w = work[0]
-    for i in range(K.S_SIZE):
+    for i in range(K.S_SEATS + state[K.S_PLAYERS] * K.SEAT_W):
         w[i] = state[i]
     if card_nb(rules, c, K.CC_EFFECT) == K.FX_REMOVE_ONE:
         a = snipe_choice_nb(w, rules, me)
@@ -159,14 +159,14 @@ def greedy_nb(state, rules, params, legal, n, work, slog):
                 can_draw = True
                 continue
             slot = a - K.A_PLAY
-            c = state[K.S_HAND + me * K.MAX_HAND + slot]
+            c = state[K.S_HAND + me * K.SEAT_W + slot]
             if card_nb(rules, c, K.CC_KIND) == K.KIND_ENDING:
                 m = margin_nb(state, rules, me, c)
                 if fallback_end < 0 or m > best_end_m:
                     best_end_m = m
                     fallback_end = a
                 if m >= end_margin or wins_outright_nb(state, rules, me, c):
-                    if best_end < 0 or m > margin_nb(state, rules, me, state[K.S_HAND + me * K.MAX_HAND + best_end - K.A_PLAY]):
+                    if best_end < 0 or m > margin_nb(state, rules, me, state[K.S_HAND + me * K.SEAT_W + best_end - K.A_PLAY]):
                         best_end = a
                 continue
             g = play_gain_nb(state, rules, me, slot, work, slog)
@@ -215,8 +215,8 @@ def resample_nb(state, rules, me):
     k = state[K.S_N_PILE]
     for p in range(n):
         if p != me:
-            for i in range(state[K.S_S_HAND_N + p]):
-                state[K.S_PILE + k] = state[K.S_HAND + p * K.MAX_HAND + i]
+            for i in range(state[K.S_S_HAND_N + p * K.SEAT_W]):
+                state[K.S_PILE + k] = state[K.S_HAND + p * K.SEAT_W + i]
                 k += 1
     # sorted first: the re-deal depends on which cards are unseen, never on where they lie
     for i in range(1, k):
@@ -234,18 +234,32 @@ def resample_nb(state, rules, me):
     m = state[K.S_N_PILE]
     for p in range(n):
         if p != me:
-            for i in range(state[K.S_S_HAND_N + p]):
-                state[K.S_HAND + p * K.MAX_HAND + i] = state[K.S_PILE + m]
-                state[K.S_MARKED + p * K.MAX_HAND + i] = 0
+            for i in range(state[K.S_S_HAND_N + p * K.SEAT_W]):
+                state[K.S_HAND + p * K.SEAT_W + i] = state[K.S_PILE + m]
+                state[K.S_MARKED + p * K.SEAT_W + i] = 0
                 m += 1
+
+
+@njit_nb
+def tie_unit_nb(players):
+    """lcm(1 .. max(8, players)): a share of the win 1/k is an integer for every k winners
+    (840 up to 8 players; codes.MAX_PLAYERS keeps it within int64)."""
+    u = 1
+    for k in range(2, max(8, players) + 1):
+        a = u
+        b = k
+        while b:
+            a, b = b, a % b
+        u = u // a * k
+    return u
 
 
 @njit_nb
 def rollout_value_nb(state, rules, w, inner, legal, n, gp, a0, me, seedv, peek, slog):
     """One try of action ``a0``: the world of ``seedv`` (not ``peek``: the unseen cards and
-    the future shuffles re-dealt), greedy to the end; my share of the win times 840 (an
-    integer for every tie of up to 8 winners)."""
-    for j in range(K.S_SIZE):
+    the future shuffles re-dealt), greedy to the end; my share of the win times
+    ``tie_unit_nb`` (an integer for every tie)."""
+    for j in range(K.S_SEATS + state[K.S_PLAYERS] * K.SEAT_W):
         w[j] = state[j]
     if not peek:
         w[K.S_STREAMS + K.STREAM_SEARCH] = seedv
@@ -259,14 +273,14 @@ def rollout_value_nb(state, rules, w, inner, legal, n, gp, a0, me, seedv, peek, 
         apply_action_nb(w, rules, a, slog)
     top = w[K.S_S_TOTAL]
     for p in range(w[K.S_PLAYERS]):
-        top = max(top, w[K.S_S_TOTAL + p])
-    if w[K.S_S_TOTAL + me] != top:
+        top = max(top, w[K.S_S_TOTAL + p * K.SEAT_W])
+    if w[K.S_S_TOTAL + me * K.SEAT_W] != top:
         return 0
     k = 0
     for p in range(w[K.S_PLAYERS]):
-        if w[K.S_S_TOTAL + p] == top:
+        if w[K.S_S_TOTAL + p * K.SEAT_W] == top:
             k += 1
-    return 840 // k
+    return tie_unit_nb(w[K.S_PLAYERS]) // k
 
 
 @njit_nb
