@@ -110,3 +110,17 @@ def test_study_of_mixed_table_sizes_counts_every_seat():
     assert int(seat.loc[12]["games"].sum()) == 13 * 12
     assert math.isclose(seat.loc[12]["wins"].sum() / 13, res.records.loc[res.records.players == 12,
                                                                           "winners"].mean())
+
+
+def test_a_saved_study_of_twelve_players_reports_every_seat(tmp_path):
+    """``simlib report`` (the registry's load_result) counts all 12 seats of a saved study's
+    records, not the first 8."""
+    from simlib.core.games import get_game
+    import simlib.games.until_the_world_ends.study as S
+
+    out = tmp_path / "s12.parquet"
+    S.simulate(24, players=12, seed=3, out=out, keep_records=True, progress=False)
+    res = get_game("until_the_world_ends").load_result(out)
+    seat = res.tables.by_seat
+    assert sorted(seat.loc[12].index.tolist()) == list(range(12))
+    assert int(res.tables.by_strategy["games"].sum()) == 24 * 12

@@ -5,7 +5,18 @@ from ...core.games import GameInfo
 
 _P = "simlib.games.until_the_world_ends"
 
-GAME = GameInfo(
+class _UntilTheWorldEndsInfo(GameInfo):
+    """The declaration, with a saved study counted by the seat columns of its largest table
+    (``table_spec`` is the tables of up to 8 players; ``study.load_result`` reads the saved
+    players)."""
+
+    def load_result(self, path):
+        from .study import load_result
+
+        return load_result(path)
+
+
+GAME = _UntilTheWorldEndsInfo(
     name="until_the_world_ends",
     display_name="Until the World Ends",
     summary="competitive card game of timelines scored over rounds like Rummy: draw or play, "
