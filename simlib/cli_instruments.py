@@ -275,6 +275,8 @@ def render_compare(res) -> str:
     moved = _b_from_a(p.get("variants", {}))
     if moved:
         lines.append(f"B changes from A: {moved}")
+    if getattr(res, "notice", ""):
+        lines.append(res.notice)
     lines.append("")
 
     def block(title, df):
@@ -354,8 +356,9 @@ def render_sweep(res) -> str:
         if c not in known:
             out[(c[5:] if c.startswith("loss_") else c) + " %"] = [_pct(x) for x in t[c]]
     p = res.provenance
+    notice = getattr(res, "notice", "")
     return (_header(p, f"sweep ({p['games']} games per value, the same seeds at every value)")
-            + "\n\n" + out.to_string(index=False) + "\n")
+            + ("\n" + notice if notice else "") + "\n\n" + out.to_string(index=False) + "\n")
 
 
 # =========================================================================== calibrate

@@ -358,3 +358,79 @@ def test_the_step_model_and_the_batch_take_a_preset_name(tmp_path):
     assert g.rules.get("survivor.health_max") == 7
     with pytest.raises(RulesetError, match="calibrated"):
         Game(ruleset="calibrated")
+
+
+def _records(n, players, sets=None):
+    from simlib.core.games import get_game
+
+    dnz = get_game("day_night_z")
+    rules = dnz.resolve_ruleset(None)
+    rules = rules.override(sets) if sets else rules
+    return dnz.simulate(n, players=[players], seed=0, ruleset=rules, progress=False).records
+
+
+def _results_differ(a, b) -> int:
+    """Games whose result differs, from the records: success, VP, end cause, a survivor
+    lost, the Hunter came or killed, the threat ended red."""
+    def result(df):
+        return pd.DataFrame({"success": df["success"], "vp": df["vp"],
+                             "cause": df["end_cause"].astype(str),
+                             "lost": df["alive"] < df["players"],
+                             "hunter_came": df["hunter_spawns"] > 0,
+                             "hunter_killed": df["hunter_kills"] > 0,
+                             "red": df["threat_level_final"].astype(str) == "red"}).reset_index(drop=True)
+    return int((result(a) != result(b)).any(axis=1).sum())
+
+
+def test_compare_says_when_the_change_alters_no_game():
+    """The game page's old example: the baseline spends one SP a roll whatever the cap, so
+    ``survivor.max_sp_per_roll=3`` leaves every record as it was; compare says so in one
+    line instead of a silent A = B."""
+    import simlib
+    from simlib.cli_instruments import render_compare
+
+    same = _records(300, 2)
+    assert same.equals(_records(300, 2, {"survivor.max_sp_per_roll": 3}))
+    res = simlib.compare(300, players=2, sets={"survivor.max_sp_per_roll": 3}, game="day_night_z",
+                         progress=False)
+    assert res.games_changed == 0 == res.provenance["games_changed"]
+    assert "the change altered 0 of 300 games" in res.notice
+    assert res.notice in render_compare(res).splitlines()
+
+
+def test_compare_counts_the_games_a_change_alters():
+    """One health point less alters some games (counted from the records, written
+    apart), and no notice is printed."""
+    import simlib
+    from simlib.cli_instruments import render_compare
+
+    sets = {"survivor.health_max": 8}
+    expected = _results_differ(_records(300, 2), _records(300, 2, sets))
+    assert expected > 0
+    res = simlib.compare(300, players=2, sets=sets, game="day_night_z", progress=False)
+    assert res.games_changed == expected
+    assert res.notice == "" and "altered 0 of" not in render_compare(res)
+
+
+def test_sweep_says_when_no_value_alters_a_game():
+    """The page's old sweep, ``threat_track.cost_green=1:4`` at 2 survivors: the baseline
+    never holds the 8 SP it lowers the threat with, so no value changes a game's result
+    (3 and 4 change only how many decisions are offered)."""
+    import simlib
+    from simlib.cli_instruments import render_sweep
+
+    base = _records(300, 2)
+    for v in (1, 3, 4):
+        assert _results_differ(base, _records(300, 2, {"threat_track.cost_green": v})) == 0
+    res = simlib.sweep({"threat_track.cost_green": [1, 2, 3, 4]}, 300, players=2,
+                       game="day_night_z", progress=False)
+    assert res.games_changed == 0
+    assert "the values altered 0 of 300 games" in render_sweep(res)
+    moved = simlib.sweep({"survivor.health_max": [8, 9]}, 300, players=2,
+                         game="day_night_z", progress=False)
+    assert moved.games_changed == _results_differ(
+        _records(300, 2, {"survivor.health_max": 8}), _records(300, 2)) > 0
+    assert "altered 0 of" not in render_sweep(moved)
+    one = simlib.sweep({"threat_track.cost_green": [2]}, 50, players=2, game="day_night_z",
+                       progress=False)
+    assert one.games_changed is None and one.notice == ""

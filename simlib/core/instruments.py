@@ -51,7 +51,7 @@ from .tables import Counts
 __all__ = ["Param", "resolve_param", "parse_value", "parse_range", "compare", "sweep",
            "calibrate", "sensitivity", "simulate_precise", "CompareResult", "SweepResult",
            "CalibrationResult", "SensitivityResult", "assumed_params", "write_frame",
-           "InstrumentError", "Outcomes"]
+           "InstrumentError", "Outcomes", "games_differ", "change_notice"]
 
 POLICY_PREFIX = "policy."
 DUMMY = "dummy.seed"
@@ -330,6 +330,14 @@ class CompareResult:
     tables: Mapping[str, pd.DataFrame]
     speed: pd.DataFrame
     provenance: Mapping[str, Any] = field(repr=False)
+    #: games whose result differs between A and B (:func:`games_differ`); 0: the change
+    #: alters no game, and :attr:`notice` says so
+    games_changed: int | None = None
+
+    @property
+    def notice(self) -> str:
+        """One line when the change alters no game (else "")."""
+        return change_notice(self.games_changed, int(self.provenance.get("games", 0)), "compare")
 
     @property
     def overall(self) -> pd.DataFrame:
@@ -356,6 +364,32 @@ class CompareResult:
         out.insert(2, "variant_a", self.labels[0])
         out.insert(3, "variant_b", self.labels[1])
         return out
+
+
+def games_differ(oa: Outcomes, ob: Outcomes) -> np.ndarray:
+    """Per game of one chunk played two ways: whether its result differs (the headline
+    outcome, the measure, a share or a member's result)."""
+    d = np.asarray(oa.success) != np.asarray(ob.success)
+    ma, mb = np.asarray(oa.measure, dtype=np.float64), np.asarray(ob.measure, dtype=np.float64)
+    d |= ~((ma == mb) | (np.isnan(ma) & np.isnan(mb)))
+    for name, hit in oa.shares.items():
+        d |= np.asarray(hit) != np.asarray(ob.shares[name])
+    for name, (_, rows, _, wa) in oa.groupings.items():
+        d[np.asarray(rows)[np.asarray(wa) != np.asarray(ob.groupings[name][3])]] = True
+    return d
+
+
+def change_notice(changed: int | None, games: int, instrument: str) -> str:
+    """The one line ``compare`` and ``sweep`` print when the change altered no game: their
+    A = B (or flat curve) is then no measured effect but a value that never came into play
+    for this player, count and ruleset.  "" otherwise."""
+    if changed != 0:
+        return ""
+    if instrument == "sweep":
+        return (f"Note: the values altered 0 of {games:,} games: every game ends the same at "
+                "every value (the parameter never comes into play here).")
+    return (f"Note: the change altered 0 of {games:,} games: every game ends the same under A "
+            "and B (the change never comes into play here).")
 
 
 def _label_rules(r, default: str) -> str:
@@ -456,6 +490,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     counts: dict[str, np.ndarray] = {"players": np.zeros((n_pl, 4), np.int64)}
     labels_of: dict[str, Sequence] = {}
     kernel_s = [0.0, 0.0]
+    changed = 0
     try:
         for start, count in _chunks(games, chunk_size):
             outs = []
@@ -472,6 +507,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                                "they cannot be compared game by game")
             pidx = np.searchsorted(np.asarray(a0.players), oa.players)
             counts["players"] += paired_counts(oa.success, ob.success, pidx, n_pl)
+            changed += int(games_differ(oa, ob).sum())
             for name, (labs, rows, idx, wa) in oa.groupings.items():
                 _, rows_b, idx_b, wb = ob.groupings[name]
                 if not (np.array_equal(rows, rows_b) and np.array_equal(idx, idx_b)):
@@ -499,8 +535,9 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                                  "b": {"label": labels[1], **a1.identity(), "ruleset_origin": a1.rules.origin,
                                        "ruleset_lineage": a1.rules.lineage,
                                        "ruleset_changes": a1.rules.changes()}},
-                       chunk_size=int(chunk_size), threads=threads, success=spec.success)
-    return CompareResult(labels, tables, speed, prov)
+                       chunk_size=int(chunk_size), threads=threads, success=spec.success,
+                       games_changed=changed)
+    return CompareResult(labels, tables, speed, prov, changed)
 
 
 # =========================================================================== sweep
@@ -553,6 +590,14 @@ class SweepResult:
     params: tuple[str, ...]
     table: pd.DataFrame
     provenance: Mapping[str, Any] = field(repr=False)
+    #: games (indices) whose result differs between some two values of the sweep
+    #: (:func:`games_differ`); 0: no value alters any game, and :attr:`notice` says so
+    games_changed: int | None = None
+
+    @property
+    def notice(self) -> str:
+        """One line when no value of the sweep alters any game (else "")."""
+        return change_notice(self.games_changed, int(self.provenance.get("games", 0)), "sweep")
 
     def plot(self, path: str | Path | None = None, ax=None):
         """The win-rate curve against the first parameter with its 95 % band (one line per
@@ -633,13 +678,18 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
     t0, started = time.perf_counter(), _now()
     bar = _progress_bar(games * len(points), 0, _show_progress(progress), "sweep")
     rows = []
+    first: list = []  # the first value's chunks: every other value's games are set against them
+    changed = np.zeros(games, dtype=bool)
     try:
         for pt, ad in zip(points, adapters):
             outs = []
-            for start, count in _chunks(games, chunk_size):
+            for j, (start, count) in enumerate(_chunks(games, chunk_size)):
                 outs.append(ad.outcomes(start, count, threads))
+                if first:
+                    changed[start:start + count] |= games_differ(first[j], outs[-1])
                 if bar is not None:
                     bar.update(count)
+            first = first or outs
             for row in _outcome_rows(_concat_outcomes(outs), ad.players, spec):
                 rows.append({**pt, **row})
     finally:
@@ -652,7 +702,9 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
                        ruleset_lineage=base.lineage, ruleset_changes=base.changes(),
                        chunk_size=int(chunk_size), threads=threads, success=spec.success,
                        measure=spec.measure)
-    return SweepResult(tuple(grids), table, prov)
+    # one value has nothing to differ from
+    prov["games_changed"] = int(changed.sum()) if len(points) > 1 else None
+    return SweepResult(tuple(grids), table, prov, prov["games_changed"])
 
 
 # =========================================================================== calibrate
