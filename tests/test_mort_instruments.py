@@ -115,6 +115,10 @@ def test_calibrate_refuses_a_curve_that_does_not_move():
     with pytest.raises(InstrumentError, match="does not move"):
         simlib.calibrate("board.generators_needed", 0.6, game=GAME, lo=4, hi=5, games=150,
                          progress=False)
+    at = play_games(150, seats=EQUAL, seed=0)["killer_win"].mean()  # the target on the flat
+    with pytest.raises(InstrumentError, match="does not move"):
+        simlib.calibrate("board.generators_needed", float(at), game=GAME, lo=4, hi=5, games=150,
+                         progress=False)
 
 
 # =========================================================================== compare's tables

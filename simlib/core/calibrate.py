@@ -121,9 +121,11 @@ def _check_target(target: float) -> float:
 
 
 def _unreachable(target, lo, hi, r_lo, r_hi, n) -> CalibrationError:
+    flat = ("; it does not move over the range (the value changes no result there)"
+            if r_lo == r_hi else "")
     return CalibrationError(
         f"target win rate {target:.3f} is out of reach on [{lo}, {hi}]: the win rate is "
-        f"{r_lo:.4f} at {lo} and {r_hi:.4f} at {hi} ({n} games each)")
+        f"{r_lo:.4f} at {lo} and {r_hi:.4f} at {hi} ({n} games each){flat}")
 
 
 def _flat(lo, hi, rate, n) -> CalibrationError:
@@ -161,10 +163,10 @@ def calibrate_integer(evaluate: Evaluate, lo: int, hi: int, target: float, *,
     n, stage = int(n0), 0
     while True:
         r_lo, r_hi = cache.rate(lo, n, stage), cache.rate(hi, n, stage)
-        if cache.count_wins(lo, n) == cache.count_wins(hi, n):
-            raise _flat(lo, hi, r_lo, n)
         if not min(r_lo, r_hi) <= target <= max(r_lo, r_hi):
             raise _unreachable(target, lo, hi, r_lo, r_hi, n)
+        if cache.count_wins(lo, n) == cache.count_wins(hi, n):
+            raise _flat(lo, hi, r_lo, n)
         moved = _separated(cache.count_wins(lo, n), cache.count_wins(hi, n), n)
         up = r_hi >= r_lo  # the rate grows with the value
         a, b = lo, hi
@@ -206,8 +208,8 @@ def calibrate_real(evaluate: Evaluate, lo: float, hi: float, target: float, *,
         return cache.rate(float(x), games) - target
 
     f_lo, f_hi = f(lo), f(hi)
-    if cache.count_wins(lo, games) == cache.count_wins(hi, games):
-        raise _flat(lo, hi, f_lo + target, games)
+    if cache.count_wins(lo, games) == cache.count_wins(hi, games) and f_lo == 0:
+        raise _flat(lo, hi, f_lo + target, games)  # (else out of reach, said below)
     moved = _separated(cache.count_wins(lo, games), cache.count_wins(hi, games), games)
     if f_lo == 0:
         x = lo
