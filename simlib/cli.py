@@ -18,7 +18,7 @@ from typing import Sequence
 from .cli_args import Parser as _Parser
 from .cli_args import UsageError, changes_line, characters as _characters, \
     int_list as _int_list, policy_params as _policy_params, positive as _positive, \
-    seats as _seats
+    progress as cli_progress, seats as _seats
 
 USAGE_EXAMPLES = """\
 examples:
@@ -267,7 +267,7 @@ def _cmd_simulate(a) -> int:
                            scheduler=a.scheduler, workers=a.workers, threads=a.threads,
                            chunk_size=a.chunk_size or DEFAULT_CHUNK_SIZE,
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
-                           progress=False if a.no_progress else None,
+                           progress=cli_progress(a.no_progress),
                            connect_timeout=a.connect_timeout)
     sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance))
     if a.out:

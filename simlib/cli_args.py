@@ -4,9 +4,10 @@ parameters and seat tables."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 __all__ = ["Parser", "UsageError", "int_list", "characters", "policy_params", "positive",
-           "seats", "changes_line"]
+           "seats", "changes_line", "progress"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -61,6 +62,19 @@ def policy_params(values: list[str] | None):
         except ValueError:
             raise UsageError(f"--policy-param {v!r}: {val!r} is not a number") from None
     return out
+
+
+def progress(no_progress: bool):
+    """The runner's ``progress`` of a command: none with ``--no-progress``; else a bar on a
+    terminal, and a line at most every 10 s when stderr is a file or a pipe (a log, CI), so
+    a long run is never silent."""
+    if no_progress:
+        return False
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    return None if terminal else "lines"
 
 
 def positive(text: str) -> int:

@@ -150,11 +150,12 @@ def _base_kwargs(a) -> dict:
     from .cli_args import characters as _characters
     from .cli_args import int_list as _int_list
     from .cli_args import policy_params as _policy_params
+    from .cli_args import progress as _progress
 
     players = _int_list(a.players, "--players") if a.players else None
     kw = {"players": players, "characters": _characters(a.characters), "seed": a.seed,
           "policy_params": _policy_params(a.policy_param),
-          "progress": False if a.no_progress else None, "game": _game(a)}
+          "progress": _progress(a.no_progress), "game": _game(a)}
     if getattr(a, "seats", None):
         from .cli_args import seats as _seats
 

@@ -103,6 +103,17 @@ def cache_dir(group: str | None = None) -> str:
     return _GROUP_DIRS[key]
 
 
+def kernels_cached(game: str) -> bool | None:
+    """Whether the kernels of the game package ``simlib.games.<game>`` are in the disk cache
+    as its sources are now (their folder, named by the sources' hash, holds compiled
+    entries); ``None`` for a game outside simlib (its kernels' folder is not ours to know)."""
+    pkg = _PACKAGE / "games" / game
+    if not pkg.is_dir():
+        return None
+    folder = Path(cache_dir(f"games/{game}"))
+    return folder.is_dir() and any(folder.rglob("*.nbi"))
+
+
 numba_patches.install()
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")

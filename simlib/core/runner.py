@@ -602,19 +602,64 @@ def _in_notebook() -> bool:
     return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
 
 
-def _show_progress(progress: bool | None) -> bool:
+PROGRESS_EVERY = 10.0  # seconds between two progress lines written to a log (not a terminal)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _show_progress(progress: "bool | str | None") -> "bool | str":
+    """``True`` (a bar), ``False`` (nothing) or ``"lines"`` (a line at most every
+    :data:`PROGRESS_EVERY` seconds, for a log); ``None``: a bar on a terminal or in a
+    notebook, else nothing (the command line asks for ``"lines"`` there)."""
+    if progress == "lines":
+        return "lines"
     if progress is not None:
         return bool(progress)
-    try:
-        tty = sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    return tty or _in_notebook()
+    return _stderr_is_terminal() or _in_notebook()
 
 
-def _progress_bar(total: int, initial: int, show: bool, desc: str):
+class LineProgress:
+    """A progress bar's ``update``/``close`` for a log: a line on stderr when work starts, at
+    most one every ``every`` seconds while it goes on, and one when it ends (a terminal
+    bar redraws in place; written to a file it is one unreadable line, or nothing)."""
+
+    def __init__(self, total: int | None, initial: int, desc: str, every: float = PROGRESS_EVERY,
+                 clock=time.monotonic, file=None):
+        self.total, self.n, self.desc, self.every = total, int(initial), desc, every
+        self._clock, self._file = clock, file
+        self._t0 = self._last = clock()
+        self._say(f"{self.desc}: {'some' if total is None else f'{total:,}'} games to play"
+                  if initial == 0 else f"{self.desc}: resuming at {self._of()} games")
+
+    def _of(self) -> str:
+        return f"{self.n:,}" + ("" if self.total is None else f" of {self.total:,}")
+
+    def _say(self, text: str) -> None:
+        print(text, file=self._file or sys.stderr, flush=True)
+
+    def update(self, n: int = 1) -> None:
+        self.n += int(n)
+        now = self._clock()
+        if now - self._last >= self.every:
+            self._last = now
+            el = now - self._t0
+            pct = "" if not self.total else f" ({100 * self.n / self.total:.0f} %)"
+            self._say(f"{self.desc}: {self._of()} games{pct}, {el:.0f} s")
+
+    def close(self) -> None:
+        self._say(f"{self.desc}: {self._of()} games done in {self._clock() - self._t0:.0f} s")
+
+
+def _progress_bar(total: int, initial: int, show: "bool | str", desc: str):
     if not show:
         return None
+    if show == "lines":
+        return LineProgress(total, initial, desc)
     import warnings
 
     with warnings.catch_warnings():
@@ -623,6 +668,29 @@ def _progress_bar(total: int, initial: int, show: bool, desc: str):
 
         return tqdm(total=total, initial=initial, unit="game", unit_scale=True, desc=desc,
                     smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+
+
+def _warm_up(adapter: GameAdapter, threads: int | None) -> None:
+    """Compile (or load from the cache) the study's kernels before the bar starts, saying so:
+    otherwise the bar waits at 0 % through the compile and then leaps.  Playing game 0
+    alone is what the first chunk does first; its result is thrown away (a game is a pure
+    function of its index)."""
+    from .jit import kernels_cached  # here: importing the runner does not import numba
+
+    cached = kernels_cached(adapter.game)
+    if cached is None:  # a game outside simlib says it itself
+        line = adapter.compile_notice()
+    else:
+        line = None if cached else (
+            f"compiling the {adapter.game.replace('_', ' ')} kernels (the first run on this "
+            "machine or after an update; later runs load them from the cache in seconds) ...")
+    t = time.perf_counter()
+    if line:
+        print(line, file=sys.stderr, flush=True)
+    adapter.run_chunk_counts(0, 1, threads)
+    took = time.perf_counter() - t
+    if line:
+        print(f"compiled in {took:.0f} s", file=sys.stderr, flush=True)
 
 
 # =========================================================================== backends
@@ -854,8 +922,9 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         interrupted run resumes from them.
     overwrite : bool
         Replace an existing ``out`` and discard parts of a different run.
-    progress : bool, optional
-        Show a progress bar; default: when stderr is a terminal or in a notebook.
+    progress : bool or "lines", optional
+        Show a progress bar; ``"lines"``: a line on stderr at most every 10 s (for a log);
+        default: a bar when stderr is a terminal or in a notebook, else nothing.
     max_chunks : int, optional
         Stop after computing this many chunks (the result is incomplete; the same call
         resumes it when ``out`` is given).
@@ -912,9 +981,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         group = backend == "local" and store is None and not show
         units = _units(plan, pending, GROUP_GAMES if group else 0)
         if show and pending and backend == "local":
-            line = adapter.compile_notice()
-            if line:
-                print(line, file=sys.stderr, flush=True)
+            _warm_up(adapter, threads)
         bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
                             show, adapter.game.replace("_", " "))
         new_chunks: set[int] = set()  # indices only: the counts are summed as they come
