@@ -51,18 +51,16 @@ from . import codes as K
 from .kernels.play_nb import batch_nb
 from .kernels.search_nb import search_batch
 from .policies import POLICIES, param_array
-from .ruleset import DayNightZRules
+from .ruleset import DayNightZRules, load_rules
 
 __all__ = ["play_games", "check_team", "check_hour", "rules_of", "packed"]
 
 
 def rules_of(ruleset) -> DayNightZRules:
     """``None``: the default ruleset; a DayNightZRules as it is; a preset name, a folder or
-    a tweak as every game reads them (:func:`simlib.games.day_night_z.study.load_rules`)."""
+    a tweak as every game reads them (:func:`simlib.games.day_night_z.ruleset.load_rules`)."""
     if isinstance(ruleset, DayNightZRules):
         return ruleset
-    from .study import load_rules  # the study imports this module
-
     return load_rules(ruleset)
 
 

@@ -33,10 +33,10 @@ import numpy as np
 
 from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import (Entities, Field, FileSchema, RulesetError, TaggedRuleset, check_value,
-                             error, load_tagged)
+                             error, load_tagged, resolve_ruleset)
 from . import codes as K
 
-__all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
+__all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "load_rules", "default_ruleset_dir"]
 
 
 def _int(lo: int | None = 0, hi: int | None = None, required: bool = True, default: Any = None) -> Field:
@@ -767,3 +767,16 @@ def load_ruleset(path: str | Path | None = None) -> DayNightZRules:
             _DEFAULT = load_tagged(default_ruleset_dir(), DayNightZRules)
         return _DEFAULT
     return load_tagged(path, DayNightZRules, base=load_ruleset())
+
+
+PRESETS = ("reference",)
+DEFAULT_RULESET = "reference"
+
+
+def load_rules(spec=None) -> DayNightZRules:
+    """The ruleset ``spec`` names, as every game resolves it
+    (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"`` (the one
+    preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
+    names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
+    return resolve_ruleset(spec, DayNightZRules, presets={"reference": load_ruleset},
+                           default=DEFAULT_RULESET)

@@ -32,12 +32,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core.ruleset import resolve_ruleset
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.games import StudyAdapter
 from . import codes as K
-from .ruleset import DayNightZRules, load_ruleset
+from .ruleset import DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules  # noqa: F401  (the study's names)
 
 __all__ = ["simulate", "load_result", "make_adapter", "DayNightZAdapter", "TABLE_SPEC",
            "default_games", "render", "trace_text", "policy_arm", "records_frame", "cell_sums", "cell_means",
@@ -84,17 +83,6 @@ TABLE_SPEC = TableSpec(
 )
 
 
-PRESETS = ("reference",)
-DEFAULT_RULESET = "reference"
-
-
-def load_rules(spec=None) -> DayNightZRules:
-    """The ruleset ``spec`` names, as every game resolves it
-    (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"`` (the one
-    preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
-    names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
-    return resolve_ruleset(spec, DayNightZRules, presets={"reference": load_ruleset},
-                           default=DEFAULT_RULESET)
 
 
 # =========================================================================== records
