@@ -100,6 +100,17 @@ def test_simlib_comes_from_the_wheel_and_knows_no_source_tree(installed):
     assert "simlib bench" in _ok(installed("bench", "--help"))
 
 
+def test_the_wheel_carries_the_license(installed):
+    code = ("import importlib.metadata as m; d = m.distribution('simlib'); "
+            "print(d.metadata['License-Expression']); print(d.read_text('licenses/LICENSE'))")
+    p = subprocess.run([str(installed.python), "-c", code], capture_output=True, text=True,
+                       cwd=installed.cwd, env=installed.env, timeout=300)
+    expression, text = _ok(p).split("\n", 1)
+    assert expression == "MIT"
+    assert text.startswith("MIT License") and "the simlib authors" in text
+    assert text.strip() == (ROOT / "LICENSE").read_text(encoding="utf-8").strip()
+
+
 @pytest.mark.parametrize("args", [("--guard",), ("--update-floors",),
                                   ("--guard", "--only", KERNELS)])
 def test_the_guard_of_an_installed_simlib_refuses_in_one_line(installed, args):
