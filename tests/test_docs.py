@@ -68,6 +68,8 @@ def site(tmp_path_factory):
     env.pop("SIMLIB_DOCS_NOTEBOOKS", None)  # the test builds the notebooks for real
     p = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1500)
+    # what the build printed, for the tests of its log (beside the site, not in it)
+    (out.parent / "mkdocs-build.log").write_text(p.stdout + p.stderr, encoding="utf-8")
     assert p.returncode == 0, (p.stdout + p.stderr)[-6000:]
     return out
 
@@ -100,6 +102,176 @@ def test_notebooks_are_executed_into_the_site(site, name):
     assert "data:image/png;base64," in page  # its figures
     assert "Executed when this site was built" in page
     assert "Traceback" not in page
+
+
+def test_the_build_says_which_notebook_it_runs(site):
+    log = (site.parent / "mkdocs-build.log").read_text(encoding="utf-8")
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert re.search(rf"INFO .*running notebook {re.escape(nb.name)} \({NOTEBOOK_GAMES} games\)", log), nb.name
+
+
+# ====================================================== the API reference as it reads
+# The pages rendered from the docstrings (reference/index.md is hand-written).
+def _reference_pages(site) -> list[Path]:
+    pages = sorted(p for p in (site / "reference").glob("*/index.html"))
+    assert len(pages) >= 7, pages  # simlib, simlib.core and one per game
+    return pages
+
+
+RAW_ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|attr|data|exc|obj|const):")
+
+
+def reference_faults(page: str) -> list[str]:
+    """What a reader would see wrong in a page rendered from docstrings: Sphinx roles
+    printed raw, examples that Markdown read as nested blockquotes (``>>>``), and
+    reStructuredText's ``::`` before a literal block."""
+    faults = []
+    # code (signatures, code blocks, inline code) may show anything; prose may not
+    prose = re.sub(r"<pre\b.*?</pre>|<code\b.*?</code>", " ", page, flags=re.S)
+    prose = re.sub(r"<[^>]+>", " ", prose)
+    for m in RAW_ROLE.finditer(prose):
+        faults.append("raw role: " + " ".join(prose[m.start():m.end() + 60].split()))
+    if re.search(r"<blockquote>\s*<blockquote>", page):
+        faults.append("nested blockquotes (a >>> example read as Markdown quotes)")
+    if "&gt;&gt;&gt;" in prose or ">>>" in prose:
+        faults.append("a >>> prompt outside a code block")
+    if re.search(r"::\s*</p>", page):
+        faults.append("reStructuredText '::' before a literal block")
+    return faults
+
+
+def test_reference_fault_finder_sees_the_faults_it_must():
+    before = ("<p>As in :func:<code>simlib.simulate</code>.</p><blockquote><blockquote>"
+              "<blockquote><p>import simlib res = simlib.simulate()</p></blockquote></blockquote>"
+              "</blockquote><p>the table::</p>")
+    found = reference_faults(before)
+    assert len(found) == 3 and found[0].startswith("raw role: :func:"), found
+    after = ('<p>As in <a href="#simlib.simulate"><code>simlib.simulate</code></a>.</p>'
+             '<div class="highlight"><pre><code><span class="gp">&gt;&gt;&gt; </span>import simlib'
+             "</code></pre></div><p>The roles (<code>:func:`x`</code>) become links.</p>")
+    assert reference_faults(after) == []
+
+
+def test_api_reference_renders_roles_as_links_and_examples_as_code(site):
+    faults = {p.parent.name: reference_faults(p.read_text(encoding="utf-8")) for p in _reference_pages(site)}
+    assert {k: v[:5] for k, v in faults.items() if v} == {}
+    # the examples are there, as code: Python prompts in highlighted blocks
+    simlib_page = (site / "reference" / "simlib" / "index.html").read_text(encoding="utf-8")
+    assert simlib_page.count('<span class="gp">&gt;&gt;&gt; </span>') >= 5
+    # a role became a link to the object it names
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="[^"]*#simlib\.simulate"', simlib_page)
+
+
+def test_every_game_has_a_reference_page_named_as_its_game_page(site):
+    sys.path.insert(0, str(DOCS / "hooks"))
+    try:
+        import build
+    finally:
+        sys.path.pop(0)
+    home = (site / "index.html").read_text(encoding="utf-8")
+
+    def nav_title(href: str) -> str:
+        m = re.search(rf'href="{re.escape(href)}"[^>]*>\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', home)
+        assert m, f"{href} is not in the navigation"
+        return m.group(1)
+
+    games = sorted(p for p in (ROOT / "simlib" / "games").iterdir() if (p / "game.py").is_file())
+    assert len(games) >= 5
+    for pkg in games:
+        slug = pkg.name.replace("_", "-")
+        ref = site / "reference" / slug / "index.html"
+        assert ref.is_file(), f"no API reference page for {pkg.name}"
+        assert f'id="simlib.games.{pkg.name}.' in ref.read_text(encoding="utf-8"), pkg.name
+        title = build.game_title(pkg)
+        assert nav_title(f"reference/{slug}/") == title
+        game_pages = [p for p in (DOCS / "games").glob("*.md") if build._title(p) == title]
+        assert len(game_pages) == 1, f"no game page titled {title!r}"
+        assert nav_title(f"games/{game_pages[0].stem}/") == title
+
+
+def _signature_defaults(path: Path, name: str) -> dict[str, str | None]:
+    """Each parameter of ``name`` in ``path`` with its default as written (None: required)."""
+    import ast
+
+    fn = next(n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(n, ast.FunctionDef) and n.name == name)
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    defaults = [None] * (len(positional) - len(a.defaults)) + [ast.unparse(d) for d in a.defaults]
+    out = dict(zip([x.arg for x in positional], defaults))
+    out.update({x.arg: None if d is None else ast.unparse(d) for x, d in zip(a.kwonlyargs, a.kw_defaults)})
+    return out
+
+
+def _parameter_rows(page: str, anchor: str) -> list[tuple[str, str, str]]:
+    """(name, description, default) of the first parameter table after ``anchor``."""
+    start = page.index(f'id="{anchor}"')
+    table = page[page.index("<table", start):page.index("</table>", start)]
+    rows = []
+    for tr in re.findall(r'<tr class="doc-section-item">(.*?)</tr>', table, re.S):
+        cells = [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.findall(r"<td>(.*?)</td>", tr, re.S)]
+        rows.append((cells[0], cells[2], cells[-1]))
+    return rows
+
+
+def test_compare_parameter_table_is_true_to_its_signature(site):
+    page = (site / "reference" / "simlib" / "index.html").read_text(encoding="utf-8")
+    rows = _parameter_rows(page, "simlib.core.instruments.compare")
+    signature = _signature_defaults(ROOT / "simlib" / "core" / "instruments.py", "compare")
+    assert [r[0] for r in rows] == list(signature)  # every parameter, in the signature's order
+    for name, _, default in rows:
+        assert default == (signature[name] or "required"), name
+    descriptions = [r[1] for r in rows]
+    assert len(set(descriptions)) == len(descriptions), "parameters sharing one text"
+
+
+# ============================================== nothing of the building machine shown
+MACHINE_PATH = re.compile(r"(?<![\w.:/-])/(?:work|root|tmp|home)/")
+
+
+def test_machine_path_pattern():
+    for shown in ("wrote /tmp/tmp230ncecr/report.html", "<td>/work/main/data/x+/work/main/y</td>",
+                  "python /root/.pyenv/versions/3.11.7/bin/x", "(/home/me/simlib)"):
+        assert MACHINE_PATH.search(shown), shown
+    for fine in ("https://example.org/tmp/x", "docs/tmp/x", "data/until_daylight/", "../old"):
+        assert not MACHINE_PATH.search(fine), fine
+
+
+def test_built_site_shows_no_path_of_the_machine_that_built_it(site):
+    bad = []
+    for path in sorted(site.rglob("*")):
+        if path.suffix not in {".html", ".json", ".xml", ".txt", ".md"} or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in MACHINE_PATH.finditer(text):
+            bad.append(f"{path.relative_to(site)}: ...{text[max(0, m.start() - 60):m.end() + 40]!r}")
+    assert bad == [], "\n".join(bad[:20])
+
+
+# ================================================== pages that list the games list all
+def test_pages_that_list_the_games_list_every_game():
+    pages = sorted(p.stem for p in (DOCS / "games").glob("*.md"))
+    packages = sorted(p.name for p in (ROOT / "simlib" / "games").iterdir() if (p / "game.py").is_file())
+    assert len(pages) >= 5 and len(packages) >= 5
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    row = next(ln for ln in index.splitlines() if "how a game is played" in ln)
+    rulesets = (DOCS / "designer" / "rulesets.md").read_text(encoding="utf-8")
+    files = rulesets.split("## The files", 1)[1].split("\n## ", 1)[0]
+    readme = README.read_text(encoding="utf-8")
+    docs_table = readme.split("## Documentation", 1)[1].split("\n## ", 1)[0]
+    architecture = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    for stem in pages:
+        assert f"games/{stem}.md" in row, f"index.md's 'how a game is played' lacks {stem}"
+        assert f"games/{stem}.md" in files, f"rulesets.md's 'The files' lacks {stem}"
+        assert f"docs/games/{stem}.md" in docs_table, f"the README's docs table lacks {stem}"
+        assert f"games/{stem}.md" in architecture, f"architecture.md lacks {stem}"
+    for pkg in packages:
+        assert f"`data/{pkg}/`" in files, f"rulesets.md's 'The files' lacks data/{pkg}/"
+        assert pkg in architecture, f"architecture.md's picture lacks {pkg}"
+    # the README's docs table links every page of the designer's and analyst's guides
+    for guide in ("designer", "analyst"):
+        for p in sorted((DOCS / guide).glob("*.md")):
+            assert f"docs/{guide}/{p.name}" in docs_table, f"the README's docs table lacks {guide}/{p.name}"
 
 
 # ===================================================================== examples run

@@ -3,7 +3,8 @@
 * ``notebooks/*.ipynb`` are committed without outputs; each is executed here (nbclient,
   in a temporary folder, with ``SIMLIB_NB_GAMES`` games: 240 unless the environment says
   otherwise) and rendered as the page ``notebooks/<name>.md`` with its tables and figures.
-  A notebook that raises fails the build.  ``SIMLIB_DOCS_NOTEBOOKS=0`` renders the
+  A notebook that raises fails the build; the build logs each notebook it runs (mkdocs'
+  INFO lines).  ``SIMLIB_DOCS_NOTEBOOKS=0`` renders the
   notebooks' cells without running them (a quick preview with ``mkdocs serve``; the tests
   never set it).
 * ``CHANGELOG.md`` (the repository root) becomes ``changelog.md``.
@@ -17,17 +18,22 @@
 """
 from __future__ import annotations
 
+import ast
 import base64
 import html
 import importlib
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[2]
+# mkdocs' own logger: "INFO - [simlib] ..." lines while the build runs the notebooks
+log = get_plugin_logger("simlib")
 NOTEBOOK_GAMES = "240"
 
 
@@ -49,7 +55,7 @@ def on_config(config):
 
 # The modules of a game a user calls, in reading order (kernels, codes and the registration
 # are internal).  A game without a hand-written reference page gets one with those it has.
-REFERENCE_MODULES = ("ruleset", "api", "step", "study", "exact", "policies", "trace", "ladder")
+REFERENCE_MODULES = ("ruleset", "api", "play", "step", "study", "exact", "policies", "trace", "ladder")
 
 
 def game_references() -> list[tuple[str, str, list[str]]]:
@@ -61,11 +67,21 @@ def game_references() -> list[tuple[str, str, list[str]]]:
         if (ROOT / "docs" / "reference" / f"{pkg.name.replace('_', '-')}.md").exists():
             continue  # a hand-written page
         modules = [m for m in REFERENCE_MODULES if (pkg / f"{m}.py").is_file()]
-        page = ROOT / "docs" / "games" / f"{pkg.name.replace('_', '-')}.md"
-        title = _title(page) if page.is_file() else pkg.name.replace("_", " ").title()
         if modules:
-            out.append((pkg.name, title, modules))
+            out.append((pkg.name, game_title(pkg), modules))
     return out
+
+
+def game_title(pkg: Path) -> str:
+    """The game's name as its registration spells it (``display_name``), as "Games" does."""
+    registration = pkg / "game.py"
+    if registration.is_file():  # read, not imported: the build imports no kernel
+        for node in ast.walk(ast.parse(registration.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "display_name" \
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                return node.value.value
+    page = ROOT / "docs" / "games" / f"{pkg.name.replace('_', '-')}.md"
+    return _title(page) if page.is_file() else pkg.name.replace("_", " ").title()
 
 
 def _append_missing(entries: list, pages: list[tuple[str, str]]) -> None:
@@ -116,6 +132,9 @@ def execute_notebook(path: Path):
     nb = nbformat.read(path, as_version=4)
     saved = {k: os.environ.get(k) for k in ("SIMLIB_NB_GAMES", "MPLBACKEND", "PYTHONPATH")}
     os.environ["SIMLIB_NB_GAMES"] = saved["SIMLIB_NB_GAMES"] or NOTEBOOK_GAMES
+    # a notebook runs for a minute or more: say which, so the build is not silent meanwhile
+    log.info("running notebook %s (%s games) ...", path.name, os.environ["SIMLIB_NB_GAMES"])
+    t0 = time.perf_counter()
     os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures
     # the kernel imports this checkout's simlib (the one the site documents), not an older install
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in (saved["PYTHONPATH"] or "").split(os.pathsep) if p])
@@ -123,6 +142,7 @@ def execute_notebook(path: Path):
         with tempfile.TemporaryDirectory() as tmp:
             nbclient.NotebookClient(nb, timeout=900, kernel_name="python3",
                                     resources={"metadata": {"path": tmp}}).execute()
+        log.info("notebook %s ran in %.0f s", path.name, time.perf_counter() - t0)
     finally:
         for k, v in saved.items():
             if v is None:

@@ -2,7 +2,7 @@
 
 A game declares its guarded benchmarks as ``GameInfo.benches``: the ``"module:attribute"``
 of a ``{name: factory}`` mapping, each factory returning a :class:`Bench` (for example
-``simlib/games/until_daylight/benches.py``).  :mod:`simlib.core.bench` (``simlib bench``)
+``simlib/games/until_daylight/benches.py``).  ``simlib.core.bench`` (``simlib bench``)
 times every registered game's benchmarks, prints them, and guards their floors; it knows
 no game by name.  The first benchmark a game declares is its headline (the one
 ``simlib bench --anchor`` sets beside an outside yardstick).

@@ -416,12 +416,37 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     ----------
     games : int
         Games per variant (the same game indices ``0 .. games - 1`` in both).
-    players, characters, seed, policy, policy_params, ruleset :
-        As in :func:`simlib.simulate` (Until Daylight's default ruleset is the calibrated
-        preset).
-    threads, chunk_size, progress :
-        Execution (never change the results).
-    game : str
+    players : int or list of int, optional
+        Player counts, as in :func:`simlib.simulate` (default: the game's).
+    characters : optional
+        The characters to deal from, as in :func:`simlib.simulate`.
+    seed : int, default 0
+        Root seed: game ``i`` is dealt the same in both variants.
+    rulesets : sequence of two, optional
+        A and B: paths, preset names or ruleset objects.
+    sets : mapping, optional
+        ``{"key": value, ...}``: B is ``ruleset`` with these values changed (a string
+        value is read as ``--set key=value`` reads it).
+    policies : sequence of two str, optional
+        Two policy names, each played on ``ruleset``.
+    policy : str, optional
+        The policy of both variants (default: the game's); in a compare of two policies,
+        the field the focal seat plays against.
+    policy_params : mapping, optional
+        Parameters of ``policy``, as in :func:`simlib.simulate`.
+    ruleset : optional
+        A of a ``sets`` compare, the rules of a ``policies`` compare: a preset name, a
+        folder, a tweak file or a ruleset object (default: the game's declared default,
+        the calibrated preset for Until Daylight).
+    threads : int, optional
+        Threads of the kernels (execution only: never changes the results).
+    chunk_size : int
+        Games per chunk (execution only).
+    progress : bool, optional
+        A progress bar (default: on a terminal or in a notebook).
+    confidence : float, default 0.95
+        Level of the paired intervals (``diff_low``, ``diff_high``).
+    game : str, optional
         A registered game (default Until Daylight).
     seats : optional
         A competitive game's table(s), as in its ``simulate`` (``["optimal,threshold"]``);

@@ -3,7 +3,7 @@
 Two layers:
 
 * **Plain numbers** — no ruleset needed.  A die is a sequence of face codes
-  (``FACE_X``/``FACE_B``/``FACE_H`` from :mod:`simlib.games.until_daylight.codes`), an enemy
+  (``FACE_X``/``FACE_B``/``FACE_H`` from ``simlib.games.until_daylight.codes``), an enemy
   line is a sequence of ``(kill_heads, kill_bodies)`` pairs (``kill_bodies == 0``: bodies
   cannot kill it), attackers are ``(kind, attack_dice)`` pairs.  These functions are the
   oracle the numba kernels are tested against; their deterministic cores are
