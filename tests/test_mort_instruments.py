@@ -167,6 +167,7 @@ def test_what_if_page_runs_mort_with_its_own_seat_rows(tmp_path):
                    labels=[str(r["key"]) for r in snap["rows"]])
     assert "the killer wins (every survivor killed" in html
     assert "On the seat rows: each seat&#39;s own result: seat 0 the killer wins" in html
+    assert "On the seat rows: each seat's own result" in page.report().headline
 
 
 def test_what_if_page_seats_example_is_the_games_own(tmp_path):

@@ -32,7 +32,9 @@ def comparison_report(page) -> Report:
     rep = Report(f"What-if: {info.display_name}",
                  subtitle=f"{snap['label']} against {page.base_spec}",
                  headline=(f"{snap['games']:,} games per ruleset, the same games for both "
-                           f"(seed {page.seed}); {info.success} is the success counted."),
+                           f"(seed {page.seed}); {info.success} is the success counted."
+                           + (f" On the seat rows: {info.success_of('seat')}."
+                              if any(r["group"] == "seat" for r in rows) else "")),
                  notes=[f"Run {snap['state']}: {snap['message'] or 'still running'}."])
     diffs = pd.DataFrame({"label": [_row_label(r) for r in rows],
                           "diff": [r["diff"] for r in rows],
