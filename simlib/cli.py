@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Sequence
 
 from .cli_args import Parser as _Parser
-from .cli_args import UsageError, changes_line, characters as _characters, \
+from .cli_args import UsageError, characters as _characters, \
     int_list as _int_list, policy_params as _policy_params, positive as _positive, \
-    progress as cli_progress, seats as _seats
+    progress as cli_progress, ruleset_arg as _ruleset_arg, seats as _seats, \
+    with_changes as _with_changes
 
 USAGE_EXAMPLES = """\
 examples:
@@ -68,47 +69,6 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                         "BASE+TWEAK.toml")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", dest="sets",
                    help="change one value of that ruleset (repeatable), e.g. nights.count=2")
-
-
-def _ruleset_arg(game, a):
-    """``--rules`` with the ``--set`` changes applied (a new ruleset), or ``--rules`` as given."""
-    if not getattr(a, "sets", None):
-        return a.rules
-    base = game.resolve_ruleset(a.rules)
-    values = {}
-    for item in a.sets:
-        key, sep, text = item.partition("=")
-        key, text = key.strip(), text.strip()
-        if not sep or not key or not text:
-            raise UsageError(f"--set {item!r}: expected key=value")
-        try:
-            values[key] = _set_value(key, base.field(key), text)
-        except ValueError as exc:  # a RulesetError names the key "override: <key>: ..."
-            raise UsageError(str(exc).replace("override:", "--set", 1)) from None
-    return base.override(values, file="--set")
-
-
-def _set_value(key: str, fld, text: str):
-    """A ``--set`` value in the type of its field (the ruleset then checks its range)."""
-    import json
-
-    if fld.type == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise UsageError(f"--set {key}={text}: expected an integer") from None
-    if fld.type == "bool":
-        if text.lower() not in ("true", "false"):
-            raise UsageError(f"--set {key}={text}: expected true or false")
-        return text.lower() == "true"
-    if fld.type in ("str", "choice", "text"):
-        return text
-    if fld.type == "names":
-        return [n.strip() for n in text.split(",") if n.strip()]
-    try:  # a game's own value type: JSON (a list, a table), else the text itself
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 _HTML_HELP = ("also write a self-contained HTML report (figures, sortable team table, "
@@ -275,16 +235,6 @@ def _cmd_simulate(a) -> int:
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
     _write_html(a, result)
     return 0
-
-
-def _with_changes(text: str, prov) -> str:
-    """The game's tables with the values the run changed from the reference ruleset under
-    their first (header) line."""
-    line = changes_line(prov)
-    if not line:
-        return text
-    head, nl, rest = text.partition("\n")
-    return f"{head}\n{line}{nl}{rest}" if nl else f"{head}\n{line}\n"
 
 
 def _cmd_report(a) -> int:

@@ -4,10 +4,11 @@ parameters and seat tables."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 __all__ = ["Parser", "UsageError", "int_list", "characters", "policy_params", "positive",
-           "seats", "changes_line", "progress"]
+           "seats", "changes_line", "progress", "ruleset_arg", "set_value", "with_changes"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -117,3 +118,52 @@ def changes_line(prov, lineage_key: str = "ruleset_lineage",
     if str(prov.get(lineage_key, "")) in presets:
         return ""  # a shipped preset (calibrated): its name says what it is
     return f"Changed from the reference ruleset: {describe_changes(changes)}"
+
+
+def ruleset_arg(game, a):
+    """``--rules`` with the ``--set`` changes applied (a new ruleset), or ``--rules`` as given."""
+    if not getattr(a, "sets", None):
+        return a.rules
+    base = game.resolve_ruleset(a.rules)
+    values = {}
+    for item in a.sets:
+        key, sep, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if not sep or not key or not text:
+            raise UsageError(f"--set {item!r}: expected key=value")
+        try:
+            values[key] = set_value(key, base.field(key), text)
+        except ValueError as exc:  # a RulesetError names the key "override: <key>: ..."
+            raise UsageError(str(exc).replace("override:", "--set", 1)) from None
+    return base.override(values, file="--set")
+
+
+def set_value(key: str, fld, text: str):
+    """A ``--set`` value in the type of its field (the ruleset then checks its range)."""
+    if fld.type == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"--set {key}={text}: expected an integer") from None
+    if fld.type == "bool":
+        if text.lower() not in ("true", "false"):
+            raise UsageError(f"--set {key}={text}: expected true or false")
+        return text.lower() == "true"
+    if fld.type in ("str", "choice", "text"):
+        return text
+    if fld.type == "names":
+        return [n.strip() for n in text.split(",") if n.strip()]
+    try:  # a game's own value type: JSON (a list, a table), else the text itself
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def with_changes(text: str, prov) -> str:
+    """The game's tables with the values the run changed from the reference ruleset under
+    their first (header) line."""
+    line = changes_line(prov)
+    if not line:
+        return text
+    head, nl, rest = text.partition("\n")
+    return f"{head}\n{line}{nl}{rest}" if nl else f"{head}\n{line}\n"

@@ -57,7 +57,7 @@ def _cut(text: str, width: int) -> str:
 
 
 def run(a) -> int:
-    from .cli import _ruleset_arg
+    from .cli_args import ruleset_arg as _ruleset_arg
     from .core.games import get_game
     from .core.keys import key_table
 
