@@ -530,9 +530,10 @@ def add_precision_args(s) -> None:
                         "valid interval (confidence sequence) of at most this half-width")
     s.add_argument("--max-games", default=None, metavar="N",
                    help="cap of a --precision run (default 1000000)")
-    s.add_argument("--precision-table", default="overall", metavar="TABLE",
-                   help="the table whose rows must reach the precision: overall (default) or "
-                        "by_<grouping> of the game's tables (Until Daylight: by_players, "
+    s.add_argument("--precision-table", default=None, metavar="TABLE",
+                   help="the table whose rows must reach the precision: overall or "
+                        "by_<grouping> of the game's tables (default: overall; Mort: "
+                        "by_pairing, each pairing apart) (Until Daylight: by_players, "
                         "by_character, by_character_players, by_team; Till Dawn: by_players, "
                         "by_seat, by_character, by_strategy, by_strategy_table)")
 
@@ -555,7 +556,7 @@ def cmd_simulate_precise(a) -> int:
     seats = kw.pop("seats", None)
     if seats is not None and (a.policy or a.policy_param):
         raise UsageError("--seats gives every seat its policy; drop --policy/--policy-param")
-    from .cli import _ruleset_arg, _with_changes
+    from .cli_args import ruleset_arg as _ruleset_arg, with_changes as _with_changes
 
     res = simulate_precise(prec, cap, table=a.precision_table, policy=a.policy,
                            ruleset=_ruleset_arg(get_game(kw["game"]), a),

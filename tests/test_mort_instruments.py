@@ -218,3 +218,29 @@ def test_skill_is_the_focal_sides_win_share_against_the_floor():
     w = res.table.loc[("heuristic win share", "all"), "estimate"]
     assert res.table.loc[("K_n heuristic", "all"), "estimate"] == pytest.approx(2 * w - 1)
     assert res.table.loc[("K_n heuristic", "all"), "ci_low"] > 0
+
+
+def test_skill_metrics_are_of_equal_players_not_the_default_pool():
+    """The seat spread of "every seat heuristic" is the killer's and the survivors' shares
+    of heuristic against heuristic (``play_games``): |2 w - 1|, no tie.  It pooled the three
+    default pairings, two with a random side (5.3 points where the equal pairing gives 21)."""
+    games = 200
+    res = simlib.skill(GAME, games=games, ladder=["random", "heuristic"], bootstrap=100)
+    w = play_games(games, seats=EQUAL, seed=0)["killer_win"].to_numpy(bool).mean()
+    row = res.metrics.loc[2]
+    assert row["games"] == games and row["tie_rate"] == 0
+    assert row["seat_spread_points"] == pytest.approx(100 * abs(2 * w - 1))
+
+
+def test_simulate_to_a_precision_makes_each_pairing_precise():
+    """``simulate --precision`` stopped on the pooled ``overall`` table by default; Mort's
+    default is ``by_pairing``: the headline pairing itself reaches the precision."""
+    res = simlib.simulate_precise(0.1, 3000, game=GAME, progress=False)
+    p = res.provenance
+    assert p["precision_table"] == "by_pairing" and p["stopped_by"] == "precision"
+    rows = {r["pairing"]: r for r in p["sequence_rows"]}
+    assert "heuristic vs heuristic" in rows and len(rows) == 3
+    assert max(r["cs_high"] - r["cs_low"] for r in rows.values()) <= 2 * 0.1
+    fixed = simlib.simulate(res.games, game=GAME, seed=0, progress=False)  # the same games
+    assert rows["heuristic vs heuristic"]["wins"] == \
+        fixed.tables["by_pairing"].loc["heuristic vs heuristic", "wins"]

@@ -211,6 +211,10 @@ class GameInfo:
     seats_example : str
         A ``seats`` spec of this game, shown as the example of the what-if page's Seats
         box (competitive games).
+    precision_table : str
+        The table ``simulate_precise`` (``simlib simulate --precision``) makes precise by
+        default: ``overall``, or ``by_<grouping>`` where ``overall`` pools what must not be
+        pooled (Mort: ``by_pairing``, each pairing apart).
     """
 
     name: str
@@ -240,6 +244,7 @@ class GameInfo:
     positive_suffixes: tuple[str, ...] = ()
     grouping_success: tuple[tuple[str, str], ...] = ()
     seats_example: str = ""
+    precision_table: str = "overall"
     _loaded: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

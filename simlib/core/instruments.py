@@ -1191,7 +1191,7 @@ def _table_rows(counts: Counts, table: str) -> pd.DataFrame:
 
 
 def simulate_precise(precision: float, max_games: int, players=None, characters=None, *,
-                     table: str = "overall", seed: int = 0, policy: str | None = None,
+                     table: str | None = None, seed: int = 0, policy: str | None = None,
                      policy_params=None, ruleset=None, threads: int | None = None,
                      chunk_size: int = DEFAULT_CHUNK_SIZE, keep_records: bool | None = None,
                      out: str | Path | None = None, overwrite: bool = False,
@@ -1207,7 +1207,8 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
     chunk size).  The returned :class:`RunResult` is that of ``simulate`` of those games
     (its tables carry the usual fixed-n Wilson intervals); ``provenance["sequence"]``
     holds the confidence-sequence rows at the stop.  ``table`` is ``overall`` or
-    ``by_<grouping>`` of the game's tables (Till Dawn's ``overall`` rows count ties, its
+    ``by_<grouping>`` of the game's tables (default: the game's ``precision_table``,
+    ``overall`` except Mort's ``by_pairing``, whose overall pools its pairings; Till Dawn's ``overall`` rows count ties, its
     ``by_seat`` rows the seats' wins); ``seats`` as in Till Dawn's ``simulate``.
     """
     if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
@@ -1217,6 +1218,7 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
     from .games import get_game
 
     info = get_game(game)
+    table = info.precision_table if table is None else table
     try:
         adapter = info.adapter(players, characters, seed=seed, policy=policy,
                                policy_params=policy_params, ruleset=ruleset, seats=seats)

@@ -205,8 +205,11 @@ def _label(info, policy: str) -> str:
 
 
 def _ludii(info, games, players, seed, ruleset, threads, policy) -> pd.DataFrame:
-    """Seat spread and tie rate of a table where every seat plays ``policy``."""
-    ad = info.adapter(players, None, seed=seed, policy=policy, ruleset=ruleset)
+    """Seat spread and tie rate of a table where every seat plays ``policy``: the competitive
+    arm of ``policy`` against a field of itself (a game's default study may hold other
+    pairings, Mort's a random side, which must not be pooled into "every seat plays it")."""
+    ad = info.policy_arm(policy, None, field_policy=policy, field_params=None, players=players,
+                         seed=seed, ruleset=ruleset)
     rec = _records(ad, games, threads)
     spec = ad.spec
     present = rec[list(spec.members)].notna().to_numpy()

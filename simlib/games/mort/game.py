@@ -37,4 +37,5 @@ GAME = GameInfo(
     grouping_success=(("seat", "each seat's own result: seat 0 the killer wins, seat s (1-4) "
                                "survivor s escaped"),),
     seats_example="killer=heuristic,survivors=random",
+    precision_table="by_pairing",  # each pairing known to +- precision, never the pool
 )
