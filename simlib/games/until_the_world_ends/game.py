@@ -40,4 +40,8 @@ GAME = _UntilTheWorldEndsInfo(
     policy_arm=f"{_P}.instruments:policy_arm",
     step=f"{_P}.api:Game",
     benches=f"{_P}.benches:BENCH_FACTORIES",
+    grouping_success=(("seat", "that seat wins or shares the win (every seat, not only the "
+                               "focal player's)"),
+                      ("strategy", "a seat playing that strategy wins or shares the win")),
+    seats_example="greedy,random,random",
 )
