@@ -229,7 +229,8 @@ def _cmd_simulate(a) -> int:
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
                            progress=cli_progress(a.no_progress),
                            connect_timeout=a.connect_timeout)
-    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance))
+    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance,
+                                   game.success))
     if a.out:
         what = "records" if result.has_records else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
@@ -251,7 +252,8 @@ def _cmd_report(a) -> int:
     if normalize(game.name) != normalize(str(name)):  # pragma: no cover - registry mismatch
         raise UsageError(f"{a.path}: a run of game {name!r}")
     result = game.load_result(a.path)
-    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance))
+    sys.stdout.write(_with_changes(game.render(result, a.all_tables), result.provenance,
+                                   game.success))
     _write_html(a, result)
     return 0
 

@@ -159,11 +159,15 @@ def set_value(key: str, fld, text: str):
         return text
 
 
-def with_changes(text: str, prov) -> str:
-    """The game's tables with the values the run changed from the reference ruleset under
-    their first (header) line."""
-    line = changes_line(prov)
-    if not line:
+def with_changes(text: str, prov, success: str | None = None) -> str:
+    """The game's tables with, under their first (header) line, the values the run changed
+    from the reference ruleset and (``success``) the outcome the instruments count, so
+    that the same "win" is named in simulate as in compare, sweep, calibrate and the page."""
+    lines = [ln for ln in (changes_line(prov),
+                           success and f"'win' in compare, sweep, calibrate, skill and the what-if "
+                                       f"page: {success}.") if ln]
+    if not lines:
         return text
     head, nl, rest = text.partition("\n")
-    return f"{head}\n{line}{nl}{rest}" if nl else f"{head}\n{line}\n"
+    add = "\n".join(lines)
+    return f"{head}\n{add}{nl}{rest}" if nl else f"{head}\n{add}\n"

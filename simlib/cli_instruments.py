@@ -564,7 +564,8 @@ def cmd_simulate_precise(a) -> int:
                            keep_records=a.keep_records, out=a.out, overwrite=a.force,
                            seats=seats, **kw)
     p = res.provenance
-    sys.stdout.write(_with_changes(get_game(kw["game"]).render(res, a.all_tables), p))
+    info = get_game(kw["game"])
+    sys.stdout.write(_with_changes(info.render(res, a.all_tables), p, info.success))
     why = ("every row reached the precision" if p["stopped_by"] == "precision"
            else "the --max-games cap was reached first")
     sys.stdout.write(f"\nprecision run: stopped after {res.games} games ({why}); widest 95 % "

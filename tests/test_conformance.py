@@ -32,21 +32,8 @@ SEEDS = (0, 1, 2)
 STEP_CAP = 200_000  # decisions: a game that does not end within it is a bug
 
 
-@pytest.fixture(scope="module", autouse=True)
-def pig_registered():
-    """Pig joins the registry for this module (and for its subprocesses, through the
-    environment), then leaves it."""
-    old = os.environ.get(registry.GAMES_ENV)
-    os.environ[registry.GAMES_ENV] = PIG
-    sys.path.insert(0, str(HERE))
-    registry._DISCOVERED = False
-    yield
-    registry.unregister("pig")
-    if old is None:
-        os.environ.pop(registry.GAMES_ENV)
-    else:
-        os.environ[registry.GAMES_ENV] = old
-    sys.path.remove(str(HERE))
+# Pig joins the registry for this module (conftest.py's pig_registered)
+pytestmark = pytest.mark.usefixtures("pig_registered")
 
 
 def _env() -> dict:

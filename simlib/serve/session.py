@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..core.games import game_names, get_game
+from ..core.instruments import change_notice, games_differ
 from ..core.paired import paired_counts, paired_summary
 from ..core.ruleset import RulesetError, toml_value
 from .stats import paired_difference_cs
@@ -192,6 +193,7 @@ class Run:
         self.confidence = confidence
         self.counts = np.zeros((len(groups.keys), 4), np.int64)
         self.games = 0
+        self.altered = 0  # games whose result differs at all (games_differ, as compare counts)
         self.history: list[dict] = []
         self.state = "running"
         self.message = ""
@@ -215,7 +217,7 @@ class Run:
         if self.thread.is_alive():
             self.thread.join(timeout)
 
-    def _chunk(self, start: int, count: int) -> np.ndarray:
+    def _chunk(self, start: int, count: int) -> tuple[np.ndarray, int]:
         base, changed = self.adapters
         oa = base.outcomes(start, count, None)
         ob = changed.outcomes(start, count, None)
@@ -234,7 +236,7 @@ class Run:
             if not (np.array_equal(rows, rows_b) and np.array_equal(idx, idx_b)):
                 raise RuntimeError("the two rulesets seat different players in the same games")
             out[n_pl:] = paired_counts(wa, wb, idx, len(g.seat_labels))
-        return out
+        return out, int(games_differ(oa, ob).sum())
 
     def _loop(self) -> None:
         size = FIRST_CHUNK
@@ -248,11 +250,12 @@ class Run:
                     if self.cancel.is_set():
                         break
                     t = time.perf_counter()
-                    add = self._chunk(self.games, count)
+                    add, altered = self._chunk(self.games, count)
                     dt = time.perf_counter() - t
                 with self.lock:
                     self.counts = self.counts + add
                     self.games += count
+                    self.altered += altered
                     self.kernel_s += dt
                     if self.first_figures_s is None:
                         self.first_figures_s = time.monotonic() - self.started
@@ -285,7 +288,7 @@ class Run:
         """Everything the page shows, consistent (taken under the run's lock)."""
         with self.lock:
             counts = self.counts.copy()
-            games, history = self.games, list(self.history)
+            games, history, altered = self.games, list(self.history), self.altered
             state, message, first = self.state, self.message, self.first_figures_s
             kernel_s = self.kernel_s
         diff, low, high = self.interval(counts)
@@ -305,7 +308,10 @@ class Run:
                 "cap": self.cap, "first_figures_s": first, "label": self.label,
                 "elapsed_s": round(time.monotonic() - self.started, 3),
                 "games_per_s": round(2 * games / kernel_s, 1) if kernel_s > 0 else None,
-                "confidence": self.confidence, "rows": rows, "history": history}
+                "confidence": self.confidence, "rows": rows, "history": history,
+                "altered": altered,
+                # the one line compare prints when the change alters no game (so far)
+                "notice": change_notice(altered, games, "compare") if games else ""}
 
     def newcombe(self):
         """The fixed-n view of the same counts (``simlib compare``'s columns: A = base,

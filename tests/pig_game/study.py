@@ -1,6 +1,7 @@
 """Pig's Python face: policies, the study adapter, tables, text, report, trace, step model."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,12 +49,13 @@ TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("players", ("players",)), ("seat", ("players", "seat"))),
     outcome="decided", outcome_label="decided",
     members=tuple(f"seat_{s}" for s in range(K.MAX_SEATS)), member="member",
-    member_attrs=(("seat", ()),),
+    member_attrs=(("seat", ()), ("strategy", tuple(f"strategy_{s}" for s in range(K.MAX_SEATS)))),
     member_outcomes=tuple(f"win_{s}" for s in range(K.MAX_SEATS)),
 )
 
 
-def records_frame(out: np.ndarray, rules: PigRules) -> pd.DataFrame:
+def records_frame(out: np.ndarray, rules: PigRules, policies=("hold_at", "hold_at")) -> pd.DataFrame:
+    """``policies``: seat 0's policy and every other seat's (a competitive arm's field)."""
     df = pd.DataFrame(out, columns=K.REC_NAMES)
     npl = df["players"].to_numpy()
     cols = {"game": df["game"], "players": df["players"], "turns": df["turns"],
@@ -61,6 +63,7 @@ def records_frame(out: np.ndarray, rules: PigRules) -> pd.DataFrame:
     for s in range(K.MAX_SEATS):
         present = npl > s
         cols[f"seat_{s}"] = pd.Series(np.where(present, f"seat {s}", None), dtype=object)
+        cols[f"strategy_{s}"] = pd.Series(np.where(present, policies[min(s, 1)], None), dtype=object)
         cols[f"win_{s}"] = pd.Series(df["winner"] == s, dtype="boolean").where(present)
         cols[f"score_{s}"] = pd.Series(df[f"score_{s}"], dtype="Int64").where(present)
     return pd.DataFrame(cols)
@@ -75,12 +78,16 @@ class PigAdapter(StudyAdapter):
     param: float
     game: str = "pig"
     spec: TableSpec = field(default=TABLE_SPEC)
+    field_policy: str | None = None  # every seat but 0 (a competitive arm's field); None: policy
+    field_param: float = 0.0
 
     def _configs(self, start: int, count: int):
         idx = np.arange(start, start + count)
         npl = np.asarray(self.players, np.int64)[idx % len(self.players)]
         pol = np.full((count, K.MAX_SEATS), POLICIES[self.policy].id, np.int64)
         par = np.full((count, K.MAX_SEATS), self.param, np.float64)
+        if self.field_policy is not None:
+            pol[:, 1:], par[:, 1:] = POLICIES[self.field_policy].id, self.field_param
         return npl, pol, par
 
     def _play(self, start: int, count: int, threads=None) -> np.ndarray:
@@ -91,7 +98,8 @@ class PigAdapter(StudyAdapter):
         return out
 
     def run_chunk(self, start, count, threads=None) -> pd.DataFrame:
-        return records_frame(self._play(start, count, threads), self.rules)
+        return records_frame(self._play(start, count, threads), self.rules,
+                             (self.policy, self.field_policy or self.policy))
 
     def run_chunk_counts(self, start, count, threads=None) -> Counts:
         return self.aggregate(self.run_chunk(start, count, threads))
@@ -153,7 +161,14 @@ def default_games(adapter: PigAdapter) -> int:
 
 
 def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
-    return make_adapter(policy=policy, policy_params=params, **kw)
+    """Seat 0 plays ``policy``, every other seat ``field_policy`` (default: the same)."""
+    ad = make_adapter(policy=policy, policy_params=params, **kw)
+    if field_policy is None:
+        return ad
+    if field_policy not in POLICIES:
+        raise ValueError(f"unknown policy {field_policy!r}; allowed: {', '.join(POLICIES)}")
+    return dataclasses.replace(ad, field_policy=field_policy,
+                               field_param=seat_param(field_policy, field_params))
 
 
 def render(result, all_tables: bool = False) -> str:
@@ -247,7 +262,7 @@ class Game:
     def record(self) -> dict:
         rec = np.zeros(K.REC_SIZE, np.int64)
         record_nb(self.state, np.int64(self.game), rec)
-        return records_frame(rec[None, :], self.rules).iloc[0].to_dict()
+        return records_frame(rec[None, :], self.rules, (self.policy, self.policy)).iloc[0].to_dict()
 
     @property
     def result(self) -> dict:
