@@ -178,7 +178,7 @@ class Page(HTMLParser):
         self.feed(html)
         self.close()
 
-    VOID = {"meta", "img", "br", "link", "input", "hr"}
+    VOID = {"meta", "img", "br", "link", "input", "hr", "wbr"}
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -511,3 +511,219 @@ def test_till_dawn_html_report_is_its_own_and_equals_its_tables(capsys, tmp_path
     assert code == 0
     again = check_self_contained((tmp_path / "again.html").read_text())
     assert again.tables["table-by-seat"] == page.tables["table-by-seat"]
+
+
+# =========================================================================== what a designer sees
+def test_rates_print_with_one_precision():
+    """One decimal for every rate and bound (no "99.82" beside "94.6"); a rate that is not
+    0 or 1 never prints as a flat 0.0 or 100.0."""
+    assert [_pct(x).strip() for x in (0.0, 1.0, 0.765, 0.9982, 0.946, 0.0101, 0.0049)] == [
+        "0.0", "100.0", "76.5", "99.8", "94.6", "1.0", "0.5"]
+    assert _pct(0.00002).strip() == "<0.1" and _pct(0.99996).strip() == ">99.9"
+    for x in np.linspace(0, 1, 2001):
+        text = _pct(x).strip().lstrip("<>")
+        assert len(text.split(".")[1]) == 1, (x, text)
+
+
+def test_table_cells_number_alignment_and_titles():
+    from simlib.core.report import frame_table
+
+    df = pd.DataFrame({"hoard %": [" 0.0", "14.7"], "ender gain": [" -3.07", " +1.20"],
+                       "threat": ["7.24 [6.99, 7.49]", "0.07 [0.00, 0.17]"],
+                       "mean": [33.0, 33.15], "note": ["a", "b"]}, index=[2, 3])
+    t = frame_table(df, index=True)
+    titles = [c.title for c in t.columns]
+    assert titles[0] == "" and "index" not in titles  # an unnamed index has no made-up title
+    numeric = {c.key: c.numeric for c in t.columns}
+    assert numeric == {"": True, "hoard %": True, "ender gain": True, "threat": True,
+                       "mean": True, "note": False}
+    assert all(cell.numeric == col.numeric for row in t.rows for cell, col in zip(row, t.columns))
+    assert [row[1].text for row in t.rows] == ["0.0", "14.7"]  # no padding of the text tables
+    assert [row[4].text for row in t.rows] == ["33.00", "33.15"]  # one precision a column
+
+
+def test_backticks_in_text_render_as_code_and_long_names_may_break():
+    from simlib.core.report import Note, Report, frame_table
+
+    rep = Report("t", notes=["Give a mixed table (`--seats`) to compare strategies."])
+    rep.add(Section("s", [Note("see `simlib rules`"), frame_table(pd.DataFrame(
+        {"table": ["optimal+threshold(t=8)+threshold"], "games": [10]}))], intro="`x` y"))
+    html = rep.render()
+    body = html.split("<main>", 1)[1].split("<script>", 1)[0]
+    assert "`" not in body
+    assert "<code>--seats</code>" in body and "<code>simlib rules</code>" in body
+    assert "optimal+<wbr>threshold(t=8)+<wbr>threshold" in body
+    check_page = Page(html)
+    assert check_page.stack == []
+
+
+def test_integer_parameters_get_integer_ticks_and_rounds_do_not_crowd():
+    c = pd.DataFrame({"health": [8, 9, 10], "win_rate": [0.3, 0.4, 0.5], "ci_low": [0.25, 0.35, 0.45],
+                      "ci_high": [0.35, 0.45, 0.55]})
+    ax = plots.curve_band(c, x="health", y="win_rate")
+    ticks = ax.get_xticks()
+    assert len(ticks) and all(float(v).is_integer() for v in ticks), ticks
+    real = c.assign(health=[0.5, 0.75, 1.0])
+    ax = plots.curve_band(real, x="health", y="win_rate")  # a real parameter keeps its ticks
+    assert not all(float(v).is_integer() for v in ax.get_xticks())
+    rows = [(p, r, 10 + r % 7) for p in ("a vs b", "c vs d") for r in range(1, 41)]
+    length = pd.DataFrame(rows, columns=["pairing", "rounds", "games"]).set_index(["pairing", "rounds"])
+    ax = plots.game_length(length, "pairing", "rounds")
+    shown = [v for v in ax.get_xticks() if ax.get_xlim()[0] <= v <= ax.get_xlim()[1]]
+    assert 3 <= len(shown) <= plots.MAX_ROUND_TICKS and all(float(v).is_integer() for v in shown)
+    assert 0 not in shown  # no game ends in round 0
+
+
+def _sweep_result():
+    from simlib.core.instruments import SweepResult
+
+    table = pd.DataFrame({"board.survivors": [2, 3, 4] * 1, "players": [5, 5, 5],
+                          "games": [300] * 3, "wins": [30, 60, 90], "win_rate": [0.1, 0.2, 0.3],
+                          "ci_low": [0.07, 0.16, 0.25], "ci_high": [0.14, 0.25, 0.35]})
+    prov = {"display_name": "Mort de la lumière du jour",
+            "table_labels": ["killer heuristic vs survivors heuristic",
+                             "killer heuristic vs survivors random"]}
+    return SweepResult(("board.survivors",), table, prov)
+
+
+def test_sweep_plot_title_fits_and_integer_parameter_ticks():
+    ax = _sweep_result().plot()
+    fig = ax.figure
+    fig.canvas.draw()
+    box = ax.title.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width  # the whole title is on the figure
+    assert all(float(v).is_integer() for v in ax.get_xticks())
+
+
+def test_sensitivity_error_bars_stop_at_zero():
+    from simlib.core.instruments import SensitivityResult
+
+    table = pd.DataFrame({"key": ["a.b", "c.d", "dummy.seed"], "output": ["win_rate"] * 3,
+                          "mu_star": [0.05, 0.004, 0.002], "mu_star_conf": [0.01, 0.02, 0.01],
+                          "sigma": [0.01] * 3})
+    res = SensitivityResult("morris", table, pd.DataFrame(), {"measure": "rounds"})
+    ax = res.plot()
+    from matplotlib.container import ErrorbarContainer
+
+    errs = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    segments = [s for c in errs for lines in c.lines[2] for s in lines.get_segments()]
+    assert segments and min(x for seg in segments for x, _ in seg) >= 0
+
+
+# =========================================================================== every game's report
+REPORT_GAMES = {  # command-line name: games (small: one report per game, seconds each)
+    "until-daylight": 600, "till-dawn": 600, "until-the-world-ends": 600,
+    "mort-de-la-lumiere-du-jour": 600, "day-night-z": 600}
+
+
+@pytest.fixture(scope="module")
+def game_reports(tmp_path_factory):
+    """Each game's HTML report of a small default study (``simlib simulate --html``)."""
+    d = tmp_path_factory.mktemp("games")
+    out = {}
+    for game, n in REPORT_GAMES.items():
+        path = d / f"{game}.html"
+        code = main(["simulate", "--game", game, "--games", str(n), "--seed", "3", "--html",
+                     str(path), "--no-progress"])
+        assert code == 0, game
+        out[game] = path
+    return out
+
+
+def test_every_game_report_shows_no_placeholder_index_or_backtick(game_reports):
+    for game, path in game_reports.items():
+        page = check_self_contained(path.read_text())
+        for tid, headers in page.headers.items():
+            assert "index" not in headers, (game, tid, headers)
+        body = "".join(page.text)
+        assert "`" not in body, game
+        prov = dict((row[0][1], row[1][1]) for row in page.tables["provenance-table"])
+        assert "–" not in prov.values(), (game, prov)  # a row with nothing to say is left out
+        for tid, rows in page.tables.items():
+            for row in rows:
+                for _value, text in row:  # no interval of a count or a rate reaches below 0
+                    for low in re.findall(r"\[(-?[\d.]+),", text):
+                        assert float(low) >= 0, (game, tid, text)
+
+
+def test_mort_provenance_says_what_was_played(game_reports):
+    page = Page(game_reports["mort-de-la-lumiere-du-jour"].read_text())
+    prov = dict((row[0][1], row[1][1]) for row in page.tables["provenance-table"])
+    assert not {"pairing", "teams", "policy"} & set(prov)
+    assert prov["tables (pairings)"].startswith("3: killer heuristic vs survivors heuristic; ")
+    assert prov["headline pairing"] == "heuristic vs heuristic"
+    assert prov["players at a table"] == "5: the killer and 4 survivors"
+
+
+def test_day_night_z_writes_start_hours_one_way(game_reports):
+    page = Page(game_reports["day-night-z"].read_text())
+    hours = set()
+    for tid, headers in page.headers.items():
+        col = next((i for i, h in enumerate(headers) if h.startswith("start_hour")), None)
+        if col is not None:
+            hours |= {row[col][1] for row in page.tables[tid]}
+        hours |= {h for h in headers if re.fullmatch(r"\d{1,2}(:\d\d)?", h)}
+    assert hours == {"08:00", "14:00", "20:00"}
+
+
+def test_long_tables_are_sorted_by_win_rate(game_reports):
+    page = Page(game_reports["until-daylight"].read_text())
+    rates = [float(row[3][0]) for row in page.tables["table-teams"]]
+    assert len(rates) > 20 and rates == sorted(rates, reverse=True)
+
+
+# per table: its width, its box's and card's, and the cells of its number columns (every
+# cell a number, a dash or empty) that are not right-aligned
+TABLE_FIT = """() => Array.from(document.querySelectorAll("table")).map(t => {
+  const box = t.closest(".tablebox");
+  const rows = Array.from(t.tBodies[0].rows);
+  const isNum = c => /^[+\\-<>]?\\d[\\d,.]*( ?%)?( \\[.*\\])?$/.test(c.textContent.trim());
+  const blank = c => ["", "\u2013"].includes(c.textContent.trim());
+  let num = [];
+  for (let k = 0; rows.length && k < rows[0].cells.length; k++) {
+    const col = rows.map(r => r.cells[k]).filter(c => c && !blank(c));
+    if (col.length && col.every(isNum)) num = num.concat(col);
+  }
+  return {id: t.id || (t.caption ? t.caption.textContent.slice(0, 40) : ""),
+          table: t.scrollWidth, box: box ? box.clientWidth : -1,
+          card: box ? box.parentElement.clientWidth : -1,
+          left: num.filter(c => getComputedStyle(c).textAlign !== "right").length};
+})"""
+
+
+def test_every_game_report_in_headless_chromium(game_reports, tmp_path):
+    """One browser session: a full-page screenshot of each game's report (kept beside the
+    test's files), no console message, and every table fits its card at a desktop width
+    (its box would scroll on a narrower screen) with its numbers right-aligned."""
+    browser = chromium.chromium()  # skips without Chromium (a failure in CI)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if chromium.in_ci():
+            pytest.fail("playwright is missing; CI installs it with the test extras")
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    problems: list[str] = []
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=browser, headless=True,
+                               args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = b.new_page(viewport={"width": 1200, "height": 900})
+            page.on("console", lambda m: problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            for game, path in game_reports.items():
+                page.goto(path.as_uri())
+                shot = tmp_path / f"{game}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                assert chromium.screenshot_colors(shot, (1200, page.evaluate(
+                    "document.documentElement.scrollHeight"))) > 50, game
+                fit = page.evaluate(TABLE_FIT)
+                assert len(fit) >= 3, game
+                for t in fit:
+                    assert t["box"] > 0 and t["box"] <= t["card"], (game, t)
+                    assert t["table"] <= t["box"], f"{game}: table {t['id']!r} overflows its card: {t}"
+                    assert t["left"] == 0, f"{game}: table {t['id']!r} has left-aligned numbers"
+                    assert page.evaluate("() => getComputedStyle(document.querySelector("
+                                         "'.tablebox')).overflowX") == "auto"
+        finally:
+            b.close()
+    assert problems == [], problems

@@ -2,6 +2,8 @@
 is known in closed form, then the command on the real games with tiny game counts."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -106,7 +108,11 @@ def test_skill_command_till_dawn(capsys):
     assert main(["skill", "--game", "till-dawn", "--players", "3", "--games", "300",
                  "--bootstrap", "100", "--ladder", "random,threshold"]) == 0
     out = capsys.readouterr().out
-    assert "K_n threshold" in out and "tie_rate" in out
+    assert "K_n threshold" in out and "tie %" in out
+    # the metrics print as every rate does: percent, one decimal (not a fraction "0.211")
+    row = next(ln for ln in out.split("tie %", 1)[1].splitlines() if ln.startswith("3 "))
+    spread, tie = row.split()[2], row.split()[-1]
+    assert re.fullmatch(r"\d+\.\d", spread) and re.fullmatch(r"(\d+\.\d|<0\.1)", tie), row
 
 
 def test_skill_same_rung_twice_gives_k_one():

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import sys
+import textwrap
 import time
 from dataclasses import dataclass, field
 from itertools import product
@@ -40,6 +41,7 @@ import pandas as pd
 
 from .calibrate import Calibration, CalibrationError, calibrate_integer, calibrate_real
 from .paired import paired_counts, paired_summary
+from .plots import integer_ticks
 from .runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
                      _progress_bar, _show_progress, _write_parquet)
 from .ranges import calibrate_range, contiguous_range, joint_ranges
@@ -646,8 +648,11 @@ class SweepResult:
             ax.fill_between(g[x], 100 * g["ci_low"], 100 * g["ci_high"], alpha=0.25)
         ax.set_xlabel(x)
         ax.set_ylabel("win rate, % (95 % interval)")
+        integer_ticks(ax, "x", self.table[x])
         who = self.provenance.get("policy") or ", ".join(self.provenance.get("table_labels", []))
-        ax.set_title(f"{self.provenance.get('display_name', '')}: win rate against {x} ({who})")
+        # a game's long name and its tables of players do not fit one line of the figure
+        ax.set_title(textwrap.fill(f"{self.provenance.get('display_name', '')}: win rate "
+                                   f"against {x} ({who})", 70), fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
         if fig is not None:
@@ -949,7 +954,10 @@ class SensitivityResult:
         scale = 100 if output == "win_rate" else 1
         y = np.arange(len(t))[::-1]
         colors = ["tab:gray" if k == DUMMY else "tab:blue" for k in t["key"]]
-        ax.barh(y, scale * t[col], xerr=scale * t[err], color=colors, alpha=0.85)
+        # mu* and the total index are not negative: the bar's interval stops at 0
+        value, conf = scale * t[col].to_numpy(float), scale * t[err].to_numpy(float)
+        low = np.minimum(conf, np.maximum(value, 0.0))
+        ax.barh(y, value, xerr=np.vstack([low, conf]), color=colors, alpha=0.85)
         ax.set_yticks(y, t["key"], fontsize=8)
         unit = ("points of win rate" if output == "win_rate"
                 else self.provenance.get("measure_unit", "rounds"))

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .stats import wilson_interval
 
-__all__ = ["PlotUnavailable", "win_rates", "heatmap", "survival", "survival_frame", "loss_causes",
+__all__ = ["PlotUnavailable", "integer_ticks", "win_rates", "heatmap", "survival", "survival_frame", "loss_causes",
            "rate_bars", "game_length", "paired_differences", "curve_band", "ranked_bars",
            "ResultPlots"]
 
@@ -54,9 +54,31 @@ def _rate_col(table: pd.DataFrame) -> str:
                      "'ci_high')")
 
 
+# More round labels than this overlap on a report's figure (Mort's games last up to 40
+# rounds): beyond it, matplotlib picks a few whole rounds.
+MAX_ROUND_TICKS = 15
+
+
+def integer_ticks(ax, axis: str = "x", values=None) -> None:
+    """Whole-number ticks on ``axis`` (no 8.5 for a parameter that takes whole values);
+    with ``values``, only when every one of them is a whole number."""
+    from matplotlib.ticker import MaxNLocator
+
+    if values is not None:
+        v = np.asarray(values, dtype=float)
+        if not (np.isfinite(v).all() and (v == np.round(v)).all()):
+            return
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
+
+
 def _rounds_axis(ax, rounds, xlabel: str, ylabel: str, title: str | None):
     """Finish a bar chart of shares by round: ticks, labels, percent axis, grid, legend."""
-    ax.set_xticks(list(rounds))
+    rounds = list(rounds)
+    if len(rounds) <= MAX_ROUND_TICKS:
+        ax.set_xticks(rounds)
+    else:
+        integer_ticks(ax)
+        ax.set_xlim(rounds[0] - 0.6, rounds[-1] + 0.6)  # no tick at round 0
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _pct_axis(ax)
@@ -173,11 +195,10 @@ def heatmap(table: pd.DataFrame, rows: str, cols: str, ax=None, *, title: str | 
 
 
 def _fmt(v: float) -> str:
-    """Percent number with one decimal, more near 0 and 100 (as the text tables)."""
-    edge = min(v, 100 - v)
-    if edge <= 0 or edge >= 1:
-        return f"{v:.1f}"
-    return f"{v:.2f}" if edge >= 0.1 else f"{v:.3f}"
+    """A percent number as the text tables print it (one decimal, ``<0.1`` near 0)."""
+    from .tables import _pct
+
+    return _pct(v / 100).strip()
 
 
 def survival_frame(table: pd.DataFrame, group: str, round_: str,
@@ -406,6 +427,7 @@ def curve_band(df: pd.DataFrame, ax=None, *, x: str = "x", y: str = "y", low: st
         ax.axhline(scale * target, color="black", linestyle="--", linewidth=1, label="target")
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel)
+    integer_ticks(ax, "x", df[x])
     if scale == 100.0:
         _pct_axis(ax)
     ax.grid(alpha=0.3)

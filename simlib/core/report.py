@@ -161,19 +161,39 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-def _text(v: Any) -> str:
+def _text(v: Any, decimals: int | None = None) -> str:
     if v is None or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
         return "–"
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.4g}"
+        return f"{float(v):.4g}" if decimals is None else f"{float(v):,.{decimals}f}"
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
         return f"{int(v):,}"
     return str(v)
 
 
-def _cell(v: Any, text: str | None = None) -> Cell:
+def _decimals(values) -> int | None:
+    """One number of decimals for a float column (the most that 4 significant digits of
+    any of its values need, at most 4), so that 33 and 33.15 print as 33.00 and 33.15."""
+    most = None
+    for v in values:
+        if isinstance(v, (float, np.floating)) and np.isfinite(v):
+            t = f"{float(v):.4g}"
+            d = 0 if "e" in t or "." not in t else len(t.split(".")[1])
+            most = d if most is None else max(most, d)
+    return None if most is None else min(most, 4)
+
+
+# A number as the tables print one: 1,234 / -0.84 / +8.2 / 58.2 % / <0.1 / 7.24 [6.99, 7.49]
+_NUMBER = re.compile(r"^[+\-−<>]?\d[\d,]*(\.\d+)?( ?%)?( \[[^\]]*\])?$")
+
+
+def _looks_numeric(text: str) -> bool:
+    return bool(_NUMBER.match(text.strip()))
+
+
+def _cell(v: Any, text: str | None = None, decimals: int | None = None) -> Cell:
     numeric = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-    return Cell(_text(v) if text is None else text, _value(v), numeric)
+    return Cell(_text(v, decimals) if text is None else text, _value(v), numeric)
 
 
 def _pct_cell(x: float) -> Cell:
@@ -218,27 +238,47 @@ def rate_table(table: pd.DataFrame, *, caption: str = "", sortable: bool = False
                      _pct_cell(float(o["ci_high"]))] if o is not None
                     else [_cell(None), _cell(None), _cell(None)])
         rows.append(tuple(row))
-    return TableBlock(tuple(cols), tuple(rows), caption, sortable, id)
+    return TableBlock(*_aligned(cols, rows), caption, sortable, id)
 
 
 def frame_table(df: pd.DataFrame, *, percent: Sequence[str] = (), caption: str = "",
                 sortable: bool = True, id: str = "", titles: Mapping[str, str] | None = None,
                 index: bool = False) -> TableBlock:
     """Any DataFrame as a table block; ``percent`` columns (fractions) shown in percent."""
-    f = df.reset_index() if index else df
+    if index:  # an unnamed index level gets an empty title, not pandas' "index"
+        f = df.rename_axis([n if n is not None else "" for n in df.index.names]).reset_index()
+    else:
+        f = df
     titles = dict(titles or {})
-    cols = []
-    for c in f.columns:
-        numeric = pd.api.types.is_numeric_dtype(f[c]) and not pd.api.types.is_bool_dtype(f[c])
-        t = titles.get(c, str(c)) + (" %" if c in percent and c not in titles else "")
-        cols.append(Column(str(c), t, numeric))
+    decimals = {c: _decimals(f[c]) for c in f.columns if c not in percent}
     rows = []
     for r in f.itertuples(index=False):
         row = []
         for c, v in zip(f.columns, r):
-            row.append(_pct_cell(float(v)) if c in percent else _cell(v))
+            if c in percent:
+                row.append(_pct_cell(float(v)))
+            elif isinstance(v, str):  # text made by the caller: numbers stay numbers
+                row.append(Cell(v.strip(), v.strip(), _looks_numeric(v)))
+            else:
+                row.append(_cell(v, decimals=decimals[c]))
         rows.append(tuple(row))
-    return TableBlock(tuple(cols), tuple(rows), caption, sortable, id)
+    cols = [Column(str(c), titles.get(c, str(c)) + (" %" if c in percent and c not in titles
+                                                     else "")) for c in f.columns]
+    return TableBlock(*_aligned(cols, rows), caption, sortable, id)
+
+
+def _aligned(cols, rows) -> tuple[tuple[Column, ...], tuple[tuple[Cell, ...], ...]]:
+    """A column is numeric or text as a whole: numeric (right-aligned, title too) when
+    every cell it shows is a number, e.g. the survivors alive "0" .. "4" of a category;
+    its cells then align with its title."""
+    out = []
+    for k, c in enumerate(cols):
+        shown = [row[k] for row in rows if row[k].text not in ("", "–")]
+        numeric = bool(shown) and all(cell.numeric or _looks_numeric(cell.text) for cell in shown)
+        out.append(Column(c.key, c.title, numeric))
+    rows = tuple(tuple(Cell(cell.text, cell.value, col.numeric) for cell, col in zip(row, out))
+                 for row in rows)
+    return tuple(out), rows
 
 
 # =========================================================================== generic sections
@@ -294,6 +334,34 @@ def ranked_bars_section(df: pd.DataFrame, *, title: str = "Sensitivity", label: 
 
 
 # =========================================================================== report
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def inline_markup(text: Any):
+    """Text for the page, escaped: ```x``` becomes ``<code>x</code>`` (no literal backticks
+    on the page), and a long name joined by ``+`` (a team, a table of strategies) may
+    break after each ``+`` instead of widening its table past its card."""
+    from markupsafe import Markup, escape
+
+    html = str(escape(str(text)))
+    html = _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", html)
+    return Markup(html.replace("+", "+<wbr>") if "+" in html else html)
+
+
+def number_markup(text: Any):
+    """A number's cell for the page: it breaks only between a value and its interval
+    (``7.24`` / ``[6.99, 7.49]``), never inside either, so a wide table wraps those cells
+    before it outgrows its card."""
+    from markupsafe import Markup, escape
+
+    value, sep, interval = str(text).partition(" [")
+    nb = "\u00a0"
+    html = str(escape(value.replace(" ", nb)))
+    if sep:
+        html += " [" + str(escape(interval.replace(" ", nb)))
+    return Markup(html)
+
+
 class Report:
     """An HTML report: title, headline, warnings, notes and sections (see module doc)."""
 
@@ -325,6 +393,8 @@ class Report:
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
                                  autoescape=True, undefined=jinja2.StrictUndefined,
                                  trim_blocks=True, lstrip_blocks=True)
+        env.filters["inline"] = inline_markup
+        env.filters["number"] = number_markup
         return env.get_template(TEMPLATE).render(
             title=self.title, subtitle=self.subtitle, headline=self.headline, notes=self.notes,
             warnings=self.warnings, sections=self.sections, version=__version__,
@@ -370,16 +440,22 @@ def _fmt_value(v: Any) -> str:
     return "–" if v is None else str(v)
 
 
-def _provenance_section(result, command: str | None) -> Section:
+def _provenance_section(result, command: str | None,
+                        played: Sequence[tuple[str, Any]] | None = None) -> Section:
+    """The provenance table; ``played``: the rows that say what was played (a game whose
+    run is not players, teams and one policy, e.g. Mort's tables of pairings), in place of
+    the generic ones.  A row with nothing recorded is left out, not shown as a dash."""
     import matplotlib
 
     p = dict(result.provenance)
+    if played is None:
+        played = [(f"{result.counts.spec.primary or 'groups'}", p.get("players")),
+                  ("teams", p.get("teams")), ("policy", p.get("policy")),
+                  ("policy parameters", p.get("policy_params") or None)]
     rows = [
         ("game", p.get("game")), ("games", f"{result.games:,}" + (
             "" if result.complete else f" of {p.get('games', '?'):,} planned (incomplete run)")),
-        ("seed", p.get("seed")), (f"{result.counts.spec.primary or 'groups'}", p.get("players")),
-        ("teams", p.get("teams")), ("policy", p.get("policy")),
-        ("policy parameters", p.get("policy_params")),
+        ("seed", p.get("seed")), *[(k, v) for k, v in played if v is not None],
         ("ruleset fingerprint", p.get("ruleset_fingerprint")),
         ("ruleset", p.get("ruleset_lineage")),
         ("ruleset origin", p.get("ruleset_origin")),

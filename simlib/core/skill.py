@@ -288,9 +288,22 @@ class SkillResult:
         if self.metrics is not None and len(self.metrics):
             out.append(f"Ludii-style metrics, every seat {self.metrics_policy}: seat spread "
                        "(largest minus smallest seat win share, points) and tie rate:\n"
-                       + self.metrics.to_string(
-                           float_format=lambda v: f"{v:.3f}"))
+                       + _metrics_text(self.metrics).to_string())
         return "\n\n".join(out) + "\n"
+
+
+def _metrics_text(m: pd.DataFrame) -> pd.DataFrame:
+    """The metrics as the text prints them: the spread in points and the tie rate in
+    percent, one decimal each (the precision of every rate simlib prints)."""
+    from .tables import _pct
+
+    out = m.copy()
+    if "seat_spread_points" in out:
+        out["seat_spread_points"] = [f"{v:.1f}" for v in out["seat_spread_points"]]
+    if "tie_rate" in out:
+        out["tie_rate"] = [_pct(v).strip() for v in out["tie_rate"]]
+        out = out.rename(columns={"tie_rate": "tie %"})
+    return out
 
 
 def _fmt(quantity: str, v: float) -> str:

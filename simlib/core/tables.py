@@ -586,15 +586,18 @@ def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
 
 # =========================================================================== text
 def _pct(x: float) -> str:
-    """Percent with one decimal; more within 1 point of 0 % or 100 %, so that a bound
-    like 0.002 % or 99.99 % does not print as a flat 0.0 or 100.0."""
+    """A rate (a fraction) in percent with one decimal: the one precision of every rate
+    and interval bound that simlib prints.  A rate above 0 that would round to 0.0 prints
+    as ``<0.1``, one below 1 that would round to 100.0 as ``>99.9``: a flat 0.0 or 100.0
+    is kept for the rates that are exactly that."""
     if not np.isfinite(x):
         return "   -"
     v = 100 * x
-    edge = min(v, 100 - v)
-    if edge <= 0 or edge >= 1:
-        return f"{v:5.1f}"
-    return f"{v:.2f}" if edge >= 0.1 else f"{v:.3f}"
+    if 0 < v < 0.05:
+        return f"{'<0.1':>5}"
+    if 99.95 <= v < 100:
+        return f"{'>99.9':>5}"
+    return f"{v:5.1f}"
 
 
 def _display(df: pd.DataFrame, kind: str) -> pd.DataFrame:

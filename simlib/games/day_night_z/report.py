@@ -12,9 +12,21 @@ from ...core.report import (Note, Report, Section, _provenance_section, figure_b
                             frame_table, incomplete_warnings, rate_table)
 from ...core.tables import _pct, rate_matrix
 from .study import (DEATHS, HUNTER_VALUES, SP_VALUES, THREAT_SOURCES, _ci_text, cell_means,
-                    mean_matrix, turn_paths)
+                    hour_label, hour_labels, mean_matrix, turn_paths)
 
 __all__ = ["study_report"]
+
+# Every mean's interval: normal, clipped at 0 (each value is a count; see cell_means).
+_MEAN_CI = "mean [95 % interval, normal, clipped at 0]"
+# Short column titles, so that the threat's table fits its card.
+_TITLES = {"threat_final": "final threat", "threat_from_noise": "from noise",
+           "threat_from_leaving": "from leaving", "threat_from_clock": "from the clock",
+           "threat_from_cards": "from cards", "threat_lowered_by_sp": "lowered by SP",
+           "dead_damage": "dead: damage", "dead_infection": "dead: infection",
+           "dead_hunger": "dead: hunger", "hunter_spawns": "Hunter came",
+           "hunter_damage": "Hunter's damage", "hunter_kills": "Hunter's kills",
+           "sp_on_rolls": "SP on rolls", "sp_on_threat": "SP on threat",
+           "searches_done": "searches done"}
 
 _SOURCE_LABELS = {"threat_from_noise": "noise", "threat_from_leaving": "leaving enemies",
                   "threat_from_clock": "the clock", "threat_from_cards": "threat cards",
@@ -59,7 +71,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
         ov = t["overall"].iloc[0]
         headline = (f"{int(ov['wins']):,} of {result.games:,} adventures succeeded: "
                     f"{_interval(ov, 'win_rate')}.")
-    hours = ", ".join(f"{int(h):02d}:00" for h in p.get("start_hours") or [])
+    hours = ", ".join(hour_label(h) for h in p.get("start_hours") or [])
     sub = (f"scenario {p.get('scenario')}, seed {p.get('seed')}, teams of "
            f"{', '.join(map(str, p.get('players') or []))}, start {hours}, policy "
            f"{p.get('policy')}, ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}")
@@ -82,11 +94,12 @@ def study_report(result, *, title: str | None = None, command: str | None = None
             ph, ax, x="start_hour", y="win_rate", group="players", xlabel="start hour",
             ylabel="success", title="success against start hour"),
             alt="success against start hour, one line per team size", figsize=(7.0, 4.0)))
-        s.add(frame_table(rate_matrix(by_ph, "players", "start_hour"), index=True,
+        s.add(frame_table(rate_matrix(by_ph, "players", "start_hour").rename(columns=hour_label),
+                          index=True,
                           caption="success % [95 % interval]: team size (rows) x start hour",
                           id="table-success"))
         s.add(frame_table(mean_matrix(c, "vp"), index=True,
-                          caption="victory points a game [95 % interval]", id="table-vp"))
+                          caption=f"victory points a game, {_MEAN_CI}", id="table-vp"))
     s.add(rate_table(t["by_players"], id="table-by-players", caption="by team size"))
 
     s = rep.add(Section("Survivors", intro="Survivors alive after each turn (a finished "
@@ -99,10 +112,10 @@ def study_report(result, *, title: str | None = None, command: str | None = None
             ylabel="survivors alive", scale=1.0, title="survival by turn"),
             alt="survivors alive by turn, one line per team size", figsize=(7.0, 4.0)))
         s.add(frame_table(mean_matrix(c, "alive"), index=True,
-                          caption="survivors alive at the end [95 % interval]", id="table-alive"))
+                          caption=f"survivors alive at the end, {_MEAN_CI}", id="table-alive"))
         s.add(frame_table(_ci_text(cell_means(c, DEATHS, ["players"]), DEATHS), index=True,
-                          caption="deaths a game by cause (hunger: at 15:00's meal)",
-                          id="table-deaths"))
+                          caption=f"deaths a game by cause (hunger: at 15:00's meal), {_MEAN_CI}",
+                          id="table-deaths", titles=_TITLES))
     s.add(rate_table(t["end_causes_by_players"], id="table-end-causes",
                      caption="how adventures ended, by team size"))
     s.add(rate_table(t["survivors_alive_by_players"], id="table-alive-dist",
@@ -121,7 +134,8 @@ def study_report(result, *, title: str | None = None, command: str | None = None
         s.add(figure_block(_sources_bars(src), alt="threat units a game by source and team size",
                            figsize=(7.0, 4.0)))
         s.add(frame_table(_ci_text(src, ("threat_final",) + THREAT_SOURCES), index=True,
-                          caption="threat a game: final units and its sources", id="table-threat"))
+                          caption=f"threat a game: final units and its sources (units), {_MEAN_CI}",
+                          id="table-threat", titles=_TITLES))
     s.add(rate_table(t["threat_levels_by_players"], id="table-threat-levels",
                      caption="the threat's colour at the end, by team size"))
 
@@ -129,9 +143,10 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                         "he dealt and the survivors he killed, by team size and start hour.",
                         id="hunter"))
     if len(paths):
-        s.add(frame_table(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES), index=True,
-                          caption="a game, mean [95 % interval]", id="table-hunter"))
-    s.add(rate_table(t["hunter_by_players_hour"], id="table-hunter-dist", sortable=True,
+        s.add(frame_table(hour_labels(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)),
+                          index=True, caption=f"a game, {_MEAN_CI}", id="table-hunter",
+                          titles=_TITLES))
+    s.add(rate_table(hour_labels(t["hunter_by_players_hour"]), id="table-hunter-dist", sortable=True,
                      caption="what the Hunter did (absent, came without harm, wounded, killed)"))
 
     s = rep.add(Section("Survival points", intro="Survival points spent on rolls (a die more) "
@@ -139,7 +154,8 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     if len(paths):
         vals = SP_VALUES + ("kills", "searches_done", "turns", "decisions")
         s.add(frame_table(_ci_text(cell_means(c, vals, ["players"]), vals), index=True,
-                          caption="a game by team size", id="table-sp"))
+                          caption=f"a game by team size, {_MEAN_CI}", id="table-sp",
+                          titles=_TITLES))
     else:
         s.add(Note("No games."))
     rep.add(_provenance_section(result, command))

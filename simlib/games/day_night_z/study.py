@@ -437,7 +437,9 @@ def cell_sums(counts: Counts) -> pd.DataFrame:
 def cell_means(counts: Counts, values, by=("players", "start_hour"), confidence: float = 0.95
                ) -> pd.DataFrame:
     """Means a game of ``values`` by ``by`` (keys among players and start_hour; ``()``: the
-    whole study), with ``<v>_low`` / ``<v>_high`` (normal 95 % interval of the mean)."""
+    whole study), with ``<v>_low`` / ``<v>_high`` (normal 95 % interval of the mean, its
+    lower end clipped at 0: every value summed is a count, never negative, and a normal
+    interval of a mean near 0 would reach below it)."""
     from scipy.special import ndtri
 
     s = cell_sums(counts)
@@ -452,8 +454,25 @@ def cell_means(counts: Counts, values, by=("players", "start_hour"), confidence:
         m = g[v] / n
         var = ((g[f"{v}_sq"] - n * m * m) / (n - 1).clip(lower=1)).clip(lower=0)
         half = z * np.sqrt(var / n)
-        cols[v], cols[f"{v}_low"], cols[f"{v}_high"] = m, m - half, m + half
+        cols[v], cols[f"{v}_low"], cols[f"{v}_high"] = m, (m - half).clip(lower=0), m + half
     return pd.DataFrame(cols, index=g.index)
+
+
+def hour_label(h) -> str:
+    """A start hour as every table writes it: ``08:00``."""
+    return f"{int(h):02d}:00"
+
+
+def hour_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with its ``start_hour`` index level written as ``08:00`` (one format in every
+    table); a frame without that level is returned as it is."""
+    if "start_hour" not in (df.index.names or []):
+        return df
+    if df.index.nlevels == 1:
+        return df.set_axis(pd.Index([hour_label(h) for h in df.index], name="start_hour"))
+    level = df.index.names.index("start_hour")
+    return df.set_axis(df.index.set_levels(
+        [hour_label(h) for h in df.index.levels[level]], level=level))
 
 
 def _ci_text(df: pd.DataFrame, values, digits: int = 2) -> pd.DataFrame:
@@ -471,7 +490,7 @@ def mean_matrix(counts: Counts, value: str, digits: int = 2) -> pd.DataFrame:
         return pd.DataFrame()
     cells = pd.Series([f"{a:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]" for a, lo, hi in
                        zip(m[value], m[f"{value}_low"], m[f"{value}_high"])], index=m.index)
-    return cells.unstack("start_hour").rename(columns=lambda h: f"{int(h):02d}:00")
+    return cells.unstack("start_hour").rename(columns=hour_label)
 
 
 THREAT_SOURCES = ("threat_from_noise", "threat_from_leaving", "threat_from_clock",
@@ -548,7 +567,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
         parts.append(format_tables(t, ["threat_levels_by_players"], max_rows=40))
         parts.append("== the Hunter's toll a game by team size and start hour (times he came, "
                      "damage he dealt, survivors he killed) ==\n"
-                     + _ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES).to_string())
+                     + hour_labels(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)).to_string())
         parts.append(format_tables(t, ["hunter_by_players"], max_rows=40))
         parts.append("== survival points a game by team size: spent on rolls against spent on "
                      "the threat track (mean [95% CI]) ==\n"

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ...core import plots
 from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
                             frame_table, incomplete_warnings)
-from .study import _distribution, _means, fairness_table, headline_text, reference_tables, timeline
+from .study import (_distribution, _means, fairness_table, headline_pairing, headline_text,
+                    reference_tables, timeline)
 
 __all__ = ["study_report", "draw_race"]
 
@@ -64,9 +65,9 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                             "survivors' best race when nobody hunts them (a ceiling: free moves, no "
                             "hand limit, shared toolboxes), against the share of games with a "
                             "survivor out through a gate; and the strike subgame.", id="reference"))
-        for cap, table in refs:
+        for (cap, table), rows in zip(refs, ("pairing", "survivor holding")):
             if len(table):
-                s.add(frame_table(table, index=True, caption=cap))
+                s.add(frame_table(table.rename_axis(rows), index=True, caption=cap))
             else:
                 s.add(Note(cap))
     s = rep.add(Section("Kills, escapes, repairs", intro="Share of games by count.", id="counts"))
@@ -85,5 +86,19 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                            alt="game length by pairing", figsize=(7.0, 4.0)))
     else:
         s.add(Note("No game lengths in this result."))
-    rep.add(_provenance_section(result, command))
+    rep.add(_provenance_section(result, command, played=provenance_rows(result)))
     return rep
+
+
+def provenance_rows(result) -> list[tuple[str, object]]:
+    """What a Mort study played, for its provenance: its tables (pairings, each game at
+    one in turn), the headline pairing, the players at a table; not the generic player
+    counts, teams and single policy, which Mort's run does not have."""
+    p = result.provenance
+    labels = list(p.get("table_labels") or [])
+    size = (p.get("players") or [None])[0]
+    return [("tables (pairings)", f"{len(labels)}: " + "; ".join(labels) if labels else None),
+            ("headline pairing", headline_pairing(result)),
+            ("players at a table", None if size is None
+             else f"{size}: the killer and {int(size) - 1} survivors"),
+            ("focal side", p.get("side"))]

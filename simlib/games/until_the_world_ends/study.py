@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
-from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables, rate_matrix
 from ...core.games import StudyAdapter
 from . import api
 from . import codes as K
@@ -344,12 +344,12 @@ def rounds_table(counts: Counts) -> pd.DataFrame:
         rounds = max(r["rounds"], 1)
         played = r["ends_ending"] + r["challenges"]
         rows[p] = {"rounds": int(r["rounds"]),
-                   "ending %": f"{100 * r['ends_ending'] / rounds:5.1f}",
-                   "hoard %": f"{100 * r['ends_hoard'] / rounds:5.2f}",
-                   "exhausted %": f"{100 * r['ends_exhausted'] / rounds:5.2f}",
-                   "turn cap %": f"{100 * r['ends_cap'] / rounds:5.2f}",
-                   "challenged %": f"{100 * r['challenges'] / max(played, 1):5.1f}",
-                   "ender tops %": f"{100 * r['ender_top'] / max(r['ends_ending'], 1):5.1f}",
+                   "ending %": _pct(r['ends_ending'] / rounds),
+                   "hoard %": _pct(r['ends_hoard'] / rounds),
+                   "exhausted %": _pct(r['ends_exhausted'] / rounds),
+                   "turn cap %": _pct(r['ends_cap'] / rounds),
+                   "challenged %": _pct(r['challenges'] / max(played, 1)),
+                   "ender tops %": _pct(r['ender_top'] / max(r['ends_ending'], 1)),
                    "ender gain": f"{r['ender_gain'] / max(r['ends_ending'], 1):+6.2f}",
                    "redeals/game": f"{r['redeals'] / r['games']:5.2f}"}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
