@@ -7,34 +7,14 @@ Pig (``tests/pig_game``) runs with the shipped games: its adapter records neithe
 from __future__ import annotations
 
 import html
-import os
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
 from simlib import cli
-from simlib.core import games as registry
 from simlib.core.games import game_names, get_game
 
-HERE = Path(__file__).resolve().parent
-PIG = "pig=pig_game.game:GAME"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pig_registered():
-    old = os.environ.get(registry.GAMES_ENV)
-    os.environ[registry.GAMES_ENV] = PIG
-    sys.path.insert(0, str(HERE))
-    registry._DISCOVERED = False
-    yield
-    registry.unregister("pig")
-    if old is None:
-        os.environ.pop(registry.GAMES_ENV)
-    else:
-        os.environ[registry.GAMES_ENV] = old
-    sys.path.remove(str(HERE))
+pytestmark = pytest.mark.usefixtures("pig_registered")  # conftest.py: Pig joins the registry
 
 
 GAMES = [n for n in game_names()] + ["pig"]
