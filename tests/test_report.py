@@ -728,3 +728,13 @@ def test_every_game_report_in_headless_chromium(game_reports, tmp_path):
         finally:
             b.close()
     assert problems == [], problems
+
+
+def test_until_daylight_text_lists_teams_by_win_rate(synthetic):
+    from simlib.games.until_daylight.text import render
+
+    block = render(synthetic).split("== by team ==\n", 1)[1].split("\n\n", 1)[0]
+    rows = [ln for ln in block.splitlines()[2:] if "+" in ln and not ln.startswith(" ")]
+    rates = [float(ln.split()[3]) for ln in rows]
+    assert len(rates) == min(50, len(synthetic.tables.by_team)) > 20
+    assert rates == sorted(rates, reverse=True)

@@ -42,7 +42,9 @@ def render(result, all_tables: bool = False) -> str:
     if len(t.by_players) > 1:
         m = rate_matrix(t.by_character_players, "character", "players")
         parts.append("== win % by character and players [95% CI] ==\n" + m.to_string())
-    parts.append(format_tables(t, ["by_team"], max_rows=50))
+    # a designer reads the teams from the best down, not alphabetically (ties: more games first)
+    teams = t.by_team.sort_values(["win_rate", "games"], ascending=False, kind="stable")
+    parts.append(format_tables({"by_team": teams}, max_rows=50))
     parts.append(format_tables(t, ["loss_causes_by_players", "deaths_by_character"]))
     parts.append(pointer("cooperative", len(t.by_character)))
     return "\n\n".join(parts) + "\n"
