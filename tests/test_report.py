@@ -540,6 +540,8 @@ def test_table_cells_number_alignment_and_titles():
     assert all(cell.numeric == col.numeric for row in t.rows for cell, col in zip(row, t.columns))
     assert [row[1].text for row in t.rows] == ["0.0", "14.7"]  # no padding of the text tables
     assert [row[4].text for row in t.rows] == ["33.00", "33.15"]  # one precision a column
+    pooled = frame_table(pd.DataFrame({"players": ["3", "4", "all"], "games": [5, 6, 11]}))
+    assert pooled.columns[0].numeric and all(row[0].numeric for row in pooled.rows)
 
 
 def test_backticks_in_text_render_as_code_and_long_names_may_break():

@@ -269,11 +269,11 @@ def frame_table(df: pd.DataFrame, *, percent: Sequence[str] = (), caption: str =
 
 def _aligned(cols, rows) -> tuple[tuple[Column, ...], tuple[tuple[Cell, ...], ...]]:
     """A column is numeric or text as a whole: numeric (right-aligned, title too) when
-    every cell it shows is a number, e.g. the survivors alive "0" .. "4" of a category;
-    its cells then align with its title."""
+    every cell it shows is a number, e.g. the survivors alive "0" .. "4" of a category,
+    or a player count with its pooled row "all"; its cells then align with its title."""
     out = []
     for k, c in enumerate(cols):
-        shown = [row[k] for row in rows if row[k].text not in ("", "–")]
+        shown = [row[k] for row in rows if row[k].text not in ("", "–", "all")]
         numeric = bool(shown) and all(cell.numeric or _looks_numeric(cell.text) for cell in shown)
         out.append(Column(c.key, c.title, numeric))
     rows = tuple(tuple(Cell(cell.text, cell.value, col.numeric) for cell, col in zip(row, out))
