@@ -185,7 +185,8 @@ def test_calibrate_and_sensitivity_run_on_their_default_ranges(name):
     from simlib.core.instruments import InstrumentError
 
     try:
-        cal = simlib.calibrate(key, 0.5, game=name, games=60, seed=SEED, progress=False)
+        cal = simlib.calibrate(key, 0.5, game=name, games=60, max_games=240, tolerance=0.2,
+                               seed=SEED, progress=False)
     except InstrumentError as exc:  # a target out of reach is named, with the ends' rates
         assert key in str(exc) and ("out of reach" in str(exc) or "does not move" in str(exc))
     else:
