@@ -740,3 +740,24 @@ def test_until_daylight_text_lists_teams_by_win_rate(synthetic):
     rates = [float(ln.split()[3]) for ln in rows]
     assert len(rates) == min(50, len(synthetic.tables.by_team)) > 20
     assert rates == sorted(rates, reverse=True)
+
+
+def test_day_night_z_mean_intervals_stop_at_zero():
+    """Its means are of counts: the normal interval's lower end is clipped at 0 (it was
+    "0.07 [-0.03, 0.17]"); the rest of the interval is the normal one, from the records."""
+    from scipy.special import ndtri
+
+    from simlib.games.day_night_z import study as S
+
+    res = S.simulate(600, seed=3, progress=False)
+    m = S.cell_means(res.counts, S.SUM_VALUES, ["players"])
+    clipped = 0
+    for v in S.SUM_VALUES:
+        for p, g in res.records.groupby("players"):
+            x = g[v].to_numpy(float)
+            half = ndtri(0.975) * x.std(ddof=1) / np.sqrt(len(x))
+            assert m.loc[p, v] == pytest.approx(x.mean())
+            assert m.loc[p, f"{v}_high"] == pytest.approx(x.mean() + half)
+            assert m.loc[p, f"{v}_low"] == pytest.approx(max(0.0, x.mean() - half), abs=1e-12)
+            clipped += x.mean() - half < 0
+    assert clipped  # the study has means near 0 whose normal interval reaches below it

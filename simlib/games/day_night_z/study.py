@@ -540,7 +540,8 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     note = ("Note: results of computer players, not of people; the map is abstracted (see the "
             "docs); success = the searches done and every living survivor at an exit within "
             f"{p.get('turn_limit', 24)} turns; 95 % intervals (Wilson for rates, normal for "
-            "means); cells of one round of games share a deal.")
+            "means, clipped at 0: every mean is of a count); cells of one round of games share "
+            "a deal.")
     parts = [head, note]
     if all_tables:
         parts.append(format_tables(t, [n for n in t if not any(
