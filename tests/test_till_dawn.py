@@ -737,7 +737,10 @@ def test_simulate_report_trace_and_games_from_the_command_line(capsys, tmp_path)
                           "--index", "5")
     assert code == 0 and tr.startswith("Till Dawn, game 5: 4 players") and "Coffin points" in tr
     code, listing, _ = run_cli(capsys, "games")
-    assert code == 0 and "till-dawn: Till Dawn" in listing and "policy optimal" in listing
+    line = next(ln for ln in listing.splitlines() if ln.startswith("till-dawn "))
+    assert code == 0 and "Till Dawn (competitive)" in line and "optimal" in line
+    code, listing, _ = run_cli(capsys, "games", "--verbose")
+    assert code == 0 and "    policy optimal" in listing
 
 
 # =========================================================================== pure Python
