@@ -171,3 +171,14 @@ def test_the_equivalent_list_is_honoured(tmp_path):
     with pytest.raises(SystemExit, match="reason"):
         S.load_equivalent(path)
     assert isinstance(S.load_equivalent(), dict)  # the repository's list loads
+
+
+def test_a_numba_compile_error_is_told_apart_from_a_failing_test():
+    out = ("E   numba.core.errors.TypingError: Failed in nopython mode pipeline (step: nopython frontend)\n"
+           "FAILED tests/test_x.py::test_a - numba.core.errors.TypingError: ...\n")
+    assert "TypingError" in S.compile_error(out)
+    assert S.compile_error("FAILED tests/test_x.py::test_a - assert 3 == 4\n") == ""
+
+
+def test_the_ruleset_check_passes_on_the_unmutated_data():
+    assert S.ruleset_refuses(ROOT, "till_dawn") == ""

@@ -116,9 +116,10 @@ def child_env(tree: Path, cache: Path) -> dict:
 FAILED = re.compile(r"^(FAILED|ERROR) (\S+)")
 
 
-def run_tests(tree: Path, tests: list[str], timeout: float,
-              deselect: list[str] = ()) -> tuple[str, str, float]:
-    """(result, first failing test or a note, seconds) of the game's tests in ``tree``."""
+def pytest_in(tree: Path, tests: list[str], timeout: float,
+              deselect: list[str] = ()) -> tuple[subprocess.CompletedProcess | None, float]:
+    """(the finished pytest process, or None past ``timeout``; seconds) of the game's tests
+    in ``tree``, with an empty numba cache of its own."""
     with tempfile.TemporaryDirectory(prefix="simlib-mutant-cache-") as cache:
         cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider",
                f"--ignore={GOLDEN}", "-rfE"] + [f"--deselect={d}" for d in deselect]
@@ -127,8 +128,20 @@ def run_tests(tree: Path, tests: list[str], timeout: float,
             p = subprocess.run(cmd, cwd=tree, env=child_env(tree, Path(cache)), capture_output=True,
                                text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            return "timeout", f"no result in {timeout:.0f} s", time.perf_counter() - t
-        dt = time.perf_counter() - t
+            p = None
+        return p, time.perf_counter() - t
+
+
+def run_tests(tree: Path, tests: list[str], timeout: float,
+              deselect: list[str] = ()) -> tuple[str, str, float]:
+    """(result, first failing test or a note, seconds) of the game's tests in ``tree``."""
+    p, dt = pytest_in(tree, tests, timeout, deselect)
+    return result_of(p, timeout, dt)
+
+
+def result_of(p: subprocess.CompletedProcess | None, timeout: float, dt: float) -> tuple[str, str, float]:
+    if p is None:
+        return "timeout", f"no result in {timeout:.0f} s", dt
     if p.returncode == 0:
         return "survived", "", dt
     hits = [m.group(2) for m in map(FAILED.match, p.stdout.splitlines()) if m]

@@ -37,6 +37,7 @@ import json
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -364,6 +365,48 @@ def score(outcomes: list[str]) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- running
 
+_NUMBA_REFUSES = re.compile(r"numba\.core\.errors\.(TypingError|LoweringError|UnsupportedError)"
+                            r"|^E\s+(TypingError|LoweringError)", re.M)
+
+
+def compile_error(output: str) -> str:
+    """The numba compile error in a pytest output ('' if none): a mutant numba cannot type
+    is *broken*, not a rule bug that a test caught."""
+    m = _NUMBA_REFUSES.search(output)
+    return m.group(0).strip() if m else ""
+
+
+def ruleset_refuses(tree: Path, game: str) -> str:
+    """Why the copy's ruleset does not load ('' when it does): a data mutant the loader
+    refuses (a count below its minimum, ...) is *broken*, not a rule bug."""
+    code = f"from simlib.games.{package(game)}.ruleset import load_ruleset; load_ruleset()"
+    with tempfile.TemporaryDirectory() as cache:
+        p = subprocess.run([sys.executable, "-c", code], cwd=tree, env=R.child_env(tree, Path(cache)),
+                           capture_output=True, text=True)
+    if p.returncode == 0:
+        return ""
+    return "the ruleset refuses it: " + ((p.stderr.strip().splitlines() or [""])[-1])[:120]
+
+
+def run_one(tree: Path, game: str, m: Mutant, tests: list[str], timeout: float,
+            deselect: list[str]) -> tuple[str, str, float]:
+    """(result, first failing test or a note, seconds) of one mutant applied to ``tree``."""
+    path = tree / m.file
+    original = path.read_text()
+    path.write_text(m.apply(original))
+    try:
+        if m.operator == "data":
+            why = ruleset_refuses(tree, game)
+            if why:
+                return "broken", why, 0.0
+        p, dt = R.pytest_in(tree, tests, timeout, deselect)
+        res, by, dt = R.result_of(p, timeout, dt)
+        if res == "caught" and compile_error(p.stdout + p.stderr):
+            return "broken", f"numba cannot compile it ({compile_error(p.stdout + p.stderr)}; {by})", dt
+        return res, by, dt
+    finally:
+        path.write_text(original)
+
 def run_sample(game: str, sample: list[Mutant], tests: list[str], source: str, timeout: float,
                baseline: bool, deselect: list[str], equivalent: dict[str, str]) -> list[dict]:
     t0 = time.perf_counter()
@@ -386,13 +429,7 @@ def run_sample(game: str, sample: list[Mutant], tests: list[str], source: str, t
         print(f"  {'#':>2}  {'operator':<7}  {'where':<40}  {'result':<10}  {'s':>4}  caught by / note",
               flush=True)
         for i, m in enumerate(sample, 1):
-            path = tree / m.file
-            original = path.read_text()
-            path.write_text(m.apply(original))
-            try:
-                res, by, dt = R.run_tests(tree, tests, timeout, deselect)
-            finally:
-                path.write_text(original)
+            res, by, dt = run_one(tree, game, m, tests, timeout, deselect)
             out = classify(res, m.id, equivalent)
             if out == "equivalent":
                 by = equivalent[m.id]
