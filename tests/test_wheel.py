@@ -165,3 +165,20 @@ def test_the_anchor_runs_from_the_wheel(installed):
         return
     out = _ok(p)
     assert "ratio simlib / anchor:" in out and "OpenSpiel" in out
+
+
+def test_the_keys_of_every_game_from_the_wheel(installed):
+    """``simlib rules --game G``: the shipped data files (their values, tags and comments)
+    are read from the installed package, for every game; ``simlib games`` lists them."""
+    games = [ln.split()[0] for ln in _ok(installed("games")).splitlines()
+             if ln and not ln.startswith(("*", " "))]
+    assert len(games) >= 5, games
+    from simlib.core.games import get_game
+
+    for name in games:
+        out = _ok(installed("rules", "--game", name, "--csv"))
+        lines = out.splitlines()
+        assert lines[0] == "key,value,reference,source,allowed,meaning", name
+        assert len(lines) - 1 == len(get_game(name).load_ruleset(None).keys()), name
+    mort = _ok(installed("rules", "--game", "mort-de-la-lumiere-du-jour", "--grep", "move_cost"))
+    assert "rules.move_cost" in mort and "1 to 10" in mort and "énergie" in mort
