@@ -28,7 +28,9 @@ def draw_race(tl, ax, ceiling=None):
     ax.set_xlabel("round")
     ax.set_ylabel("mean count by the end of the round")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    # the counts rise from the left: its top left is empty, and a fixed place spares
+    # matplotlib's search for the "best" one (which warns when it takes long on a busy machine)
+    ax.legend(fontsize=7, loc="upper left")
     return ax
 
 
