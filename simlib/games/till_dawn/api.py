@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ...core.rng import game_key_nb
+from ...core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
@@ -201,6 +201,17 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], charac
     return rec, log[1:1 + log[0, 0]].copy(), state
 
 
+_M64 = (1 << 64) - 1
+_GOLDEN, _MIX1, _MIX2 = int(GOLDEN), int(MIX1), int(MIX2)
+_STEP_LOG = 4096  # rows one kernel call may log (a step logs tens)
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _MIX1) & _M64
+    z = ((z ^ (z >> 27)) * _MIX2) & _M64
+    return z ^ (z >> 31)
+
+
 class Game:
     """One game of Till Dawn, played a decision at a time (the contract's step API; the
     state is one int64 array, OpenSpiel style).
@@ -236,6 +247,9 @@ class Game:
             self.__dict__.update(_copy.__dict__)
             self.state = _copy.state.copy()
             self.log = _copy.log.copy()
+            self._chance = list(_copy._chance)
+            self._powers = list(_copy._powers)
+            self._steplog = np.zeros_like(_copy._steplog)
             self._scratch = tuple(a.copy() for a in _copy._scratch)
             return
         self.rules = _rules(ruleset)
@@ -253,9 +267,23 @@ class Game:
         self.log = np.zeros((100_000 if trace else 1, K.LOG_W), dtype=np.int64)
         self.state = np.zeros(K.S_SIZE, dtype=np.int64)
         self._flat = self.rules.flat()
+        key = int(game_key_nb(np.int64(seed), np.int64(game)))
+        self._chance: list[tuple[str, int]] = []
+        self._steplog = np.zeros((_STEP_LOG, K.LOG_W), dtype=np.int64)
+        # the event and power decks' stream before the deal, as _key_streams_nb keys it
+        self._decks = _mix64(key ^ (((K.STREAM_DECKS + 1) * int(STREAM_SALT)) & _M64))
+        self._powers = list(range(int(self._flat[K.R_PARAMS + K.P_N_POWERS])))
+        self._steplog[0, 0] = 0
         E.init_state_nb(self.state, self._flat, np.int64(p), np.ascontiguousarray(row, np.int64),
-                        np.uint64(game_key_nb(np.int64(seed), np.int64(game))), self.log)
-        E.advance_nb(self.state, self._flat, self.log)
+                        np.uint64(key), self._steplog)
+        if row[0] < 0:  # a random team: the partial Fisher-Yates of init_state_nb
+            perm = list(range(int(self._flat[K.R_PARAMS + K.P_N_CHARS])))
+            for s in range(p):
+                j = s + self._randint_decks(len(perm) - s)
+                perm[s], perm[j] = perm[j], perm[s]
+                self._chance.append(("character", perm[s]))
+        E.advance_nb(self.state, self._flat, self._steplog)
+        self._take_steplog()
         # the policies' scratch lives as long as the game, as in the batch kernel (the
         # optimal player's tables are one array per game, shared by every seat)
         self._scratch = _scratch(work_size(self.rules, self.seats))
@@ -374,9 +402,76 @@ class Game:
             raise ValueError("the game is over: no decision to take")
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(codes):
             raise ValueError(f"action index must be an integer from 0 to {len(codes) - 1}; got {i!r}")
-        if not E.apply_action_nb(self.state, self._flat, np.int64(codes[int(i)]), self.log):
+        self._steplog[0, 0] = 0
+        ok = E.apply_action_nb(self.state, self._flat, np.int64(codes[int(i)]), self._steplog)
+        self._take_steplog()
+        if not ok:
             raise ValueError(f"the engine refused {K.ACTIONS[codes[int(i)]]}")  # pragma: no cover
         return self
+
+    # ------------------------------------------------------------------ chance
+    def chance_events(self) -> list[tuple[str, int]]:
+        """Every chance outcome since the game began, in the order the kernel drew them, as
+        ``(kind, value)``; the game is replayed from its actions and these alone.
+
+        Kinds (values in the kernel's own codes):
+
+        - ``("character", c)``: a random team's character of the next seat (seat 0 first;
+          only when no team was given), ``c`` an index of ``rules.character_names``.
+        - ``("power", c)``: at the start of every night, the power card dealt to each seat in
+          seat order, ``c`` a physical power card (``rules.flat()[R_POWER_KIND + c]`` is its
+          kind).
+        - ``("hunt", t)``: each hunt card drawn, ``t`` its card type
+          (``rules.card_types()[t]``); a reshuffle is no chance event itself, the draws after
+          it are.
+        - ``("event", e)``: each event card drawn for an event icon, ``e`` a physical event
+          card (``rules.flat()[R_EVENT_KIND + e]``).
+        """
+        return list(self._chance)
+
+    def _randint_decks(self, n: int) -> int:
+        """``engine_nb.randint_nb`` on the decks stream (Python ints, mod 2**64)."""
+        z = (self._decks + _GOLDEN) & _M64
+        self._decks = z
+        z = ((z ^ (z >> 30)) * _MIX1) & _M64
+        z = ((z ^ (z >> 27)) * _MIX2) & _M64
+        z ^= z >> 31
+        return ((z >> 32) * n) >> 32
+
+    def _take_steplog(self) -> None:
+        """The chance outcomes of the kernel call just made, from its log rows: hunt and
+        event cards are logged; the powers dealt at a night's start are not, so the deal's
+        Fisher-Yates is redone on the decks stream, then checked against the state (a
+        kernel drawing differently fails here, not silently)."""
+        lg = self._steplog
+        m = int(lg[0, 0])
+        if m + 1 >= lg.shape[0]:  # pragma: no cover - a step never logs that much
+            raise RuntimeError("one step filled the step log: its chance events are incomplete")
+        rows = lg[1:1 + m]
+        p = int(self.state[K.S_PLAYERS])
+        for r in rows:
+            kind = int(r[0])
+            if kind == K.LG_NIGHT:
+                perm = self._powers
+                for s in range(p):
+                    j = s + self._randint_decks(len(perm) - s)
+                    perm[s], perm[j] = perm[j], perm[s]
+                    self._chance.append(("power", perm[s]))
+            elif kind == K.LG_DRAW:
+                self._chance.append(("hunt", int(r[3])))
+            elif kind == K.LG_EVENT_DRAW:
+                self._randint_decks(1)  # the draw's index is logged as its card
+                self._chance.append(("event", int(r[3])))
+        st = self.state
+        if (self._decks != int(np.uint64(st[K.S_STREAMS + K.STREAM_DECKS]))
+                or self._powers != [int(x) for x in st[K.S_POWERS:K.S_POWERS + len(self._powers)]]):
+            raise RuntimeError("the decks stream or the power pile differs from the kernel's: "
+                               "chance_events no longer mirrors engine_nb's draws")
+        if self.log.shape[0] > 1 and m:  # a traced game keeps every row, as the kernel would
+            n0 = int(self.log[0, 0])
+            k = min(m, self.log.shape[0] - 1 - n0)
+            self.log[1 + n0:1 + n0 + k] = rows[:k]
+            self.log[0, 0] = n0 + k
 
     def policy_choice(self, name: str | None = None, params=None) -> int:
         """The index of the choice ``name`` (default: the deciding seat's own player) takes
