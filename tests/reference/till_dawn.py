@@ -2,7 +2,7 @@
 ``docs/games/till-dawn.md`` (primary), ``/work/shared/rules/till-dawn.md`` and the rulebook,
 by a reader who has not seen simlib's Till Dawn kernels.  Slow and obvious on purpose.
 
-STATUS: skeleton (the interface and this docstring are final; the engine is being written)
+STATUS: engine playing (tests being written)
 
 Construction
 ------------
@@ -97,13 +97,15 @@ Observation keys (the seat to move's view)
 ``current`` (the drawer), ``card`` (the last hunt card drawn, ``[group, moon, icon]``, or
 None), ``draw_pile`` and ``discards`` (card counts), ``invitation`` (None or
 ``{"payoff", "payoff_hunting", "penalty"}`` when one is pending), ``my_vote`` (or None),
-``blood_supply``, ``coffin_supply`` (left), ``played_kinds`` (sorted power kinds played
+``blood_supply``, ``coffin_supply`` (left; under ``unlimited_tokens`` they count on below
+0, as substitute tokens), ``played_kinds`` (sorted power kinds played
 face up this night), ``power`` (my unplayed power card's name, or None), ``event`` (my event
 card's name, or None), ``drawn_event`` (the new event in a ``keep_event`` decision, else
 None), ``play`` (in a cancel decision: ``{"seat", "source", "as"}`` of the play answered;
 else None), ``window`` (``"double_feeding"`` / ``"protection"`` in a play window, else None),
 ``players``: one dict per seat: ``character``, ``health``, ``max_health``, ``blood``
-(unbanked), ``coffin``, ``status`` (``"active"``, ``"retired"``, ``"dead"``),
+(unbanked), ``coffin``, ``status`` (``"active"``, ``"retired"``, ``"dead"``, or ``"caught"``: caught
+active by the sunrise),
 ``has_power`` (an unplayed power), ``powers_played`` (names of the power cards it played
 face up this night), ``has_event``.
 
@@ -154,29 +156,511 @@ Readings (the docs page and the rulebook are silent; our choice)
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 MOONS = ("blood", "blue", "hunting")
+FEEDING, INVITATION, LINGERS, SUN, SLAYER, WEREWOLF = (
+    "feeding", "invitation", "night_lingers", "sun_rising", "vampire_slayer", "werewolf")
+ACTIVE, RETIRED, DEAD, CAUGHT = "active", "retired", "dead", "caught"
+
+
+class _SupplyOut(Exception):
+    """A supply could not make a payment in full: the game ends at once."""
+
+    def __init__(self, cause: str):
+        super().__init__(cause)
+        self.cause = cause
+
+
+def _entries(rules: Mapping[str, Any], section: str, field: str) -> list[str]:
+    """Entry names of ``section`` in key order (``<section>.<name>.<field>`` keys)."""
+    out = []
+    for k in rules:
+        parts = k.split(".")
+        if len(parts) == 3 and parts[0] == section and parts[2] == field and parts[1] not in out:
+            out.append(parts[1])
+    return out
 
 
 class Reference:
-    def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance) -> None:
-        raise NotImplementedError("skeleton")
+    """One game of Till Dawn; see the module docstring."""
 
+    # ------------------------------------------------------------------ setup
+    def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance) -> None:
+        r = dict(rules)
+        self.chance = chance
+        c = "constants."
+        self.n_nights = int(r[c + "nights"])
+        self.track_length = int(r[c + "track_length"])
+        self.fav_bonus = int(r[c + "favourite_bonus"])
+        self.refuse_cost = int(r[c + "refuse_cost"])
+        self.ppb = int(r[c + "points_per_blood"])
+        self.unlimited = bool(r[c + "variants.unlimited_tokens"])
+        self.reshuffle = bool(r[c + "variants.reshuffle_when_empty"])
+
+        # hunt deck: one entry per card, (group, moon, icon)
+        self.groups: dict[str, dict] = {}
+        self.full_deck: list[tuple] = []
+        for g in _entries(r, "hunt", "kind"):
+            h = f"hunt.{g}."
+            self.groups[g] = {
+                "kind": r[h + "kind"], "value": int(r.get(h + "value", 0) or 0),
+                "ground": r.get(h + "ground", "") or "",
+                "payoff": int(r.get(h + "payoff", 0) or 0),
+                "payoff_hunting": int(r.get(h + "payoff_hunting", 0) or 0),
+                "penalty": int(r.get(h + "penalty", 0) or 0),
+                "returns": bool(r.get(h + "returns", False)),
+            }
+            moons, icons = r[h + "moons"], r[h + "event_icons"]
+            for m in MOONS:
+                n_icon = int(icons.get(m, 0))
+                n_all = int(moons.get(m, 0))
+                self.full_deck += [(g, m, 0)] * (n_all - n_icon) + [(g, m, 1)] * n_icon
+
+        self.char_names = _entries(r, "characters", "max_health")
+        self.char_health = {ch: int(r[f"characters.{ch}.max_health"]) for ch in self.char_names}
+        self.char_ground = {ch: r[f"characters.{ch}.ground"] for ch in self.char_names}
+
+        self.power_kind: dict[str, str] = {}
+        self.full_powers: list[str] = []
+        for p in _entries(r, "powers", "kind"):
+            self.power_kind[p] = r[f"powers.{p}.kind"]
+            self.full_powers += [p] * int(r[f"powers.{p}.count"])
+        self.event_kind: dict[str, str] = {}
+        self.event_amount: dict[str, int] = {}
+        self.full_events: list[str] = []
+        for e in _entries(r, "events", "kind"):
+            self.event_kind[e] = r[f"events.{e}.kind"]
+            self.event_amount[e] = int(r.get(f"events.{e}.amount", 0) or 0)
+            self.full_events += [e] * int(r[f"events.{e}.count"])
+
+        n = int(setup["players"])
+        if not 1 <= n <= len(self.char_names):
+            raise ValueError(f"{n} players; the ruleset has {len(self.char_names)} characters")
+        if len(self.full_powers) < n:
+            raise ValueError(f"{n} players need {n} power cards; there are {len(self.full_powers)}")
+        self.n = n
+        if setup.get("characters") is not None:
+            chars = list(setup["characters"])
+            if len(chars) != n or any(ch not in self.char_names for ch in chars):
+                raise ValueError(f"characters {chars!r}: one per seat among {self.char_names}")
+        else:
+            left = list(self.char_names)
+            chars = []
+            for _ in range(n):
+                ch = chance.draw("character_deal", list(left))
+                left.remove(ch)
+                chars.append(ch)
+        self.characters = chars
+        first = setup.get("first_player", 0)
+        if first == "random":
+            first = chance.draw("first_player", list(range(n)))
+        if not 0 <= int(first) < n:
+            raise ValueError(f"first_player {first!r} is not a seat")
+        self.starter = int(first)
+
+        # game state
+        self.blood_left = int(r[c + "blood_supply"])
+        self.coffin_left = int(r[c + "coffin_supply"])
+        self.blood = [0] * n
+        self.coffin = [0] * n
+        self.health = [self.char_health[ch] for ch in chars]
+        self.status = [ACTIVE] * n
+        self.power: list[str | None] = [None] * n          # unplayed power card
+        self.powers_played: list[list[str]] = [[] for _ in range(n)]
+        self.event: list[str | None] = [None] * n
+        self.played_kinds: set[str] = set()
+        self.pile: list[tuple] = []
+        self.discards: list[tuple] = []
+        self.event_deck: list[str] = []
+        self.event_discards: list[str] = []
+        self.invitation: dict | None = None
+        self.votes: dict[int, str] = {}
+        self.night = 0
+        self.track = 0
+        self.current = self.starter
+        self.card: tuple | None = None
+        self.cause: str | None = None
+        self.over = False
+        # counts for the record
+        self.cards_drawn = 0
+        self.sunrises = 0
+        self.deaths = [0] * n
+        self.retirements = [0] * n
+        self.blood_lost_death = [0] * n
+        self.blood_lost_sunrise = [0] * n
+        # the pending decision: (seat, kind, actions, context)
+        self._pending: tuple | None = None
+        self._gen = self._game()
+        self._advance(None)
+
+    # ------------------------------------------------------------------ interface
     def to_move(self) -> int | None:
-        raise NotImplementedError
+        return None if self._pending is None else self._pending[0]
 
     def legal_actions(self) -> list[tuple]:
-        raise NotImplementedError
+        return [] if self._pending is None else list(self._pending[2])
 
     def apply(self, action: tuple) -> None:
-        raise NotImplementedError
-
-    def observation(self) -> dict:
-        raise NotImplementedError
+        if self._pending is None:
+            raise ValueError("the game is over")
+        action = tuple(action)
+        if action not in self._pending[2]:
+            raise ValueError(f"illegal action {action!r}; legal: {self._pending[2]!r}")
+        self._advance(action)
 
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.over
+
+    def observation(self) -> dict:
+        seat = self.to_move()
+        kind = ctx = None
+        if self._pending is not None:
+            kind, ctx = self._pending[1], self._pending[3]
+        ctx = ctx or {}
+        inv = None
+        if self.invitation is not None:
+            inv = {k: self.invitation[k] for k in ("payoff", "payoff_hunting", "penalty")}
+        players = []
+        for s in range(self.n):
+            ch = self.characters[s]
+            players.append({
+                "character": ch, "health": self.health[s], "max_health": self.char_health[ch],
+                "blood": self.blood[s], "coffin": self.coffin[s], "status": self.status[s],
+                "has_power": self.power[s] is not None,
+                "powers_played": list(self.powers_played[s]),
+                "has_event": self.event[s] is not None,
+            })
+        mine = seat is not None
+        return {
+            "seat": seat, "decision": kind, "night": self.night, "track": self.track,
+            "track_length": self.track_length, "current": self.current,
+            "card": list(self.card) if self.card is not None else None,
+            "draw_pile": len(self.pile), "discards": len(self.discards),
+            "invitation": inv,
+            "my_vote": self.votes.get(seat) if mine else None,
+            "blood_supply": self.blood_left, "coffin_supply": self.coffin_left,
+            "played_kinds": sorted(self.played_kinds),
+            "power": self.power[seat] if mine else None,
+            "event": self.event[seat] if mine else None,
+            "drawn_event": ctx.get("drawn_event"),
+            "play": dict(ctx["play"]) if ctx.get("play") else None,
+            "window": ctx.get("window"),
+            "players": players,
+        }
 
     def record(self) -> dict:
-        raise NotImplementedError
+        scores = [self.coffin[s] + self.blood[s] * self.ppb for s in range(self.n)]
+        best = max(scores)
+        return {
+            "winners": [s for s in range(self.n) if scores[s] == best],
+            "scores": scores,
+            "coffin": list(self.coffin),
+            "blood_in_hand": list(self.blood),
+            "characters": list(self.characters),
+            "nights": self.night,
+            "cause": self.cause,
+            "cards_drawn": self.cards_drawn,
+            "sunrises": self.sunrises,
+            "deaths": list(self.deaths),
+            "retirements": list(self.retirements),
+            "blood_lost_death": list(self.blood_lost_death),
+            "blood_lost_sunrise": list(self.blood_lost_sunrise),
+        }
+
+    # ------------------------------------------------------------------ driver
+    def _advance(self, value) -> None:
+        """Run the game on to its next real decision (one legal action is taken at once)."""
+        while True:
+            try:
+                req = self._gen.send(value)
+            except StopIteration:
+                self._pending = None
+                return
+            if len(req[2]) == 1:
+                value = req[2][0]
+                continue
+            self._pending = req
+            return
+
+    def _game(self) -> Iterator:
+        try:
+            for night in range(1, self.n_nights + 1):
+                self.night = night
+                yield from self._night()
+            self.cause = "nights"
+        except _SupplyOut as out:
+            self.cause = out.cause
+        self.over = True
+
+    # ------------------------------------------------------------------ helpers
+    def _seats_from(self, first: int) -> list[int]:
+        return [(first + k) % self.n for k in range(self.n)]
+
+    def _next_active(self, s: int) -> int | None:
+        """The first active seat on ``s``'s left (``s`` itself last)."""
+        for t in self._seats_from(s + 1):
+            if self.status[t] == ACTIVE:
+                return t
+        return None
+
+    def _anyone_active(self) -> bool:
+        return ACTIVE in self.status
+
+    def _gain(self, s: int, amount: int) -> None:
+        if self.unlimited:             # substitute tokens: the count may go below 0
+            self.blood[s] += amount
+            self.blood_left -= amount
+            return
+        if amount > self.blood_left:
+            self.blood[s] += self.blood_left
+            self.blood_left = 0
+            raise _SupplyOut("blood_supply")
+        self.blood[s] += amount
+        self.blood_left -= amount
+
+    def _pay_back(self, s: int, amount: int) -> None:
+        """Blood from a vampire's hand back to the supply."""
+        self.blood[s] -= amount
+        self.blood_left += amount
+
+    def _hurt(self, s: int, amount: int) -> None:
+        if self.status[s] != ACTIVE or amount <= 0:
+            return
+        self.health[s] = max(0, self.health[s] - amount)
+        if self.health[s] == 0:
+            self.status[s] = DEAD
+            self.deaths[s] += 1
+            self.blood_lost_death[s] += self.blood[s]
+            self._pay_back(s, self.blood[s])
+
+    def _retire(self, s: int) -> None:
+        points = self.blood[s] * self.ppb
+        if not self.unlimited and points > self.coffin_left:
+            raise _SupplyOut("coffin_supply")
+        self.coffin[s] += points
+        self.coffin_left -= points
+        self._pay_back(s, self.blood[s])
+        self.status[s] = RETIRED
+        self.retirements[s] += 1
+
+    def _sunrise(self) -> None:
+        self.sunrises += 1
+        for s in range(self.n):
+            if self.status[s] == ACTIVE:
+                self.blood_lost_sunrise[s] += self.blood[s]
+                self._pay_back(s, self.blood[s])
+                self.status[s] = CAUGHT
+
+    # ------------------------------------------------------------------ a night
+    def _start_night(self) -> None:
+        self.track = 0
+        self.status = [ACTIVE] * self.n
+        self.health = [self.char_health[ch] for ch in self.characters]
+        self.pile = list(self.full_deck)
+        self.discards = []
+        self.card = None
+        self.invitation = None
+        self.votes = {}
+        self.played_kinds = set()
+        self.powers_played = [[] for _ in range(self.n)]
+        deck = list(self.full_powers)
+        self.power = [None] * self.n
+        for s in range(self.n):
+            p = self.chance.draw("power_deal", list(deck))
+            deck.remove(p)
+            self.power[s] = p
+        self.event_deck = list(self.full_events)
+        for e in self.event:
+            if e is not None:
+                self.event_deck.remove(e)
+        self.event_discards = []
+
+    def _draw(self) -> tuple | None:
+        if not self.pile:
+            if self.reshuffle and self.discards:
+                self.pile, self.discards = self.discards, []
+            else:
+                return None
+        card = self.chance.draw("hunt_deck", list(self.pile))
+        self.pile.remove(card)
+        self.cards_drawn += 1
+        return card
+
+    def _night(self) -> Iterator:
+        self._start_night()
+        drawer = self.starter
+        while True:
+            self.current = drawer
+            card = self._draw()
+            if card is None:          # the deck ran out and is not reshuffled: sunrise
+                self._sunrise()
+                break
+            self.card = card
+            group, moon, icon = card
+            info = self.groups[group]
+            kind = info["kind"]
+            if self.invitation is not None:
+                self._resolve_invitation(drawer, moon)
+            standing: set[int] = set()
+            if kind == FEEDING:
+                standing = yield from self._window(drawer, "double_feeding")
+            elif kind == SLAYER:
+                standing = yield from self._window(drawer, "protection")
+            sun_rose = False
+            if kind == FEEDING:
+                for s in self._seats_from(drawer):
+                    if self.status[s] == ACTIVE:
+                        gain = info["value"] * (2 if s in standing else 1)
+                        if info["ground"] == self.char_ground[self.characters[s]]:
+                            gain += self.fav_bonus
+                        self._gain(s, gain)
+            elif kind == INVITATION:
+                self.invitation = dict(info)
+                yield from self._votes(drawer)
+            elif kind == LINGERS:
+                self.track = max(0, self.track - info["value"])
+            elif kind == SUN:
+                self.track = min(self.track_length, self.track + info["value"])
+                if self.track >= self.track_length:
+                    sun_rose = True
+                    self._sunrise()
+            elif kind == SLAYER:
+                for s in self._seats_from(drawer):
+                    if s not in standing:
+                        self._hurt(s, info["value"])
+            elif kind == WEREWOLF:
+                self._hurt(drawer, info["value"])
+            if info["returns"]:
+                self.pile.append(card)
+            else:
+                self.discards.append(card)
+            if icon:
+                yield from self._event_icon(drawer)
+            if sun_rose or not self._anyone_active():
+                break
+            nxt = self._next_active(drawer)
+            if self.invitation is None:
+                yield from self._decisions(nxt)
+                if self.status[nxt] != ACTIVE:
+                    nxt = self._next_active(nxt)
+                    if nxt is None:
+                        break
+            drawer = nxt
+        self.invitation = None
+        self.votes = {}
+        self.starter = (self.current + 1) % self.n
+
+    def _window(self, drawer: int, want: str) -> Iterator:
+        """Each active seat from the drawer may play a card of kind ``want``; others may
+        cancel it.  Returns the seats whose play stands."""
+        standing: set[int] = set()
+        for s in self._seats_from(drawer):
+            if self.status[s] != ACTIVE:
+                continue
+            acts = []
+            p = self.power[s]
+            if p is not None and (self.power_kind[p] == want
+                                  or (self.power_kind[p] == "copy" and want in self.played_kinds)):
+                acts.append(("play", "power"))
+            e = self.event[s]
+            if e is not None and self.event_kind[e] == want:
+                acts.append(("play", "event"))
+            if not acts:
+                continue
+            acts.append(("pass",))
+            a = yield (s, "play", acts, {"window": want})
+            if a == ("pass",):
+                continue
+            if a[1] == "power":
+                self.power[s] = None
+                self.powers_played[s].append(p)
+                self.played_kinds.add(self.power_kind[p])
+            else:
+                self.event[s] = None
+                self.event_discards.append(e)
+            cancelled = yield from self._cancels(s, a[1], want)
+            if not cancelled:
+                standing.add(s)
+        return standing
+
+    def _cancels(self, player: int, source: str, want: str) -> Iterator:
+        play = {"seat": player, "source": source, "as": want}
+        for t in self._seats_from(player + 1):
+            if t == player or self.status[t] != ACTIVE:
+                continue
+            p = self.power[t]
+            if p is None:
+                continue
+            if not (self.power_kind[p] == "cancel"
+                    or (self.power_kind[p] == "copy" and "cancel" in self.played_kinds)):
+                continue
+            a = yield (t, "cancel", [("cancel",), ("pass",)], {"play": play})
+            if a == ("cancel",):
+                self.power[t] = None
+                self.powers_played[t].append(p)
+                self.played_kinds.add(self.power_kind[p])
+                return True
+        return False
+
+    def _votes(self, drawer: int) -> Iterator:
+        self.votes = {}
+        for s in self._seats_from(drawer):
+            if self.status[s] != ACTIVE:
+                continue
+            acts = [("vote", m) for m in MOONS]
+            if self.blood[s] >= self.refuse_cost:
+                acts.append(("vote", "refuse"))
+            a = yield (s, "vote", acts, {})
+            self.votes[s] = a[1]
+
+    def _resolve_invitation(self, drawer: int, moon: str) -> None:
+        inv, votes = self.invitation, self.votes
+        self.invitation, self.votes = None, {}
+        for s in self._seats_from(drawer):
+            if votes.get(s) == "refuse" and self.status[s] == ACTIVE:
+                self._pay_back(s, self.refuse_cost)
+        pay = inv["payoff_hunting"] if moon == "hunting" else inv["payoff"]
+        for s in self._seats_from(drawer):
+            v = votes.get(s)
+            if v is None or v == "refuse" or self.status[s] != ACTIVE:
+                continue
+            if v == moon:
+                self._gain(s, pay)
+            else:
+                self._hurt(s, inv["penalty"])
+
+    def _event_icon(self, s: int) -> Iterator:
+        if not self.event_deck:
+            return
+        drawn = self.chance.draw("event_deck", list(self.event_deck))
+        self.event_deck.remove(drawn)
+        held = self.event[s]
+        if held is None:
+            self.event[s] = drawn
+            return
+        acts = [("keep_event", held)]
+        if drawn != held:
+            acts.append(("keep_event", drawn))
+        a = yield (s, "keep_event", acts, {"drawn_event": drawn})
+        kept = a[1]
+        self.event[s] = kept
+        self.event_discards.append(drawn if kept == held else held)
+
+    def _decisions(self, first: int) -> Iterator:
+        for s in self._seats_from(first):
+            while self.status[s] == ACTIVE:
+                acts = [("stay",), ("retire",)]
+                e = self.event[s]
+                if e is not None and self.event_kind[e] == "heal":
+                    acts.append(("heal",))
+                a = yield (s, "decide", acts, {})
+                if a == ("heal",):
+                    cap = self.char_health[self.characters[s]]
+                    self.health[s] = min(cap, self.health[s] + self.event_amount[e])
+                    self.event[s] = None
+                    self.event_discards.append(e)
+                    continue
+                if a == ("retire",):
+                    self._retire(s)
+                break
