@@ -248,7 +248,6 @@ class Game:
             self.state = _copy.state.copy()
             self.log = _copy.log.copy()
             self._chance = list(_copy._chance)
-            self._powers = list(_copy._powers)
             self._steplog = np.zeros_like(_copy._steplog)
             self._scratch = tuple(a.copy() for a in _copy._scratch)
             return
@@ -270,7 +269,7 @@ class Game:
         key = int(game_key_nb(np.int64(seed), np.int64(game)))
         self._chance: list[tuple[str, int]] = []
         self._steplog = np.zeros((_STEP_LOG, K.LOG_W), dtype=np.int64)
-        # the event and power decks' stream before the deal, as _key_streams_nb keys it
+        # the decks stream and the power pile before the deal, as init_state_nb makes them
         self._decks = _mix64(key ^ (((K.STREAM_DECKS + 1) * int(STREAM_SALT)) & _M64))
         self._powers = list(range(int(self._flat[K.R_PARAMS + K.P_N_POWERS])))
         self._steplog[0, 0] = 0
@@ -402,7 +401,7 @@ class Game:
             raise ValueError("the game is over: no decision to take")
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(codes):
             raise ValueError(f"action index must be an integer from 0 to {len(codes) - 1}; got {i!r}")
-        self._steplog[0, 0] = 0
+        self._before_step()
         ok = E.apply_action_nb(self.state, self._flat, np.int64(codes[int(i)]), self._steplog)
         self._take_steplog()
         if not ok:
@@ -437,6 +436,13 @@ class Game:
         z = ((z ^ (z >> 27)) * _MIX2) & _M64
         z ^= z >> 31
         return ((z >> 32) * n) >> 32
+
+    def _before_step(self) -> None:
+        # read from the state, not carried over: a state set by hand between steps (the
+        # crafted positions of the tests) still lists the chance of the steps after it
+        self._steplog[0, 0] = 0
+        self._decks = int(np.uint64(self.state[K.S_STREAMS + K.STREAM_DECKS]))
+        self._powers = [int(x) for x in self.state[K.S_POWERS:K.S_POWERS + len(self._powers)]]
 
     def _take_steplog(self) -> None:
         """The chance outcomes of the kernel call just made, from its log rows: hunt and
