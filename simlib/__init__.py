@@ -11,7 +11,7 @@ The designer's instruments (``simlib.core.instruments``, every game: ``game="til
 ``simlib.calibrate``, ``simlib.sensitivity`` and ``simlib.simulate_precise``; and
 ``simlib.skill`` / ``simlib.skill_compare`` (how much of the outcome is decided by play).
 """
-__version__ = "0.1.0"
+from .core.version import __version__
 
 __all__ = ["simulate", "list_games", "ruleset_keys", "compare", "sweep", "calibrate",
            "sensitivity", "simulate_precise", "skill", "skill_compare", "__version__"]

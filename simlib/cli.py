@@ -96,7 +96,7 @@ def _write_html(a, result) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .core.version import __version__
     from .core.games import game_names, get_game
 
     parser = _Parser(prog="simlib", description="Monte-Carlo studies of survival card games "

@@ -46,3 +46,31 @@ def test_a_game_importing_the_cli_breaks_a_contract(tmp_path):
                        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert r.returncode != 0 and "Games do not depend on the command line BROKEN" in r.stdout, \
         r.stdout[-3000:] + r.stderr[-2000:]
+
+
+def test_every_game_and_the_core_have_a_one_way_layers_contract():
+    """A package without its layers contract is where a circle grows unnoticed (Until the
+    World Ends' study and instruments closed one through an import inside a function)."""
+    games = sorted(p.name for p in (ROOT / "simlib" / "games").iterdir()
+                   if (p / "__init__.py").is_file())
+    layered = {c["containers"][0] for c in _contracts() if c["type"] == "layers"
+               and "containers" in c}
+    assert {f"simlib.games.{g}" for g in games} | {"simlib.core"} <= layered
+
+
+def test_a_circle_through_an_import_inside_a_function_breaks_a_contract(tmp_path):
+    """The acyclic contract bites on the very kind of circle it replaced: the what-if page's
+    session importing its report (which imports the session) inside a method."""
+    exe = shutil.which("lint-imports") or pytest.fail("import-linter is a test dependency")
+    shutil.copytree(ROOT / "simlib", tmp_path / "simlib",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    session = tmp_path / "simlib" / "serve" / "session.py"
+    session.write_text(session.read_text() + "\n\ndef _report(page):\n"
+                       "    from .report import comparison_report\n\n"
+                       "    return comparison_report(page)\n")
+    r = subprocess.run([exe, "--config", str(tmp_path / "pyproject.toml")], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300,
+                       env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert r.returncode != 0 and "No import circles anywhere in simlib BROKEN" in r.stdout, \
+        r.stdout[-3000:] + r.stderr[-2000:]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 import simlib
-from simlib.games.until_the_world_ends.instruments import policy_arm
+from simlib.games.until_the_world_ends.study import policy_arm
 from simlib.games.until_the_world_ends.study import TABLE_SPEC
 
 

@@ -236,7 +236,7 @@ def _adapter(spec, seats=None, **kw):
 def _versions() -> dict:
     import numba
 
-    from .. import __version__
+    from .version import __version__
 
     return {"simlib_version": __version__, "numba_version": numba.__version__,
             "python_version": sys.version.split()[0]}

@@ -51,7 +51,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from .games import DeferredRecords, StudyAdapter, records_frame_of
+from .adapter import DeferredRecords, StudyAdapter, records_frame_of
 from .tables import Counts, TableSpec, Tables, count_records, make_tables
 
 __all__ = [
@@ -950,7 +950,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     if max_chunks is not None and max_chunks < 0:
         raise RunError(f"max_chunks must be >= 0; got {max_chunks}")
     keep = (n_games <= record_limit) if keep_records is None else bool(keep_records)
-    from .. import __version__
+    from .version import __version__
 
     # what fixes the stored chunks: resuming with any of it changed would mix two runs
     identity = {"format": FORMAT, "game": adapter.game, "simlib_version": __version__,

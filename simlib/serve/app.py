@@ -32,6 +32,7 @@ from starlette.routing import Route
 
 from ..core.games import game_names, get_game
 from .plot import COLORS, difference_plot
+from .report import comparison_report
 from .session import KERNEL_LOCK, TWEAK_FILE, Page, Pages, SetupError, field_rows, local_rulesets, \
     tweak_toml
 
@@ -239,7 +240,7 @@ def create_app(*, token: str | None = None, folder: str | Path | None = None, ca
         if page is None:
             return gone(request)
         try:
-            rep = page.report()
+            rep = comparison_report(page)
         except ValueError as exc:
             return PlainTextResponse(str(exc), status_code=400)
         name = f"whatif-{page.info.cli_name}.html"

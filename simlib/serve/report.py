@@ -18,7 +18,7 @@ def _row_label(r: dict) -> str:
 
 def comparison_report(page) -> Report:
     """The report of ``page``'s run as it stands (a stopped or running run: the games so far)."""
-    from .. import __version__
+    from ..core.version import __version__
 
     info = page.info
     run = page.run

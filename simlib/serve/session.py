@@ -511,12 +511,6 @@ class Page:
                        seen=lambda: self.last_seen, label=label)
         return self.run
 
-    def report(self):
-        """The comparison's HTML report (:class:`simlib.core.report.Report`)."""
-        from .report import comparison_report
-
-        return comparison_report(self)
-
 
 class Pages:
     """The server's open pages (the oldest idle ones forgotten past ``limit``)."""

@@ -34,7 +34,7 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
-from ...core.games import StudyAdapter
+from ...core.adapter import StudyAdapter
 from . import codes as K
 from .ruleset import DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules  # noqa: F401  (the study's names)
 

@@ -34,7 +34,7 @@ import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables
-from ...core.games import StudyAdapter
+from ...core.adapter import StudyAdapter
 from . import api
 from . import codes as K
 from .policies import Seat, make_seat

@@ -5,9 +5,8 @@ victory shared, how many coffin points, how do games end."""
 from __future__ import annotations
 
 from ...core import plots
-from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
+from ...core.report import (Note, Report, Section, _provenance_section, effects_section, figure_block,
                             frame_table, incomplete_warnings, rate_table)
-from ...core.effects import effects_section
 from ...core.tables import _pct
 
 __all__ = ["study_report"]

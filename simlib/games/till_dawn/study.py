@@ -28,7 +28,7 @@ import pandas as pd
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.effects import pointer
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
-from ...core.games import StudyAdapter
+from ...core.adapter import StudyAdapter
 from . import api
 from . import codes as K
 from .instruments import outcomes

@@ -556,20 +556,22 @@ def study_overhead(games: int = STUDY_GAMES, rounds: int = STUDY_ROUNDS, threads
     import resource
     import time
 
-    import simlib
+    from simlib.core.games import get_game
     from simlib.games.until_daylight.api import play_games
+
+    simulate = get_game("until_daylight").simulate  # what simlib.simulate calls
 
     kw = dict(players=4, ruleset="reference", threads=threads)
     play_games(64, **kw)  # compile or load, outside the timing
-    simlib.simulate(2000, progress=False, **kw)
+    simulate(2000, progress=False, **kw)
 
     def cpu() -> float:
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
 
     calls = {"play_games": lambda r: play_games(games, seed=r, **kw),
-             "simulate": lambda r: simlib.simulate(games, seed=r, progress=False, **kw),
-             "counts only": lambda r: simlib.simulate(games, seed=r, progress=False,
+             "simulate": lambda r: simulate(games, seed=r, progress=False, **kw),
+             "counts only": lambda r: simulate(games, seed=r, progress=False,
                                                       keep_records=False, **kw)}
     out: dict[str, list[tuple[float, float]]] = {k: [] for k in calls}
     for r in range(rounds):

@@ -32,7 +32,7 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records
-from ...core.games import DeferredRecords, StudyAdapter
+from ...core.adapter import DeferredRecords, StudyAdapter
 from . import api
 from . import codes as K
 from .instruments import outcomes

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ...core.instruments import Outcomes
 
-__all__ = ["outcomes", "policy_arm"]
+__all__ = ["outcomes"]
 
 
 def _matrix(df: pd.DataFrame, stem: str, fill, dtype) -> np.ndarray:
@@ -47,17 +47,3 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
         shares[f"seat_{s}_wins"] = wins[:, s]
     return Outcomes(success=wins[at, focal], players=players, match=players[:, None].copy(),
                     groupings=groupings, measure=total[at, focal], shares=shares)
-
-
-def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
-               seed=0, ruleset=None):
-    """The focal seat (table seat 0) plays ``policy``; every other seat ``field_policy``."""
-    from .policies import make_seat
-    from .study import make_adapter
-
-    base = make_adapter(players, characters, seed=seed, policy=field_policy,
-                        policy_params=field_params, ruleset=ruleset)
-    focal = make_seat(policy, params)
-    other = make_seat(field_policy, field_params)
-    tables = [[focal] + [other] * (p - 1) for p in base.players]
-    return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)

@@ -32,14 +32,15 @@ import pandas as pd
 
 from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
 from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables, rate_matrix
-from ...core.games import StudyAdapter
+from ...core.adapter import StudyAdapter
 from . import api
 from . import codes as K
-from .policies import POLICIES, Seat
+from .instruments import outcomes as _outcomes
+from .policies import POLICIES, Seat, make_seat
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
 __all__ = ["simulate", "load_result", "make_adapter", "UntilTheWorldEndsAdapter", "TABLE_SPEC",
-           "default_games", "render", "GAMES_PER_TABLE", "GAME", "GAME_VALUES", "trace_text"]
+           "default_games", "render", "GAMES_PER_TABLE", "GAME", "GAME_VALUES", "trace_text", "policy_arm"]
 
 GAME = "until_the_world_ends"
 GAMES_PER_TABLE = 4_000  # per table: seat win shares within about +-1.5 points
@@ -156,9 +157,7 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
 
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
-        from .instruments import outcomes
-
-        return outcomes(self.run_chunk(start, count, threads), self)
+        return _outcomes(self.run_chunk(start, count, threads), self)
 
     def step_game(self, game: int) -> "api.Game":
         """Game ``game`` of this study in the step model, with the study's seats."""
@@ -429,3 +428,14 @@ def trace_text(adapter: UntilTheWorldEndsAdapter, game: int) -> str:
     p, seats = adapter.game_setup(game)
     rec, log, _ = api.trace_game(adapter.seed, game, p, seats, adapter.rules)
     return format_trace(rec, log, adapter.rules, [s.label for s in seats])
+
+
+def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
+               seed=0, ruleset=None):
+    """The focal seat (table seat 0) plays ``policy``; every other seat ``field_policy``."""
+    base = make_adapter(players, characters, seed=seed, policy=field_policy,
+                        policy_params=field_params, ruleset=ruleset)
+    focal = make_seat(policy, params)
+    other = make_seat(field_policy, field_params)
+    tables = [[focal] + [other] * (p - 1) for p in base.players]
+    return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)
