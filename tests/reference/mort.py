@@ -177,25 +177,729 @@ from typing import Any, Mapping
 
 from .chance import Chance
 
+KILLER = 0
+SIDES = 4
+KILLER_PURPOSES = ("move", "cards", "strike", "break", "detour")
+SURVIVOR_PURPOSES = ("move", "cards", "repair", "chest", "lever", "drop", "escape")
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _dist(a, b) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def _deck_names(rules: Mapping[str, Any], deck: str) -> list[str]:
+    """Entity names of a deck file in the ruleset's key order (``energy.one.value`` -> one)."""
+    names: list[str] = []
+    for k in rules:
+        parts = k.split(".")
+        if len(parts) == 3 and parts[0] == deck and parts[1] not in names:
+            names.append(parts[1])
+    return names
+
 
 class Reference:
+    """One game of Mort de la lumière du jour; see the module docstring."""
+
+    # ------------------------------------------------------------------ construction
     def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance: Chance):
-        raise NotImplementedError
+        self.R = dict(rules)
+        self.chance = chance
+        g = self.R.get
+        self.S = int(setup.get("survivors", g("board.survivors")))
+        unknown = set(setup) - {"survivors"}
+        if unknown:
+            raise ValueError(f"unknown setup keys {sorted(unknown)}")
+        self.w, self.h = g("board.board_w"), g("board.board_h")
+        self.lair = (g("board.lair_x"), g("board.lair_y"))
+        lines = list(g("board.token_lines"))
+        self.tokens = [(x, y) for y in lines for x in lines if (x, y) != self.lair]
+        w, h = self.w, self.h
+        self.gate_sites = [(w // 2, 0), (w - 1, h // 2), (w // 2, h - 1), (0, h // 2)]
+        self.reach = g("board.reach")
+        self.help_range = g("board.help_range")
+        self.pdx, self.pdy = g("board.pallet_dx"), g("board.pallet_dy")
+        self.pooled = bool(g("rules.variants.pooled_energy"))
+        self.one_strike = bool(g("rules.variants.one_strike_per_target"))
+        self.any_card_repairs = bool(g("rules.variants.any_card_repairs"))
 
+        self.evalue = {n: g(f"energy.{n}.value") for n in _deck_names(self.R, "energy")}
+        self.keffect = {n: g(f"killer_cards.{n}.effect") for n in _deck_names(self.R, "killer_cards")}
+        self.kamount = {n: g(f"killer_cards.{n}.amount") or 0 for n in self.keffect}
+        self.seffect = {n: g(f"survivor_cards.{n}.effect") for n in _deck_names(self.R, "survivor_cards")}
+        self.samount = {n: g(f"survivor_cards.{n}.amount") or 0 for n in self.seffect}
+        self.pile = {
+            "energy": [n for n in self.evalue for _ in range(g(f"energy.{n}.count"))],
+            "killer": [n for n in self.keffect for _ in range(g(f"killer_cards.{n}.count"))],
+            "survivor": [n for n in self.seffect for _ in range(g(f"survivor_cards.{n}.count"))],
+        }
+        self.discard: dict[str, list[str]] = {"energy": [], "killer": [], "survivor": []}
+
+        seats = range(self.S + 1)
+        self.energy: dict[int, list[str]] = {s: [] for s in seats}
+        self.cards: dict[int, list[str]] = {s: [] for s in seats}
+        self.pos: dict[int, tuple | None] = {s: None for s in seats}
+        self.pos[KILLER] = self.lair
+        self.wounds = {s: 0 for s in seats if s}
+        self.status = {s: "in_play" for s in seats if s}
+
+        self.gens: dict[tuple, dict] = {}
+        self.chests: set[tuple] = set()
+        self.shortcuts: list[tuple] = []
+        self.pallets: dict[tuple, str] = {}
+        self.gates: dict[tuple, dict] = {}
+        self.hatch: dict | None = None
+
+        # the killer's adjustments: accumulated for his next turn, and this turn's unpaid part
+        self.next_bonus = self.next_deficit = 0
+        self.bonus = self.deficit = 0
+        self.purpose: str | None = None
+        self.points = 0
+        self.opened = False          # a card was spent this turn (pooled_energy's pool exists)
+        self.sprint = 0
+        self.detoured: set[tuple] = set()
+        self.struck: set[int] = set()
+        self.pending: dict | None = None
+
+        self.phase = "setup"
+        self.round = 0
+        self.turn_seat: int | None = None
+        self.turn_queue: list[int] = []
+        self.bag = list(self.tokens)
+        self.pieces = {KILLER: {"generator": g("board.killer_generators"),
+                                "shortcut": g("board.killer_shortcuts")}}
+        for s in seats:
+            if s:
+                self.pieces[s] = {"generator": g("board.survivor_generators"),
+                                  "chest": g("board.survivor_chests"), "pawn": 1}
+        self.setup_queue = [s for _ in range(g("board.setup_rounds")) for s in seats] + [KILLER]
+        self.pallet_queue = [s for s in seats if s for _ in range(g("board.pallets_per_survivor"))]
+
+        self.cause: str | None = None
+        self.kills = self.gate_escapes = self.hatch_escapes = 0
+        self.landed_hits = self.killer_gain = self.pallet_energy = 0
+        self.decisions = 0
+        self.repaired_by_round: list[int] = []
+        self.killed_by_round: list[int] = []
+        self._advance()
+
+    # ------------------------------------------------------------------ small helpers
+    def _in_play(self) -> list[int]:
+        return [s for s in range(1, self.S + 1) if self.status[s] == "in_play"]
+
+    def _repaired(self) -> int:
+        return sum(1 for gen in self.gens.values() if gen["repaired"])
+
+    def _powered(self) -> bool:
+        return self._repaired() >= self.R["board.generators_needed"]
+
+    def _near(self, a, b) -> bool:
+        return _dist(a, b) <= self.reach
+
+    def _on_board(self, sq) -> bool:
+        return 0 <= sq[0] < self.w and 0 <= sq[1] < self.h
+
+    def _draw(self, deck: str) -> str | None:
+        if not self.pile[deck]:
+            self.pile[deck], self.discard[deck] = self.discard[deck], []
+        if not self.pile[deck]:
+            return None
+        name = self.chance.draw(f"{deck}_deck", list(self.pile[deck]))
+        self.pile[deck].remove(name)
+        return name
+
+    def _roll(self, kind: str) -> bool:
+        die = "dice.white" if kind in ("repair_roll", "chest_roll", "lever_roll") else "dice.black"
+        return bool(self.chance.draw(kind, list(self.R[die])))
+
+    def _guarded(self, seat: int) -> bool:
+        return any(state == "dropped" and sq not in self.detoured and self._near(sq, self.pos[seat])
+                   for sq, state in self.pallets.items())
+
+    def _free_tokens(self, *, chests: bool) -> list[tuple]:
+        """Tokens holding no generator, shortcut, hatch (and no chest, for ``chests``)."""
+        busy = set(self.gens) | set(self.shortcuts)
+        if chests:
+            busy |= self.chests
+        if self.hatch is not None:
+            busy.add(self.hatch["pos"])
+        return [t for t in self.tokens if t not in busy]
+
+    # ------------------------------------------------------------------ costs and acts
+    def _cost(self, act: tuple) -> int:
+        R, kind = self.R, act[0]
+        if kind == "move":
+            if self.turn_seat != KILLER and self.pallets.get((act[1], act[2])) == "dropped":
+                return R["rules.move_cost"] + R["rules.vault_cost"]
+            return R["rules.move_cost"]
+        if kind == "play":
+            return R["rules.killer_card_cost"] if self.turn_seat == KILLER else R["rules.survivor_card_cost"]
+        return R[{"shortcut": "rules.shortcut_cost", "strike": "rules.strike_cost",
+                  "break": "rules.break_cost", "detour": "rules.detour_cost",
+                  "repair": "rules.repair_cost", "chest": "rules.chest_cost",
+                  "lever": "rules.gate_cost", "drop": "rules.drop_cost",
+                  "escape": "rules.escape_gate_cost"}[kind]]
+
+    def _steps(self, seat: int) -> list[tuple]:
+        x, y = self.pos[seat]
+        out = []
+        for dx, dy in STEPS:
+            sq = (x + dx, y + dy)
+            if not self._on_board(sq):
+                continue
+            if seat == KILLER and self.pallets.get(sq) == "dropped":
+                continue
+            out.append(("move",) + sq)
+        return out
+
+    def _acts(self, purpose: str) -> list[tuple]:
+        """Every act of ``purpose`` the player to move could take now, whatever its cost."""
+        seat = self.turn_seat
+        me = self.pos[seat]
+        acts: list[tuple] = []
+        if purpose == "move":
+            acts = self._steps(seat)
+            if seat == KILLER and len(self.shortcuts) == 2 and me in self.shortcuts:
+                other = self.shortcuts[1] if me == self.shortcuts[0] else self.shortcuts[0]
+                if other != me and self.pallets.get(other) != "dropped":
+                    acts.append(("shortcut",) + other)
+        elif purpose == "strike":
+            for s in self._in_play():
+                if self._near(me, self.pos[s]) and not self._guarded(s) and \
+                        not (self.one_strike and s in self.struck):
+                    acts.append(("strike", s))
+        elif purpose == "break":
+            acts = [("break",) + sq for sq, st in sorted(self.pallets.items())
+                    if st == "dropped" and self._near(me, sq)]
+        elif purpose == "detour":
+            acts = [("detour",) + sq for sq, st in sorted(self.pallets.items())
+                    if st == "dropped" and sq not in self.detoured and self._near(me, sq)]
+        elif purpose == "repair":
+            acts = [("repair",) + sq for sq in sorted(self.gens) if self._repairable(sq)]
+        elif purpose == "chest":
+            acts = [("chest",) + sq for sq in sorted(self.chests) if self._near(me, sq)]
+        elif purpose == "lever":
+            if self._powered():
+                acts = [("lever",) + sq for sq in sorted(self.gates)
+                        if not self.gates[sq]["open"] and self._near(me, sq)]
+        elif purpose == "drop":
+            acts = [("drop",) + sq for sq, st in sorted(self.pallets.items())
+                    if st == "standing" and self._near(me, sq) and sq != self.pos[KILLER]]
+        elif purpose == "escape":
+            acts = [("escape",) + sq for sq in sorted(self.gates)
+                    if self.gates[sq]["open"] and self._near(me, sq)]
+        elif purpose == "cards":
+            acts = self._card_plays(seat)
+        return acts
+
+    def _repairable(self, sq) -> bool:
+        gen = self.gens[sq]
+        return not gen["repaired"] and not gen["blocked"] and self._near(self.pos[self.turn_seat], sq)
+
+    def _card_plays(self, seat: int) -> list[tuple]:
+        out: set[tuple] = set()
+        me = self.pos[seat]
+        for name in set(self.cards[seat]):
+            if seat == KILLER:
+                eff = self.keffect[name]
+                if eff == "break_pallet":
+                    out |= {("play", name, sq) for sq, st in self.pallets.items()
+                            if st == "dropped" and self._near(me, sq)}
+                elif eff == "sprint":
+                    out.add(("play", name, None))
+                elif eff == "block":
+                    out |= {("play", name, sq) for sq, gen in self.gens.items()
+                            if not gen["repaired"] and not gen["blocked"]}
+                continue
+            eff = self.seffect[name]
+            if eff == "repair" or self.any_card_repairs:
+                out |= {("play", name, sq) for sq in self.gens if self._repairable(sq)}
+            if eff == "heal":
+                out |= {("play", name, s) for s in self._in_play()
+                        if self.wounds[s] > 0 and self._near(me, self.pos[s])}
+            elif eff == "map" and self.hatch is None:
+                out.add(("play", name, None))
+            elif eff == "key" and self.hatch is not None and not self.hatch["open"] \
+                    and self._near(me, self.hatch["pos"]):
+                out.add(("play", name, None))
+        return sorted(out, key=repr)
+
+    def _affordable(self, purpose: str, points: int) -> list[tuple]:
+        return [a for a in self._acts(purpose) if self._cost(a) <= points]
+
+    def _card_points(self, value: int) -> int | None:
+        """Points a card of ``value`` would bring now (None: swallowed by the deficit)."""
+        if self.turn_seat == KILLER and self.deficit > 0:
+            if value <= self.deficit:
+                return None
+            return value - self.deficit
+        return value + (self.bonus if self.turn_seat == KILLER else 0)
+
+    # ------------------------------------------------------------------ the interface
     def to_move(self) -> int | None:
-        raise NotImplementedError
-
-    def legal_actions(self) -> list[tuple]:
-        raise NotImplementedError
-
-    def apply(self, action: tuple) -> None:
-        raise NotImplementedError
-
-    def observation(self) -> dict:
-        raise NotImplementedError
+        if self.phase == "over":
+            return None
+        if self.pending is not None and self.pending["kind"] == "answer":
+            return self.pending["asked"][0]
+        if self.phase == "setup":
+            return self.pending["seat"]
+        if self.phase == "gates":
+            return KILLER
+        if self.phase == "pallets":
+            return self.pallet_queue[0]
+        return self.turn_seat
 
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.phase == "over"
+
+    def legal_actions(self) -> list[tuple]:
+        if self.phase == "over":
+            return []
+        p = self.pending
+        if self.phase == "setup":
+            left = self.pieces[p["seat"]]
+            return [("place", k) for k in left if left[k] > 0]
+        if self.phase == "gates":
+            return [("gates", a, b) for a in range(SIDES) for b in range(a + 1, SIDES)]
+        if self.phase == "pallets":
+            return [("pallet",) + sq for sq in self._pallet_squares()]
+        if p is not None and p["kind"] == "answer":
+            seat = p["asked"][0]
+            return [("answer", n) for n in sorted(set(self.cards[seat]))
+                    if self.seffect[n] == "reflex"] + [("pass",)]
+        if p is not None and p["kind"] == "discard":
+            return [("discard", n) for n in sorted(set(self.cards[self.turn_seat]))]
+        return self._turn_actions()
+
+    def _pallet_squares(self) -> list[tuple]:
+        out = []
+        for t in self.tokens:
+            sq = (t[0] + self.pdx, t[1] + self.pdy)
+            if t not in self.gens and sq not in self.pallets and self._on_board(sq):
+                out.append(sq)
+        return sorted(set(out))
+
+    def _turn_actions(self) -> list[tuple]:
+        seat = self.turn_seat
+        acts: list[tuple] = []
+        if self.purpose is not None:
+            acts += self._affordable(self.purpose, self.points)
+        if seat == KILLER and self.sprint > 0:
+            acts += [("sprint",) + a[1:] for a in self._steps(KILLER)]
+        if seat != KILLER and self.hatch is not None and self.hatch["open"] \
+                and self.pos[seat] == self.hatch["pos"]:
+            acts.append(("hatch",))
+        purposes = KILLER_PURPOSES if seat == KILLER else SURVIVOR_PURPOSES
+        for v in sorted({self.evalue[n] for n in self.energy[seat]}):
+            pts = self._card_points(v)
+            if pts is None:
+                acts.append(("spend", v, "exhaustion"))
+                continue
+            if self.pooled:
+                pts += self.points
+            acts += [("spend", v, pu) for pu in purposes if self._affordable(pu, pts)]
+        if self.pooled and self.opened:
+            acts += [("purpose", pu) for pu in purposes
+                     if pu != self.purpose and self._affordable(pu, self.points)]
+        acts.append(("end",))
+        return acts
+
+    def apply(self, action: tuple) -> None:
+        action = tuple(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action!r}; legal: {self.legal_actions()!r}")
+        self.decisions += 1
+        kind = action[0]
+        if kind == "place":
+            self._place(self.pending["seat"], action[1], self.pending["token"])
+            self.pending = None
+        elif kind == "gates":
+            for side in action[1:]:
+                self.gates[self.gate_sites[side]] = {"successes": 0, "open": False}
+            self.phase = "pallets"
+        elif kind == "pallet":
+            self.pallets[(action[1], action[2])] = "standing"
+            self.pallet_queue.pop(0)
+        elif kind in ("answer", "pass"):
+            self._answer(action)
+        elif kind == "discard":
+            self.cards[self.turn_seat].remove(action[1])
+            self.discard["survivor"].append(action[1])
+            self._after_chest()
+        elif kind == "end":
+            self._end_turn()
+        elif kind == "spend":
+            self._spend(action[1], action[2])
+        elif kind == "purpose":
+            self.purpose = action[1]
+        elif kind == "sprint":
+            self.sprint -= 1
+            self.pos[KILLER] = (action[1], action[2])
+        elif kind == "hatch":
+            self._escape(self.turn_seat, "hatch")
+        else:
+            self.points -= self._cost(action)
+            self._act(action)
+        self._advance()
+
+    # ------------------------------------------------------------------ setup
+    def _place(self, seat: int, piece: str, token: tuple) -> None:
+        self.pieces[seat][piece] -= 1
+        if piece == "generator":
+            self.gens[token] = {"lamps": 0, "repaired": False, "blocked": False}
+        elif piece == "shortcut":
+            self.shortcuts.append(token)
+        elif piece == "chest":
+            self.chests.add(token)
+        else:
+            self.pos[seat] = token
+
+    def _deal(self) -> None:
+        R = self.R
+        for s in range(self.S + 1):
+            n = R["rules.killer_energy_hand"] if s == KILLER else R["rules.survivor_energy_hand"]
+            self._draw_into(s, "energy", n)
+        self._draw_into(KILLER, "killer", R["rules.killer_card_hand"])
+        for s in range(1, self.S + 1):
+            self._draw_into(s, "survivor", R["rules.survivor_start_cards"])
+
+    def _draw_into(self, seat: int, deck: str, n: int) -> None:
+        hand = self.energy[seat] if deck == "energy" else self.cards[seat]
+        for _ in range(max(0, n)):
+            card = self._draw(deck)
+            if card is None:
+                return
+            hand.append(card)
+
+    # ------------------------------------------------------------------ the turn machinery
+    def _advance(self) -> None:
+        """Run chance and forced steps until a player must decide (or the game is over)."""
+        while True:
+            if self.phase == "over":
+                return
+            if self.phase == "setup":
+                if self.pending is None:
+                    if not self.setup_queue:
+                        self.phase = "gates"
+                        continue
+                    seat = self.setup_queue.pop(0)
+                    token = self.chance.draw("setup_token", list(self.bag))
+                    self.bag.remove(token)
+                    self.pending = {"kind": "place", "seat": seat, "token": token}
+                left = [k for k, n in self.pieces[self.pending["seat"]].items() if n > 0]
+                if len(left) == 1:
+                    self._place(self.pending["seat"], left[0], self.pending["token"])
+                    self.pending = None
+                    continue
+                return
+            if self.phase == "gates":
+                return
+            if self.phase == "pallets":
+                if self.pallet_queue and self._pallet_squares():
+                    return
+                self.pallet_queue = []
+                self._deal()
+                self.phase = "play"
+                self._check_last_survivor()
+                if self._check_end():
+                    return
+                continue
+            # play
+            p = self.pending
+            if p is not None and p["kind"] == "answer":
+                while p["asked"] and not any(self.seffect[n] == "reflex" for n in self.cards[p["asked"][0]]):
+                    p["asked"].pop(0)
+                if p["asked"]:
+                    return
+                self.pending = None
+                self._land_hit(p["target"])
+                if self._check_end():
+                    return
+                self._close_if_stuck()
+                continue
+            if p is not None:
+                return
+            if self.turn_seat is None:
+                if not self._next_turn():
+                    return
+                continue
+            if self._turn_actions() == [("end",)]:
+                self._end_turn()
+                continue
+            return
+
+    def _next_turn(self) -> bool:
+        """Start the next player's turn (a new round when needed); False when the game ended."""
+        while True:
+            if not self.turn_queue:
+                if self.round:
+                    self._end_round()
+                    if self.phase == "over":
+                        return False
+                self.round += 1
+                self.turn_queue = list(range(self.S + 1))
+            seat = self.turn_queue.pop(0)
+            if seat == KILLER or self.status[seat] == "in_play":
+                break
+        self.turn_seat = seat
+        self.purpose, self.points, self.opened = None, 0, False
+        if seat == KILLER:
+            for gen in self.gens.values():
+                gen["blocked"] = False
+            net = self.next_bonus - self.next_deficit
+            self.bonus, self.deficit = max(net, 0), max(-net, 0)
+            self.next_bonus = self.next_deficit = 0
+            self.sprint = 0
+            self.detoured = set()
+            self.struck = set()
+        return True
+
+    def _end_round(self) -> None:
+        self.repaired_by_round.append(self._repaired())
+        self.killed_by_round.append(self.kills)
+        if self.round >= self.R["rules.timeout"]:
+            self._finish("timeout")
+
+    def _end_turn(self) -> None:
+        seat = self.turn_seat
+        R = self.R
+        if seat == KILLER:
+            self._draw_into(KILLER, "energy", R["rules.killer_energy_hand"] - len(self.energy[KILLER]))
+            self._draw_into(KILLER, "killer", R["rules.killer_card_hand"] - len(self.cards[KILLER]))
+            self.bonus = self.deficit = 0
+            self.sprint = 0
+            self.detoured = set()
+            self.struck = set()
+        elif self.status[seat] == "in_play":
+            room = R["rules.survivor_energy_limit"] - len(self.energy[seat])
+            self._draw_into(seat, "energy", min(R["rules.survivor_draw"], room))
+        self.purpose, self.points, self.opened = None, 0, False
+        self.turn_seat = None
+
+    def _spend(self, value: int, purpose: str) -> None:
+        seat = self.turn_seat
+        name = next(n for n in self.energy[seat] if self.evalue[n] == value)
+        self.energy[seat].remove(name)
+        self.discard["energy"].append(name)
+        pts = self._card_points(value)
+        if pts is None:
+            self.deficit -= value
+            return
+        self.deficit = 0
+        self.bonus = 0
+        self.opened = True
+        self.points = self.points + pts if self.pooled else pts
+        self.purpose = purpose
+        self._close_if_stuck()
+
+    def _close_if_stuck(self) -> None:
+        """A purpose whose points pay no act now is over (points lost, or left in the pool)."""
+        if self.purpose is not None and self.turn_seat is not None \
+                and not self._affordable(self.purpose, self.points):
+            self.purpose = None
+            if not self.pooled:
+                self.points = 0
+
+    # ------------------------------------------------------------------ acts
+    def _act(self, action: tuple) -> None:
+        kind, seat = action[0], self.turn_seat
+        sq = tuple(action[1:3]) if len(action) >= 3 and kind != "play" else None
+        R = self.R
+        if kind in ("move", "shortcut"):
+            self.pos[seat] = sq
+        elif kind == "strike":
+            target = action[1]
+            self.struck.add(target)
+            if self._roll("strike_roll"):
+                asked = [target] + [s for s in self._in_play() if s != target
+                                    and _dist(self.pos[s], self.pos[target]) <= self.help_range]
+                self.pending = {"kind": "answer", "target": target, "asked": asked}
+                return          # _advance asks the answers, then lands the hit
+        elif kind == "break":
+            self.pallet_energy += R["rules.break_cost"]
+            if self._roll("break_roll"):
+                self._remove_pallet(sq)
+        elif kind == "detour":
+            self.pallet_energy += R["rules.detour_cost"]
+            self.detoured.add(sq)
+        elif kind == "repair":
+            if self._roll("repair_roll"):
+                self._light(sq, 1)
+            else:
+                self.next_bonus += R["rules.failed_repair_gain"]
+                self.killer_gain += R["rules.failed_repair_gain"]
+        elif kind == "chest":
+            if self._roll("chest_roll"):
+                self.pending = {"kind": "discard", "chest": sq}
+                self._draw_into(seat, "survivor", 1)
+                if len(self.cards[seat]) <= R["rules.survivor_card_limit"]:
+                    self._after_chest()
+                return
+        elif kind == "lever":
+            gate = self.gates[sq]
+            if self._roll("lever_roll"):
+                gate["successes"] += 1
+                if gate["successes"] >= R["board.gate_successes"]:
+                    gate["open"] = True
+        elif kind == "drop":
+            self.pallets[sq] = "dropped"
+        elif kind == "escape":
+            self._escape(seat, "gate")
+            return
+        elif kind == "play":
+            self._play_card(seat, action[1], action[2])
+        self._close_if_stuck()
+
+    def _play_card(self, seat: int, name: str, target) -> None:
+        if seat == KILLER:
+            self.cards[KILLER].remove(name)
+            self.discard["killer"].append(name)
+            eff = self.keffect[name]
+            if eff == "break_pallet":
+                self._remove_pallet(target)
+            elif eff == "sprint":
+                self.sprint += self.kamount[name]
+            else:
+                self.gens[target]["blocked"] = True
+            return
+        self.cards[seat].remove(name)
+        self.discard["survivor"].append(name)
+        eff = self.seffect[name]
+        if isinstance(target, tuple):          # a lamp (toolbox, or any card under the variant)
+            self._light(target, self.samount[name] if eff == "repair" else 1)
+        elif eff == "heal":
+            self.wounds[target] = 0
+        elif eff == "map":
+            self.hatch = {"pos": self.chance.draw("hatch_token", self._free_tokens(chests=True)),
+                          "open": False}
+        elif eff == "key":
+            self.hatch["open"] = True
+
+    def _light(self, sq: tuple, lamps: int) -> None:
+        gen = self.gens[sq]
+        gen["lamps"] = min(self.R["board.lamps"], gen["lamps"] + lamps)
+        if gen["lamps"] >= self.R["board.lamps"]:
+            gen["repaired"] = True
+
+    def _remove_pallet(self, sq: tuple) -> None:
+        del self.pallets[sq]
+        self.detoured.discard(sq)
+
+    def _after_chest(self) -> None:
+        old = self.pending["chest"]
+        self.pending = None
+        self.chests.discard(old)
+        options = [t for t in self._free_tokens(chests=True) if t != old]
+        if options:
+            self.chests.add(self.chance.draw("chest_token", options))
+        self._close_if_stuck()
+
+    def _answer(self, action: tuple) -> None:
+        p = self.pending
+        seat = p["asked"].pop(0)
+        if action[0] == "answer":
+            self.cards[seat].remove(action[1])
+            self.discard["survivor"].append(action[1])
+            self.pending = None
+            self._close_if_stuck()
+
+    def _land_hit(self, target: int) -> None:
+        self.landed_hits += 1
+        self.next_deficit += self.R["rules.hit_exhaustion"]
+        self.wounds[target] += 1
+        if self.wounds[target] >= self.R["rules.hits_to_kill"]:
+            self.status[target] = "killed"
+            self.kills += 1
+            self._leave(target)
+
+    def _escape(self, seat: int, how: str) -> None:
+        self.status[seat] = "escaped"
+        if how == "gate":
+            self.gate_escapes += 1
+        else:
+            self.hatch_escapes += 1
+        self._leave(seat)
+        if not self._check_end():
+            self._end_turn()
+
+    def _leave(self, seat: int) -> None:
+        self.discard["energy"] += self.energy[seat]
+        self.discard["survivor"] += self.cards[seat]
+        self.energy[seat], self.cards[seat] = [], []
+        self._check_last_survivor()
+
+    def _check_last_survivor(self) -> None:
+        if len(self._in_play()) != 1:
+            return
+        if self.hatch is None:
+            self.hatch = {"pos": self.chance.draw("hatch_token", self._free_tokens(chests=True)),
+                          "open": True}
+        else:
+            self.hatch["open"] = True
+
+    def _check_end(self) -> bool:
+        if self.phase != "over" and not self._in_play():
+            self.repaired_by_round.append(self._repaired())
+            self.killed_by_round.append(self.kills)
+            self._finish("all_out")
+        return self.phase == "over"
+
+    def _finish(self, cause: str) -> None:
+        self.phase, self.cause = "over", cause
+        self.pending = None
+        self.turn_seat = None
+
+    # ------------------------------------------------------------------ views
+    def observation(self) -> dict:
+        seat = self.to_move()
+        pend = None
+        if self.pending is not None:
+            if self.pending["kind"] == "answer":
+                pend = {"kind": "answer", "target": self.pending["target"]}
+            elif self.pending["kind"] == "discard":
+                pend = {"kind": "discard"}
+            else:
+                pend = {"kind": "place", "token": self.pending["token"]}
+        return {
+            "seat": seat, "phase": self.phase, "round": self.round, "turn_seat": self.turn_seat,
+            "killer": self.pos[KILLER],
+            "survivors": [{"seat": s, "pos": self.pos[s], "wounds": self.wounds[s],
+                           "status": self.status[s], "energy_count": len(self.energy[s]),
+                           "card_count": len(self.cards[s])} for s in range(1, self.S + 1)],
+            "generators": [{"pos": sq, "lamps": gen["lamps"], "repaired": gen["repaired"],
+                            "blocked": gen["blocked"]} for sq, gen in sorted(self.gens.items())],
+            "repaired": self._repaired(), "powered": self._powered(),
+            "chests": sorted(self.chests), "shortcuts": sorted(self.shortcuts),
+            "gates": [{"pos": sq, "successes": g["successes"], "open": g["open"]}
+                      for sq, g in sorted(self.gates.items())],
+            "pallets": [{"pos": sq, "state": st, "detoured": sq in self.detoured}
+                        for sq, st in sorted(self.pallets.items())],
+            "hatch": None if self.hatch is None else dict(self.hatch),
+            "energy_pile": len(self.pile["energy"]), "energy_discard": len(self.discard["energy"]),
+            "killer_pile": len(self.pile["killer"]), "killer_discard": len(self.discard["killer"]),
+            "survivor_pile": len(self.pile["survivor"]),
+            "survivor_discard": len(self.discard["survivor"]),
+            "killer_energy_count": len(self.energy[KILLER]),
+            "killer_card_count": len(self.cards[KILLER]),
+            "killer_bonus": self.bonus, "killer_deficit": self.deficit,
+            "next_bonus": self.next_bonus, "next_deficit": self.next_deficit,
+            "purpose": self.purpose, "points": self.points, "sprint": self.sprint,
+            "struck": sorted(self.struck), "pending": pend,
+            "hand_energy": sorted(self.evalue[n] for n in self.energy[seat]) if seat is not None else [],
+            "hand_cards": sorted(self.cards[seat]) if seat is not None else [],
+        }
 
     def record(self) -> dict:
-        raise NotImplementedError
+        win = self.kills >= self.R["rules.killer_win_kills"]
+        return {
+            "killer_win": win, "winner": "killer" if win else "survivors", "cause": self.cause,
+            "rounds": self.round, "kills": self.kills,
+            "escapes": self.gate_escapes + self.hatch_escapes,
+            "gate_escapes": self.gate_escapes, "hatch_escapes": self.hatch_escapes,
+            "repaired": self._repaired(), "status": [self.status[s] for s in range(1, self.S + 1)],
+            "landed_hits": self.landed_hits, "killer_gain": self.killer_gain,
+            "pallet_energy": self.pallet_energy, "decisions": self.decisions,
+            "repaired_by_round": list(self.repaired_by_round),
+            "killed_by_round": list(self.killed_by_round),
+            "scores": [int(win)] + [int(not win)] * self.S,
+        }
