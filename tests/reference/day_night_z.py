@@ -142,25 +142,1060 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+LEVELS = ("green", "yellow", "red")
+
+
+class _GameOver(Exception):
+    """Raised where the adventure ends (all dead, or the success condition met)."""
+
+
+def _names(rules: Mapping[str, Any], section: str) -> list[str]:
+    """Entries of a data file (``section.<entry>.<field>``), in the data's order."""
+    out: list[str] = []
+    pre = section + "."
+    for k in rules:
+        if k.startswith(pre):
+            e = k[len(pre):].split(".")[0]
+            if e not in out and len(k[len(pre):].split(".")) >= 2:
+                out.append(e)
+    return out
+
+
+class _Pile:
+    """A draw pile: the cards left (name -> count); refilled with the full deck less the
+    cards held by survivors when a draw finds it empty."""
+
+    def __init__(self, kind: str, full: dict[str, int]):
+        self.kind = kind
+        self.order = list(full)
+        self.full = dict(full)
+        self.left = dict(full)
+
+    def options(self) -> list[str]:
+        return [n for n in self.order for _ in range(self.left[n])]
+
+    def draw(self, chance, held: dict[str, int] | None = None):
+        if sum(self.left.values()) == 0:
+            held = held or {}
+            self.left = {n: max(0, self.full[n] - held.get(n, 0)) for n in self.order}
+        opts = self.options()
+        if not opts:
+            return None
+        card = chance.draw(self.kind, opts)
+        self.left[card] -= 1
+        return card
+
 
 class Reference:
     def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance):
-        raise NotImplementedError
+        R = self.R = dict(rules)
+        self.chance = chance
+        n = int(setup.get("players", 1))
+        if not R["scenario.min_team"] <= n <= R["scenario.max_team"]:
+            raise ValueError(f"players {n} outside {R['scenario.min_team']}..{R['scenario.max_team']}")
+        self.team = list(R["scenario.team"])[:n]
+        self.n = n
+        self.hour = int(setup.get("start_hour", R["scenario.start_hour"]))
+        self.turn = 1
+        self.faces = _names(R, "dice")
+        self.enemy_kinds = _names(R, "enemies")
+        self.locations = _names(R, "locations")
+        self.upl = R["threat_track.units_per_level"]
+        self.threat = LEVELS.index(R["threat_track.start_level"]) * self.upl + R["threat_track.start_unit"]
+        self.noise_red = 0
+        self.noise_yellow = 0
+        self.searches = 0
+        self.box = {k: R[f"enemies.{k}.miniatures"] for k in self.enemy_kinds}
+        self.hunter = "box"
+        self.hunter_wounds = 0
+        self.next_enemy = 1
+        self.tiles: dict[str, dict] = {}
+        self.explored: set[str] = set()
+        self.visited: set[str] = set()
+        self.searched: set[str] = set()
+        self.exits = [tuple(R[f"city.exit_{x}"]) for x in ("a", "b", "c") if f"city.exit_{x}" in R]
+        self.alleys = [tuple(z) for z in R["city.alleys"]]
+        self.surprises_left = [tuple(z) for z in R["city.surprises"]]
+        start = tuple(R[f"city.exit_{R['scenario.start_exit']}"])
+        self.search_names = _names(R, "search")
+        self.body_locations: list[str] = []
+        for c in self.search_names:
+            if R[f"search.{c}.kind"] == "armour" and R[f"search.{c}.location"] not in self.body_locations:
+                self.body_locations.append(R[f"search.{c}.location"])
 
+        def deck(sec):
+            return {c: R[f"{sec}.{c}.count"] for c in _names(R, sec)}
+        self.piles = {
+            "search": _Pile("search_deck", deck("search")),
+            "spawn": _Pile("spawn_deck", deck("spawn")),
+            "exploration": _Pile("exploration_deck", deck("exploration")),
+            "encounters": _Pile("encounter_deck", deck("encounters")),
+            "surprises": _Pile("surprise_deck", deck("surprises")),
+            "corpses": _Pile("corpse_pile", deck("corpses")),
+            "threat_a": _Pile("threat_a", {k: R[f"threat.side_a.{k}"] for k in ("normal", "fury", "excitement")}),
+            "threat_hourglasses": _Pile("threat_hourglasses", {k: R[f"threat.hourglasses.{k}"] for k in ("zero", "one", "two")}),
+            "threat_hunter": _Pile("threat_hunter", {"hunter": R["threat.icons.hunter"], "no_hunter": R["threat.icons.no_hunter"]}),
+            "threat_infection": _Pile("threat_infection", {"infection": R["threat.icons.infection"], "no_infection": R["threat.icons.no_infection"]}),
+            "threat_condition": _Pile("threat_condition", {k: R[f"threat.conditions.{k}"] for k in ("noisy_weapon", "ambush", "red_stress", "nothing")}),
+        }
+        self.sv: list[dict] = []
+        for name in self.team:
+            kit = R[f"survivors.{name}.weapon"]
+            self.sv.append({
+                "name": name, "alive": True, "cause": None, "zone": start, "tile": None,
+                "health": R["survivor.health_max"], "stress": 0, "infection": 0,
+                "sp": min(R["survivor.sp_start"], R["survivor.sp_cap"]),
+                "supplies": R["survivor.start_supplies"], "ammo": R[f"survivors.{name}.ammo"],
+                "weapons": [kit] if kit != "fists" else [], "cards": [], "hidden": False,
+                "defending": False, "activated": False, "ap": 0, "reserve": 0, "moved": False,
+                "slow_used": set(), "noise": 0, "noisy_used": False, "full_ap": 0,
+            })
+        self.stats = {"threat_from": {"noise": 0, "leave": 0, "clock": 0, "cards": 0},
+                      "threat_lowered": 0, "sp_on_rolls": 0, "sp_on_threat": 0, "kills": 0,
+                      "hunter_spawns": 0, "hunter_damage": 0, "hunter_kills": 0, "decisions": 0}
+        self.deaths = {"damage": 0, "infection": 0, "hunger": 0}
+        self.result: str | None = None
+        self.phase = "actions"
+        self.active: int | None = None
+        self.encounter_queue: list[tuple[int, str]] = []
+        self.drawn: list[str] = []
+        self.pending: tuple | None = None
+        self._gen = self._game()
+        self._advance(None)
+
+    # ------------------------------------------------------------------ interface
     def to_move(self):
-        raise NotImplementedError
-
-    def legal_actions(self) -> list[tuple]:
-        raise NotImplementedError
-
-    def apply(self, action: tuple) -> None:
-        raise NotImplementedError
-
-    def observation(self) -> dict:
-        raise NotImplementedError
+        return None if self.pending is None else self.pending[1]
 
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.result is not None
+
+    def legal_actions(self) -> list[tuple]:
+        if self.pending is None:
+            return []
+        kind, s = self.pending[0], self.pending[1]
+        sv = self.sv[s]
+        sps = list(range(0, min(self.R["survivor.max_sp_per_roll"], sv["sp"]) + 1))
+        if kind == "activate":
+            return [("activate", i) for i in self._to_activate()]
+        if kind == "hidden":
+            return [("stay_hidden",), ("leave_hiding",)]
+        if kind == "keep":
+            return [("keep", c, p) for c in dict.fromkeys(self.drawn) for p in sps]
+        if kind == "sweep":
+            return [("sweep", e["id"]) for e in self._engaged(s) if e["id"] != self.pending[2]] + [("no_sweep",)]
+        if kind == "roll":
+            return [("roll", p) for p in sps]
+        return self._act_legal(s, kind == "reserve")
+
+    def apply(self, action: tuple) -> None:
+        action = tuple(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action!r}; legal: {self.legal_actions()}")
+        self.stats["decisions"] += 1
+        self._advance(action)
+
+    def observation(self) -> dict:
+        def tile_obs(t):
+            return {"enemies": [{"id": e["id"], "kind": e["kind"], "wounds": e["wounds"],
+                                 "engaged": e["engaged"]} for e in t["enemies"]],
+                    "corpses": t["corpses"], "search_markers": t["markers"],
+                    "searched": t["id"] in self.searched}
+        s = self.to_move()
+        return {
+            "turn": self.turn, "hour": self.hour, "night": self._night(), "phase": self.phase,
+            "pending": None if self.pending is None else self.pending[0], "to_move": s,
+            "active": self.active, "threat": self.threat, "threat_level": LEVELS[self._level()],
+            "noise_red": self.noise_red, "noise_yellow": self.noise_yellow,
+            "searches": self.searches, "hunter": self.hunter, "hunter_wounds": self.hunter_wounds,
+            "survivors": [self._sv_obs(i) for i in range(self.n)],
+            "tiles": {k: tile_obs(t) for k, t in self.tiles.items()},
+            "explored": sorted(self.explored), "visited": sorted(self.visited),
+            "surprises_left": [list(z) for z in self.surprises_left],
+            "miniatures": dict(self.box),
+            "drawn": list(self.drawn) if self.pending and self.pending[0] == "keep" else [],
+        }
 
     def record(self) -> dict:
-        raise NotImplementedError
+        alive = [i for i in range(self.n) if self.sv[i]["alive"]]
+        dead = self.n - len(alive)
+        success = self.result == "success"
+        vp = max(0, self.R["scenario.vp_base"] - self.R["scenario.vp_per_dead"] * dead) if success else 0
+        if self.stats["hunter_spawns"] == 0:
+            hunter = "absent"
+        elif self.stats["hunter_kills"] > 0:
+            hunter = "killed"
+        elif self.stats["hunter_damage"] > 0:
+            hunter = "wounded"
+        else:
+            hunter = "came"
+        return {
+            "result": self.result, "success": success, "vp": vp, "turns": self.turn,
+            "alive": len(alive), "alive_seats": alive, "deaths": dict(self.deaths),
+            "death_cause": [sv["cause"] for sv in self.sv], "searches": self.searches,
+            "threat": self.threat, "threat_level": LEVELS[self._level()],
+            "threat_from": dict(self.stats["threat_from"]),
+            "threat_lowered": self.stats["threat_lowered"], "sp_on_rolls": self.stats["sp_on_rolls"],
+            "sp_on_threat": self.stats["sp_on_threat"], "kills": self.stats["kills"], "hunter": hunter,
+            "hunter_spawns": self.stats["hunter_spawns"], "hunter_damage": self.stats["hunter_damage"],
+            "hunter_kills": self.stats["hunter_kills"], "decisions": self.stats["decisions"],
+            "survivors": [self._sv_obs(i) for i in range(self.n)],
+        }
+
+    # ------------------------------------------------------------------ driving the flow
+    def _advance(self, action) -> None:
+        try:
+            self.pending = self._gen.send(action) if action is not None else next(self._gen)
+        except StopIteration:
+            self.pending = None
+            self.phase = "over"
+            self.active = None
+
+    def _game(self):
+        try:
+            while True:
+                self._begin_turn()
+                self.phase = "actions"
+                yield from self._actions_phase()
+                self.phase = "encounters"
+                yield from self._encounter_phase()
+                self.phase = "threat"
+                yield from self._threat_phase()
+                self._check_end()
+                if self.turn >= self.R["scenario.turn_limit"]:
+                    self.result = "out_of_turns"
+                    return
+                self.turn += 1
+        except _GameOver:
+            return
+
+    def _begin_turn(self):
+        for sv in self.sv:
+            sv.update(activated=not sv["alive"], defending=False, slow_used=set(), noise=0,
+                      noisy_used=False, reserve=0, ap=0, moved=False)
+        self.encounter_queue = []
+
+    # ------------------------------------------------------------------ small rules
+    def _night(self) -> bool:
+        a, b = self.R["clock.night_start"], self.R["clock.day_start"]
+        return self.hour >= a or self.hour < b if a > b else a <= self.hour < b
+
+    def _level(self) -> int:
+        return min(2, (self.threat - 1) // self.upl)
+
+    def _attr(self, s: int, attr: str) -> int:
+        sv = self.sv[s]
+        side = "night" if self._night() and "flashlight" not in sv["cards"] else "day"
+        return self.R[f"survivors.{sv['name']}.{side}.{attr}"]
+
+    def _estat(self, kind: str, stat: str) -> int:
+        return self.R[f"enemies.{kind}.{'night' if self._night() else 'day'}.{stat}"]
+
+    def _health_level(self, h: int) -> str:
+        if h <= self.R["survivor.health_red_at"]:
+            return "red"
+        return "yellow" if h <= self.R["survivor.health_yellow_at"] else "green"
+
+    def _stress_level(self, st: int) -> str:
+        if st >= self.R["survivor.stress_red_from"]:
+            return "red"
+        return "yellow" if st >= self.R["survivor.stress_yellow_from"] else "green"
+
+    def _ap_for(self, s: int) -> int:
+        return self.R[f"survivor.ap_{self._health_level(self.sv[s]['health'])}"]
+
+    def _gain_sp(self, s: int, n: int):
+        sv = self.sv[s]
+        sv["sp"] = min(self.R["survivor.sp_cap"], sv["sp"] + n)
+
+    def _roll(self, kind: str, n: int) -> list[str]:
+        return [self.chance.draw(kind, list(self.faces)) for _ in range(n)]
+
+    def _held(self) -> dict[str, int]:
+        held: dict[str, int] = {}
+        for sv in self.sv:
+            if sv["alive"]:
+                for c in sv["cards"]:
+                    held[c] = held.get(c, 0) + 1
+        return held
+
+    def _in_location(self, s: int) -> str | None:
+        t = self.sv[s]["tile"]
+        return None if t is None or t.startswith("city:") else t.split(":")[0]
+
+    def _tile_of(self, s: int) -> dict | None:
+        t = self.sv[s]["tile"]
+        return None if t is None else self.tiles[t]
+
+    def _engaged(self, s: int) -> list[dict]:
+        t = self._tile_of(s)
+        return [] if t is None else [e for e in t["enemies"] if e["engaged"] == s]
+
+    def _living(self) -> list[int]:
+        return [i for i in range(self.n) if self.sv[i]["alive"]]
+
+    # ------------------------------------------------------------------ ends, deaths
+    def _check_end(self):
+        alive = self._living()
+        if not alive:
+            self.result = "all_dead"
+            raise _GameOver
+        if self.searches >= self.R["scenario.searches_needed"] and all(
+                self._in_location(i) is None and self.sv[i]["zone"] in self.exits for i in alive):
+            self.result = "success"
+            raise _GameOver
+
+    def _die(self, s: int, cause: str):
+        sv = self.sv[s]
+        if not sv["alive"]:
+            return
+        sv.update(alive=False, cause=cause, hidden=False)
+        self.deaths[cause] += 1
+        t = self._tile_of(s)
+        if t is not None:
+            for e in t["enemies"]:
+                if e["engaged"] == s:
+                    e["engaged"] = None
+        if not self._living():
+            self.result = "all_dead"
+            raise _GameOver
+
+    def _hurt(self, s: int, n: int, cause: str):
+        sv = self.sv[s]
+        sv["health"] -= n
+        if sv["health"] <= 0:
+            sv["health"] = 0
+            self._die(s, cause)
+
+    def _heal(self, s: int, n: int):
+        sv = self.sv[s]
+        sv["health"] = min(self.R["survivor.health_max"], sv["health"] + n)
+
+    def _stress(self, s: int, n: int):
+        sv = self.sv[s]
+        sv["stress"] = max(0, min(self.R["survivor.stress_max"], sv["stress"] + n))
+
+    def _infect(self, s: int, n: int):
+        sv = self.sv[s]
+        sv["infection"] += n
+        if sv["infection"] >= self.R["survivor.infection_death"]:
+            self._die(s, "infection")
+
+    def _infection_dice(self, s: int, n: int):
+        faces = self._roll("infection_die", n)
+        if any(self.R[f"dice.{f}.infection"] for f in faces):
+            self._infect(s, 1)
+
+    # ------------------------------------------------------------------ threat track
+    def _raise(self, n: int, source: str):
+        top = 3 * self.upl
+        new = self.threat + n
+        if self.R["threat_track.red_capped"] or new > top:
+            new = min(new, top)
+        self.stats["threat_from"][source] += new - self.threat
+        self.threat = new
+
+    def _can_lower(self, s: int) -> bool:
+        lvl = self._level()
+        if lvl >= 2:
+            return False
+        u = (self.threat - 1) % self.upl + 1
+        locked = self.R[f"threat_track.locked_{LEVELS[lvl]}"]
+        if u <= 1 or u in locked:
+            return False
+        if self.R["variants.red_units_block_entry"] and (u - 1) in locked:
+            return False
+        return self.sv[s]["sp"] >= self.R[f"threat_track.cost_{LEVELS[lvl]}"]
+
+    def _leave_rise(self, enemies: list[dict]):
+        total = sum(self._estat(e["kind"], "sp") for e in enemies)
+        bands = sum(1 for k in range(1, 5) if total >= self.R[f"threat_track.leave_band_{k}_from"])
+        if bands:
+            self._raise(bands, "leave")
+
+    # ------------------------------------------------------------------ tiles and spawns
+    def _deploy(self, tid: str, zone) -> dict:
+        if tid not in self.tiles:
+            self.tiles[tid] = {"id": tid, "zone": tuple(zone), "enemies": [], "corpses": 0, "markers": 0}
+        return self.tiles[tid]
+
+    def _city_tile_at(self, zone) -> dict:
+        """A city tile on ``zone``; every survivor standing in the zone goes onto it."""
+        tid = f"city:{zone[0]},{zone[1]}"
+        t = self._deploy(tid, zone)
+        for sv in self.sv:
+            if sv["alive"] and sv["tile"] is None and sv["zone"] == tuple(zone):
+                sv["tile"] = tid
+        return t
+
+    def _discard_tile(self, tid: str):
+        t = self.tiles.pop(tid)
+        for e in t["enemies"]:
+            self._to_box(e)
+
+    def _to_box(self, e: dict):
+        if e["kind"] == "hunter":
+            self.hunter_wounds = e["wounds"]
+            self.hunter = "stalk"
+        elif not self.R["variants.unlimited_miniatures"]:
+            self.box[e["kind"]] += 1
+
+    def _place(self, t: dict, kind: str, engaged=None) -> dict | None:
+        if self.R[f"enemies.{kind}.night_only"] and not self._night():
+            return None
+        if self.R[f"enemies.{kind}.city_only"] and not t["id"].startswith("city:"):
+            return None
+        if len(t["enemies"]) >= self.R["map.tile_capacity"]:
+            return None
+        if kind == "hunter":
+            if self.hunter in ("board", "dead"):
+                return None
+        elif not self.R["variants.unlimited_miniatures"]:
+            if self.box[kind] <= 0:
+                return None
+            self.box[kind] -= 1
+        e = {"id": self.next_enemy, "kind": kind, "wounds": 0, "engaged": engaged}
+        if kind == "hunter":
+            e["wounds"] = self.hunter_wounds
+            self.hunter = "board"
+        self.next_enemy += 1
+        t["enemies"].append(e)
+        return e
+
+    def _spawn(self, t: dict, cards: int):
+        level = LEVELS[self._level()]
+        for _ in range(cards):
+            card = self.piles["spawn"].draw(self.chance)
+            if card is None:
+                return
+            comp = self.R[f"spawn.{card}.{level}"]
+            kinds = [k for k in self.enemy_kinds if comp.get(k, 0) > 0]
+            kinds.sort(key=lambda k: -self._estat(k, "initiative"))  # stable: data order among equals
+            for k in kinds:
+                for _ in range(comp[k]):
+                    self._place(t, k)
+
+    def _location_spawn_cards(self, loc: str) -> int:
+        small = self.n <= self.R[f"locations.{loc}.small_team"]
+        return self.R[f"locations.{loc}.spawn_{'small' if small else 'large'}"]
+
+    def _open_location_tile(self, loc: str, i: int) -> dict:
+        tid = f"{loc}:{i}"
+        if tid in self.tiles:
+            return self.tiles[tid]
+        t = self._deploy(tid, tuple(self.R[f"locations.{loc}.access"]))
+        if tid not in self.explored:
+            self.explored.add(tid)
+            card = self.piles["exploration"].draw(self.chance)
+            kind = None if card is None else self.R[f"exploration.{card}.kind"]
+            if kind in ("spawn", "spawn_and_search"):
+                self._spawn(t, self._location_spawn_cards(loc))
+            if kind in ("search", "spawn_and_search"):
+                t["markers"] += 1
+        else:
+            self._spawn(t, self._location_spawn_cards(loc))
+        return t
+
+    def _leave(self, s: int, whole_location: bool):
+        """Survivor s steps off his tile; the last one out of a city tile or a location
+        raises the threat by the SP of the enemies left and the tile(s) are taken away."""
+        sv = self.sv[s]
+        tid = sv["tile"]
+        sv["tile"] = None
+        sv["hidden"] = False
+        if tid is None:
+            return
+        if tid.startswith("city:"):
+            if not any(o["alive"] and o["tile"] == tid for o in self.sv):
+                self._leave_rise(self.tiles[tid]["enemies"])
+                self._discard_tile(tid)
+        elif whole_location:
+            loc = tid.split(":")[0]
+            if not any(o["alive"] and o["tile"] and o["tile"].split(":")[0] == loc for o in self.sv):
+                ids = [k for k in self.tiles if k.split(":")[0] == loc]
+                self._leave_rise([e for k in ids for e in self.tiles[k]["enemies"]])
+                for k in ids:
+                    self._discard_tile(k)
+
+    # ------------------------------------------------------------------ checks and attacks
+    def _check(self, s: int, attr: str, modifier: int, sp: int) -> bool:
+        sv = self.sv[s]
+        sv["sp"] -= sp
+        self.stats["sp_on_rolls"] += sp
+        pool = max(self.R["survivor.min_pool"], self._attr(s, attr) + sp + modifier)
+        ok_colours = self.R[f"colours.check.{self._stress_level(sv['stress'])}"]
+        faces = self._roll("check_die", pool)
+        ok = any(self.R[f"dice.{f}.star"] in ok_colours for f in faces)
+        if ok:
+            self._gain_sp(s, self.R["survivor.sp_per_passed_check"])
+        return ok
+
+    def _weapon_damage(self, s: int, w: str) -> int:
+        st = self._attr(s, "strength")
+        if st >= self.R["combat.strength_high"]:
+            return self.R[f"weapons.{w}.damage_strong"]
+        if st >= self.R["combat.strength_mid"]:
+            return self.R[f"weapons.{w}.damage_mid"]
+        return self.R[f"weapons.{w}.damage_weak"]
+
+    def _silent(self, s: int, w: str) -> bool:
+        return not self.R[f"weapons.{w}.noisy"] or (
+            self.R[f"weapons.{w}.suppressible"] and "suppressor" in self.sv[s]["cards"])
+
+    def _targets(self, s: int, w: str) -> list[dict]:
+        t = self._tile_of(s)
+        if t is None:
+            return []
+        if self.R[f"weapons.{w}.kind"] == "ranged" and self.R["map.ranged_reaches_tile"]:
+            return list(t["enemies"])
+        return [e for e in t["enemies"] if e["engaged"] == s]
+
+    def _kill(self, s: int, t: dict, e: dict):
+        t["enemies"].remove(e)
+        t["corpses"] += 1
+        self._gain_sp(s, self._estat(e["kind"], "sp"))
+        self.stats["kills"] += 1
+        if e["kind"] == "hunter":
+            self.hunter = "dead"
+            self.hunter_wounds = 0
+        elif not self.R["variants.unlimited_miniatures"]:
+            self.box[e["kind"]] += 1
+
+    def _attack(self, s: int, w: str, eid: int, sp: int, free: bool):
+        R, sv = self.R, self.sv[s]
+        t = self._tile_of(s)
+        if not free:
+            sv["ap"] -= R["combat.attack_ap"]
+        if R[f"weapons.{w}.slow"]:
+            sv["slow_used"].add(w)
+        sv["hidden"] = False
+        e = next(x for x in t["enemies"] if x["id"] == eid)
+        attr = "ranged" if R[f"weapons.{w}.kind"] == "ranged" else "hth"
+        sweep = False
+        for _ in range(R[f"weapons.{w}.attacks_per_ap"]):
+            if e not in t["enemies"] or sv["ammo"] < R[f"weapons.{w}.ammo"]:
+                break
+            sv["ammo"] -= R[f"weapons.{w}.ammo"]
+            if not self._silent(s, w):
+                self.noise_red += 1
+                sv["noise"] += 1
+                sv["noisy_used"] = True
+            spk = min(sp, sv["sp"])
+            sv["sp"] -= spk
+            self.stats["sp_on_rolls"] += spk
+            pool = max(R["survivor.min_pool"], self._attr(s, attr) + spk - self._estat(e["kind"], "defense"))
+            faces = self._roll("attack_die", pool)
+            hit_colours = R[f"colours.attack.{self._health_level(sv['health'])}"]
+            if R["combat.star_trait_rule"] == "any_star":
+                star = any(R[f"dice.{f}.star"] != "none" for f in faces)
+            else:
+                ok = R[f"colours.check.{self._stress_level(sv['stress'])}"]
+                star = any(R[f"dice.{f}.star"] in ok for f in faces)
+            if not any(R[f"dice.{f}.target"] in hit_colours for f in faces):
+                continue
+            if R["variants.attacks_earn_sp"]:
+                self._gain_sp(s, R["survivor.sp_per_passed_check"])
+            dmg = self._weapon_damage(s, w)
+            pierce = R[f"weapons.{w}.pierce"] or (R[f"weapons.{w}.star_trait"] == "pierce" and star)
+            if not pierce:
+                dmg = max(0, dmg - self._estat(e["kind"], "resistance"))
+            e["wounds"] += dmg
+            if e["wounds"] >= self._estat(e["kind"], "health"):
+                self._kill(s, t, e)
+                sweep = R[f"weapons.{w}.star_trait"] == "sweep" and star
+        self._check_end()
+        if sweep and sv["alive"] and [x for x in self._engaged(s) if x["id"] != eid]:
+            a = yield ("sweep", s, eid)
+            if a[0] == "sweep" and (R[f"weapons.{w}.ammo"] <= sv["ammo"]):
+                yield from self._attack(s, w, a[1], 0, True)
+
+    def _enemy_attack(self, e: dict, s: int, where: str):
+        R, sv = self.R, self.sv[s]
+        cards = sv["cards"]
+        armour = [c for c in cards if R[f"search.{c}.kind"] == "armour" and R[f"search.{c}.location"] == where]
+        pool = (self._estat(e["kind"], "attack") - self._attr(s, "defense")
+                - (R["combat.defend_bonus"] if sv["defending"] else 0)
+                - (R["combat.armour_penalty"] if armour else 0))
+        pool = max(R["survivor.min_pool"], pool)
+        faces = self._roll("enemy_die", pool)
+        if any(R[f"dice.{f}.noise"] for f in faces):
+            self.noise_red += 1
+        if not any(R[f"dice.{f}.skull"] for f in faces):
+            return
+        cancel = [c for c in armour if R.get(f"search.{c}.cancels_attack", False)]
+        if cancel:
+            cards.remove(cancel[0])
+            return
+        dmg = self._estat(e["kind"], "damage")
+        if e["kind"] == "hunter":
+            self.stats["hunter_damage"] += min(dmg, sv["health"])
+        self._stress(s, R["survivor.stress_per_damaging_attack"])
+        if any(R[f"dice.{f}.infection"] for f in faces) and sv["infection"] == 0:
+            self._infect(s, 1)
+        if e["kind"] == "hunter" and dmg >= sv["health"] and sv["alive"]:
+            self.stats["hunter_kills"] += 1
+        if sv["alive"]:
+            self._hurt(s, dmg, "damage")
+
+    # ------------------------------------------------------------------ search cards
+    def _gain_card(self, s: int, card: str):
+        R, sv = self.R, self.sv[s]
+        kind = R[f"search.{card}.kind"]
+        if kind == "supplies":
+            sv["supplies"] += R[f"search.{card}.amount"]
+        elif kind == "ammo":
+            sv["ammo"] += R[f"search.{card}.amount"]
+        else:
+            sv["cards"].append(card)
+            if kind == "weapon":
+                sv["weapons"].append(R[f"search.{card}.weapon"])
+
+    def _use_card(self, s: int, card: str):
+        self.sv[s]["cards"].remove(card)
+
+    def _card_of_kind(self, s: int, kind: str) -> str | None:
+        for c in self.sv[s]["cards"]:
+            if self.R[f"search.{c}.kind"] == kind:
+                return c
+        return None
+
+    # ------------------------------------------------------------------ the actions phase
+    def _to_activate(self) -> list[int]:
+        return [i for i in range(self.n) if self.sv[i]["alive"] and not self.sv[i]["activated"]]
+
+    def _actions_phase(self):
+        while True:
+            left = self._to_activate()
+            if not left:
+                return
+            if len(left) == 1:
+                s = left[0]
+            else:
+                a = yield ("activate", min(self._living()))
+                s = a[1]
+            self.sv[s]["activated"] = True
+            yield from self._activation(s, reserve=False)
+
+    def _act_legal(self, s: int, reserve: bool) -> list[tuple]:
+        R, sv = self.R, self.sv[s]
+        ap = sv["ap"]
+        out: list[tuple] = []
+        sps = list(range(0, min(R["survivor.max_sp_per_roll"], sv["sp"]) + 1))
+        engaged = self._engaged(s)
+        tile = self._tile_of(s)
+        loc = self._in_location(s)
+        if not engaged:
+            if loc is None:
+                cost = R["city.move_ap"] if tile is None else R["map.leave_tile_ap"]
+                r, c = sv["zone"]
+                for z in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if 0 <= z[0] < R["city.rows"] and 0 <= z[1] < R["city.cols"] and ap >= cost:
+                        out.append(("move", z[0], z[1]))
+                cost = R["city.enter_location_ap"] if tile is None else R["map.leave_tile_ap"]
+                for L in self.locations:
+                    if tuple(R[f"locations.{L}.access"]) == sv["zone"] and ap >= cost:
+                        out.append(("enter", L))
+            else:
+                i = int(sv["tile"].split(":")[1])
+                if ap >= R["map.leave_tile_ap"]:
+                    if i + 1 < R[f"locations.{loc}.tiles"]:
+                        out.append(("tile", i + 1))
+                    if i > 0:
+                        out.append(("tile", i - 1))
+                    else:
+                        out.append(("exit_location",))
+        if engaged and ap >= R["city.move_ap"]:
+            out += [("evade", p) for p in sps]
+        if tile is not None and ap >= R["combat.attack_ap"]:
+            for w in dict.fromkeys(["fists"] + sv["weapons"]):
+                if sv["ammo"] < R[f"weapons.{w}.ammo"] or w in sv["slow_used"]:
+                    continue
+                for e in self._targets(s, w):
+                    out += [("attack", w, e["id"], p) for p in sps]
+        fresh = not reserve and ap == sv["full_ap"] and ap > 0
+        if (fresh and loc is not None and not tile["enemies"] and sv["tile"] not in self.searched
+                and self._attr(s, "perception") >= 1):
+            out.append(("search_zone",))
+        if tile is not None and tile["markers"] > 0 and ap >= R["combat.search_item_ap"]:
+            out += [("search_item", p) for p in sps]
+        if tile is not None and tile["corpses"] > 0 and ap >= R["combat.search_item_ap"]:
+            out.append(("search_corpse",))
+        if tile is not None and tile["corpses"] > 0 and not engaged and not sv["hidden"] and ap >= R["combat.hide_ap"]:
+            out.append(("hide",))
+        if not sv["defending"] and ap >= R["combat.defend_ap"]:
+            out.append(("defend",))
+        if fresh and not engaged:
+            out.append(("rest",))
+        if sv["supplies"] > 0 and sv["health"] < R["survivor.health_max"]:
+            out.append(("eat",))
+        if self._card_of_kind(s, "painkillers") and sv["health"] < R["survivor.health_max"]:
+            out.append(("painkillers",))
+        if self._card_of_kind(s, "first_aid") and sv["health"] < R["survivor.health_max"]:
+            out += [("first_aid", p) for p in sps]
+        if self._card_of_kind(s, "vaccine") and sv["infection"] > 0:
+            out += [("vaccine", p) for p in sps]
+        if self._can_lower(s):
+            out.append(("lower_threat",))
+        out.append(("end",))
+        return out
+
+    def _activation(self, s: int, reserve: bool):
+        sv = self.sv[s]
+        self.active = s
+        if reserve:
+            sv["ap"], sv["reserve"] = sv["reserve"], 0
+            sv["full_ap"] = -1
+        else:
+            sv["ap"] = sv["full_ap"] = self._ap_for(s)
+            sv["moved"] = False
+            if sv["hidden"]:
+                a = yield ("hidden", s)
+                if a[0] == "stay_hidden":
+                    self._infection_dice(s, self.R["combat.hide_dice"])
+                else:
+                    sv["hidden"] = False
+        keep_reserve = True
+        while sv["alive"]:
+            legal = self._act_legal(s, reserve)
+            if legal == [("end",)]:
+                break
+            a = yield ("reserve" if reserve else "act", s)
+            if a[0] == "end":
+                break
+            stop = yield from self._do(s, a)
+            self._check_end()
+            if stop:
+                keep_reserve = stop == "alley"
+                break
+        self.active = None
+        if not sv["alive"]:
+            return
+        sv["reserve"] = sv["ap"] if (keep_reserve and not reserve) else 0
+        sv["ap"] = 0
+        if (not reserve and sv["moved"] and sv["tile"] is None and not any(
+                o["alive"] and o is not sv and o["tile"] is None and o["zone"] == sv["zone"] for o in self.sv)):
+            card = self.piles["encounters"].draw(self.chance)
+            if card is not None:
+                self.encounter_queue.append((s, card))
+
+    def _do(self, s: int, a: tuple):
+        """Carry out action ``a`` of survivor ``s``; returns "stop" (a complete-turn action
+        ends the activation), "alley" (an alley ends it, the AP kept) or None."""
+        R, sv = self.R, self.sv[s]
+        kind = a[0]
+        if kind == "move":
+            z = (a[1], a[2])
+            sv["ap"] -= R["city.move_ap"] if sv["tile"] is None else R["map.leave_tile_ap"]
+            self._leave(s, whole_location=False)
+            sv["zone"] = z
+            sv["moved"] = True
+            if f"city:{z[0]},{z[1]}" in self.tiles:
+                sv["tile"] = f"city:{z[0]},{z[1]}"
+            if z in self.surprises_left:
+                self.surprises_left.remove(z)
+                self._surprise(s, z)
+            if z in self.alleys:
+                return "alley"
+            return None
+        if kind == "enter":
+            loc = a[1]
+            sv["ap"] -= R["city.enter_location_ap"] if sv["tile"] is None else R["map.leave_tile_ap"]
+            self._leave(s, whole_location=False)
+            first_visit = loc not in self.visited
+            self.visited.add(loc)
+            tid = f"{loc}:0"
+            if tid not in self.tiles and not first_visit:
+                self.explored.add(tid)  # a visited location: its spawn cards, no exploration card
+            sv["tile"] = tid
+            sv["moved"] = True
+            self._open_location_tile(loc, 0)
+            return None
+        if kind == "tile":
+            loc = self._in_location(s)
+            sv["ap"] -= R["map.leave_tile_ap"]
+            sv["tile"] = f"{loc}:{a[1]}"
+            sv["hidden"] = False
+            self._open_location_tile(loc, a[1])
+            return None
+        if kind == "exit_location":
+            sv["ap"] -= R["map.leave_tile_ap"]
+            self._leave(s, whole_location=True)
+            sv["moved"] = True
+            return None
+        if kind == "evade":
+            sv["ap"] -= R["city.move_ap"]
+            worst = min(self._estat(e["kind"], "evasion") for e in self._engaged(s))
+            if self._check(s, "agility", worst, a[1]):
+                for e in self._engaged(s):
+                    e["engaged"] = None
+            return None
+        if kind == "attack":
+            yield from self._attack(s, a[1], a[2], a[3], free=False)
+            return None
+        if kind == "search_zone":
+            sv["ap"] = 0
+            self.searched.add(sv["tile"])
+            self.drawn = []
+            for _ in range(self._attr(s, "perception")):
+                c = self.piles["search"].draw(self.chance, self._held())
+                if c is not None:
+                    self.drawn.append(c)
+            if not self.drawn:
+                return "stop"
+            k = yield ("keep", s)
+            self.drawn = []
+            card, sp = k[1], k[2]
+            mod = R[f"search.{card}.modifier"] + R[f"locations.{self._in_location(s)}.search_modifier"]
+            if self._check(s, "perception", mod, sp):
+                self._gain_card(s, card)
+                self.searches += 1
+            return "stop"
+        if kind == "search_item":
+            sv["ap"] -= R["combat.search_item_ap"]
+            t = self._tile_of(s)
+            t["markers"] -= 1
+            card = self.piles["search"].draw(self.chance, self._held())
+            if card is not None and self._check(s, "perception", R[f"search.{card}.modifier"], a[1]):
+                self._gain_card(s, card)
+                self.searches += 1
+            return None
+        if kind == "search_corpse":
+            sv["ap"] -= R["combat.search_item_ap"]
+            self._tile_of(s)["corpses"] -= 1
+            m = self.piles["corpses"].draw(self.chance)
+            mk = None if m is None else R[f"corpses.{m}.kind"]
+            if mk == "ammo":
+                sv["ammo"] += R[f"corpses.{m}.amount"]
+            elif mk == "supplies":
+                sv["supplies"] += R[f"corpses.{m}.amount"]
+            elif mk == "infection":
+                self._infection_dice(s, R[f"corpses.{m}.dice"])
+            return None
+        if kind == "hide":
+            sv["ap"] -= R["combat.hide_ap"]
+            self._tile_of(s)["corpses"] -= 1
+            sv["hidden"] = True
+            for e in self._tile_of(s)["enemies"]:
+                if e["engaged"] == s:
+                    e["engaged"] = None
+            self._infection_dice(s, R["combat.hide_dice"])
+            return None
+        if kind == "defend":
+            sv["ap"] -= R["combat.defend_ap"]
+            sv["defending"] = True
+            return None
+        if kind == "rest":
+            sv["ap"] = 0
+            self._stress(s, -R["survivor.rest_stress"])
+            return "stop"
+        if kind == "eat":
+            sv["supplies"] -= 1
+            self._heal(s, R["survivor.supply_heals"])
+            return None
+        if kind == "painkillers":
+            c = self._card_of_kind(s, "painkillers")
+            self._use_card(s, c)
+            self._heal(s, R[f"search.{c}.amount"])
+            return None
+        if kind in ("first_aid", "vaccine"):
+            c = self._card_of_kind(s, kind)
+            self._use_card(s, c)
+            attr = R.get(f"search.{c}.check", "aid")
+            if attr == "none" or self._check(s, attr, 0, a[1]):
+                if kind == "first_aid":
+                    self._heal(s, R[f"search.{c}.amount"])
+                else:
+                    sv["infection"] = max(0, sv["infection"] - R[f"search.{c}.amount"])
+            return None
+        if kind == "lower_threat":
+            cost = R[f"threat_track.cost_{LEVELS[self._level()]}"]
+            sv["sp"] -= cost
+            self.stats["sp_on_threat"] += cost
+            self.stats["threat_lowered"] += 1
+            self.threat -= 1
+            return None
+        raise ValueError(a)
+
+    def _surprise(self, s: int, z):
+        R = self.R
+        card = self.piles["surprises"].draw(self.chance)
+        if card is None:
+            return
+        kind = R[f"surprises.{card}.kind"]
+        if kind == "horde":
+            t = self._city_tile_at(z)
+            self._spawn(t, R[f"surprises.{card}.spawn_cards"])
+        elif kind == "enemy_ambush":
+            t = self._city_tile_at(z)
+            e = self._place(t, R[f"surprises.{card}.enemy"], engaged=s)
+            if e is not None:
+                where = self.chance.draw("threat_location", list(self.body_locations))
+                self._enemy_attack(e, s, where)
+                self._check_end()
+        elif kind == "supplies":
+            self.sv[s]["supplies"] += R[f"surprises.{card}.amount"]
+
+    # ------------------------------------------------------------------ city encounters
+    def _encounter_phase(self):
+        R = self.R
+        for s, card in list(self.encounter_queue):
+            sv = self.sv[s]
+            if not sv["alive"]:
+                continue
+            kind = R[f"encounters.{card}.kind"]
+            if kind == "ambush":
+                n = R[f"encounters.{card}.spawn_per_survivor"] * self.n
+                if self._level() == 2:
+                    n += R.get(f"encounters.{card}.spawn_extra_red", 0)
+                if self._in_location(s) is None:
+                    self._spawn(self._city_tile_at(sv["zone"]), n)
+            elif kind == "check":
+                a = yield ("roll", s)
+                if not self._check(s, R[f"encounters.{card}.attribute"], 0, a[1]):
+                    self._stress(s, R.get(f"encounters.{card}.fail_stress", 0))
+                    self._hurt(s, R.get(f"encounters.{card}.fail_damage", 0), "damage")
+            self._check_end()
+            if sv["alive"] and sv["reserve"] > 0:
+                yield from self._activation(s, reserve=True)
+        self.encounter_queue = []
+
+    # ------------------------------------------------------------------ the threat phase
+    def _threat_phase(self):
+        R, P = self.R, self.piles
+        side_a = P["threat_a"].draw(self.chance)
+        hourglasses = P["threat_hourglasses"].draw(self.chance)
+        hunter_icon = P["threat_hunter"].draw(self.chance)
+        infection_icon = P["threat_infection"].draw(self.chance)
+        condition = P["threat_condition"].draw(self.chance)
+        where = self.chance.draw("threat_location", list(self.body_locations))
+        self._zombies(side_a, where)
+        self._check_end()
+        # side B: the condition
+        if condition == "noisy_weapon":
+            if any(sv["alive"] and sv["noisy_used"] for sv in self.sv):
+                self._raise(R["threat.effects.noisy_weapon_threat"], "cards")
+        elif condition == "ambush":
+            done = set()
+            for s in self._living():
+                sv = self.sv[s]
+                if self._in_location(s) is None and sv["zone"] not in done:
+                    done.add(sv["zone"])
+                    self._spawn(self._city_tile_at(sv["zone"]),
+                                R["threat.effects.ambush_spawn_per_survivor"] * self.n)
+        elif condition == "red_stress":
+            for s in self._living():
+                if self._stress_level(self.sv[s]["stress"]) == "red":
+                    self._hurt(s, R["threat.effects.red_stress_health"], "damage")
+        self._check_end()
+        # the hourglasses
+        yield from self._clock({"zero": 0, "one": 1, "two": 2}[hourglasses])
+        # the Hunter's icon
+        if hunter_icon == "hunter" and self._night():
+            if self.hunter == "box":
+                self.hunter = "stalk"
+            elif self.hunter == "stalk":
+                seats = [s for s in self._living() if self._in_location(s) is None]
+                if seats:
+                    s = self.chance.draw("hunter_target", seats)
+                    t = self._city_tile_at(self.sv[s]["zone"])
+                    if self._place(t, "hunter") is not None:
+                        self.stats["hunter_spawns"] += 1
+        # the infection icon
+        if infection_icon == "infection":
+            for s in self._living():
+                lvl = self.sv[s]["infection"]
+                if lvl == 1:
+                    self._stress(s, R["threat.infection_card.level_1_stress"])
+                elif lvl == 2:
+                    self._hurt(s, R["threat.infection_card.level_2_health"], "infection")
+                elif lvl >= 3:
+                    self._hurt(s, R["threat.infection_card.level_3_health"], "infection")
+        # the noise adjustment
+        if self.noise_red + self.noise_yellow > 0:
+            self._raise(R["threat_track.noise_rise"], "noise")
+        self.noise_yellow, self.noise_red = self.noise_red, 0
+
+    def _priority(self, cands: list[int]) -> int:
+        def key(s):
+            sv = self.sv[s]
+            if self.R["combat.target_priority"] == "weakest_then_noisiest":
+                return (sv["health"], -sv["noise"], s)
+            return (-sv["noise"], sv["health"], s)
+        return min(cands, key=key)
+
+    def _advance_enemy(self, t: dict, e: dict) -> bool:
+        cap = self.R["map.engaged_cap"]
+        cands = [s for s in self._living() if self.sv[s]["tile"] == t["id"] and not self.sv[s]["hidden"]
+                 and sum(1 for x in t["enemies"] if x["engaged"] == s) < cap]
+        if not cands:
+            return False
+        e["engaged"] = self._priority(cands)
+        return True
+
+    def _zombies(self, side_a: str, where: str):
+        fury = self.R["threat.side_a.fury_actions"] if side_a == "fury" else 0
+        acting = []
+        for tid, t in self.tiles.items():
+            if any(sv["alive"] and sv["tile"] == tid for sv in self.sv):
+                acting += [(t, e) for e in t["enemies"]]
+        acting.sort(key=lambda te: (-self._estat(te[1]["kind"], "initiative"), te[1]["id"]))
+        if side_a == "excitement":
+            for t, e in acting:
+                if e["engaged"] is None:
+                    self._advance_enemy(t, e)
+        for t, e in acting:
+            for _ in range(self._estat(e["kind"], "actions") + fury):
+                s = e["engaged"]
+                if s is not None and (not self.sv[s]["alive"] or self.sv[s]["hidden"]):
+                    e["engaged"] = s = None
+                if s is not None:
+                    self._enemy_attack(e, s, where)
+                elif not self._advance_enemy(t, e):
+                    break
+
+    def _clock(self, hours: int):
+        R = self.R
+        for _ in range(hours):
+            self.hour = (self.hour + 1) % 24
+            h = self.hour
+            if h == R["clock.night_start"] and self.hunter != "dead":
+                self.hunter_wounds = 0
+            if h == R["clock.dawn_hour"]:
+                for s in self._living():
+                    self._gain_sp(s, R["clock.dawn_sp"])
+                for tid, t in list(self.tiles.items()):
+                    for e in list(t["enemies"]):
+                        if e["kind"] == "hunter":
+                            t["enemies"].remove(e)
+                            self.hunter_wounds = e["wounds"]
+                if self.hunter != "dead":
+                    self.hunter = "box"
+            if h in R["clock.infection_hours"]:
+                for s in self._living():
+                    if self.sv[s]["infection"] > 0:
+                        a = yield ("roll", s)
+                        if not self._check(s, "strength", 0, a[1]):
+                            self._infect(s, 1)
+            if h == R["clock.eat_hour"]:
+                for s in self._living():
+                    sv = self.sv[s]
+                    need = R[f"survivors.{sv['name']}.eats"]
+                    eaten = min(need, sv["supplies"])
+                    sv["supplies"] -= eaten
+                    net = -(need - eaten) + (0 if R["variants.eating_only_prevents_loss"] else eaten)
+                    if net > 0:
+                        self._heal(s, net)
+                    elif net < 0:
+                        self._hurt(s, -net, "hunger")
+            if h in R["clock.threat_hours"]:
+                self._raise(R["clock.threat_hour_rise"], "clock")
+            self._check_end()
+
+    def _sv_obs(self, i: int) -> dict:
+        sv = self.sv[i]
+        return {"name": sv["name"], "alive": sv["alive"], "zone": list(sv["zone"]), "tile": sv["tile"],
+                "health": sv["health"], "stress": sv["stress"], "infection": sv["infection"],
+                "sp": sv["sp"], "supplies": sv["supplies"], "ammo": sv["ammo"],
+                "weapons": list(sv["weapons"]), "items": list(sv["cards"]), "hidden": sv["hidden"],
+                "defending": sv["defending"], "activated": sv["activated"], "ap": sv["ap"],
+                "reserve": sv["reserve"]}
