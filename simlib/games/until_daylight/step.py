@@ -98,12 +98,19 @@ class Game:
         self.rs = flat_rules(self.ruleset)
         self.seed, self.game = int(seed), int(game)
         self.policy, self.policy_params = policy, policy_params
+        # what chance_events() needs to replay the game when the trace cannot tell it:
+        # the table as set up, and every choice taken since (None: not replayable)
+        self._table: tuple[int, np.ndarray, bool] | None = None
+        self._actions: list[int] | None = None
+        self._chance_cache: tuple[int, list, tuple[int, int, int]] = (0, [], (0, 0, 0))
         if _state is not None:
             self.state = _state
             return
         p = check_players(players, self.ruleset)
         chars = characters if isinstance(characters, np.ndarray) else \
             team_codes(characters, p, self.ruleset)
+        self._table = (p, np.array(chars, dtype=np.int64), bool(check))
+        self._actions = []
         self.state = new_step_state(self.rs, seed, game, p, chars, trace, check)
 
     # ------------------------------------------------------------------ reading
@@ -221,6 +228,8 @@ class Game:
                 "The rules allow no fixed bound (see simlib/games/until_daylight/capacities.py)")
         if code < 0:
             raise StepError(f"the engine refused the action (code {code})")
+        if self._actions is not None:
+            self._actions.append(int(i))
         return self
 
     def policy_choice(self, policy: str | None = None, params=None) -> int:
@@ -249,12 +258,94 @@ class Game:
             return self
         pid, pp = resolve_policy(policy, params)
         finish_nb(self.state, self.rs, np.int64(pid), pp, np.int64(K.PC_OVER))
+        self._actions = None  # the policy chose inline: the choices are not known one by one
         return self
 
     def clone(self) -> "Game":
-        """An independent copy (the state array copied)."""
-        return Game(seed=self.seed, game=self.game, ruleset=self.ruleset, policy=self.policy,
-                    policy_params=self.policy_params, _state=self.state.copy())
+        """An independent copy (the state array copied; the chance events carried)."""
+        g = Game(seed=self.seed, game=self.game, ruleset=self.ruleset, policy=self.policy,
+                 policy_params=self.policy_params, _state=self.state.copy())
+        g._table = self._table
+        g._actions = None if self._actions is None else list(self._actions)
+        n, events, roll = self._chance_cache
+        g._chance_cache = (n, list(events), roll)
+        return g
+
+    def chance_events(self) -> list[tuple[str, Any]]:
+        """Every chance outcome since the game began, in the order the engine drew them.
+
+        Each is ``(kind, value)`` in the kernel's codes:
+
+        - ``("character", c)``: setup, one per seat in seat order, when the team is drawn
+          (``characters=None``): seat ``s`` gets character ``c`` among those not yet taken.
+        - ``("timer", k)``: a search phase's number of actions ``K`` (the search timer's
+          draw, after the ruleset's minimum).
+        - ``("rubble", c)``: a rubble card of type ``c`` drawn (a draw action's looked-at
+          cards, a kill's reward, the Die of Fate's draw), red events included.  An empty
+          deck is refilled from its discards first (no chance: draws are uniform over what
+          is left).
+        - ``("horde", t)``: a horde card of type ``t`` drawn (a wave, a noise event).
+        - ``("fate", f)``: the Die of Fate's effect (``codes.FATE_*``).
+        - ``("die", face)``: one combat die (``codes.FACE_X/B/H``).  A player's attack gives
+          its dice in rolling order, then a lucky card's reroll of the misses; the enemies'
+          batches give their dice heads first, then bodies, then misses (the engine
+          resolves a batch, and a reroll, by its counts alone, and keeps only these).
+
+        Read from the game's event trace (``trace=`` capacity).  Without a trace, or when it
+        is full, the game is replayed from its setup and the choices taken, with a trace;
+        that is impossible after :meth:`play` or for a :func:`position` (a
+        :class:`StepError` says so).
+        """
+        st = self.state
+        n_ev = int(st[K.G_EV_N])
+        if int(st[K.G_EV_CAP]) > 0 and n_ev < int(st[K.G_EV_CAP]):
+            n, events, roll = self._chance_cache
+            if n > n_ev:  # cannot happen in one game's life; start over rather than guess
+                n, events, roll = 0, [], (0, 0, 0)
+            if n == 0:
+                events = self._setup_chance()
+            events = list(events)
+            roll = _chance_from_trace(self._trace_rows(n, n_ev), self._card_kinds(),
+                                      events, roll)
+            self._chance_cache = (n_ev, events, roll)
+            return list(events)
+        return self._replayed().chance_events()
+
+    def _card_kinds(self) -> np.ndarray:
+        kinds = getattr(self, "_kinds", None)
+        if kinds is None:
+            kinds = self._kinds = self.ruleset.pack().card_tab[:, K.C_KIND].copy()
+        return kinds
+
+    def _trace_rows(self, start: int, stop: int) -> np.ndarray:
+        o = int(self.state[K.G_O_EV])
+        return self.state[o + start * K.N_EV_COLS:o + stop * K.N_EV_COLS].reshape(-1, K.N_EV_COLS)
+
+    def _setup_chance(self) -> list[tuple[str, Any]]:
+        if self._table is None or self._table[1][0] >= 0:
+            return []  # the team was given: setup draws nothing
+        pl = self.view.pl
+        return [("character", int(pl[s, K.PL_CHAR])) for s in range(int(self.state[K.G_N_PLAYERS]))]
+
+    def _replayed(self) -> "Game":
+        """This game played again from its setup with every choice taken, with a trace
+        large enough for all its events."""
+        if self._table is None or self._actions is None:
+            raise StepError("chance events of this game are unknown: it has no room in its "
+                            "trace (Game(trace=...)) and cannot be replayed (a position, or "
+                            "a game whose policy played inline with play())")
+        players, team, check = self._table
+        cap = max(4 * int(self.state[K.G_EV_CAP]), 4096)
+        while True:
+            g = Game(seed=self.seed, game=self.game, players=players, characters=team,
+                     ruleset=self.ruleset, check=check, trace=cap, policy=self.policy,
+                     policy_params=self.policy_params)
+            g._table = self._table
+            for i in self._actions:
+                g.apply(i)
+            if int(g.state[K.G_EV_N]) < cap:
+                return g
+            cap *= 8
 
     def record(self) -> dict:
         """This game's record as a study's ``run_chunk`` gives it (same columns, names)."""
@@ -292,6 +383,41 @@ class Game:
                 if 0 < missing <= extra:
                     st[K.G_RDECK_N] += missing  # the looked-at cards, counted as in play
         return K.VIOL_NAMES[int(invariant_violation_nb(st, self.rs))]
+
+
+def _chance_from_trace(rows: np.ndarray, card_kind: np.ndarray, out: list,
+                       roll: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Append the chance outcomes of trace ``rows`` to ``out`` (``card_kind``: each card
+    type's ``C_KIND``); ``roll`` is the current attack's (heads, bodies, misses) before the
+    rows (a lucky card rerolls the misses); return it after them."""
+    h0, b0, x0 = roll
+    for row in rows:
+        kind, a, b, c, d = int(row[0]), int(row[3]), int(row[4]), int(row[5]), int(row[6])
+        if kind == K.EV_ROUND:
+            out.append(("timer", b))
+        elif kind == K.EV_DRAW:
+            out.append(("rubble", a))
+        elif kind == K.EV_HORDE:
+            out.append(("horde", a))
+        elif kind == K.EV_FATE:
+            out.append(("fate", a))
+        elif kind == K.EV_ROLL:  # a, b, c = heads, bodies, misses; d = faces, base 3
+            code = d
+            for _ in range(a + b + c):
+                out.append(("die", code % 3))
+                code //= 3
+            h0, b0, x0 = a, b, c
+        elif kind == K.EV_CARD_PLAYED and b + c + d > 0:  # after the roll: b, c, d = H, B, X
+            if card_kind[a] == K.CK_LUCKY:  # the x0 misses rerolled
+                out += _counted_dice(b - h0, c - b0, d)
+            h0, b0, x0 = b, c, d
+        elif kind == K.EV_ENEMY_ROLL:  # b, c, d = heads, bodies, misses
+            out += _counted_dice(b, c, d)
+    return h0, b0, x0
+
+
+def _counted_dice(h: int, b: int, x: int) -> list[tuple[str, int]]:
+    return [("die", K.FACE_H)] * h + [("die", K.FACE_B)] * b + [("die", K.FACE_X)] * x
 
 
 # =========================================================================== words
