@@ -22,6 +22,7 @@ import pandas as pd
 
 from . import codes as K
 from .kernels import play_nb as PL
+from .kernels.engine_nb import shuffle_nb
 from .kernels.play_nb import kernel_nb
 from .kernels.policies_nb import N_PARAMS
 from .policies import POLICIES, Seat, make_seat, parse_seat
@@ -289,6 +290,7 @@ class Game:
         if _copy is not None:
             self.__dict__.update(_copy.__dict__)
             self._eng = _copy._eng.copy()
+            self._chance = list(_copy._chance)
             return
         self.rules = _rules(ruleset)
         seats = None if seats is None else [as_seat(x) for x in seats]
@@ -304,6 +306,7 @@ class Game:
         self._flat = self.rules.flat()
         self._eng = Engine(self.rules, self.seats, trace)
         self._eng.init(self.seed, self.game, p)
+        self._chance: list[tuple[str, tuple[int, ...]]] = [("deal", self._leave_order(self._n_cards()))]
 
     @property
     def state(self) -> np.ndarray:
@@ -372,9 +375,62 @@ class Game:
 
     def apply_code(self, a: int) -> "Game":
         """Take the action of code ``a`` (``codes.A_*``; raises if it is not legal)."""
+        st = self.state
+        before = (int(st[K.S_ROUND]), int(st[K.S_REDEALS]), int(st[K.S_STREAMS + K.STREAM_DEAL]))
         if self.over or not self._eng.call(PL.OP_APPLY, a=int(a)):
             raise ValueError(f"action code {a} is not legal now; legal: {self.legal_actions()}")
+        self._note_chance(*before)
         return self
+
+    # ------------------------------------------------------------------ chance
+    def chance_events(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Every chance outcome since the game began, in order: the game replays from its
+        actions and these alone.  Each is ``(kind, order)``, ``order`` a tuple of physical
+        card ids (``card_name``) in the order the cards leave the draw pile:
+
+        ``("deal", order)``
+            A round's shuffled deck (the first round's included): the first ``deal`` x
+            players cards are dealt one at a time from the dealer's left, the rest are
+            drawn in this order, on turns and by scavenges.
+        ``("redeal", order)``
+            The shuffled discards of a redeal: dealt from the dealer's left
+            (``floor(D / players)`` each, or all of them round-robin under ``deal_all``),
+            the rest drawn in this order.
+
+        Nothing else in the game is random (the policies' own randomness is not the game's).
+        """
+        return list(self._chance)
+
+    def _n_cards(self) -> int:
+        return int(self._flat[K.R_PARAMS + K.P_N_CARDS])
+
+    def _leave_order(self, n: int) -> tuple[int, ...]:
+        # a pile is drawn from its end (state[S_PILE + n_pile - 1] first); draws only lower
+        # n_pile, so the shuffled order stays in the array until the next shuffle
+        return tuple(int(c) for c in self.state[K.S_PILE:K.S_PILE + n][::-1])
+
+    def _note_chance(self, rnd: int, redeals: int, stream: int) -> None:
+        """The shuffles of the action just applied, read from the state (at most one redeal
+        and one new round an action: either ends at a decision, or a redeal's turn reaches
+        the turn cap and the next round is dealt at once)."""
+        st = self.state
+        new_round = int(st[K.S_ROUND]) != rnd
+        if int(st[K.S_REDEALS]) != redeals:
+            d = int(st[K.S_REDEAL_SIZE])
+            if not new_round:
+                order = self._leave_order(d)
+            else:
+                # the new round's shuffle overwrote the redeal's pile: shuffle the redeal's
+                # discards (still in the discard array) again with the deal stream as it
+                # stood before the action, by the kernel's own shuffle
+                scratch = np.zeros(K.S_SEATS, np.int64)
+                scratch[K.S_PILE:K.S_PILE + d] = st[K.S_DISCARD:K.S_DISCARD + d]
+                scratch[K.S_STREAMS + K.STREAM_DEAL] = stream
+                shuffle_nb(scratch, K.S_PILE, d, K.STREAM_DEAL)
+                order = tuple(int(c) for c in scratch[K.S_PILE:K.S_PILE + d][::-1])
+            self._chance.append(("redeal", order))
+        if new_round:
+            self._chance.append(("deal", self._leave_order(self._n_cards())))
 
     def clone(self) -> "Game":
         """An independent copy (the state array copied)."""
@@ -406,7 +462,10 @@ class Game:
         if self.over:
             return self
         if name is None:
-            self._eng.call(PL.OP_PLAY)
+            # a decision at a time (the kernel's own loop, OP_PLAY, takes the same choices)
+            # so that every shuffle is seen: chance_events()
+            while not self.over:
+                self.apply_code(self._eng.call(PL.OP_CHOOSE, a=self.to_move))
         else:
             while not self.over:
                 self.apply(self.policy_choice(name, params))
