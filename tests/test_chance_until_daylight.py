@@ -23,7 +23,8 @@ from simlib.games.until_daylight.step import Game, StepError
 
 RULES = load_ruleset("reference")
 CALIBRATED = ruleset_named("calibrated")
-KINDS = {"character", "timer", "rubble", "horde", "fate", "die"}
+KINDS = {"character", "timer", "rubble", "horde", "fate", "attack_die", "lucky_die", "enemy_die"}
+DICE = ("attack_die", "lucky_die", "enemy_die")
 
 
 def _drive(g: Game, policy: str, stop: int | None = None) -> Game:
@@ -52,7 +53,7 @@ def _replay_streams(g: Game, events) -> tuple[np.ndarray, list[int]]:
     for kind, _ in events:
         if kind in ("character", "rubble", "horde"):
             randint_nb(st, STREAM_CARDS, 2)  # one number a draw, whatever the pile's size
-        elif kind == "die":
+        elif kind in DICE:
             faces.append(int(die[randint_nb(st, STREAM_DICE, len(die))]))
         elif kind == "fate":
             randint_nb(st, STREAM_DICE, n_fate)
@@ -64,6 +65,7 @@ def _replay_streams(g: Game, events) -> tuple[np.ndarray, list[int]]:
 @pytest.mark.parametrize("ruleset", [RULES, CALIBRATED], ids=["reference", "calibrated"])
 @pytest.mark.parametrize("policy", ["random", "baseline"])
 def test_chance_events_are_the_games_whole_randomness(ruleset, policy):
+    seen = Counter()
     for game in range(8):
         players = 3 + game % 4
         g = _drive(Game(seed=11, game=game, players=players, ruleset=ruleset, trace=50_000,
@@ -75,16 +77,18 @@ def test_chance_events_are_the_games_whole_randomness(ruleset, policy):
         # the streams: one number per listed outcome, none missing, none extra
         st, faces = _replay_streams(g, ev)
         assert np.array_equal(st[:3], _streams(g)[:3]), (game, counts)
-        assert sorted(faces) == sorted(v for k, v in ev if k == "die")
+        assert sorted(faces) == sorted(v for k, v in ev if k in DICE)
         assert counts["character"] == players  # the team is drawn
         assert counts["rubble"] == rec["rubble_drawn"]
         assert counts["horde"] == rec["horde_drawn"]
         assert counts["timer"] == rec["round_reached"]  # every round begins with its timer
         assert counts["fate"] in (rec["round_reached"], rec["round_reached"] - 1)
-        assert all(v in (K.FACE_X, K.FACE_B, K.FACE_H) for k, v in ev if k == "die")
+        assert all(v in (K.FACE_X, K.FACE_B, K.FACE_H) for k, v in ev if k in DICE)
         assert all(0 <= v < 6 for k, v in ev if k == "fate")
         chars = [v for k, v in ev if k == "character"]
         assert chars == [rec[f"character_{s}"] for s in range(players)]
+        seen += counts
+    assert all(seen[k] > 0 for k in ("timer", "rubble", "horde", "fate", "attack_die", "enemy_die"))
 
 
 def test_a_game_without_enemy_batches_lists_its_dice_in_rolling_order():
@@ -112,7 +116,7 @@ def test_a_game_without_enemy_batches_lists_its_dice_in_rolling_order():
         ev = g.chance_events()
         _, faces = _replay_streams(g, ev)
         n_before = sum(int(r[3] + r[4] + r[5]) for r in rows[:cut] if r[0] == K.EV_ROLL)
-        assert [v for k, v in ev if k == "die"][:n_before] == faces[:n_before]
+        assert [v for k, v in ev if k in DICE][:n_before] == faces[:n_before]
         checked += 1
     assert checked >= 3
 

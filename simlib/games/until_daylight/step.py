@@ -286,10 +286,11 @@ class Game:
           is left).
         - ``("horde", t)``: a horde card of type ``t`` drawn (a wave, a noise event).
         - ``("fate", f)``: the Die of Fate's effect (``codes.FATE_*``).
-        - ``("die", face)``: one combat die (``codes.FACE_X/B/H``).  A player's attack gives
-          its dice in rolling order, then a lucky card's reroll of the misses; the enemies'
-          batches give their dice heads first, then bodies, then misses (the engine
-          resolves a batch, and a reroll, by its counts alone, and keeps only these).
+        - ``("attack_die", face)``: one die of a player's attack (``codes.FACE_X/B/H``),
+          in rolling order; ``("lucky_die", face)``: one miss rerolled by a lucky card;
+          ``("enemy_die", face)``: one die of an enemy batch.  A reroll and a batch give
+          their dice heads first, then bodies, then misses: the engine resolves them by
+          their counts alone and keeps only these.
 
         Read from the game's event trace (``trace=`` capacity).  Without a trace, or when it
         is full, the game is replayed from its setup and the choices taken, with a trace;
@@ -404,20 +405,20 @@ def _chance_from_trace(rows: np.ndarray, card_kind: np.ndarray, out: list,
         elif kind == K.EV_ROLL:  # a, b, c = heads, bodies, misses; d = faces, base 3
             code = d
             for _ in range(a + b + c):
-                out.append(("die", code % 3))
+                out.append(("attack_die", code % 3))
                 code //= 3
             h0, b0, x0 = a, b, c
         elif kind == K.EV_CARD_PLAYED and b + c + d > 0:  # after the roll: b, c, d = H, B, X
             if card_kind[a] == K.CK_LUCKY:  # the x0 misses rerolled
-                out += _counted_dice(b - h0, c - b0, d)
+                out += _counted_dice("lucky_die", b - h0, c - b0, d)
             h0, b0, x0 = b, c, d
         elif kind == K.EV_ENEMY_ROLL:  # b, c, d = heads, bodies, misses
-            out += _counted_dice(b, c, d)
+            out += _counted_dice("enemy_die", b, c, d)
     return h0, b0, x0
 
 
-def _counted_dice(h: int, b: int, x: int) -> list[tuple[str, int]]:
-    return [("die", K.FACE_H)] * h + [("die", K.FACE_B)] * b + [("die", K.FACE_X)] * x
+def _counted_dice(kind: str, h: int, b: int, x: int) -> list[tuple[str, int]]:
+    return [(kind, K.FACE_H)] * h + [(kind, K.FACE_B)] * b + [(kind, K.FACE_X)] * x
 
 
 # =========================================================================== words
