@@ -10,7 +10,8 @@ from typing import Mapping
 
 import numpy as np
 
-from ...core.params import PolicySpec, param_vector
+from ...core.params import PolicySpec
+from ...core.seats import checked_params
 from .kernels import policies_nb as P
 from .kernels import search_nb as S
 
@@ -61,13 +62,8 @@ POLICIES["clairvoyant"] = _search_spec("clairvoyant", S.POLICY_CLAIRVOYANT, CLAI
 def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndarray:
     """Policy ``name``'s full parameter vector (float64, ``N_PARAMS``); unknown names and
     non-finite values raise ``ValueError`` naming the allowed ones."""
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(POLICIES)}")
+    vec = checked_params(POLICIES, name, params)
     spec = POLICIES[name]
-    vec = [float(v) for v in param_vector(name, spec.param_names, spec.defaults, params)]
-    for n, v in zip(spec.param_names, vec):
-        if not np.isfinite(v):
-            raise ValueError(f"policy {name!r}: parameter {n} must be a finite number; got {v}")
     if spec.search:  # the baseline's vector (N_PARAMS), then the search's (SEARCH_PARAMS)
         ns = len(S.SEARCH_PARAMS)
         _check_search(name, dict(zip(S.SEARCH_PARAMS, vec[:ns])))

@@ -8,12 +8,11 @@ The jitted players are in ``kernels/policies_nb.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping, Sequence
-
 import numpy as np
 
-from ...core.params import PolicySpec, param_vector
+from ...core import seats
+from ...core.params import PolicySpec
+from ...core.seats import whole
 from .kernels import policies_nb as P
 
 __all__ = ["PolicySpec", "POLICIES", "Seat", "make_seat", "parse_seat", "PARAM_INDEX"]
@@ -49,60 +48,30 @@ POLICIES: dict[str, PolicySpec] = {
 POLICY_BY_ID = {0: "random", 1: "heuristic", 2: "rollout"}
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One seat's policy and its parameters (in ``POLICIES[policy].param_names`` order)."""
+class Seat(seats.Seat):
+    """One seat's policy and its parameters (:class:`simlib.core.seats.Seat`)."""
 
-    policy: str
-    params: tuple[float, ...]
-
-    @property
-    def label(self) -> str:
-        spec = POLICIES[self.policy]
-        diff = [f"{n}={_fmt(v)}" for n, v, d in zip(spec.param_names, self.params, spec.defaults)
-                if v != d]
-        return self.policy + (f"({','.join(diff)})" if diff else "")
+    policies = POLICIES
+    n_params = P.N_PARAMS
+    example = "heuristic:work_radius=8"
 
     def vector(self) -> np.ndarray:
+        # the parameters sit by name (PARAM_INDEX): a rollout plays the heuristic's too
         out = np.zeros(P.N_PARAMS, dtype=np.float64)
         out[[PARAM_INDEX[n] for n in _HEUR]] = _HEUR_DEFAULTS
         for n, v in zip(POLICIES[self.policy].param_names, self.params):
             out[PARAM_INDEX[n]] = v
         return out
 
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
-
-
-def make_seat(name: str, params: Mapping[str, float] | Sequence[float] | None = None) -> Seat:
-    """A :class:`Seat` from a policy name and parameters (a mapping or a full sequence);
-    unknown names and bad values raise ``ValueError`` naming the allowed ones."""
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(POLICIES)}")
-    spec = POLICIES[name]
-    vec = [float(v) for v in param_vector(name, spec.param_names, spec.defaults, params)]
-    for n, v in zip(spec.param_names, vec):
-        if not np.isfinite(v) or v < 0 or v > 1000:
-            raise ValueError(f"policy {name!r}: parameter {n} must be a number from 0 to 1000; got {v:g}")
-    if name == "rollout":
-        if not (1 <= vec[0] <= 256 and float(vec[0]).is_integer()):
-            raise ValueError(f"policy 'rollout': rollouts must be an integer from 1 to 256; got {vec[0]:g}")
-        if not float(vec[1]).is_integer():
-            raise ValueError(f"policy 'rollout': horizon must be an integer (0: to the end); got {vec[1]:g}")
-    return Seat(name, tuple(vec))
+    @classmethod
+    def check(cls, name, values):
+        for n, v in values.items():
+            if v < 0 or v > 1000:
+                raise ValueError(f"policy {name!r}: parameter {n} must be a number from 0 to 1000; got {v:g}")
+        if name == "rollout":
+            whole(name, "rollouts", values["rollouts"], 1, 256)
+            whole(name, "horizon", values["horizon"], 0, 1000, " (0: to the end)")
 
 
-def parse_seat(text: str) -> Seat:
-    """``"heuristic:work_radius=8"`` -> Seat (``ValueError`` with one clear line)."""
-    parts = [p.strip() for p in str(text).split(":")]
-    name, params = parts[0], {}
-    for p in parts[1:]:
-        k, sep, v = p.partition("=")
-        if not sep or not k.strip():
-            raise ValueError(f"seat {text!r}: expected policy[:name=value...], e.g. heuristic:work_radius=8")
-        try:
-            params[k.strip()] = float(v)
-        except ValueError:
-            raise ValueError(f"seat {text!r}: {v!r} is not a number") from None
-    return make_seat(name, params)
+make_seat = Seat.make
+parse_seat = Seat.parse

@@ -8,12 +8,9 @@ The jitted policies are in ``kernels/policies_nb.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping, Sequence
-
-import numpy as np
-
-from ...core.params import PolicySpec, param_vector
+from ...core import seats
+from ...core.params import PolicySpec
+from ...core.seats import whole
 from .kernels import policies_nb as P
 
 
@@ -33,59 +30,19 @@ POLICIES: dict[str, PolicySpec] = {
 }
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One seat's policy and full parameter vector."""
+class Seat(seats.Seat):
+    """One seat's policy and full parameter vector (:class:`simlib.core.seats.Seat`)."""
 
-    policy: str
-    params: tuple[float, ...]
+    policies = POLICIES
+    n_params = P.N_PARAMS
+    always_shown = {"threshold": ("t",)}  # a threshold player is named by its threshold
+    example = "threshold:t=8"
 
-    @property
-    def label(self) -> str:
-        spec = POLICIES[self.policy]
-        shown = _ALWAYS_SHOWN.get(self.policy, ())
-        diff = [f"{n}={_fmt(v)}" for n, v, d in zip(spec.param_names, self.params, spec.defaults)
-                if v != d or n in shown]
-        return self.policy + (f"({','.join(diff)})" if diff else "")
-
-    def vector(self) -> np.ndarray:
-        out = np.zeros(P.N_PARAMS, dtype=np.float64)
-        out[:len(self.params)] = self.params
-        return out
+    @classmethod
+    def check(cls, name, values):
+        if name == "optimal":
+            whole(name, "blood_span", values["blood_span"], 1, 200)
 
 
-_ALWAYS_SHOWN = {"threshold": ("t",)}  # a threshold player is named by its threshold
-
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
-
-
-def make_seat(name: str, params: Mapping[str, float] | Sequence[float] | None = None) -> Seat:
-    """A :class:`Seat` from a policy name and parameters (a mapping of names or a full
-    sequence); unknown names and bad values raise ``ValueError`` naming the allowed ones."""
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(POLICIES)}")
-    spec = POLICIES[name]
-    vec = [float(v) for v in param_vector(name, spec.param_names, spec.defaults, params)]
-    for n, v in zip(spec.param_names, vec):
-        if not np.isfinite(v):
-            raise ValueError(f"policy {name!r}: parameter {n} must be a finite number; got {v}")
-    if name == "optimal" and not (1 <= vec[0] <= 200 and float(vec[0]).is_integer()):
-        raise ValueError(f"policy 'optimal': blood_span must be an integer from 1 to 200; got {vec[0]:g}")
-    return Seat(name, tuple(vec))
-
-
-def parse_seat(text: str) -> Seat:
-    """``"threshold:t=8:sun_margin=1"`` -> Seat (``ValueError`` with one clear line)."""
-    parts = [p.strip() for p in str(text).split(":")]
-    name, params = parts[0], {}
-    for p in parts[1:]:
-        k, sep, v = p.partition("=")
-        if not sep or not k.strip():
-            raise ValueError(f"seat {text!r}: expected policy[:name=value...], e.g. threshold:t=8")
-        try:
-            params[k.strip()] = float(v)
-        except ValueError:
-            raise ValueError(f"seat {text!r}: {v!r} is not a number") from None
-    return make_seat(name, params)
+make_seat = Seat.make
+parse_seat = Seat.parse
