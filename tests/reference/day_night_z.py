@@ -1110,9 +1110,12 @@ class Reference:
                     self._hurt(s, R["threat.infection_card.level_2_health"], "infection")
                 elif lvl >= 3:
                     self._hurt(s, R["threat.infection_card.level_3_health"], "infection")
-        # the noise adjustment
+        self._noise_adjustment()
+
+    def _noise_adjustment(self):
+        """§3.9: any counter raises the threat once; red counters turn yellow, yellow ones go."""
         if self.noise_red + self.noise_yellow > 0:
-            self._raise(R["threat_track.noise_rise"], "noise")
+            self._raise(self.R["threat_track.noise_rise"], "noise")
         self.noise_yellow, self.noise_red = self.noise_red, 0
 
     def _priority(self, cands: list[int]) -> int:

@@ -1,0 +1,402 @@
+"""The Day Night Z reference engine (tests/reference/day_night_z.py): whole games played
+at random and by a simple greedy player keep the rules' invariants, and the verification
+cases of /work/shared/rules/day-night-z.md §5 play as the texts say."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from simlib.games.day_night_z.ruleset import load_ruleset
+from tests.reference.chance import RandomChance, ScriptedChance
+from tests.reference.day_night_z import LEVELS, Reference
+
+RULES = load_ruleset()
+CHANCE_KINDS = {"check_die", "attack_die", "enemy_die", "infection_die", "search_deck", "spawn_deck",
+                "exploration_deck", "encounter_deck", "surprise_deck", "corpse_pile", "threat_a",
+                "threat_hourglasses", "threat_hunter", "threat_infection", "threat_condition",
+                "threat_location", "hunter_target"}
+
+
+def flat(over=None) -> dict:
+    r = RULES.override(over) if over else RULES
+    return {k: r.get(k) for k in r.keys()}
+
+
+R = flat()
+UPL = R["threat_track.units_per_level"]
+
+
+def game(players=1, queues=None, over=None, seed=99, **setup) -> Reference:
+    chance = ScriptedChance(queues or {}, fallback=RandomChance(seed))
+    return Reference(flat(over), {"players": players, **setup}, chance)
+
+
+def invariants(g: Reference):
+    R = g.R
+    top = 3 * UPL
+    assert 1 <= g.threat <= top
+    assert g.noise_red >= 0 and g.noise_yellow >= 0
+    for sv in g.sv:
+        assert 0 <= sv["health"] <= R["survivor.health_max"]
+        assert 0 <= sv["stress"] <= R["survivor.stress_max"]
+        assert 0 <= sv["infection"] <= R["survivor.infection_death"]
+        assert 0 <= sv["sp"] <= R["survivor.sp_cap"]
+        assert sv["supplies"] >= 0 and sv["ammo"] >= 0
+        assert sv["alive"] == (sv["cause"] is None)
+        if sv["alive"]:
+            assert sv["health"] > 0 and sv["infection"] < R["survivor.infection_death"]
+            assert sv["tile"] is None or sv["tile"] in g.tiles
+    on_board = {k: 0 for k in g.box}
+    for t in g.tiles.values():
+        assert len(t["enemies"]) <= R["map.tile_capacity"]
+        assert t["corpses"] >= 0 and t["markers"] >= 0
+        for e in t["enemies"]:
+            on_board[e["kind"]] += 1
+            if e["engaged"] is not None:
+                sv = g.sv[e["engaged"]]
+                assert sv["alive"] and sv["tile"] == t["id"] and not sv["hidden"]
+        for s in range(g.n):
+            assert sum(1 for e in t["enemies"] if e["engaged"] == s) <= R["map.engaged_cap"]
+    for k in g.box:
+        if k == "hunter":
+            assert on_board[k] <= 1
+            continue
+        assert g.box[k] >= 0
+        if not R["variants.unlimited_miniatures"]:
+            assert g.box[k] + on_board[k] == R[f"enemies.{k}.miniatures"], k
+    for p in g.piles.values():
+        assert all(v >= 0 for v in p.left.values())
+
+
+def check_record(g: Reference, start_threat: int):
+    rec = g.record()
+    assert rec["result"] in ("success", "all_dead", "out_of_turns")
+    assert 1 <= rec["turns"] <= R["scenario.turn_limit"]
+    assert rec["alive"] + sum(rec["deaths"].values()) == g.n
+    assert rec["alive"] == len(rec["alive_seats"])
+    assert rec["success"] == (rec["result"] == "success")
+    if rec["result"] == "all_dead":
+        assert rec["alive"] == 0 and rec["vp"] == 0
+    if rec["success"]:
+        assert rec["searches"] >= R["scenario.searches_needed"]
+        assert rec["vp"] == max(0, R["scenario.vp_base"] - R["scenario.vp_per_dead"] * (g.n - rec["alive"]))
+        for s in rec["alive_seats"]:
+            sv = rec["survivors"][s]
+            assert tuple(sv["zone"]) in g.exits and (sv["tile"] is None or sv["tile"].startswith("city:"))
+    else:
+        assert rec["vp"] == 0
+    if rec["result"] == "out_of_turns":
+        assert rec["turns"] == R["scenario.turn_limit"]
+    assert start_threat + sum(rec["threat_from"].values()) - rec["threat_lowered"] == rec["threat"]
+    assert rec["sp_on_threat"] >= 2 * rec["threat_lowered"] * min(1, R["threat_track.cost_green"])
+    assert rec["hunter_spawns"] >= (rec["hunter"] != "absent")
+    assert g.to_move() is None and g.legal_actions() == []
+    return rec
+
+
+def greedy(g: Reference, rng: random.Random) -> tuple:
+    """Search the locations, then walk to an exit; fight what is engaged."""
+    legal = g.legal_actions()
+    kind = g.pending[0]
+    if kind in ("activate", "hidden", "sweep"):
+        return legal[-1] if kind == "hidden" else legal[0]
+    if kind in ("keep", "roll"):
+        return max(legal, key=lambda a: a[-1])
+    s = g.to_move()
+    sv = g.sv[s]
+    by = {}
+    for a in legal:
+        by.setdefault(a[0], []).append(a)
+    if "eat" in by and sv["health"] <= 5:
+        return by["eat"][0]
+    if "attack" in by:
+        engaged = [a for a in by["attack"] if any(e["id"] == a[2] and e["engaged"] == s
+                                                   for e in g.tiles[sv["tile"]]["enemies"])]
+        return max(engaged or by["attack"], key=lambda a: a[-1])
+    if "evade" in by:
+        return by["evade"][-1]
+    for k in ("search_zone", "search_item"):
+        if k in by:
+            return by[k][-1]
+    done = g.searches >= R["scenario.searches_needed"]
+    loc = g._in_location(s)
+    if loc is not None:
+        i = int(sv["tile"].split(":")[1])
+        if done or g.tiles[sv["tile"]]["enemies"]:
+            back = by.get("exit_location") or [a for a in by.get("tile", []) if a[1] < i]
+        else:
+            back = [a for a in by.get("tile", []) if a[1] > i] or by.get("exit_location")
+        if back:
+            return back[0]
+        return ("end",)
+    if not done and "enter" in by and not all(f"{by['enter'][0][1]}:{j}" in g.searched
+                                              for j in range(R[f"locations.{by['enter'][0][1]}.tiles"])):
+        return by["enter"][0]
+    if "move" in by:
+        if done:
+            goals = g.exits
+        else:
+            goals = [tuple(R[f"locations.{L}.access"]) for L in g.locations
+                     if not all(f"{L}:{j}" in g.searched for j in range(R[f"locations.{L}.tiles"]))] or g.exits
+        if sv["zone"] not in goals or not done:
+            return min(by["move"], key=lambda a: (min(abs(a[1] - z[0]) + abs(a[2] - z[1]) for z in goals),
+                                                  rng.random()))
+    return ("end",)
+
+
+def play(players, seed, policy="random", over=None, start_hour=None):
+    setup = {"players": players}
+    if start_hour is not None:
+        setup["start_hour"] = start_hour
+    chance = RandomChance(seed)
+    g = Reference(flat(over), setup, chance)
+    start = g.threat
+    rng = random.Random(seed * 31 + players)
+    steps = 0
+    while not g.is_over():
+        legal = g.legal_actions()
+        assert legal and g.to_move() is not None
+        assert len(set(legal)) == len(legal)
+        obs = g.observation()
+        assert obs["to_move"] == g.to_move() and obs["pending"] == g.pending[0]
+        a = rng.choice(legal) if policy == "random" else greedy(g, rng)
+        g.apply(a)
+        invariants(g)
+        steps += 1
+        assert steps < 5000
+    assert {k for k, _ in chance.history} <= CHANCE_KINDS
+    return check_record(g, start)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_games_keep_the_invariants(players):
+    for seed in range(12):
+        play(players, seed)
+
+
+def test_greedy_games_end_every_way_and_keep_the_invariants():
+    results = {}
+    for seed in range(24):
+        for players in (1, 2, 4):
+            rec = play(players, seed, "greedy", start_hour=(8, 14, 20)[seed % 3])
+            results[rec["result"]] = results.get(rec["result"], 0) + 1
+    assert results.get("success", 0) > 0 and results.get("all_dead", 0) > 0, results
+
+
+def test_variants_and_other_rulesets_play_to_the_end():
+    over = {"variants.unlimited_miniatures": True, "variants.attacks_earn_sp": True,
+            "variants.eating_only_prevents_loss": True, "variants.red_units_block_entry": True,
+            "survivor.max_sp_per_roll": 3, "threat_track.start_unit": 14}
+    for seed in range(6):
+        play(2, seed, "greedy", over=over)
+        play(3, seed, "random", over=over)
+
+
+def test_illegal_action_is_refused():
+    g = game(1)
+    with pytest.raises(ValueError):
+        g.apply(("fly",))
+
+
+# ---------------------------------------------------------------- verification cases (§5)
+
+def swift_on_a_tile(players=1, queues=None, over=None, hour=14, enemies=(), engaged=True):
+    g = game(players, queues, over)
+    g.hour = hour
+    t = g._city_tile_at(g.sv[0]["zone"])
+    ids = []
+    for k in enemies:
+        e = g._place(t, k, engaged=0 if engaged else None)
+        ids.append(e["id"])
+    return g, ids
+
+
+def test_case1_pool_minimum_die_after_sp_and_passed_check_earns_sp():
+    g = game(1, {"check_die": ["f6"]})
+    sp = g.sv[0]["sp"]
+    assert not g._check(0, "aid", -2, 1)              # Aid 2 - 2 + 1 SP: 1 die, as with no SP
+    assert [k for k, _ in g.chance.history] == ["check_die"]
+    assert g.sv[0]["sp"] == sp - 1
+    g = game(1, {"check_die": ["f6", "f4", "f5"]})
+    g.sv[0]["stress"] = R["survivor.stress_red_from"]
+    sp = g.sv[0]["sp"]
+    assert g._check(0, "aid", 0, 1)                   # Aid 2 + 1 SP: 3 dice; a red star at red stress
+    assert len(g.chance.history) == 3
+    assert g.sv[0]["sp"] == sp - 1 + R["survivor.sp_per_passed_check"]
+
+
+def test_case2_check_colours_are_not_nested():
+    g = game(1, {"check_die": ["f1", "f2", "f3"]})
+    g.sv[0]["stress"] = R["survivor.stress_yellow_from"]
+    assert g._check(0, "aid", 1, 0)                   # [green, green, gold] at yellow: pass
+    g = game(1, {"check_die": ["f1", "f2"]})
+    g.sv[0]["stress"] = R["survivor.stress_yellow_from"]
+    assert not g._check(0, "aid", 0, 0)               # [green, green] at yellow: fail
+    g = game(1, {"check_die": ["f5"]})
+    assert not g._check(0, "aid", -1, 0)              # [red] at green: fail
+
+
+def test_case3_swift_shoots_at_night_rapid_fire_ammo_and_noise():
+    # night, ranged 3 + 0 SP - Walker defense 0: 3 dice a roll (the high-ground tiles are off);
+    # rapid fire: two rolls for the AP, a shot each
+    g, (w,) = swift_on_a_tile(queues={"attack_die": ["f1", "f1", "f1", "f6", "f6", "f2"]},
+                              hour=22, enemies=["walker"])
+    ammo, ap = g.sv[0]["ammo"], g.sv[0]["ap"]
+    g.apply(("attack", "colt", w, 0))
+    assert [k for k, _ in g.chance.history] == ["attack_die"] * 6
+    assert g.sv[0]["ammo"] == ammo - 2 and g.sv[0]["ap"] == ap - R["combat.attack_ap"]
+    assert g.noise_red == 2 and g.sv[0]["noisy_used"]
+    e = next(e for e in g.tiles["city:0,0"]["enemies"] if e["id"] == w)
+    assert e["wounds"] == 1                           # the second roll's green target hits once
+
+
+def test_case3_star_fires_pierce_and_a_kill_earns_sp():
+    # day Leader (defense 1: 4 - 1 = 3 dice): resistance 1 absorbs the Colt's 1 unless a star
+    # fires pierce
+    g, (l,) = swift_on_a_tile(queues={"attack_die": ["f4", "f6", "f6",    # hit, no star: 0 damage
+                                                    "f2", "f6", "f6"]},  # hit + star: pierce, 1
+                              enemies=["leader"])
+    g.apply(("attack", "colt", l, 0))
+    assert len(g.chance.history) == 6
+    e = next(e for e in g.tiles["city:0,0"]["enemies"] if e["id"] == l)
+    assert e["wounds"] == 1
+    # a kill earns the enemy's SP and leaves a corpse; its miniature goes back to the box
+    g, (w,) = swift_on_a_tile(queues={"attack_die": ["f4", "f6", "f6", "f6"]}, enemies=["walker"])
+    sp, box = g.sv[0]["sp"], g.box["walker"]
+    g.apply(("attack", "colt", w, 0))
+    assert len(g.chance.history) == 4                 # day: 4 dice; the Walker dies, no second shot
+    assert g.sv[0]["sp"] == sp + R["enemies.walker.day.sp"] and g.stats["kills"] == 1
+    assert g.tiles["city:0,0"]["corpses"] == 1 and g.box["walker"] == box + 1
+    assert g.sv[0]["ammo"] == R["survivors.swift.ammo"] - 1
+
+
+def test_case4_bulker_at_night_on_lebeu():
+    over = {}
+    g = game(2, over=over)
+    g.hour = 22
+    t = g._city_tile_at(g.sv[1]["zone"])
+    b = g._place(t, "bulker", engaged=1)
+    g.sv[1]["defending"] = True
+    g.sv[1]["cards"].append("biker_gloves")
+    g.chance.queues["enemy_die"] = __import__("collections").deque(["f3"])
+    g._enemy_attack(b, 1, "arms")                     # 3 - Defense 1 - defend 1 - gloves 1: 1 die
+    assert [k for k, _ in g.chance.history] == ["enemy_die"]
+    assert g.sv[1]["health"] == R["survivor.health_max"]   # the gloves cancel the hit, and go
+    assert "biker_gloves" not in g.sv[1]["cards"]
+    g.chance.queues["enemy_die"].append("f3")         # no gloves now: 3 - 1 - 1 = 1 die
+    g._enemy_attack(b, 1, "arms")
+    assert g.sv[1]["health"] == R["survivor.health_max"] - 5
+    assert g.sv[1]["stress"] == 1 and g.sv[1]["infection"] == 1 and g.noise_red == 0
+    g.chance.queues["enemy_die"].append("f5")
+    g._enemy_attack(b, 1, "head")
+    assert g.sv[1]["stress"] == 2 and g.sv[1]["infection"] == 1 and g.noise_red == 1
+
+
+def test_case5_crawler_and_stress_once_an_attack():
+    g = game(1)
+    t = g._city_tile_at(g.sv[0]["zone"])
+    c = g._place(t, "crawler", engaged=0)
+    g.chance.queues["enemy_die"] = __import__("collections").deque(["f3", "f5", "f3"])
+    g._enemy_attack(c, 0, "head")
+    sv = g.sv[0]
+    assert sv["health"] == R["survivor.health_max"] - R["enemies.crawler.day.damage"]
+    assert sv["stress"] == 1 and sv["infection"] == 1 and g.noise_red == 1
+    g.chance.queues["enemy_die"].extend(["f3", "f3", "f3"])
+    g._enemy_attack(c, 0, "head")
+    assert sv["infection"] == 1                       # already infected: the icon is ignored
+    g = game(1)
+    t = g._city_tile_at(g.sv[0]["zone"])
+    w1, w2, b = (g._place(t, k, engaged=0) for k in ("walker", "walker", "bulker"))
+    g.chance.queues["enemy_die"] = __import__("collections").deque(["f1", "f4", "f2", "f6", "f2"])
+    for e in (w1, w2, b):
+        g._enemy_attack(e, 0, "head")
+    assert g.sv[0]["stress"] == 2
+
+
+def test_case6_noise_adjustment():
+    g = game(1)
+    start = g.threat
+    g.noise_red, g.noise_yellow = 5, 2                # 3 shots + 2 noisy zombie attacks, 2 old
+    g._noise_adjustment()
+    assert g.threat == start + 1 and (g.noise_red, g.noise_yellow) == (0, 5)
+    g._noise_adjustment()
+    assert g.threat == start + 2 and (g.noise_red, g.noise_yellow) == (0, 0)
+    g._noise_adjustment()
+    assert g.threat == start + 2
+
+
+def test_case7_threat_leave_behind_and_lowering():
+    g = game(1)
+    g.threat = 14
+    g._leave_rise([{"kind": "walker"}] * 5)           # SP 5: +2, green 14 -> yellow 1
+    assert g.threat == UPL + 1 and g._level() == 1
+    # Swift leaves a location with enemies while Lebeu stays: no rise
+    g = game(2)
+    g.sv[0]["tile"] = g.sv[1]["tile"] = "garage:0"
+    g._open_location_tile("garage", 0)
+    g._place(g.tiles["garage:0"], "walker")
+    before = g.threat
+    g._leave(0, whole_location=True)
+    assert g.threat == before and "garage:0" in g.tiles
+    g._leave(1, whole_location=True)
+    assert g.threat == before + 1 and "garage:0" not in g.tiles
+    # yellow 5 -> 3 costs 6 SP, then stops at the locked unit
+    g = game(1)
+    g.threat = UPL + 5
+    g.sv[0]["sp"] = 15
+    while ("lower_threat",) in g.legal_actions():
+        g.apply(("lower_threat",))
+    assert g.threat == UPL + 3 and g.sv[0]["sp"] == 15 - 2 * R["threat_track.cost_yellow"]
+
+
+def test_case7_thirteen_sp_left_raise_three():
+    g = game(1)
+    g.threat = 1
+    g._leave_rise([{"kind": "walker"}] * 4 + [{"kind": "howler"}, {"kind": "crawler"}, {"kind": "crawler"},
+                                               {"kind": "leader"}])   # 4 + 2 + 4 + 3 = 13
+    assert g.threat == 4
+
+
+def test_case8_clock():
+    g = game(1)
+    g.hour = 20
+    list(g._clock(1))
+    assert g.hour == 21 and g._night() and g.record()["threat_from"]["clock"] == 1
+    g = game(1, {"check_die": ["f6", "f6"]})
+    g.hour = 23
+    g.sv[0]["infection"] = 1
+    gen = g._clock(2)
+    assert next(gen) == ("roll", 0)                   # 00:00 fires: the infected test Strength
+    with pytest.raises(StopIteration):
+        gen.send(("roll", 0))
+    assert g.hour == 1 and g.sv[0]["infection"] == 2
+    for variant, health in ((False, 5), (True, 4)):
+        g = game(4, over={"variants.eating_only_prevents_loss": variant})
+        g.hour = 14
+        o = g.sv[3]                                    # Olsson eats 2
+        o["health"], o["supplies"] = 5, 1
+        list(g._clock(1))
+        assert o["health"] == health and o["supplies"] == 0
+    g = game(1)
+    g.hour = 6
+    g.sv[0]["sp"] = R["survivor.sp_cap"]
+    list(g._clock(1))
+    assert g.sv[0]["sp"] == R["survivor.sp_cap"]
+    g.sv[0]["sp"] = 3
+    g.hour = 6
+    list(g._clock(1))
+    assert g.sv[0]["sp"] == 4
+
+
+def test_case9_spawn_order_and_room():
+    g = game(1, {"spawn_deck": ["walkers", "crawler_pack"]})
+    g.threat = UPL + 1                                # yellow
+    t = g._city_tile_at(g.sv[0]["zone"])
+    g._spawn(t, 2)
+    assert [e["kind"] for e in t["enemies"]] == ["walker", "walker", "crawler", "walker"]
+    g = game(1, {"spawn_deck": ["walkers", "walkers", "walkers"]}, over={"map.tile_capacity": 3})
+    g.threat = 2 * UPL + 1                            # red: 3 Walkers a card
+    t = g._city_tile_at(g.sv[0]["zone"])
+    g._spawn(t, 2)                                    # 6 into room for 3: 3 lost
+    assert len(t["enemies"]) == 3 and g.box["walker"] == R["enemies.walker.miniatures"] - 3
