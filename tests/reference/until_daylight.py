@@ -19,6 +19,11 @@ Setup keys
 - ``characters`` (list of character names, optional): the character of each seat, all
   different; default: the first ``players`` characters in the data's order
   (pillar, hipster, trigger, haggler, drifter, psycho).
+Scenario keys (optional, for worked examples; each a list with one entry per seat):
+``inventories`` ({card: count} added to the seat's basic weapon, taken out of the rubble
+deck as far as it holds them), ``areas`` (enemy names placed left to right in the seat's
+area before round 1, taken out of the horde deck), ``traps``, ``barricades`` (tokens held,
+taken from the supply), ``health`` (current health), ``saved`` (survivors already saved).
 Seat 0 is the first player of round 1 and acts as leader until a leader emerges (that only
 rolls dice: nobody's advantage is doubled before a real leader exists).
 
@@ -76,7 +81,8 @@ to_move, first_player, caught (None during the search phase), leader (None until
 emerges), search_actions (actions completed this search phase), exchange (final-fight
 exchanges so far), trap_supply, barricade_supply, rubble_deck (cards left), rubble_discard,
 horde_deck, horde_discard (card counts), attack (None, or the attack being built:
-{area, weapon, dice, rolled: {"H","B","X"}, lucky_used}), seats: list per seat of
+{area, weapon, dice, rolled: {"H","B","X"}, lucky_used}), looking (the cards the Hipster
+looks at while deciding ``keep``), seats: list per seat of
 {character, health, max_health, xp, slots, slots_used, inventory: {card: count},
 traps, barricades, saved (survivors held), kept (monster cards held), area: [enemy names
 left to right]}.  Inventories are face up in the game, so everything is public; only the
@@ -148,27 +154,903 @@ from typing import Any, Mapping
 
 from .chance import Chance
 
+RAIDER, INFECTED, SURVIVOR = "raider", "infected", "survivor"
+
+_CARD_DEFAULTS = {"kind": None, "count": 0, "dice": 0, "ammo": None, "weapon_bonus": 0,
+                  "melee": False, "firearm": False, "silent": False, "amount": 0,
+                  "needs_action": False, "stacks": False}
+_ENEMY_DEFAULTS = {"reward_cards": 0, "reward_xp": 0, "kept": False}
+
+
+class _End(Exception):
+    """The game ends at once (a character died)."""
+
+    def __init__(self, cause: str, seat: int | None = None):
+        super().__init__(cause)
+        self.cause = cause
+        self.seat = seat
+
+
+def _names(rules: Mapping[str, Any], prefix: str, field: str) -> list[str]:
+    """Entity names ``prefix.<name>.field`` in the dict's (file) order."""
+    out = []
+    for k in rules:
+        if k.startswith(prefix + ".") and k.endswith("." + field):
+            name = k[len(prefix) + 1:-len(field) - 1]
+            if "." not in name and name not in out:
+                out.append(name)
+    return out
+
+
+def _faces(table: Mapping[str, int]) -> list[str]:
+    return [face for face, n in table.items() for _ in range(int(n))]
+
+
+class _Seat:
+    def __init__(self, char: str, health: int, slots: int):
+        self.char = char
+        self.health = health
+        self.max_health = health
+        self.slots = slots
+        self.inv: dict[str, int] = {}
+        self.traps = 0
+        self.barricades = 0
+        self.saved = 0
+        self.kept: list[str] = []
+        self.xp_earned = 0
+        self.kills = 0
+        self.ignored = 0    # damage ignored this round (ignore_damage)
+        self.absorbed = 0   # damage absorbed this round for a neighbour (absorb_adjacent)
+
 
 class Reference:
     """One game of Until Daylight (see the module docstring)."""
 
+    # ------------------------------------------------------------------ setup
     def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance: Chance):
-        raise NotImplementedError("skeleton")
+        self.rules = dict(rules)
+        self.chance = chance
+        R = self.rules
+        c = lambda k: R["constants." + k]  # noqa: E731
+        self.rounds = c("rounds")
+        self.cap = c("dice_cap")
+        self.token_limit = c("token_limit")
+        self.barricade_heads = c("barricade_heads")
+        self.barricade_bodies = c("barricade_bodies")
+        self.trap_heads = c("trap_heads")
+        self.collateral_per_x = c("collateral_per_x")
+        self.wave_per_player = c("wave_per_player")
+        self.survivor_xp = c("survivor_xp")
+        self.stalemate_cap = c("stalemate_cap")
+        self.bodies_per_damage = R.get("constants.bodies_per_damage", 2)
+        self.timer = {k: R["constants.search_timer." + k]
+                      for k in ("per_player", "offset", "spread", "min")}
+        self.v_block = bool(R["variants.survivors_block_attacks"])
+        self.v_raiders_first = bool(R["variants.all_raiders_first"])
+        self.v_reshuffle = bool(R["variants.horde_reshuffle"])
+        self.v_trap_rewards = bool(R["variants.trap_rewards"])
+        self.combat_faces = _faces(R["dice.combat.faces"])
+        self.fate_faces = _faces(R["dice.fate.faces"])
 
+        self.char_names = _names(R, "characters", "health")
+        self.enemy_names = _names(R, "horde", "kind")
+        self.enemies = {}
+        for e in self.enemy_names:
+            d = dict(_ENEMY_DEFAULTS)
+            for f in ("kind", "count", "kill_heads", "kill_bodies", "attack_dice",
+                      "reward_cards", "reward_xp", "kept"):
+                if f"horde.{e}.{f}" in R:
+                    d[f] = R[f"horde.{e}.{f}"]
+            self.enemies[e] = d
+        deck_cards = [n for n in _names(R, "rubble", "kind") if n != "basic_weapons"]
+        basic = _names(R, "rubble.basic_weapons", "kind")
+        self.card_names = deck_cards + basic
+        self.cards = {}
+        for n in deck_cards + basic:
+            pre = f"rubble.{n}" if n in deck_cards else f"rubble.basic_weapons.{n}"
+            d = dict(_CARD_DEFAULTS)
+            for f in _CARD_DEFAULTS:
+                if f"{pre}.{f}" in R:
+                    d[f] = R[f"{pre}.{f}"]
+            self.cards[n] = d
+        self.recipes = {n: tuple(R[f"recipes.{n}.ingredients"])
+                        for n in _names(R, "recipes", "ingredients")}
+
+        n = int(setup["players"])
+        if not c("min_players") <= n <= c("max_players"):
+            raise ValueError(f"Until Daylight plays {c('min_players')}-{c('max_players')} "
+                             f"players, not {n}")
+        chars = list(setup.get("characters") or self.char_names[:n])
+        if len(chars) != n or len(set(chars)) != n or any(ch not in self.char_names
+                                                           for ch in chars):
+            raise ValueError(f"characters {chars!r}: {n} different names of {self.char_names}")
+        self.n = n
+        self.seats = []
+        for ch in chars:
+            s = _Seat(ch, R[f"characters.{ch}.health"], R[f"characters.{ch}.slots"])
+            s.inv[R[f"characters.{ch}.basic_weapon"]] = 1
+            self.seats.append(s)
+        self.areas: list[list[str]] = [[] for _ in range(n)]
+        self.rubble_deck = {k: self.cards[k]["count"] for k in deck_cards
+                            if self.cards[k]["count"] > 0}
+        for ch in self.char_names:  # unpicked basic weapons go into the rubble deck (dized)
+            if ch not in chars:
+                w = R[f"characters.{ch}.basic_weapon"]
+                self.rubble_deck[w] = self.rubble_deck.get(w, 0) + 1
+        self.rubble_discard: dict[str, int] = {}
+        self.horde_deck = {e: self.enemies[e]["count"] for e in self.enemy_names
+                           if self.enemies[e]["count"] > 0}
+        self.horde_discard: dict[str, int] = {}
+        self.trap_supply = c("trap_supply")
+        self.barricade_supply = c("barricade_supply")
+        self.leader: int | None = None
+        self._position(setup)
+        self.killed = {e: 0 for e in self.enemy_names}
+        self.round = 0
+        self.phase = "search"
+        self.first_player = 0
+        self.caught: int | None = None
+        self.search_actions = 0
+        self.exchange = 0
+        self.attack_state: dict | None = None
+        self.looking: list[str] = []  # the Hipster's cards looked at, before he keeps one
+        self.result: dict | None = None
+
+        self._pending: tuple[int, str, list[tuple]] | None = None
+        self._gen = self._game()
+        self._advance(None, first=True)
+
+    def _position(self, setup: Mapping[str, Any]) -> None:
+        """The optional scenario keys: cards, enemies and tokens placed before round 1."""
+        def per_seat(key):
+            v = setup.get(key)
+            if v is None:
+                return [None] * self.n
+            if len(v) != self.n:
+                raise ValueError(f"setup[{key!r}] needs one entry per seat")
+            return list(v)
+
+        for i, hand in enumerate(per_seat("inventories")):
+            for card, k in (hand or {}).items():
+                if card not in self.cards:
+                    raise ValueError(f"unknown card {card!r}")
+                self._add(i, card, k)
+                taken = min(k, self.rubble_deck.get(card, 0))
+                for _ in range(taken):
+                    self._take_from(self.rubble_deck, card)
+        for i, line in enumerate(per_seat("areas")):
+            for e in line or ():
+                if e not in self.enemies:
+                    raise ValueError(f"unknown horde card {e!r}")
+                self.areas[i].append(e)
+                if self.horde_deck.get(e, 0) > 0:
+                    self._take_from(self.horde_deck, e)
+        for i, k in enumerate(per_seat("traps")):
+            if k:
+                self.seats[i].traps += k
+                self.trap_supply -= k
+        for i, k in enumerate(per_seat("barricades")):
+            if k:
+                self.seats[i].barricades += k
+                self.barricade_supply -= k
+        for i, k in enumerate(per_seat("health")):
+            if k is not None:
+                self.seats[i].health = k
+        for i, k in enumerate(per_seat("saved")):
+            if k:
+                self.seats[i].saved += k
+                for _ in range(min(k, self.horde_deck.get(self._survivor_name(), 0))):
+                    self._take_from(self.horde_deck, self._survivor_name())
+        self._update_leader()
+
+    # ------------------------------------------------------------------ interface
     def to_move(self) -> int | None:
-        raise NotImplementedError
+        return None if self._pending is None else self._pending[0]
 
     def legal_actions(self) -> list[tuple]:
-        raise NotImplementedError
+        return [] if self._pending is None else list(self._pending[2])
 
     def apply(self, action: tuple) -> None:
-        raise NotImplementedError
-
-    def observation(self) -> dict:
-        raise NotImplementedError
+        if self._pending is None:
+            raise ValueError("the game is over")
+        action = tuple(action)
+        if action not in self._pending[2]:
+            raise ValueError(f"illegal action {action!r} at {self._pending[1]!r}; "
+                             f"legal: {self._pending[2]!r}")
+        self._advance(action)
 
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self._pending is None
+
+    def observation(self) -> dict:
+        a = self.attack_state
+        return {
+            "round": self.round,
+            "phase": "over" if self.is_over() else self.phase,
+            "decision": None if self._pending is None else self._pending[1],
+            "to_move": self.to_move(),
+            "first_player": self.first_player,
+            "caught": self.caught,
+            "leader": self.leader,
+            "search_actions": self.search_actions,
+            "exchange": self.exchange,
+            "trap_supply": self.trap_supply,
+            "barricade_supply": self.barricade_supply,
+            "rubble_deck": sum(self.rubble_deck.values()),
+            "rubble_discard": sum(self.rubble_discard.values()),
+            "horde_deck": sum(self.horde_deck.values()),
+            "horde_discard": sum(self.horde_discard.values()),
+            "looking": list(self.looking),
+            "attack": None if a is None else {
+                "area": a["area"], "weapon": a["weapon"], "dice": a["dice"],
+                "rolled": dict(a["rolled"]), "lucky_used": a["lucky_used"]},
+            "seats": [{
+                "character": s.char, "health": s.health, "max_health": s.max_health,
+                "xp": self.xp(i), "slots": s.slots, "slots_used": self.slots_used(i),
+                "inventory": dict(sorted(s.inv.items())), "traps": s.traps,
+                "barricades": s.barricades, "saved": s.saved, "kept": list(s.kept),
+                "area": list(self.areas[i]),
+            } for i, s in enumerate(self.seats)],
+        }
 
     def record(self) -> dict:
-        raise NotImplementedError
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return dict(self.result)
+
+    # ------------------------------------------------------------------ driver
+    def _advance(self, action, first: bool = False) -> None:
+        try:
+            pending = next(self._gen) if first else self._gen.send(action)
+            while len(pending[2]) == 1:  # a forced step: the only legal action
+                pending = self._gen.send(pending[2][0])
+            self._pending = pending
+        except StopIteration:
+            self._pending = None
+
+    def _ask(self, seat: int, kind: str, actions: list[tuple]):
+        """Yield a decision; return the chosen action."""
+        self._update_leader()
+        action = yield (seat, kind, actions)
+        return action
+
+    def _game(self):
+        try:
+            yield from self._play()
+        except _End as end:
+            self._finish(end.cause, end.seat)
+
+    def _finish(self, cause: str, seat: int | None = None) -> None:
+        self.phase = "over"
+        self.attack_state = None
+        self._update_leader()
+        self.result = {
+            "won": cause == "win",
+            "cause": cause,
+            "died_seat": seat if cause == "character_died" else None,
+            "died_round": self.round if cause == "character_died" else None,
+            "rounds_played": self.round,
+            "exchanges": self.exchange,
+            "characters": [s.char for s in self.seats],
+            "health": [s.health for s in self.seats],
+            "xp": [self.xp(i) for i in range(self.n)],
+            "survivors_saved": [s.saved for s in self.seats],
+            "kills": [s.kills for s in self.seats],
+            "monsters_kept": [len(s.kept) for s in self.seats],
+            "killed": dict(self.killed),
+            "leader": self.leader,
+            "enemies_left": sum(self._is_enemy(e) for a in self.areas for e in a),
+        }
+
+    # ------------------------------------------------------------------ helpers
+    def mod(self, seat: int, kind: str) -> int:
+        """The seat's character modifier of this kind (advantage doubled while leader)."""
+        ch = self.seats[seat].char
+        total = 0
+        for part in ("advantage", "drawback"):
+            if self.rules.get(f"characters.{ch}.{part}.kind") == kind:
+                amount = self.rules.get(f"characters.{ch}.{part}.amount", 0)
+                if part == "advantage" and self.leader == seat:
+                    amount *= 2
+                total += amount
+        return total
+
+    def xp(self, seat: int) -> int:
+        s = self.seats[seat]
+        held = sum(cnt * self.cards[c]["amount"] for c, cnt in s.inv.items()
+                   if self.cards[c]["kind"] == "symbol")
+        return s.xp_earned + held
+
+    def _update_leader(self) -> None:
+        bar = 0 if self.leader is None else self.xp(self.leader)
+        best = None
+        for i in range(self.n):
+            if i != self.leader and self.xp(i) > bar and (best is None
+                                                         or self.xp(i) > self.xp(best)):
+                best = i
+        if best is not None:
+            self.leader = best
+
+    def slots_used(self, seat: int) -> int:
+        return sum(1 if self.cards[c]["stacks"] else cnt
+                   for c, cnt in self.seats[seat].inv.items() if cnt > 0)
+
+    def _is_enemy(self, e: str) -> bool:
+        return self.enemies[e]["kind"] in (RAIDER, INFECTED)
+
+    def _is_target(self, e: str) -> bool:
+        return self._is_enemy(e) or (self.v_block and self.enemies[e]["kind"] == SURVIVOR)
+
+    def _area_has_enemy(self, a: int) -> bool:
+        return any(self._is_enemy(e) for e in self.areas[a])
+
+    def _add(self, seat: int, card: str, k: int = 1) -> None:
+        inv = self.seats[seat].inv
+        inv[card] = inv.get(card, 0) + k
+        self._update_leader()  # a symbol card moves XP
+
+    def _remove(self, seat: int, card: str, k: int = 1) -> None:
+        inv = self.seats[seat].inv
+        inv[card] -= k
+        assert inv[card] >= 0
+        if inv[card] == 0:
+            del inv[card]
+        self._update_leader()
+
+    def _discard_card(self, seat: int, card: str, k: int = 1) -> None:
+        self._remove(seat, card, k)
+        self.rubble_discard[card] = self.rubble_discard.get(card, 0) + k
+
+    def _held_of_kind(self, seat: int, kind: str) -> list[str]:
+        return [c for c in self.card_names
+                if self.seats[seat].inv.get(c, 0) > 0 and self.cards[c]["kind"] == kind]
+
+    @staticmethod
+    def _take_from(pile: dict[str, int], card: str) -> None:
+        pile[card] -= 1
+        if pile[card] == 0:
+            del pile[card]
+
+    # ------------------------------------------------------------------ decks
+    def _draw_rubble_card(self) -> str | None:
+        if not self.rubble_deck and self.rubble_discard:
+            self.rubble_deck, self.rubble_discard = self.rubble_discard, {}
+        if not self.rubble_deck:
+            return None
+        options = [c for c in self.card_names for _ in range(self.rubble_deck.get(c, 0))]
+        card = self.chance.draw("rubble_deck", options)
+        self._take_from(self.rubble_deck, card)
+        return card
+
+    def _draw_horde_card(self) -> str | None:
+        if not self.horde_deck and self.v_reshuffle and self.horde_discard:
+            self.horde_deck, self.horde_discard = self.horde_discard, {}
+        if not self.horde_deck:
+            return None
+        options = [e for e in self.enemy_names for _ in range(self.horde_deck.get(e, 0))]
+        e = self.chance.draw("horde_deck", options)
+        self._take_from(self.horde_deck, e)
+        return e
+
+    def _to_horde_discard(self, e: str) -> None:
+        self.horde_discard[e] = self.horde_discard.get(e, 0) + 1
+
+    def _draw_into(self, seat: int):
+        """One rubble card for the seat: an event resolves at once, else it is kept."""
+        card = self._draw_rubble_card()
+        if card is None:
+            return
+        if self.cards[card]["kind"].startswith("event_"):
+            yield from self._event(seat, card)
+        else:
+            self._add(seat, card)
+            yield from self._check_limit(seat)
+
+    def _event(self, seat: int, card: str):
+        info = self.cards[card]
+        self.rubble_discard[card] = self.rubble_discard.get(card, 0) + 1
+        if info["kind"] == "event_noise":
+            for _ in range(info["amount"]):
+                e = self._draw_horde_card()
+                if e is not None:
+                    self.areas[seat].append(e)
+        elif info["kind"] == "event_injury":
+            yield from self._damage(seat, info["amount"], raider=False)
+        elif info["kind"] == "event_lost_item":
+            for _ in range(info["amount"]):
+                yield from self._choose_discard(seat)
+
+    def _choose_discard(self, seat: int):
+        held = [c for c in self.card_names if self.seats[seat].inv.get(c, 0) > 0]
+        if not held:
+            return
+        a = yield from self._ask(seat, "discard", [("discard", c) for c in held])
+        self._discard_card(seat, a[1])
+
+    def _check_limit(self, seat: int):
+        while self.slots_used(seat) > self.seats[seat].slots:
+            yield from self._choose_discard(seat)
+
+    # ------------------------------------------------------------------ damage
+    def _die(self, seat: int) -> None:
+        if self.seats[seat].health <= 0:
+            raise _End("character_died", seat)
+
+    def _collateral(self, seat: int, amount: int) -> None:
+        """Straight to health (docs: collateral skips the damage path)."""
+        if amount > 0:
+            self.seats[seat].health -= amount
+            self._die(seat)
+
+    def _damage(self, seat: int, amount: int, raider: bool):
+        """Damage reaching the character: ignore, a neighbour's absorb, sacrifice, health."""
+        s = self.seats[seat]
+        for _ in range(amount):
+            if s.ignored < self.mod(seat, "ignore_damage"):
+                s.ignored += 1
+                continue
+            pillar = None
+            for nb in ((seat - 1) % self.n, (seat + 1) % self.n):
+                if nb != seat and self.seats[nb].absorbed < self.mod(nb, "absorb_adjacent"):
+                    pillar = nb
+                    break
+            if pillar is not None:
+                self.seats[pillar].absorbed += 1
+                continue
+            if s.saved > 0:
+                a = yield from self._ask(seat, "sacrifice", [("sacrifice",), ("endure",)])
+                if a == ("sacrifice",):
+                    s.saved -= 1
+                    self._to_horde_discard(self._survivor_name())
+                    continue
+            s.health -= 1
+            self._die(seat)
+            if raider:
+                yield from self._choose_discard(seat)
+
+    def _survivor_name(self) -> str:
+        return next(e for e in self.enemy_names if self.enemies[e]["kind"] == SURVIVOR)
+
+    # ------------------------------------------------------------------ kills
+    def _kill(self, area: int, idx: int, credit: int | None, rewards: list) -> str:
+        """Eliminate the enemy at areas[area][idx]; rewards (seat, cards) are queued."""
+        e = self.areas[area].pop(idx)
+        info = self.enemies[e]
+        self.killed[e] += 1
+        if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: nobody's kill
+            self._to_horde_discard(e)
+        elif credit is not None:
+            self.seats[credit].kills += 1
+            self.seats[credit].xp_earned += info["reward_xp"]
+            if info["kept"]:
+                self.seats[credit].kept.append(e)
+            else:
+                self._to_horde_discard(e)
+            if info["reward_cards"]:
+                rewards.append((credit, info["reward_cards"]))
+        else:
+            self._to_horde_discard(e)
+        self._update_leader()
+        return e
+
+    def _give_rewards(self, rewards: list):
+        for seat, k in rewards:
+            for _ in range(k):
+                yield from self._draw_into(seat)
+
+    # ------------------------------------------------------------------ game flow
+    def _play(self):
+        for rnd in range(1, self.rounds + 1):
+            self.round = rnd
+            for s in self.seats:
+                s.ignored = 0
+                s.absorbed = 0
+            yield from self._search_phase()
+            yield from self._horde()
+            if rnd < self.rounds:
+                yield from self._exchange()
+                self.first_player = (self.caught + 1) % self.n
+                self.caught = None
+            else:
+                self.phase = "final"
+                while any(self._area_has_enemy(a) for a in range(self.n)):
+                    if self.exchange >= self.stalemate_cap:
+                        raise _End("stalemate")
+                    self.exchange += 1
+                    yield from self._exchange()
+                self._save_survivors()
+                total = sum(s.saved for s in self.seats)
+                raise _End("win" if total > 0 else "no_survivor_saved")
+
+    def _search_phase(self):
+        self.phase = "search"
+        self.caught = None
+        t = self.timer
+        base = t["per_player"] * self.n + t["offset"]
+        k = self.chance.draw("search_timer", [max(t["min"], base + d)
+                                              for d in range(-t["spread"], t["spread"] + 1)])
+        self.search_actions = 0
+        actor = self.first_player
+        while self.search_actions < k:
+            yield from self._turn(actor, "search")
+            self.search_actions += 1
+            actor = (actor + 1) % self.n
+        self.caught = actor
+
+    def _horde(self):
+        self.phase = "combat"
+        seat = self.caught
+        size = self.wave_per_player * self.n + self.round
+        face = self.chance.draw("fate_die", self.fate_faces)
+        if face == "remove_enemy":
+            size -= 1
+        elif face == "add_enemy":
+            size += 1
+        for _ in range(max(0, size)):
+            e = self._draw_horde_card()
+            if e is None:
+                break
+            self.areas[seat].append(e)
+        if face == "discard_card":
+            yield from self._choose_discard(seat)
+        elif face == "draw_card":
+            yield from self._draw_into(seat)
+        elif face == "heal":
+            s = self.seats[seat]
+            s.health = min(s.max_health, s.health + 1)
+        elif face == "damage":
+            yield from self._damage(seat, 1, raider=False)
+
+    def _exchange(self):
+        """The characters' attack, the traps, the enemies' attack, the save of survivors."""
+        for i in range(self.n):
+            yield from self._turn((self.caught + i) % self.n, "combat")
+        yield from self._traps()
+        yield from self._enemies_attack()
+        self._save_survivors()
+
+    def _save_survivors(self) -> None:
+        for a in range(self.n):
+            if not self._area_has_enemy(a):
+                surv = [e for e in self.areas[a] if self.enemies[e]["kind"] == SURVIVOR]
+                if surv:
+                    self.seats[a].saved += len(surv)
+                    self.seats[a].xp_earned += self.survivor_xp * len(surv)
+                    self.areas[a] = [e for e in self.areas[a]
+                                     if self.enemies[e]["kind"] != SURVIVOR]
+        self._update_leader()
+
+    def _traps(self):
+        for i in range(self.n):
+            a = (self.caught + i) % self.n
+            owner = self.seats[a]
+            rewards: list = []
+            hits = 0
+            while owner.traps > 0 and self._area_has_enemy(a):
+                idx = next(j for j, e in enumerate(self.areas[a]) if self._is_enemy(e))
+                owner.traps -= 1
+                self.trap_supply += 1
+                hits += self.trap_heads
+                if hits >= self.enemies[self.areas[a][idx]]["kill_heads"]:
+                    self._kill(a, idx, a if self.v_trap_rewards else None, rewards)
+                    hits = 0
+            yield from self._give_rewards(rewards)
+
+    def _enemies_attack(self):
+        order = [(self.caught + i) % self.n for i in range(self.n)]
+        if self.v_raiders_first:
+            steps = [(a, RAIDER) for a in order] + [(a, INFECTED) for a in order]
+        else:
+            steps = [(a, g) for a in order for g in (RAIDER, INFECTED)]
+        for a, group in steps:
+            dice = sum(self.enemies[e]["attack_dice"] for e in self.areas[a]
+                       if self.enemies[e]["kind"] == group)
+            while dice > 0:
+                k = min(self.cap, dice)
+                dice -= k
+                rolled = [self.chance.draw("enemy_die", self.combat_faces) for _ in range(k)]
+                yield from self._enemy_batch(a, group, rolled)
+
+    def _enemy_batch(self, a: int, group: str, rolled: list[str]):
+        h, b, x = rolled.count("H"), rolled.count("B"), rolled.count("X")
+        area = self.areas[a]
+        owner = self.seats[a]
+
+        def first_survivor():
+            return next((j for j, e in enumerate(area) if self.enemies[e]["kind"] == SURVIVOR),
+                        None)
+
+        if group == RAIDER:
+            for _ in range(x):  # each X a raider rolls kills a survivor of the area
+                j = first_survivor()
+                if j is not None:
+                    self._to_horde_discard(area.pop(j))
+        else:  # infected hit survivors first, heads before bodies
+            while True:
+                j = first_survivor()
+                if j is None:
+                    break
+                info = self.enemies[area[j]]
+                if h >= info["kill_heads"]:
+                    h -= info["kill_heads"]
+                elif info["kill_bodies"] and b >= info["kill_bodies"]:
+                    b -= info["kill_bodies"]
+                else:
+                    break
+                self._to_horde_discard(area.pop(j))
+        while owner.barricades > 0 and h >= self.barricade_heads:
+            h -= self.barricade_heads
+            owner.barricades -= 1
+            self.barricade_supply += 1
+        while owner.barricades > 0 and self.barricade_bodies and b >= self.barricade_bodies:
+            b -= self.barricade_bodies
+            owner.barricades -= 1
+            self.barricade_supply += 1
+        damage = h + b // self.bodies_per_damage  # an odd body is lost with its batch
+        for card in self.card_names:
+            if self.cards[card]["kind"] != "protection":
+                continue
+            while damage > 0 and owner.inv.get(card, 0) > 0:
+                damage -= min(damage, max(1, self.cards[card]["amount"]))
+                self._discard_card(a, card)
+        if damage > 0:
+            yield from self._damage(a, damage, raider=(group == RAIDER))
+
+    # ------------------------------------------------------------------ a player's turn
+    def _turn(self, seat: int, phase: str):
+        free_trades = 0
+        while True:
+            actions = self._turn_actions(seat, phase)
+            a = yield from self._ask(seat, "turn", actions)
+            kind = a[0]
+            if kind == "draw":
+                yield from self._draw_action(seat)
+            elif kind == "craft":
+                yield from self._craft(seat, a[1])
+            elif kind in ("give", "take"):
+                giver, taker = (seat, a[2]) if kind == "give" else (a[2], seat)
+                yield from self._trade(seat, a[1], giver, taker)
+                if free_trades < self.mod(seat, "free_trades"):
+                    free_trades += 1
+                    continue
+            elif kind == "use":
+                card = a[1]
+                info = self.cards[card]
+                self._discard_card(seat, card)
+                s = self.seats[seat]
+                s.health = min(s.max_health, s.health + info["amount"])
+                if not info["needs_action"]:
+                    continue
+            elif kind == "pickpocket":
+                card = self._held_of_kind(seat, "pickpocket")[0]
+                self._discard_card(seat, card)
+                self.seats[seat].xp_earned += self.cards[card]["amount"]
+                self._update_leader()
+                victim, stolen = a[1], a[2]
+                k = self.seats[victim].inv[stolen] if self.cards[stolen]["stacks"] else 1
+                self._remove(victim, stolen, k)
+                self._add(seat, stolen, k)
+                yield from self._check_limit(seat)
+            elif kind == "attack":
+                yield from self._attack(seat, a[1], a[2])
+                while self._held_of_kind(seat, "adrenaline"):
+                    more = self._attack_actions(seat)
+                    if not more:
+                        break
+                    b = yield from self._ask(seat, "adrenaline", more + [("done",)])
+                    if b == ("done",):
+                        break
+                    self._discard_card(seat, self._held_of_kind(seat, "adrenaline")[0])
+                    yield from self._attack(seat, b[1], b[2])
+            return
+
+    def _turn_actions(self, seat: int, phase: str) -> list[tuple]:
+        s = self.seats[seat]
+        held = [c for c in self.card_names if s.inv.get(c, 0) > 0]
+        others = [o for o in range(self.n) if o != seat]
+        out: list[tuple] = []
+        if phase == "search":
+            out.append(("draw",))
+        for r, ingredients in self.recipes.items():
+            if self._can_craft(seat, r, ingredients):
+                out.append(("craft", r))
+        if self.mod(seat, "no_give") <= 0:
+            out += [("give", c, o) for c in held for o in others]
+        out += [("take", c, o) for o in others for c in self.card_names
+                if self.seats[o].inv.get(c, 0) > 0]
+        if s.health < s.max_health:
+            out += [("use", c) for c in held if self.cards[c]["kind"] == "heal"]
+        if self._held_of_kind(seat, "pickpocket"):
+            out += [("pickpocket", o, c) for o in others for c in self.card_names
+                    if self.seats[o].inv.get(c, 0) > 0]
+        if phase != "search":
+            out += self._attack_actions(seat)
+        out.append(("pass",))
+        return out
+
+    def _can_craft(self, seat: int, recipe: str, ingredients) -> bool:
+        s = self.seats[seat]
+        if s.traps + s.barricades >= self.token_limit:
+            return False
+        if recipe == "trap" and self.trap_supply <= 0:
+            return False
+        if recipe == "barricade" and (self.barricade_supply <= 0
+                                      or self.mod(seat, "no_barricades") > 0):
+            return False
+        need: dict[str, int] = {}
+        for c in ingredients:
+            need[c] = need.get(c, 0) + 1
+        return all(s.inv.get(c, 0) >= k for c, k in need.items())
+
+    def _craft(self, seat: int, recipe: str):
+        for c in self.recipes[recipe]:
+            self._discard_card(seat, c)
+        if recipe == "trap":
+            self.seats[seat].traps += 1
+            self.trap_supply -= 1
+        else:
+            self.seats[seat].barricades += 1
+            self.barricade_supply -= 1
+        return
+        yield  # a generator like the other steps
+
+    def _trade(self, actor: int, card: str, giver: int, taker: int):
+        have = self.seats[giver].inv[card]
+        k = 1
+        if self.cards[card]["stacks"] and have >= 2:
+            a = yield from self._ask(actor, "move", [("move", m) for m in range(1, have + 1)])
+            k = a[1]
+        self._remove(giver, card, k)
+        self._add(taker, card, k)
+        yield from self._check_limit(taker)
+
+    def _draw_action(self, seat: int):
+        looks = 1 + max(0, self.mod(seat, "draw_extra"))
+        if looks == 1:
+            yield from self._draw_into(seat)
+            return
+        seen = self.looking = []
+        for _ in range(looks):
+            card = self._draw_rubble_card()
+            if card is None:
+                break
+            if self.cards[card]["kind"].startswith("event_"):
+                yield from self._event(seat, card)
+            else:
+                seen.append(card)
+        if not seen:
+            return
+        options = [("keep", c) for c in self.card_names if c in seen]
+        a = yield from self._ask(seat, "keep", options)
+        self.looking = []
+        seen.remove(a[1])
+        for c in seen:
+            self.rubble_discard[c] = self.rubble_discard.get(c, 0) + 1
+        self._add(seat, a[1])
+        yield from self._check_limit(seat)
+
+    # ------------------------------------------------------------------ attacks
+    def _attack_actions(self, seat: int) -> list[tuple]:
+        s = self.seats[seat]
+        out = []
+        own_busy = self._area_has_enemy(seat)
+        for w in self.card_names:
+            info = self.cards[w]
+            if s.inv.get(w, 0) <= 0 or info["kind"] != "weapon":
+                continue
+            if info["firearm"] and self.mod(seat, "no_firearms") > 0:
+                continue
+            if not info["melee"] and s.inv.get(info["ammo"], 0) <= 0:
+                continue
+            for a in range(self.n):
+                if not any(self._is_target(e) for e in self.areas[a]):
+                    continue
+                if info["melee"] and a != seat and own_busy:
+                    continue
+                out.append(("attack", a, w))
+        return out
+
+    def _attack(self, seat: int, area: int, weapon: str):
+        s = self.seats[seat]
+        w = self.cards[weapon]
+        melee = bool(w["melee"])
+        st = {"area": area, "weapon": weapon, "dice": 0, "rolled": {"H": 0, "B": 0, "X": 0},
+              "lucky_used": False}
+        self.attack_state = st
+        if melee:
+            st["dice"] = w["dice"] + self.mod(seat, "melee_dice")
+        else:
+            ammo = w["ammo"]
+            per = self.cards[ammo]["dice"]
+            base = w["weapon_bonus"] + self.mod(seat, "distance_dice")
+            held = s.inv[ammo]
+            most = held
+            for m in range(1, held + 1):  # spend no ammo beyond what reaches the cap
+                if base + m * per >= self.cap:
+                    most = m
+                    break
+            a = yield from self._ask(seat, "ammo", [("ammo", m) for m in range(1, most + 1)])
+            self._discard_card(seat, ammo, a[1])
+            st["dice"] = base + a[1] * per
+        while True:
+            options = []
+            if st["dice"] < self.cap:
+                options = [("boost", c) for c in self._held_of_kind(seat, "dice_bonus")
+                           if melee or not self.cards[c]["melee"]]
+            if not options:
+                break
+            a = yield from self._ask(seat, "boost", options + [("roll",)])
+            if a == ("roll",):
+                break
+            self._discard_card(seat, a[1])
+            st["dice"] += self.cards[a[1]]["dice"]
+        st["dice"] = max(0, min(self.cap, st["dice"]))
+        rolled = st["rolled"]
+        for _ in range(st["dice"]):
+            rolled[self.chance.draw("attack_die", self.combat_faces)] += 1
+        while True:
+            options = []
+            if rolled["B"] > 0 and self._held_of_kind(seat, "focus"):
+                options.append(("focus",))
+            if rolled["X"] > 0 and self._held_of_kind(seat, "energy_shot"):
+                options.append(("energy_shot",))
+            if rolled["X"] > 0 and not st["lucky_used"] and self._held_of_kind(seat, "lucky"):
+                options.append(("lucky",))
+            if not options:
+                break
+            a = yield from self._ask(seat, "after_roll", options + [("resolve",)])
+            if a == ("resolve",):
+                break
+            self._discard_card(seat, self._held_of_kind(seat, a[0])[0])
+            if a == ("focus",):
+                rolled["B"] -= 1
+                rolled["H"] += 1
+            elif a == ("energy_shot",):
+                rolled["X"] -= 1
+                rolled["B"] += 1
+            else:
+                st["lucky_used"] = True
+                xs = rolled["X"]
+                rolled["X"] = 0
+                for _ in range(xs):
+                    rolled[self.chance.draw("reroll_die", self.combat_faces)] += 1
+        self.attack_state = None
+        # ordered damage: kill the longest prefix, bodies first where bodies can kill
+        h, b = rolled["H"], rolled["B"]
+        rewards: list = []
+        infected_killed = 0
+        j = 0
+        line = self.areas[area]
+        while j < len(line):
+            e = line[j]
+            if not self._is_target(e):
+                j += 1
+                continue
+            info = self.enemies[e]
+            if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: any damage
+                if b > 0:
+                    b -= 1
+                elif h > 0:
+                    h -= 1
+                else:
+                    break
+            elif info["kill_bodies"] and b >= info["kill_bodies"]:
+                b -= info["kill_bodies"]
+            elif h >= info["kill_heads"]:
+                h -= info["kill_heads"]
+            else:
+                break
+            if info["kind"] == INFECTED:
+                infected_killed += 1
+            self._kill(area, j, seat, rewards)
+        if area != seat and not melee:
+            per_x = self.collateral_per_x + max(0, self.mod(seat, "extra_collateral"))
+            self._collateral(area, rolled["X"] * per_x)
+        if area != seat and (melee or w["firearm"]) and not w["silent"]:
+            for _ in range(infected_killed):
+                k = next((i for i, e in enumerate(self.areas[area])
+                          if self.enemies[e]["kind"] == INFECTED), None)
+                if k is None:
+                    break
+                self.areas[seat].append(self.areas[area].pop(k))
+        yield from self._give_rewards(rewards)
