@@ -89,7 +89,7 @@ def check_record(g: Reference, start_threat: int):
     if rec["result"] == "out_of_turns":
         assert rec["turns"] == R["scenario.turn_limit"]
     assert start_threat + sum(rec["threat_from"].values()) - rec["threat_lowered"] == rec["threat"]
-    assert rec["sp_on_threat"] >= 2 * rec["threat_lowered"] * min(1, R["threat_track.cost_green"])
+    assert rec["sp_on_threat"] >= rec["threat_lowered"] * min(R["threat_track.cost_green"], R["threat_track.cost_yellow"])
     assert rec["hunter_spawns"] >= (rec["hunter"] != "absent")
     assert g.to_move() is None and g.legal_actions() == []
     return rec
@@ -123,10 +123,12 @@ def greedy(g: Reference, rng: random.Random) -> tuple:
     loc = g._in_location(s)
     if loc is not None:
         i = int(sv["tile"].split(":")[1])
-        if done or g.tiles[sv["tile"]]["enemies"]:
+        loc_done = all(f"{loc}:{j}" in g.searched for j in range(R[f"locations.{loc}.tiles"]))
+        if done or loc_done or g.tiles[sv["tile"]]["enemies"]:
             back = by.get("exit_location") or [a for a in by.get("tile", []) if a[1] < i]
         else:
-            back = [a for a in by.get("tile", []) if a[1] > i] or by.get("exit_location")
+            back = ([a for a in by.get("tile", []) if a[1] > i] or by.get("exit_location")
+                    or [a for a in by.get("tile", []) if a[1] < i])
         if back:
             return back[0]
         return ("end",)

@@ -2,7 +2,7 @@
 written apart from simlib's kernels, in plain Python, from ``docs/games/day-night-z.md``,
 ``/work/shared/rules/day-night-z.md`` and the rulebook (§ = its sections) only.
 
-STATUS: skeleton
+STATUS: complete
 
 Every number is read from ``rules`` (the flat dotted-key dict of a loaded ruleset). Every
 random outcome comes from ``chance.draw(kind, options)``.
@@ -79,9 +79,12 @@ Pending ``sweep`` (a kill with a sweep weapon whose roll fired its star):
 Pending ``roll`` (a check the rules impose: a city encounter's check, the Strength test of
 an infection hour): ``("roll", sp)``.
 
-Forced steps taken automatically: the last survivor's activation, eating at 15:00 (as many
-supplies as the sheet says, or all he has), the threat phase, the encounter cards, spawns,
-the clock, the biker gloves (used on the first damaging hit on the arms).
+Forced steps taken automatically: the activation of the last survivor left to activate;
+the end of an activation where ``("end",)`` is the only legal action; eating at 15:00 (as
+many supplies as the sheet says, or all he has); the threat phase, the encounter cards,
+spawns, the clock; the biker gloves (used on the first damaging hit on the arms).
+``to_move()`` is the seat of the pending decision; for ``activate`` it is the leader, the
+lowest living seat.
 
 Observation keys
 ----------------
@@ -116,8 +119,9 @@ Chance kinds (each ``options`` list as described)
   ``"threat_infection"`` ("infection"/"no_infection"), ``"threat_condition"``
   ("noisy_weapon"/"ambush"/"red_stress"/"nothing"): the threat deck, each column a pile of
   its own (``threat.combination`` "independent"), the values left in it with repeats.
-- ``"threat_location"``: the body location a threat card strikes; options: the armour
-  locations of the search data in order of first appearance (uniform, one a card).
+- ``"threat_location"``: the body location a threat card strikes (one a card, drawn with
+  the card's columns), and the location the surprise Crawler's immediate attack strikes;
+  options: the armour locations of the search data in order of first appearance.
 - ``"hunter_target"``: the survivor the Hunter spawns with; options: the seats in city
   zones.
 Every pile is refilled from its discards (the whole deck less the cards held) when a draw
@@ -134,9 +138,86 @@ Record keys
 ``hunter_kills``, ``decisions`` (actions applied), ``survivors`` (final per-seat dicts as
 in the observation).
 
+Order of draws
+--------------
+A threat card draws its columns in the order ``threat_a``, ``threat_hourglasses``,
+``threat_hunter``, ``threat_infection``, ``threat_condition``, then ``threat_location``.
+A spawn card's enemies are placed by initiative (highest first, data order among equals),
+each miniature while one is left in the box and the tile holds fewer than
+``map.tile_capacity``. Dice are drawn one a die, in pool order.
+
 Readings (where the docs and the rulebook are silent)
 -----------------------------------------------------
-(see below; filled with the engine)
+1. Turn: actions phase (the leader picks each next survivor), city encounter phase (the
+   cards in the order drawn; each card's survivor then spends his reserve), threat phase
+   (side A: zombies; side B: condition, hourglasses, Hunter icon, infection icon; then
+   the noise adjustment). The turn limit ends the game after the threat phase of turn
+   ``scenario.turn_limit``.
+2. The game ends at once (no further draw) when every survivor is dead, or when
+   ``searches_needed`` searches have succeeded and every living survivor stands in an
+   exit zone outside any location (on the zone or on a city tile there); this is checked
+   after every action and every step of the phases.
+3. A successful search is a passed Perception check of a zone search or an item search;
+   corpse markers are not searches. An item search adds the card's modifier only (§4.8);
+   a zone search the card's and the location's (§4.7).
+4. A city encounter card is drawn when an activation (not a reserve one) ends in a city
+   zone into which the survivor moved during it, with no tile and no other living
+   survivor there (§4.9 "free of other creatures"); the exits count as city zones (§3.0).
+   Only entering an alley stops the activation (its AP go to reserve); leaving an alley
+   does not. A reserve activation draws no new card.
+5. Moves inside a location: ``("tile", i)`` costs ``map.leave_tile_ap``; a tile deployed
+   for the first time draws an exploration card; a tile explored earlier and deployed
+   again (the location re-entered) draws the location's spawn cards instead (§4.9,
+   "entering already visited locations"). Spawn cards for a location: ``spawn_small`` if
+   the team is at most ``small_team``, else ``spawn_large``; for city ambushes the team
+   size is the number of survivors the adventure began with.
+6. Leaving enemies behind (§3.2): only when the last living survivor steps off a city tile
+   or out of a location (all its tiles together); moving between a location's tiles
+   raises nothing. The tiles are then removed, their enemies' miniatures back in the box
+   (the Hunter to the stalk area with its wounds), their corpse and search markers gone.
+   A survivor's death is not a leaving.
+7. Leaving engaged enemies is the ``evade`` action (§4.9.2: a failed check costs the AP);
+   on a success every enemy engaged with him turns far.
+8. Zombies: every enemy on a tile with a living survivor acts, all tiles together, by
+   initiative (highest first), ties by enemy id (placement order). Each action: an
+   engaged enemy attacks its survivor; a far one advances (engages the priority survivor
+   of its tile among those not hidden with fewer than ``map.engaged_cap`` engaged
+   enemies: ``combat.target_priority``, noisiest = most noise counters made by his own
+   weapons this turn, then lowest health, then lowest seat); advancing uses the action,
+   and an enemy with no one to advance on stops. Excitement: every far enemy first
+   advances once (free), then the normal actions. Fury: ``fury_actions`` more actions.
+9. Rapid fire: ``attacks_per_ap`` rolls on the one target, each spending its ammo, making
+   its noise and taking the chosen SP again (while he holds them); the rolls stop when the
+   target dies or the ammo runs out. Sweep: a kill on a roll that fired the star lets him
+   attack another enemy engaged with him for free (no AP, no SP), which may sweep again.
+10. A survivor carries every weapon he finds and attacks with any of them or his fists; a
+    suppressor card silences all his suppressible weapons; a flashlight gives day values
+    of every attribute at night; armour counts on its location only; the biker gloves
+    (``cancels_attack``) are discarded to cancel the first hitting attack on the arms
+    (no damage, no stress, no infection; its noise counter stays).
+11. Enemies die only of damage; a wounded enemy keeps its wounds when day and night
+    change its profile, and is killed when its wounds reach the health of the side in
+    play at the hit.
+12. Threat condition ambush: each city zone (or city tile) holding a living survivor
+    outside the locations gets ``ambush_spawn_per_survivor`` x team size spawn cards on its
+    city tile (deployed if needed). Red stress: each survivor at red stress loses
+    ``red_stress_health`` (a death of damage). The infection icon: level 1 stress, levels
+    2 and 3 health (a death of infection).
+13. The Hunter (§3.13): in the box until a night's first icon puts it in the stalk area;
+    from there an icon at night spawns it on the city tile of a random survivor outside
+    the locations (a tile deployed on his zone if he stands in the street), if the tile has
+    room. At ``clock.dawn_hour`` it leaves the board (back in the box); at
+    ``clock.night_start`` its wounds heal. Killed, it never returns.
+14. The clock: each hour passed fires, in this order, the night's start (the Hunter
+    heals), dawn, the infection test (a Strength check, SP the player's choice), eating,
+    the threat hour. Eating is forced: min(eats, supplies) supplies.
+15. Piles: a drawn card is discarded when used or dropped; an empty pile is refilled with
+    the whole deck less the cards survivors hold (alive or dead). Killed enemies' miniatures
+    go back to the box at once.
+16. The threat track is capped at red's last unit whatever ``red_capped`` says (the track
+    has no unit beyond it).
+17. The leader is the lowest living seat (the rulebook draws him at random at the start of
+    an adventure; only the activation order depends on him).
 """
 from __future__ import annotations
 
@@ -413,10 +494,9 @@ class Reference:
 
     def _held(self) -> dict[str, int]:
         held: dict[str, int] = {}
-        for sv in self.sv:
-            if sv["alive"]:
-                for c in sv["cards"]:
-                    held[c] = held.get(c, 0) + 1
+        for sv in self.sv:  # a dead survivor's cards are put aside (§3.3), still out of the deck
+            for c in sv["cards"]:
+                held[c] = held.get(c, 0) + 1
         return held
 
     def _in_location(self, s: int) -> str | None:
