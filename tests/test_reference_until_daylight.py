@@ -479,3 +479,111 @@ def test_final_fight_win_and_losses():
         g.apply(("pass",))
     rec = g.record()
     assert rec["cause"] == "stalemate" and rec["exchanges"] == 2 and rec["enemies_left"] == 1
+
+
+def test_character_drawbacks_limit_the_actions():
+    g, ch = _scenario({"players": 3, "characters": ["hipster", "drifter", "psycho"],
+                       "inventories": [{"pistol": 1, "gun_ammo": 2, "arrows": 1},
+                                       {"planks": 1, "nails": 1, "wire": 1, "blade": 1},
+                                       {"wire": 1}],
+                       "areas": [["wanderer"], None, None]},
+                      {"attack_die": ["X"]})
+    attacks = [a for a in g.legal_actions() if a[0] == "attack"]
+    assert attacks == [("attack", 0, "bow")]          # the Hipster refuses firearms
+    g.apply(("pass",))
+    crafts = [a for a in g.legal_actions() if a[0] == "craft"]
+    assert crafts == [("craft", "trap")]              # the Drifter builds no barricade
+    g.apply(("craft", "trap"))
+    assert g.seats[1].traps == 1 and g.trap_supply == REF["constants.trap_supply"] - 1
+    assert not [a for a in g.legal_actions() if a[0] == "give"]   # the Psycho gives nothing
+    assert ("take", "planks", 1) in g.legal_actions()              # but takes
+
+
+def test_pillar_loses_a_die_at_distance_and_collateral_skips_the_damage_path():
+    """The Pillar shoots 2 gun ammo with a pistol: 2 - 1 = 1 die; its X costs the Drifter 1
+    health straight away (his ignore_damage does not apply to collateral)."""
+    g, ch = _scenario({"players": 3, "characters": ["drifter", "pillar", "psycho"],
+                       "inventories": [None, {"pistol": 1, "gun_ammo": 2}, None],
+                       "areas": [["wanderer"], None, None]},
+                      {"attack_die": ["X"]})
+    _pass_until(g, 1)
+    g.apply(("attack", 0, "pistol"))
+    assert g.legal_actions() == [("ammo", 1), ("ammo", 2)]
+    g.apply(("ammo", 2))
+    assert [k for k, _ in ch.history].count("attack_die") == 1
+    assert g.seats[0].health == 5 and g.seats[0].ignored == 0
+
+
+def test_adrenaline_gives_a_second_attack():
+    g, ch = _scenario({"players": 3, "characters": ["psycho", "hipster", "trigger"],
+                       "inventories": [{"adrenaline": 1}, None, None],
+                       "areas": [["wanderer", "wanderer"], None, None]},
+                      {"attack_die": ["X", "X", "X", "H", "X", "X"]})
+    g.apply(("attack", 0, "baseball_bat"))
+    assert g.observation()["decision"] == "adrenaline"
+    assert set(g.legal_actions()) == {("attack", 0, "baseball_bat"), ("done",)}
+    g.apply(("attack", 0, "baseball_bat"))
+    assert g.areas[0] == ["wanderer"] and "adrenaline" not in g.seats[0].inv
+    assert g.to_move() == 1
+
+
+def test_survivors_block_attacks_variant():
+    for block, left in ((False, ["survivor"]), (True, ["wanderer"])):
+        g, ch = _scenario({"players": 3, "characters": ["psycho", "hipster", "trigger"],
+                           "areas": [["survivor", "wanderer"], None, None]},
+                          {"attack_die": ["B", "B", "X"]},
+                          **{"variants.survivors_block_attacks": block})
+        g.apply(("attack", 0, "baseball_bat"))
+        # default: the survivor is skipped and 2 B kill the wanderer; the variant: the
+        # survivor takes a body and dies, 1 B cannot kill the wanderer
+        assert g.areas[0] == left
+        assert g.seats[0].kills == (0 if block else 1)
+
+
+def test_trap_rewards_variant_off():
+    g, ch = _scenario({"players": 3, "characters": PLAIN, "traps": [1, 0, 0],
+                       "areas": [["raider"], None, None]}, {},
+                      **{"variants.trap_rewards": False})
+    for _ in range(3):
+        g.apply(("pass",))
+    assert g.killed["raider"] == 1 and g.seats[0].kills == 0
+    assert g.seats[0].inv == {"knife": 1}     # no reward card
+    assert g.horde_discard.get("raider") == 1
+
+
+def test_horde_reshuffle_variant():
+    """An empty horde deck takes its discards back (default) or stays empty (variant off)."""
+    for reshuffle in (True, False):
+        rules = _rules("reference", **{**QUIET, "variants.horde_reshuffle": reshuffle,
+                                       "horde.wanderer.count": 1, "horde.raider.count": 0,
+                                       "horde.brute.count": 0, "horde.monster.count": 0,
+                                       "horde.survivor.count": 0})
+        ch = ScriptedChance({"search_timer": [0, 0], "fate_die": ["add_enemy", "heal"],
+                             "horde_deck": ["wanderer", "wanderer"], "attack_die": ["H"]})
+        g = Reference(rules, {"players": 3, "characters": ["psycho", "hipster", "trigger"],
+                              "inventories": [None, {"arrows": 1}, None]}, ch)
+        # wave = 0*3 + 1 + 1 = 2 cards from a one-card deck: one card comes
+        assert g.areas[0] == ["wanderer"] and sum(g.horde_deck.values()) == 0
+        g.apply(("pass",))
+        g.apply(("attack", 0, "bow"))      # the kill goes to the horde discards
+        assert g.horde_discard == {"wanderer": 1}
+        g.apply(("pass",))
+        # round 2: seat 1 is caught (no search actions); its wave of 2 finds the deck empty
+        assert g.round == 2 and g.observation()["caught"] == 1
+        if reshuffle:
+            assert g.areas[1] == ["wanderer"] and g.horde_discard == {}
+            assert ch.left() == {}
+        else:
+            assert g.areas[1] == [] and g.horde_discard == {"wanderer": 1}
+            assert ch.left() == {"horde_deck": ["wanderer"]}
+
+
+def test_pickpocket_takes_the_stack_and_gives_xp():
+    ch = ScriptedChance({"search_timer": [1], "fate_die": ["heal"], "horde_deck": ["wanderer"] * 4})
+    g = Reference(_rules("reference", **_timer(1)),
+                  {"players": 3, "characters": ["psycho", "hipster", "trigger"],
+                   "inventories": [{"pickpocket": 1}, None, {"gun_ammo": 3}]}, ch)
+    assert ("pickpocket", 2, "gun_ammo") in g.legal_actions()
+    g.apply(("pickpocket", 2, "gun_ammo"))
+    assert g.seats[0].inv == {"baseball_bat": 1, "gun_ammo": 3} and g.xp(0) == 1
+    assert g.leader == 0 and "pickpocket" not in g.seats[0].inv
