@@ -65,12 +65,14 @@ def deck_total(rules, deck):
 
 def check_invariants(g: Reference, rules: dict) -> None:
     S = g.S
+    if not hasattr(g, "_totals"):
+        g._totals = {f: deck_total(rules, f) for f in ("energy", "killer_cards", "survivor_cards")}
     for deck, file, hands in (("energy", "energy", g.energy), ("killer", "killer_cards", None),
                               ("survivor", "survivor_cards", None)):
         held = sum(len(h) for h in g.energy.values()) if deck == "energy" else \
             len(g.cards[KILLER]) if deck == "killer" else \
             sum(len(g.cards[s]) for s in range(1, S + 1))
-        assert len(g.pile[deck]) + len(g.discard[deck]) + held == deck_total(rules, file), deck
+        assert len(g.pile[deck]) + len(g.discard[deck]) + held == g._totals[file], deck
     assert all(len(g.cards[s]) <= rules["rules.survivor_card_limit"] for s in range(1, S + 1)
                if not (g.pending and g.pending["kind"] == "discard" and g.turn_seat == s))
     assert all(len(g.energy[s]) <= max(rules["rules.survivor_energy_limit"],
@@ -131,7 +133,7 @@ def check_record(g: Reference, rules: dict) -> None:
     assert rec["killer_gain"] % max(1, rules["rules.failed_repair_gain"]) == 0
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_random_games_keep_the_invariants(seed):
     g = play_out(REF, seed)
     check_record(g, REF)
@@ -147,7 +149,7 @@ def test_random_games_keep_the_invariants(seed):
 ])
 def test_variants_and_tweaks_keep_the_invariants(overrides):
     rules = flat(overrides)
-    for seed in range(2):
+    for seed in range(1):
         g = play_out(rules, seed)
         check_record(g, rules)
 
@@ -156,7 +158,7 @@ def test_games_reach_the_rules_ends():
     """Kills end games and gates open under easy tweaks: the rare paths are played."""
     deadly = flat({"rules.hits_to_kill": 1, "rules.strike_cost": 1, "dice.black": [1],
                    "rules.timeout": 30})
-    ends = [play_out(deadly, s, check=False).record() for s in range(3)]
+    ends = [play_out(deadly, s, check=False).record() for s in range(2)]
     assert any(r["kills"] >= 2 for r in ends)
     easy = flat({"board.lamps": 1, "board.gate_successes": 1, "rules.repair_cost": 1,
                  "rules.gate_cost": 1, "dice.white": [1], "rules.timeout": 30})

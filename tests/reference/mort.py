@@ -490,6 +490,11 @@ class Reference:
                 and self.pos[seat] == self.hatch["pos"]:
             acts.append(("hatch",))
         purposes = KILLER_PURPOSES if seat == KILLER else SURVIVOR_PURPOSES
+        cheapest = {}                # the cheapest act of each purpose possible now
+        for pu in purposes:
+            costs = [self._cost(a) for a in self._acts(pu)]
+            if costs:
+                cheapest[pu] = min(costs)
         for v in sorted({self.evalue[n] for n in self.energy[seat]}):
             pts = self._card_points(v)
             if pts is None:
@@ -497,10 +502,10 @@ class Reference:
                 continue
             if self.pooled:
                 pts += self.points
-            acts += [("spend", v, pu) for pu in purposes if self._affordable(pu, pts)]
+            acts += [("spend", v, pu) for pu in purposes if cheapest.get(pu, pts + 1) <= pts]
         if self.pooled and self.opened:
             acts += [("purpose", pu) for pu in purposes
-                     if pu != self.purpose and self._affordable(pu, self.points)]
+                     if pu != self.purpose and cheapest.get(pu, self.points + 1) <= self.points]
         acts.append(("end",))
         return acts
 
