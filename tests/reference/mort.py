@@ -1,6 +1,6 @@
 """Reference engine of Mort de la lumière du jour (package ``mort``), written from the rules only.
 
-STATUS: skeleton
+STATUS: complete
 
 Sources, in order: ``docs/games/mort-de-la-lumiere-du-jour.md`` (the game as simlib plays it),
 ``/work/shared/rules/mort-de-la-lumiere-du-jour.md`` (engine spec), the French rulebook
@@ -130,9 +130,9 @@ list), ``gates`` (list of dicts ``pos``, ``successes``, ``open``, sorted by pos)
 broken pallets are gone), ``hatch`` (None or dict ``pos``, ``open``), ``energy_pile``,
 ``energy_discard``, ``killer_pile``, ``killer_discard``, ``survivor_pile``,
 ``survivor_discard`` (sizes), ``killer_energy_count``, ``killer_card_count``,
-``killer_bonus`` (energy he gains on his next turn's first card, so far),
-``killer_deficit`` (exhaustion still unpaid: next turn's while the survivors play, this
-turn's during his turn), ``purpose`` (None or the current purpose), ``points``
+``killer_bonus`` and ``killer_deficit`` (this turn's bonus not yet added to a card and
+exhaustion not yet paid; 0 outside his turn), ``next_bonus`` and ``next_deficit`` (what
+failed repairs and landed hits have piled up for his next turn), ``purpose`` (None or the current purpose), ``points``
 (the current purpose's points; the pool under ``pooled_energy``), ``sprint`` (sprint
 squares left), ``struck`` (sorted seats struck this turn), ``pending`` (None or a dict
 describing an open question: ``{"kind": "answer", "target": seat}``,
@@ -169,7 +169,89 @@ applied), ``repaired_by_round`` and ``killed_by_round`` (lists, index r-1 = end 
 
 Readings (choices where the texts are silent)
 ---------------------------------------------
-(filled in with the engine)
+Setup
+
+1. The order is the docs page's sentence order: pieces, then the killer's gates, then the
+   pallets, then the deal. The rulebook has the killer close phase 2 with the gates, after
+   the survivors' pallets ("le tueur clôt en posant les deux portes"); only the order of
+   the decisions differs.
+2. Survivor 1 places all its pallets, then survivor 2, ... A pallet goes next to any token
+   without a generator (docs) whose pallet square is still empty; the rulebook's "ni contre
+   une porte" is not applied (the docs page names only generators; on the reference board
+   the east gate (14, 7) is the pallet square of token (13, 7)). A survivor that finds no
+   free square places nothing ("il est simplement retiré du jeu").
+3. A placement with one kind of piece left is taken without asking (the killer's 4th
+   piece always; a survivor's 3rd).
+
+Energy and purposes
+
+4. A purpose is one kind of act (spec default 1: "repeated acts of one kind"): the killer's
+   strike, break and detour are three purposes, the survivors' repair, chest, lever, drop
+   and escape five. Moving includes the killer's shortcut jump; "cards" is one purpose
+   (any number of plays while the points last; killer cards cost ``killer_card_cost``, 0).
+5. A purpose ends by itself as soon as its points pay for no act possible now (its points
+   lost, or left in the pool under ``pooled_energy``); a card is offered only for a
+   purpose it can pay an act of, now.
+6. The killer's bonus (failed repairs) and exhaustion (landed hits) for a turn are netted
+   into one number; a positive one is added to his first card, a negative one is paid by
+   his first cards (a card worth no more than what is left is swallowed whole:
+   ``("spend", v, "exhaustion")``; a bigger one pays it and keeps the rest). Bonus or
+   deficit left at the end of his turn is forgotten.
+7. A survivor draws ``min(survivor_draw, survivor_energy_limit - held)`` energy cards at the
+   end of its turn (never over the limit); one who left the game draws nothing. The killer
+   draws back to his two hand sizes at the end of his turn.
+8. Sprint squares are an action of their own (``("sprint", x, y)``), usable at any time of
+   the killer's turn and lost at its end.
+
+The board
+
+9. "Within reach" (``board.reach``) includes the same square. Pieces never block a square
+   and pawns may share squares; only a dropped pallet matters: the killer never steps on
+   it, a survivor stepping onto it pays ``move_cost + vault_cost`` for that step.
+10. Acts need their target within reach of the actor: repair, chest, lever, drop, gate
+    escape, toolbox, medkit (the injured survivor), key (the shut hatch), strike, break,
+    detour, "casse palette". Blocage targets any unrepaired, unblocked generator,
+    anywhere. A hatch escape needs the survivor on the hatch's square.
+11. A dropped pallet guards every survivor within reach of its square, unless the killer
+    walked round it this turn; a pallet cannot be dropped while the killer is on its
+    square; broken pallets leave the board.
+
+Strikes
+
+12. Answering is a decision (``("answer", card)`` or ``("pass",)``): the target first, then
+    every other survivor in play within ``help_range`` (Manhattan, from the target) in seat
+    order; the first answer cancels the hit. Survivors holding no reflex are skipped.
+13. ``one_strike_per_target`` counts strikes rolled (a miss uses it up), as in the spec's
+    case 6 (never killed in one turn, injured with 1/2).
+14. A landed hit adds one wound; ``hits_to_kill`` wounds kill. A medkit sets the wounds
+    back to 0.
+
+Chests, the hatch, gates
+
+15. A chest success: the card is drawn, the discard asked (the survivor chooses among all
+    its cards, the new one included), then the chest moves to a token drawn among those
+    holding no generator, chest (its own old one included), shortcut or hatch (a redraw is
+    a draw among the others). A survivor deck empty even after its reshuffle gives no
+    card.
+16. The hatch's token (map card or last survivor) is drawn among the tokens holding no
+    generator, chest or shortcut. "Carte" is offered only while the hatch is not shown;
+    once open (key or last survivor) the hatch lets any survivor standing on it out, free,
+    at any time of its own turn (an action, not automatic); it stays open.
+17. With exactly one survivor left in play (after a kill or an escape, or at the start of
+    play) the hatch appears open, or a shut one opens.
+18. A gate escape ends the survivor's turn, as does a hatch escape (docs: "a survivor who
+    escapes ends its turn").
+19. Under ``any_card_repairs`` every survivor card may light a lamp on a generator within
+    reach (1 lamp, the toolbox its ``amount``), besides its own use.
+
+The end
+
+20. The game ends the moment no survivor is in play (that round counts as played), or
+    when round ``rules.timeout`` is over. ``killer_win`` is ``kills >=
+    rules.killer_win_kills`` (the reference: all 4 killed); any other end is the
+    survivors' win.
+21. A deck whose draw pile is empty at a draw takes its discards as the new pile (one
+    ``*_deck`` draw at a time: the order of the discards never matters).
 """
 from __future__ import annotations
 
