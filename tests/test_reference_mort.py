@@ -585,3 +585,87 @@ def test_timeout_ends_the_game_survivors_win():
         g.apply(("end",) if ("end",) in legal else legal[0])
     rec = g.record()
     assert rec["cause"] == "timeout" and rec["rounds"] == 2 and not rec["killer_win"]
+
+
+def test_every_chance_kind_is_a_documented_one_and_games_replay():
+    import tests.reference.mort as mod
+    documented = {"setup_token", "chest_token", "hatch_token", "energy_deck", "killer_deck",
+                  "survivor_deck", "repair_roll", "chest_roll", "lever_roll", "strike_roll",
+                  "break_roll"}
+    assert all(f'"{k}"' in mod.__doc__ for k in documented)
+    easy = flat({"board.lamps": 1, "board.gate_successes": 1, "rules.repair_cost": 1,
+                 "rules.gate_cost": 1, "rules.timeout": 15})
+    a = play_out(easy, 7, check=False, player=seeker_choice)
+    kinds = {k for k, _ in a.chance.history}
+    assert kinds <= documented and {"setup_token", "energy_deck", "repair_roll"} <= kinds
+    b = play_out(easy, 7, check=False, player=seeker_choice)
+    assert a.record() == b.record() and a.chance.history == b.chance.history
+
+
+def test_observation_shows_only_the_mover_s_hand():
+    g = Reference(REF, {}, RandomChance(2))
+    rng = random.Random(2)
+    while g.phase != "play":
+        g.apply(rng.choice(g.legal_actions()))
+    obs = g.observation()
+    assert obs["seat"] == KILLER and obs["hand_cards"] == sorted(g.cards[KILLER])
+    assert obs["hand_energy"] == sorted(g.evalue[n] for n in g.energy[KILLER])
+    text = repr({k: v for k, v in obs.items() if k not in ("hand_cards", "hand_energy")})
+    assert not any(name in text for name in g.seffect), "no survivor card is named"
+    assert [s["card_count"] for s in obs["survivors"]] == [2, 2, 2, 2]
+
+
+class _NoReflexChance(RandomChance):
+    """Deals survivor 1's starting cards from the non-reflex ones, keeping the odds it had."""
+
+    def __init__(self, seed, reflex):
+        super().__init__(seed)
+        self.reflex, self.p, self.dealt = reflex, Fraction(1), 0
+
+    def draw(self, kind, options):
+        if kind == "survivor_deck" and self.dealt < 2:
+            self.dealt += 1
+            others = [o for o in options if o not in self.reflex]
+            self.p *= Fraction(len(others), len(options))
+            return others[0]
+        return super().draw(kind, options)
+
+
+def test_exact_reflex_in_a_starting_hand_twenty_seven_thirty_eighths():
+    reflex = {"lampe", "feux_d_artifice"}
+    ch = _NoReflexChance(4, reflex)
+    g = Reference(REF, {}, ch)
+    rng = random.Random(4)
+    while g.phase != "play":
+        g.apply(rng.choice(g.legal_actions()))
+    assert ch.dealt == 2 and not set(g.cards[1]) & reflex
+    assert 1 - ch.p == Fraction(27, 38)
+
+
+def test_pooled_purpose_switch_and_any_card_repairs():
+    g = scenario({"rules.variants.pooled_energy": True})
+    g.gens[(13, 13)] = {"lamps": 0, "repaired": False, "blocked": False}
+    at_turn(g, 1)
+    g.pos[1] = (12, 12)
+    give(g, 1, energy=[3])
+    g.apply(("spend", 3, "move"))
+    g.apply(("move", 13, 12))                      # beside the generator, 2 points left
+    assert ("purpose", "repair") in g.legal_actions()
+    script(g, repair_roll=[1])
+    g.apply(("purpose", "repair"))
+    g.apply(("repair", 13, 13))
+    assert g.gens[(13, 13)]["lamps"] == 1 and g.points == 0
+    a = scenario({"rules.variants.any_card_repairs": True})
+    a.gens[(1, 1)] = {"lamps": 0, "repaired": False, "blocked": False}
+    at_turn(a, 1)
+    a.pos[1] = (1, 2)
+    give(a, 1, energy=[2], cards=["lampe"])
+    a.apply(("spend", 2, "cards"))
+    a.apply(("play", "lampe", (1, 1)))
+    assert a.gens[(1, 1)]["lamps"] == 1
+    plain = scenario()
+    plain.gens[(1, 1)] = {"lamps": 0, "repaired": False, "blocked": False}
+    at_turn(plain, 1)
+    plain.pos[1] = (1, 2)
+    give(plain, 1, energy=[2], cards=["lampe"])
+    assert ("spend", 2, "cards") not in plain.legal_actions()
