@@ -116,6 +116,9 @@ def check_record(g: Reference, r) -> dict:
     assert set(causes) <= {"ending", "hoard", "exhausted", "turn_cap"}
     assert rec["endings_played"] == rec["endings_challenged"] + causes["ending"]
     assert rec["hoards"] == causes["hoard"]
+    assert rec["plays"].get("ending", 0) == rec["endings_played"]
+    assert set(rec["plays"]) <= {"event", "good", "escalation", "instant", "ending"}
+    assert sum(rec["effects"].values()) >= rec["plays"].get("instant", 0)
     assert all(t <= r["constants.turn_cap"] for t in rec["round_turns"])
     assert sum(rec["round_turns"]) == rec["turns"]
     for cause, ender, ending, picks in zip(rec["round_causes"], rec["round_enders"],
@@ -138,7 +141,9 @@ def play_random(r, n, seed, check=True, **setup):
         steps += 1
         assert steps < 200000
     assert g.to_move() is None and g.legal_actions() == []
-    return check_record(g, r)
+    rec = check_record(g, r)
+    assert rec["decisions"] == steps
+    return rec
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -378,6 +383,7 @@ def test_case8_redeal():
     # 11 discards (with the scavenge) -> 2 each, 3 left to draw; play goes on left of seat 2.
     assert [len(h) for h in g.hands] == [5, 5, 6, 7] and len(g.pile) == 3 and g.discards == []
     assert sum(1 for k, _ in chance.history if k == "redeal") == 8
+    assert g.record()["redeals"] == 1 and g.record()["effects"] == {"draw_each": 1}
     assert g.to_move() == 3 and ("draw",) not in g.legal_actions()
     # deal_all: every discard dealt round-robin from the dealer's left, nothing to draw.
     g, _ = scripted(4, hands, draws=["outbreak_4", "natural_5"], r=rules(constants__variants__deal_all=True))

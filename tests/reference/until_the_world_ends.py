@@ -1,6 +1,6 @@
 """Reference engine of Until the World Ends, written from the rules only (issue #40).
 
-STATUS: skeleton (the engine plays whole games; its tests are not written yet)
+STATUS: complete
 
 Sources: ``docs/games/until-the-world-ends.md`` (primary: the game as simlib plays it, its
 defaults 1-9), ``/work/shared/rules/until-the-world-ends.md`` and the publisher's text
@@ -74,7 +74,12 @@ seat), ``rounds`` (rounds played), ``end_cause`` (``"target"`` or ``"round_cap"`
 ``round_endings`` (per round: the standing ending's name, else None),
 ``hoard_picks`` (per round: list per seat of the picked ending name or None, for hoard
 rounds; None otherwise), ``endings_played`` (endings played in the game, challenges not
-counted), ``endings_challenged``, ``hoards`` (rounds ended by a hoard), ``turns`` (total).
+counted), ``endings_challenged``, ``hoards`` (rounds ended by a hoard), ``turns`` (total),
+``redeals`` (redeals made: the pile empty at a turn's end with discards to deal),
+``decisions`` (actions applied through ``apply``), ``plays`` (``{kind: cards played from
+hand}``, kinds ``event``, ``good``, ``escalation``, ``instant``, ``ending``; a challenge's
+card is not a play), ``effects`` (``{op: instantaneous cards resolved, played or drawn}``,
+ops ``discard_last``, ``remove_one``, ``pass_last``, ``clear``, ``draw_each``).
 
 Rules as played (from the docs page)
 ------------------------------------
@@ -275,7 +280,8 @@ class Reference:
         self._in_turn = False
         self._rec = {"round_causes": [], "round_scores": [], "round_turns": [],
                      "round_enders": [], "round_endings": [], "hoard_picks": [],
-                     "endings_played": 0, "endings_challenged": 0, "hoards": 0, "turns": 0}
+                     "endings_played": 0, "endings_challenged": 0, "hoards": 0, "turns": 0,
+                     "redeals": 0, "decisions": 0, "plays": {}, "effects": {}}
         self.end_cause = None
         self._pending = None  # (seat, phase, actions) of the decision asked now
         self._gen = self._game()
@@ -295,6 +301,7 @@ class Reference:
         action = tuple(action)
         if action not in self._pending[2]:
             raise ValueError(f"illegal action {action!r}; legal: {self._pending[2]!r}")
+        self._rec["decisions"] += 1
         self._advance(action)
 
     def is_over(self) -> bool:
@@ -324,7 +331,8 @@ class Reference:
 
     def record(self) -> dict:
         best = max(self.totals)
-        r = {k: (list(v) if isinstance(v, list) else v) for k, v in self._rec.items()}
+        r = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+             for k, v in self._rec.items()}
         r.update({
             "players": self.n,
             "winners": [s for s in range(self.n) if self.totals[s] == best],
@@ -474,6 +482,8 @@ class Reference:
 
     def _play(self, p: int, name: str):
         card = self.cards[name]
+        plays = self._rec["plays"]
+        plays[card.kind] = plays.get(card.kind, 0) + 1
         if card.kind == "event":
             self.timelines[p].append(name)
         elif card.kind in ("good", "escalation"):
@@ -512,6 +522,8 @@ class Reference:
 
     def _resolve(self, you: int, name: str):
         card = self.cards[name]
+        effects = self._rec["effects"]
+        effects[card.op] = effects.get(card.op, 0) + 1
         n = self.n
         if card.op == "discard_last":
             scope = card.arg
@@ -594,6 +606,7 @@ class Reference:
 
     def _redeal(self) -> None:
         n, d = self.n, len(self.discards)
+        self._rec["redeals"] += 1
         dealt = d if self.deal_all else (d // n) * n
         rest = self._sorted(self.discards)
         self.discards = []
