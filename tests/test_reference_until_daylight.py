@@ -149,6 +149,45 @@ def test_random_games_keep_the_invariants(preset):
     assert "character_died" in causes
 
 
+def _greedy(g: Reference, rng: random.Random) -> tuple:
+    """A crude fighter (attack, craft, heal, spend what helps the roll) to reach late
+    rounds, where random play dies early."""
+    seat = g.to_move()
+
+    def score(a):
+        k = a[0]
+        if k == "attack":
+            return 10 - 3 * (a[1] != seat)
+        if k in ("ammo", "move"):
+            return a[1]
+        if k in ("boost", "focus", "energy_shot", "lucky"):
+            return 5
+        if k == "sacrifice":
+            return 1 if g.seats[seat].health <= 2 else -1
+        if k in ("give", "take", "pickpocket"):
+            return -5
+        return {"craft": 9, "use": 8, "draw": 6}.get(k, 0)
+
+    acts = g.legal_actions()
+    best = max(score(a) for a in acts)
+    return rng.choice([a for a in acts if score(a) == best])
+
+
+def test_greedy_games_reach_the_final_fight_and_keep_the_invariants():
+    last = 0
+    for seed in range(25):
+        g = Reference(CAL, {"players": 3 + seed % 4}, RandomChance(seed))
+        rng = random.Random(seed)
+        start = _totals(g)
+        while not g.is_over():
+            g.apply(_greedy(g, rng))
+            _check_state(g, start, CAL)
+        rec = g.record()
+        assert rec["won"] == (rec["cause"] == "win")
+        last = max(last, rec["rounds_played"])
+    assert last == CAL["constants.rounds"]
+
+
 def test_short_games_reach_every_end():
     """Two rounds, light waves: the final fight ends in each of its ways."""
     rules = _rules("calibrated", **{"constants.rounds": 1, "constants.wave_per_player": 0,

@@ -1,6 +1,6 @@
 """Reference engine of Until Daylight (issue #40: a second engine, written from the rules).
 
-STATUS: skeleton
+STATUS: complete
 
 Plain Python, standard library only, slow and obvious.  Written from
 ``docs/games/until-daylight.md`` (primary), ``/work/shared/rules/until-daylight.md`` and the
@@ -46,7 +46,12 @@ seats are ints 0..players-1; an "area" is named by the seat that owns it.
   ("pickpocket", from_seat, card) spends a pickpocket card (an action): takes that whole
                                  stack/card from the player, +amount XP (kept for good)
   ("attack", area, weapon)       combat only: attack the area with a held weapon (then
-                                 decisions ``ammo``, ``boost``, ``after_roll``)
+                                 decisions ``ammo``, ``boost``, ``after_roll``); offered
+                                 for every area holding a raider or infected (or a
+                                 survivor under survivors_block_attacks); a distance
+                                 weapon needs one card of its ammo; no_firearms forbids
+                                 firearms; melee into another area only while the
+                                 attacker's own area holds no raider or infected
   ("pass",)                      do nothing
   The Haggler's free_trades: the first `amount` give/take actions of a turn do not end it.
 ``move``:        ("move", n)       how many cards of a stack of 2+ a give/take moves (1..n);
@@ -146,7 +151,13 @@ Readings (where the docs page and the rulebook leave a choice)
 - Survivors: every survivor in an area without raiders or infected is saved at the end of
   a round (and after each final-fight exchange).
 - Round 10: the final fight's exchange loop starts only while a raider or infected is on
-  the table; after stalemate_cap exchanges with enemies left the game is a stalemate.
+  the table; after stalemate_cap exchanges with enemies left the game is a stalemate.  An
+  exchange is played to its end (every player's turn, traps, enemies, the save) even after
+  its last enemy fell; the win is judged between exchanges.
+- A raider's damage discards a card of the player's choice (the rulebook: "of your
+  choice"; the docs page's "least useful first" is read as how a bot chooses): a
+  ``discard`` decision.
+- Fate's discard_card and lost_item ask ``discard`` of the player; with no card, nothing.
 """
 from __future__ import annotations
 
