@@ -164,7 +164,7 @@ Record keys (``record()``)
 ``hatch_escapes``, ``repaired`` (generators), ``status`` (list by seat 1..S),
 ``landed_hits``, ``killer_gain`` (energy the killer gained from failed repairs),
 ``pallet_energy`` (energy he spent on break rolls and detours), ``decisions`` (actions
-applied), ``repaired_by_round`` and ``killed_by_round`` (lists, index r-1 = end of round r),
+applied, setup decisions included; forced steps are not counted), ``repaired_by_round`` and ``killed_by_round`` (lists, index r-1 = end of round r),
 ``scores`` (list by seat 0..S: 1 for the winning side's seats, else 0).
 
 Readings (choices where the texts are silent)
@@ -857,8 +857,7 @@ class Reference:
         elif eff == "heal":
             self.wounds[target] = 0
         elif eff == "map":
-            self.hatch = {"pos": self.chance.draw("hatch_token", self._free_tokens(chests=True)),
-                          "open": False}
+            self._show_hatch(opened=False)
         elif eff == "key":
             self.hatch["open"] = True
 
@@ -919,10 +918,14 @@ class Reference:
         if len(self._in_play()) != 1:
             return
         if self.hatch is None:
-            self.hatch = {"pos": self.chance.draw("hatch_token", self._free_tokens(chests=True)),
-                          "open": True}
+            self._show_hatch(opened=True)
         else:
             self.hatch["open"] = True
+
+    def _show_hatch(self, opened: bool) -> None:
+        options = self._free_tokens(chests=True)
+        if options:                 # no free token: the piece cannot be placed (rulebook)
+            self.hatch = {"pos": self.chance.draw("hatch_token", options), "open": opened}
 
     def _check_end(self) -> bool:
         if self.phase != "over" and not self._in_play():
