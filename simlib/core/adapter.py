@@ -74,4 +74,11 @@ class StudyAdapter(Protocol):
         """``identity()`` plus what a reader needs (names, the ruleset's lineage)."""
 
     def compile_notice(self) -> str | None:
-        """A line to show before the first chunk when the kernels still have to compile."""
+        """A line to show before the first chunk when the kernels still have to compile
+        (:func:`simlib.core.jit.compile_notice` of the adapter's game package)."""
+        from .jit import compile_notice  # deferred: importing the contract imports no numba
+
+        parts = type(self).__module__.split(".")
+        if parts[:2] != ["simlib", "games"] or len(parts) < 3:
+            return None  # a game outside simlib says it itself (or nothing)
+        return compile_notice(parts[2], self.game.replace("_", " "))

@@ -114,6 +114,17 @@ def kernels_cached(game: str) -> bool | None:
     return folder.is_dir() and any(folder.rglob("*.nbi"))
 
 
+def compile_notice(game: str, name: str) -> str | None:
+    """The line a study prints before its first chunk when the kernels of the game package
+    ``simlib.games.<game>`` are not in the disk cache as their sources are now (first run on
+    this machine, or after an update); ``None`` when they are, or for a game outside simlib.
+    ``name``: the game as the progress lines name it."""
+    if kernels_cached(game) is not False:
+        return None
+    return (f"compiling the {name} kernels (first run on this machine or after an update; "
+            "later runs load them from the cache) ...")
+
+
 numba_patches.install()
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")

@@ -26,7 +26,6 @@ of them by team size, start hour or both, with 95 % intervals.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -171,7 +170,6 @@ class DayNightZAdapter(StudyAdapter):
         cell: the cell's deals are consecutive), rows in the study's order."""
         from . import play
 
-        global _PLAYED
         ncell = len(self.cells)
         parts, where = [], []
         for c, (t, h) in enumerate(self.cells):
@@ -184,7 +182,6 @@ class DayNightZAdapter(StudyAdapter):
                                   params=self._params() or None, threads=threads)
             parts.append(out)
             where.append(pos)
-        _PLAYED = True
         order = np.concatenate(where)
         merged = {}
         for key in ("records", "threat_by_turn", "alive_by_turn"):
@@ -219,17 +216,6 @@ class DayNightZAdapter(StudyAdapter):
         t, h, deal = (int(x[0]) for x in self.configs(int(game), 1))
         return study_game(self, int(game), t, h, int(deal))
 
-    def compile_notice(self) -> str | None:
-        if _PLAYED:
-            return None
-        from ...core.jit import cache_dir
-
-        d = cache_dir("games/day_night_z")
-        if os.path.isdir(d) and any(f.endswith(".nbi") for f in os.listdir(d)):
-            return None
-        return ("compiling the Day Night Z kernels (first run on this machine or after an "
-                "update; later runs load them from the cache) ...")
-
     def identity(self) -> dict:
         return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
                 "players": [int(t) for t in self.team_sizes],
@@ -244,7 +230,6 @@ class DayNightZAdapter(StudyAdapter):
                 "team": list(self.rules.get("scenario.team"))}
 
 
-_PLAYED = False  # this process has run the kernels (no compile notice)
 
 
 def study_game(adapter: DayNightZAdapter, index: int, team_size: int, start_hour: int, deal: int):

@@ -26,7 +26,6 @@ survivors win.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -145,20 +144,6 @@ class MortAdapter(StudyAdapter):
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
-
-    def compile_notice(self) -> str | None:
-        from .kernels.play_nb import play_batch_nb
-
-        if play_batch_nb.signatures:
-            return None
-        try:
-            index = play_batch_nb._cache._cache_file._index_path
-        except AttributeError:
-            return None
-        if os.path.exists(index):
-            return None
-        return ("compiling the Mort de la lumière du jour kernels (first run on this machine or "
-                "after an update; later runs load them from the cache) ...")
 
     def identity(self) -> dict:
         return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),

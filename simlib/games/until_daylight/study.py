@@ -21,7 +21,6 @@ So every backend, thread count and chunk size plays the very same games.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -135,22 +134,6 @@ class UntilDaylightAdapter(StudyAdapter):
         return p, [self.rules.character_names[int(c)] for c in chars[0, :p]]
 
     # ------------------------------------------------------------------ adapter protocol
-    def compile_notice(self) -> str | None:
-        """A line for the terminal when the batch kernel is neither compiled in this
-        process nor in numba's disk cache (first run, or kernel sources changed)."""
-        from .kernels.game_nb import play_range_nb
-
-        if play_range_nb.signatures:
-            return None
-        try:  # numba's cache index file; if its layout changes, say nothing
-            index = play_range_nb._cache._cache_file._index_path
-        except AttributeError:
-            return None
-        if os.path.exists(index):
-            return None
-        return ("compiling the game kernels (first run on this machine or after an update: "
-                "about a minute; later runs load them from the cache) ...")
-
     def play_array(self, start: int, count: int, threads: int | None = None) -> np.ndarray:
         """The kernel's records (structured, ``codes.record_dtype()``) of games
         ``start .. start+count-1`` under this study's player (a search player through its

@@ -24,7 +24,6 @@ have them.
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -174,20 +173,6 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
-
-    def compile_notice(self) -> str | None:
-        from .kernels.play_nb import play_batch_nb
-
-        if play_batch_nb.signatures:
-            return None
-        try:
-            index = play_batch_nb._cache._cache_file._index_path
-        except AttributeError:
-            return None
-        if os.path.exists(index):
-            return None
-        return ("compiling the Until the World Ends kernels (first run on this machine or after an "
-                "update; later runs load them from the cache) ...")
 
     def identity(self) -> dict:
         return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
