@@ -67,8 +67,8 @@ def check_invariants(g: Reference, rules: dict) -> None:
     S = g.S
     if not hasattr(g, "_totals"):
         g._totals = {f: deck_total(rules, f) for f in ("energy", "killer_cards", "survivor_cards")}
-    for deck, file, hands in (("energy", "energy", g.energy), ("killer", "killer_cards", None),
-                              ("survivor", "survivor_cards", None)):
+    for deck, file in (("energy", "energy"), ("killer", "killer_cards"),
+                       ("survivor", "survivor_cards")):
         held = sum(len(h) for h in g.energy.values()) if deck == "energy" else \
             len(g.cards[KILLER]) if deck == "killer" else \
             sum(len(g.cards[s]) for s in range(1, S + 1))
@@ -505,7 +505,7 @@ def test_medkit_heals_and_second_hit_kills():
 
 def test_gate_opens_after_two_successes_and_each_escapes_for_one():
     g = scenario()
-    for i, sq in enumerate([(1, 1), (4, 1), (10, 1), (13, 1)]):
+    for sq in [(1, 1), (4, 1), (10, 1), (13, 1)]:
         g.gens[sq] = {"lamps": 4, "repaired": True, "blocked": False}
     gate = g.gate_sites[0]
     at_turn(g, 1)
