@@ -235,7 +235,7 @@ def test_setup_pieces_and_hands():
     assert len(g.energy[KILLER]) == 5 and len(g.cards[KILLER]) == 5
     assert all(len(g.energy[s]) == 5 and len(g.cards[s]) == 2 for s in range(1, 5))
     # the killer's 4th piece is forced: he is asked 3 times for placements, then for the gates
-    assert asked.count(KILLER) <= 4
+    assert 2 <= asked.count(KILLER) <= 4
 
 
 def test_refill_killer_back_to_five_survivor_draws_one():
