@@ -19,6 +19,7 @@ import numpy as np
 
 from . import codes as K
 from .kernels import play_nb as PL
+from ...core import rng as R
 from .kernels.engine_nb import (ap_for, health_level, stress_level)  # noqa: F401  (re-exported helpers)
 from .kernels.play_nb import step_nb
 from .kernels.search_nb import search_run_nb
@@ -27,6 +28,34 @@ from .policies import POLICIES, param_array
 
 _SEARCH_IDS = frozenset(p.id for p in POLICIES.values() if p.search)
 _NO_ROW = np.zeros(0, np.int64)  # the by-turn rows search_run_nb writes for a whole game only
+_M64 = (1 << 64) - 1
+_GOLDEN = int(R.GOLDEN)
+_GOLDEN_INV = pow(_GOLDEN, -1, 1 << 64)   # a stream's step count from its two states
+# the draw piles: (chance kind, state array, position global, engine param of the size or
+# None for the spawn deck, whose size is in the spawn rules), in the kernel's order of
+# shuffles at the start (init_state_nb)
+_DECKS = (("search", K.S_SDECK, K.G_POS_SEARCH, K.RP_N_SEARCH),
+          ("spawn", K.S_XSPAWN, K.G_POS_SPAWN, None),
+          ("encounter", K.S_EDECK, K.G_POS_ENC, K.RP_N_ENC),
+          ("surprise", K.S_UDECK, K.G_POS_SUR, K.RP_N_SUR),
+          ("exploration", K.S_XDECK, K.G_POS_EXP, K.RP_N_EXP),
+          ("corpse", K.S_CDECK, K.G_POS_CORPSE, K.RP_N_CORPSE))
+_THREAT_COLUMNS = (K.S_T_SIDE, K.S_T_HOURS, K.S_T_HUNTER, K.S_T_INF, K.S_T_COND)
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * int(R.MIX1)) & _M64
+    z = ((z ^ (z >> 27)) * int(R.MIX2)) & _M64
+    return z ^ (z >> 31)
+
+
+def _draws(s0: int, s1: int) -> list[int]:
+    """The top 32 bits of every draw a stream made from state ``s0`` to ``s1`` (a stream
+    steps by ``GOLDEN``; ``randint_nb`` reads these bits)."""
+    k = ((s1 - s0) * _GOLDEN_INV) & _M64
+    if k > 1 << 24:
+        raise RuntimeError(f"a stream moved back or by {k} draws in one step")
+    return [_mix64((s0 + (i + 1) * _GOLDEN) & _M64) >> 32 for i in range(k)]
 
 __all__ = ["Game", "action_words", "place_name"]
 
@@ -91,6 +120,7 @@ class Game:
             self.rng = _copy.rng.copy()
             self.legal = np.zeros(K.MAX_LEGAL, np.int64)
             self.out = np.zeros(K.REC_SIZE, np.int64)
+            self._chance = list(_copy._chance)
             return
         self.rules = rules_of(ruleset)
         self.team = check_team(team_size, self.rules)
@@ -108,7 +138,9 @@ class Game:
         self.rng = np.zeros(K.N_STREAMS, np.uint64)
         self.legal = np.zeros(K.MAX_LEGAL, np.int64)
         self.out = np.zeros(K.REC_SIZE, np.int64)
+        self._chance: list[tuple[str, object]] = []
         self._call(PL.OP_INIT)
+        self._note_setup()
 
     def _call(self, op: int, a: int = 0, pid: int | None = None, par: np.ndarray | None = None) -> int:
         dice, tr, spn, rl = self.packed
@@ -148,8 +180,12 @@ class Game:
 
     def apply_code(self, a: int) -> "Game":
         """Take the action of code ``a`` (raises ``ValueError`` if it is not legal now)."""
-        if self.over or not self._call(PL.OP_APPLY, a=int(a)):
+        if self.over:
             raise ValueError(f"action code {a} is not legal now; legal: {self.legal_actions()}")
+        st0, rng0 = self.state.copy(), self.rng.copy()
+        if not self._call(PL.OP_APPLY, a=int(a)):
+            raise ValueError(f"action code {a} is not legal now; legal: {self.legal_actions()}")
+        self._note_chance(st0, rng0)
         return self
 
     def clone(self) -> "Game":
@@ -169,13 +205,104 @@ class Game:
 
     def play(self, name: str | None = None, params: Mapping[str, float] | None = None) -> "Game":
         """Let policy ``name`` (default: the game's own player) take every remaining decision."""
-        if self.over:
-            return self
-        if name is None:
-            self._call(PL.OP_PLAY)
-        else:
-            self._call(PL.OP_PLAY, pid=POLICIES[name].id, par=param_array(name, params))
+        # a decision at a time (the kernel's own loop, OP_PLAY, takes the same choices) so
+        # that every reshuffle is seen by chance_events()
+        while not self.over:
+            self.apply(self.policy_choice(name, params))
         return self
+
+    # ------------------------------------------------------------------ chance
+    def chance_events(self) -> list[tuple[str, object]]:
+        """Every chance outcome since the game began: the game replays from its actions and
+        these alone.  Each is ``(kind, value)`` in the kernel's codes:
+
+        ``("search", kind)``, ``("spawn", kind)``, ``("encounter", kind)``,
+        ``("surprise", kind)``, ``("exploration", kind)``, ``("corpse", kind)``
+            A card drawn from that pile (``kind`` the index of its card kind in the data
+            order: ``rules.names("search")`` and so on; exploration cards are ``EXP_*``).
+        ``("threat", (side, hourglasses, hunter, infection, condition))``
+            A threat card: its columns (``SIDE_*``, hours, 0/1, 0/1, ``COND_*``), each
+            column drawn from a pile of its own (shuffled apart, one position for all).
+        ``("choice", x)``
+            One of the rules' random picks (the body location a threat card or the surprise
+            Crawler strikes, the survivor a threat ambush or the Hunter comes to): ``x`` the
+            draw's 32 random bits; the pick among ``n`` options is ``(x * n) >> 32``
+            (``core.rng.randint_nb``); the struck location is ``codes.BODY_LOCATIONS``\'s.
+        ``("die", face)``
+            One die of any roll (checks, attacks, enemy attacks, infection dice), its face
+            index in the ``dice`` data order; every roll draws all of its dice.
+
+        A reshuffled pile (all its cards, when a draw finds it empty) is not an event: its
+        order shows in the cards drawn.  Order: within a kind, the order of the game; within
+        one step (the setup, or one action and what the engine plays after it up to the
+        next decision) the piles come first, then the picks, then the dice.
+        """
+        return list(self._chance)
+
+    def _deck_size(self, param) -> int:
+        if param is None:
+            return int(self.packed[2][K.X_PARAMS + K.SP_N_CARDS])
+        return int(self.packed[3][K.R_PARAMS + param])
+
+    def _piles(self):
+        """(kind, [state offsets of its columns], position global, size) of each pile."""
+        out = [(k, [a], g, self._deck_size(p)) for k, a, g, p in _DECKS]
+        out.append(("threat", list(_THREAT_COLUMNS), K.G_POS_THREAT, self._deck_size(K.RP_N_THREAT)))
+        return out
+
+    def _note_setup(self) -> None:
+        """The setup's chance: the piles as init_state_nb shuffled them (before any draw)."""
+        st0 = self.state.copy()
+        rng0 = R.make_streams(self.seed, self.game)
+        for _k, cols, g, n in self._piles():
+            st0[_G + g] = 0
+            # the setup's shuffles are not draws: count them as done before the step
+            for _c in cols:
+                rng0[K.STREAM_DECKS] = np.uint64((int(rng0[K.STREAM_DECKS]) + max(n - 1, 0) * _GOLDEN) & _M64)
+        self._note_chance(st0, rng0)
+
+    def _note_chance(self, st0: np.ndarray, rng0: np.ndarray) -> None:
+        """The chance outcomes of one step, read from the state and the streams around it."""
+        st1 = self.state
+        shuffles = len(_draws(int(rng0[K.STREAM_DECKS]), int(self.rng[K.STREAM_DECKS])))
+        piles, sure, unsure = self._piles(), [], []
+        for i, (_k, cols, g, n) in enumerate(piles):
+            p0, p1 = int(st0[_G + g]), int(st1[_G + g])
+            changed = any(not np.array_equal(st0[a:a + n], st1[a:a + n]) for a in cols)
+            if p1 < p0 or changed:
+                sure.append(i)
+            elif p1 - p0 != 0 or p0 >= n:
+                unsure.append(i)   # a reshuffle into the same order is possible, if rare
+        cost = [len(piles[i][1]) * max(piles[i][3] - 1, 0) for i in range(len(piles))]
+        left = shuffles - sum(cost[i] for i in sure)
+        again: list[int] = []
+        if left:
+            # the piles reshuffled into their old order: the subset the stream's draws fit
+            for m in range(1, 1 << len(unsure)):
+                sub = [unsure[j] for j in range(len(unsure)) if m >> j & 1]
+                if sum(cost[i] for i in sub) == left:
+                    again = sub
+                    break
+            else:
+                raise RuntimeError(f"the decks stream drew {shuffles}; the reshuffles seen explain "
+                                   f"{shuffles - left}")
+        for i, (kind, cols, g, n) in enumerate(piles):
+            p0, p1 = int(st0[_G + g]), int(st1[_G + g])
+            if i in sure or i in again:
+                idx = [(0, j) for j in range(p0, n)] + [(1, j) for j in range(p1)]
+            else:
+                idx = [(1, j) for j in range(p0, p1)]
+            for which, j in idx:
+                src = st0 if which == 0 else st1
+                if kind == "threat":
+                    self._chance.append((kind, tuple(int(src[a + j]) for a in cols)))
+                else:
+                    self._chance.append((kind, int(src[cols[0] + j])))
+        for x in _draws(int(rng0[K.STREAM_CHOICES]), int(self.rng[K.STREAM_CHOICES])):
+            self._chance.append(("choice", x))
+        nf = int(self.packed[0][K.D_PARAMS + K.DP_N_FACES])
+        for x in _draws(int(rng0[K.STREAM_DICE]), int(self.rng[K.STREAM_DICE])):
+            self._chance.append(("die", (x * nf) >> 32))
 
     def record(self) -> dict:
         """The batch's record row of this game (``codes.RECORD_FIELDS``)."""
