@@ -121,14 +121,18 @@ Readings (where the docs page and the rulebook leave a choice)
   ``stacks`` ammo is one slot.  Over-limit discards are one card per decision.
 - The Die of Fate is rolled before the wave is drawn: remove_enemy / add_enemy change the
   number of horde cards drawn (rulebook example: "adds another infected ... the group
-  picks the 10 cards"); the other faces act after the wave is placed.
+  picks the 10 cards"); the other faces act before the wave is placed (the rulebook:
+  "rolls the die of fate and adds the effect ... The hordes cards are then disposed").
 - The damage path of a character (the Drifter's ignore_damage, then an adjacent Pillar's
-  absorb, then the sacrifice decision, then health) applies to enemy damage, injury
+  absorb, then -- enemy damage only -- protection cards, then the sacrifice decision, then
+  health; the rulebook: "before barricades, special capacities, rubble cards or
+  characters") applies to enemy damage, injury
   events and the Die of Fate's damage; collateral alone goes straight to health (docs).
   Ignore/absorb count per round (round 10's exchanges share one round).  The Pillar's
   absorb is automatic and cancels the damage.
 - A raider's damage discards a card only when it reaches the character's health.
-- Protection cards are used automatically, in the data's card order.
+- Protection cards are used automatically, in the data's card order, after the special
+  capacities.
 - Traps fire one at a time in each area (areas clockwise from the caught player) while
   the area holds a raider or infected: each adds trap_heads to the first one; heads from
   traps of one step add up on an enemy until it dies; a trap left when no enemy remains
@@ -145,7 +149,8 @@ Readings (where the docs page and the rulebook leave a choice)
 - Heal cards may be used only while hurt; heals never exceed the character's health.
 - Taking from the Psycho is allowed (no_give forbids only his give).
 - XP = XP earned for good (monsters eliminated, survivors saved, pickpockets) + the
-  symbol cards held.  Leader: after any change, if some seat holds strictly more XP than
+  symbol cards held; a sacrificed survivor's point is lost with it.  A card moving from
+  one player to another changes the XP once (the leader is judged after the move).  Leader: after any change, if some seat holds strictly more XP than
   the current leader (0 when there is none), the one with the most XP (ties: lowest seat)
   becomes leader.
 - Survivors: every survivor in an area without raiders or infected is saved at the end of
@@ -500,13 +505,14 @@ class Reference:
         inv[card] = inv.get(card, 0) + k
         self._update_leader()  # a symbol card moves XP
 
-    def _remove(self, seat: int, card: str, k: int = 1) -> None:
+    def _remove(self, seat: int, card: str, k: int = 1, update: bool = True) -> None:
         inv = self.seats[seat].inv
         inv[card] -= k
         assert inv[card] >= 0
         if inv[card] == 0:
             del inv[card]
-        self._update_leader()
+        if update:
+            self._update_leader()
 
     def _discard_card(self, seat: int, card: str, k: int = 1) -> None:
         self._remove(seat, card, k)
@@ -593,9 +599,10 @@ class Reference:
             self.seats[seat].health -= amount
             self._die(seat)
 
-    def _damage(self, seat: int, amount: int, raider: bool):
+    def _damage(self, seat: int, amount: int, raider: bool, protection: bool = False):
         """Damage reaching the character: ignore, a neighbour's absorb, sacrifice, health."""
         s = self.seats[seat]
+        prot_left = 0
         for _ in range(amount):
             if s.ignored < self.mod(seat, "ignore_damage"):
                 s.ignored += 1
@@ -608,10 +615,26 @@ class Reference:
             if pillar is not None:
                 self.seats[pillar].absorbed += 1
                 continue
+            # enemy damage: a protection card after the special capacities (rulebook: a
+            # survivor "takes damage before barricades, special capacities, rubble cards or
+            # characters"), each absorbing its amount
+            if protection:
+                if prot_left > 0:
+                    prot_left -= 1
+                    continue
+                prot = self._held_of_kind(seat, "protection")
+                if prot:
+                    self._discard_card(seat, prot[0])
+                    prot_left = max(1, self.cards[prot[0]]["amount"]) - 1
+                    continue
             if s.saved > 0:
                 a = yield from self._ask(seat, "sacrifice", [("sacrifice",), ("endure",)])
                 if a == ("sacrifice",):
                     s.saved -= 1
+                    # a saved survivor "is now worth one experience point" and the score
+                    # follows "as soon as a player wins or loses an experience point"
+                    # (rulebook): discarding it loses the point
+                    s.xp_earned -= self.survivor_xp
                     self._to_horde_discard(self._survivor_name())
                     continue
             s.health -= 1
@@ -697,11 +720,6 @@ class Reference:
             size -= 1
         elif face == "add_enemy":
             size += 1
-        for _ in range(max(0, size)):
-            e = self._draw_horde_card()
-            if e is None:
-                break
-            self.areas[seat].append(e)
         if face == "discard_card":
             yield from self._choose_discard(seat)
         elif face == "draw_card":
@@ -711,6 +729,13 @@ class Reference:
             s.health = min(s.max_health, s.health + 1)
         elif face == "damage":
             yield from self._damage(seat, 1, raider=False)
+        # the effect is added, "then" the horde cards are disposed (rulebook, The Release of
+        # the Hordes Cards): a noise drawn by draw_card enters the area before the wave
+        for _ in range(max(0, size)):
+            e = self._draw_horde_card()
+            if e is None:
+                break
+            self.areas[seat].append(e)
 
     def _exchange(self):
         """The characters' attack, the traps, the enemies' attack, the save of survivors."""
@@ -798,14 +823,8 @@ class Reference:
             owner.barricades -= 1
             self.barricade_supply += 1
         damage = h + b // self.bodies_per_damage  # an odd body is lost with its batch
-        for card in self.card_names:
-            if self.cards[card]["kind"] != "protection":
-                continue
-            while damage > 0 and owner.inv.get(card, 0) > 0:
-                damage -= min(damage, max(1, self.cards[card]["amount"]))
-                self._discard_card(a, card)
         if damage > 0:
-            yield from self._damage(a, damage, raider=(group == RAIDER))
+            yield from self._damage(a, damage, raider=(group == RAIDER), protection=True)
 
     # ------------------------------------------------------------------ a player's turn
     def _turn(self, seat: int, phase: str):
@@ -820,8 +839,11 @@ class Reference:
                 yield from self._craft(seat, a[1])
             elif kind in ("give", "take"):
                 giver, taker = (seat, a[2]) if kind == "give" else (a[2], seat)
+                # free when made: a symbol the trade brings (the leader's doubled advantage)
+                # frees the next trades, not this one
+                free = free_trades < self.mod(seat, "free_trades")
                 yield from self._trade(seat, a[1], giver, taker)
-                if free_trades < self.mod(seat, "free_trades"):
+                if free:
                     free_trades += 1
                     continue
             elif kind == "use":
@@ -839,7 +861,7 @@ class Reference:
                 self._update_leader()
                 victim, stolen = a[1], a[2]
                 k = self.seats[victim].inv[stolen] if self.cards[stolen]["stacks"] else 1
-                self._remove(victim, stolen, k)
+                self._remove(victim, stolen, k, update=False)  # one move: see _trade
                 self._add(seat, stolen, k)
                 yield from self._check_limit(seat)
             elif kind == "attack":
@@ -911,7 +933,9 @@ class Reference:
         if self.cards[card]["stacks"] and have >= 2:
             a = yield from self._ask(actor, "move", [("move", m) for m in range(1, have + 1)])
             k = a[1]
-        self._remove(giver, card, k)
+        # a card changing hands is one change: the leader is judged once it has arrived
+        # (the giver without it and the taker not yet holding it is no position)
+        self._remove(giver, card, k, update=False)
         self._add(taker, card, k)
         yield from self._check_limit(taker)
 
