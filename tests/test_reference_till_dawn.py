@@ -23,13 +23,13 @@ def flat(over=None) -> dict:
 
 
 def scripted(players=3, chars=("vlad", "carmilla", "selene"), powers=(), hunt=(), events=(),
-             over=None, first=0):
+             over=None, first=0, supply_rule="partial"):
     """A game whose first power deal, hunt cards and event cards are given; anything after
     them is drawn at random."""
     queues = {"hunt_deck": list(hunt), "event_deck": list(events), "power_deal": list(powers)}
     chance = ScriptedChance(queues, fallback=RandomChance(12345))
     g = Reference(flat(over), {"players": players, "characters": list(chars[:players]),
-                               "first_player": first}, chance)
+                               "first_player": first, "supply_rule": supply_rule}, chance)
     return g, chance
 
 
@@ -106,11 +106,13 @@ def _check_state(g, rules, n):
 def test_random_games_keep_the_invariants(variant):
     rules = flat(VARIANTS[variant])
     causes = Counter()
-    for seed in range(40):
+    for seed in range(32):
         n = 2 + seed % 7
         chance = RandomChance(seed)
-        g = Reference(rules, {"players": n, **({"first_player": "random"} if seed % 2 else {})},
-                      chance)
+        setup = {"players": n, "supply_rule": ("partial", "all_or_nothing", "whole_card")[(seed // 3) % 3]}
+        if seed % 2:
+            setup["first_player"] = "random"
+        g = Reference(rules, setup, chance)
         rng = random.Random(1000 + seed)
         retire_p = (0.05, 0.2, 0.5)[seed % 3]
         steps = 0
@@ -152,7 +154,7 @@ def test_random_games_keep_the_invariants(variant):
     if variant == "small_supplies":
         assert causes["blood_supply"] + causes["coffin_supply"] > 0
     if variant == "unlimited":
-        assert causes == Counter({"nights": 40})
+        assert causes == Counter({"nights": 32})
 
 
 # --------------------------------------------------------------------- scripted scenes
@@ -370,6 +372,25 @@ def test_running_out_of_blood_ends_the_game_and_blood_in_hand_counts():
     assert rec["cause"] == "blood_supply" and rec["nights"] == 1
     assert rec["scores"] == [4, 4, 2] and rec["winners"] == [0, 1]   # tied: both win
     assert g.observation()["blood_supply"] == 0
+
+
+@pytest.mark.parametrize("rule,scores", [("all_or_nothing", [4, 4, 0]),
+                                         ("whole_card", [0, 0, 0])])
+def test_the_other_supply_rules_pay_less(rule, scores):
+    g, _ = scripted(powers=["protection"] * 3, over={"constants.blood_supply": 10},
+                    hunt=[("feed_4_graveyard", "blood", 0)], supply_rule=rule)
+    rec = g.record()
+    assert g.is_over() and rec["cause"] == "blood_supply" and rec["scores"] == scores
+    assert g.observation()["blood_supply"] == 10 - sum(scores)
+
+
+def test_whole_card_pays_an_invitation_all_or_none():
+    g, _ = scripted(powers=["protection"] * 3, over={"constants.blood_supply": 8},
+                    hunt=[("invitation", "blood", 0), ("feed_1_village", "blood", 0)],
+                    supply_rule="whole_card")
+    for _ in range(3):                      # all right: 3 x 3 blood owed, 8 in the box
+        g.apply(("vote", "blood"))
+    assert g.is_over() and g.record()["scores"] == [0, 0, 0]
 
 
 def test_a_supply_left_at_zero_ends_the_game_only_at_the_next_payment():

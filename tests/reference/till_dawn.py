@@ -2,7 +2,7 @@
 ``docs/games/till-dawn.md`` (primary), ``/work/shared/rules/till-dawn.md`` and the rulebook,
 by a reader who has not seen simlib's Till Dawn kernels.  Slow and obvious on purpose.
 
-STATUS: engine playing (tests being written)
+STATUS: complete
 
 Construction
 ------------
@@ -19,6 +19,11 @@ Construction
       seat in order 0, 1, ... is dealt one at random (chance ``character_deal``).
     - ``first_player`` (optional int, default 0): the seat that draws first in night 1;
       the string ``"random"`` draws it (chance ``first_player``).
+    - ``supply_rule`` (optional, default ``"partial"``): how a blood payment the supply
+      cannot cover ends the game (reading 7): ``"partial"`` the payee takes the tokens
+      left; ``"all_or_nothing"`` the payee takes nothing; ``"whole_card"`` a card's (or an
+      invitation's) blood payments are summed first, and if the supply cannot cover the sum
+      nobody is paid.  In every rule the game then ends at once.
 
 Flow (one night)
 ----------------
@@ -73,7 +78,8 @@ Between nights: the seat to the left of the last drawer starts the next night.  
 
 Supplies: ``blood_supply`` blood tokens and ``coffin_supply`` coffin points.  Unless
 ``variants.unlimited_tokens``, a payment the supply cannot make in full ends the game at
-once: the payee takes what is left, and everyone scores ``coffin + blood * points_per_blood``.
+once (``setup["supply_rule"]`` says who is paid first), and everyone scores
+``coffin + blood * points_per_blood``.
 
 Actions (tuples)
 ----------------
@@ -147,8 +153,11 @@ Readings (the docs page and the rulebook are silent; our choice)
    between nights ("Shuffle the Events Deck").
 7. Running out: a payment (blood to a vampire, coffin points to a retiring one) the supply
    cannot make in full ends the game at once; a supply left at exactly 0 ends it only at
-   the next payment.  A blood payee takes the tokens left; a retiring vampire whose points
-   the coffin supply cannot cover keeps its blood in hand (it scores the same).
+   the next payment.  A blood payee takes the tokens left (``supply_rule="partial"``, the
+   FAQ read literally: the tokens run out in the payer's hand); the other two rules are
+   offered for comparison.  Payments go seat by seat from the drawer.  A retiring vampire
+   whose points the coffin supply cannot cover keeps its blood in hand (it scores the
+   same either way).
 8. With ``reshuffle_when_empty`` off the sun rises when a draw finds the pile empty.
 9. The next night's starter is the seat to the left of the last drawer ("the player who
    would have drawn next"); all vampires are active again at the new night.
@@ -258,6 +267,9 @@ class Reference:
         if not 0 <= int(first) < n:
             raise ValueError(f"first_player {first!r} is not a seat")
         self.starter = int(first)
+        self.supply_rule = setup.get("supply_rule", "partial")
+        if self.supply_rule not in ("partial", "all_or_nothing", "whole_card"):
+            raise ValueError(f"supply_rule {self.supply_rule!r}")
 
         # game state
         self.blood_left = int(r[c + "blood_supply"])
@@ -413,11 +425,18 @@ class Reference:
             self.blood_left -= amount
             return
         if amount > self.blood_left:
-            self.blood[s] += self.blood_left
-            self.blood_left = 0
+            if self.supply_rule == "partial":
+                self.blood[s] += self.blood_left
+                self.blood_left = 0
             raise _SupplyOut("blood_supply")
         self.blood[s] += amount
         self.blood_left -= amount
+
+    def _check_whole(self, gains: list[tuple[int, int]]) -> None:
+        """Under ``supply_rule="whole_card"`` a card's payments are made all or none."""
+        if (self.supply_rule == "whole_card" and not self.unlimited
+                and sum(a for _, a in gains) > self.blood_left):
+            raise _SupplyOut("blood_supply")
 
     def _pay_back(self, s: int, amount: int) -> None:
         """Blood from a vampire's hand back to the supply."""
@@ -509,12 +528,16 @@ class Reference:
                 standing = yield from self._window(drawer, "protection")
             sun_rose = False
             if kind == FEEDING:
+                gains = []
                 for s in self._seats_from(drawer):
                     if self.status[s] == ACTIVE:
                         gain = info["value"] * (2 if s in standing else 1)
                         if info["ground"] == self.char_ground[self.characters[s]]:
                             gain += self.fav_bonus
-                        self._gain(s, gain)
+                        gains.append((s, gain))
+                self._check_whole(gains)
+                for s, gain in gains:
+                    self._gain(s, gain)
             elif kind == INVITATION:
                 self.invitation = dict(info)
                 yield from self._votes(drawer)
@@ -621,6 +644,8 @@ class Reference:
             if votes.get(s) == "refuse" and self.status[s] == ACTIVE:
                 self._pay_back(s, self.refuse_cost)
         pay = inv["payoff_hunting"] if moon == "hunting" else inv["payoff"]
+        self._check_whole([(s, pay) for s in self._seats_from(drawer)
+                           if votes.get(s) == moon and self.status[s] == ACTIVE])
         for s in self._seats_from(drawer):
             v = votes.get(s)
             if v is None or v == "refuse" or self.status[s] != ACTIVE:
