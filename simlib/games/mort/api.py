@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.parallel import run_ranges
+from ...core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT
 from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
@@ -272,6 +273,31 @@ def action_text(a: int, rules: MortRules) -> str:
 
 
 # =========================================================================== the step model
+_STEP_LOG_ROWS = 4096   # log rows one kernel call can write (a step, or the setup's deal)
+_DECK_KINDS = ("energy", "killer_card", "survivor_card")   # codes of engine_nb.log_draw_nb
+_M64 = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    """``core.rng.mix64_nb`` on Python ints."""
+    z = ((z ^ (z >> 30)) * int(MIX1)) & _M64
+    z = ((z ^ (z >> 27)) * int(MIX2)) & _M64
+    return z ^ (z >> 31)
+
+
+def _stream_seed(key: int, stream: int) -> int:
+    """A stream's first value, as ``engine_nb.init_state_nb`` writes it (signed int64)."""
+    z = _mix((key & _M64) ^ (((stream + 1) * int(STREAM_SALT)) & _M64))
+    return z - (1 << 64) if z >> 63 else z
+
+
+def _randint(stream: int, n: int) -> tuple[int, int]:
+    """``engine_nb.randint_nb`` on Python ints: (the stream after, the draw in [0, n))."""
+    z = ((stream & _M64) + int(GOLDEN)) & _M64
+    after = z - (1 << 64) if z >> 63 else z
+    return after, ((_mix(z) >> 32) * int(n)) >> 32
+
+
 class Game:
     """One game in the step model: the state is one int64 array.
 
@@ -293,13 +319,19 @@ class Game:
         self.seats = parse_seats(seats, self.rules)
         self._pol, self._par = seat_arrays(self.seats, 1)
         self._flat = self.rules.flat()
-        self.log = np.zeros((200_000 if trace else 1, K.LOG_W), dtype=np.int64)
+        # the chance events are read from the log's rows, so a game without a trace still
+        # logs: a small buffer emptied after every call
+        self.trace = bool(trace)
+        self.log = np.zeros((200_000 if trace else _STEP_LOG_ROWS, K.LOG_W), dtype=np.int64)
         self._nolog = np.zeros((1, K.LOG_W), dtype=np.int64)
         self._work = np.zeros(WORK_SIZE, dtype=np.int64)
         self.state = np.zeros(K.S_SIZE, dtype=np.int64)
         self._legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+        self._chance: list[tuple[str, int]] = []
+        self._read = 0          # log rows already read for chance events
         _k(PN.OP_INIT, self._flat, seed=self.seed, state=self.state,
            a=self.game, log=self.log)
+        self._collect(None)
 
     # ------------------------------------------------------------------ state
     @property
@@ -329,19 +361,25 @@ class Game:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
             raise ValueError(f"choice {i!r} is not one of 0..{len(legal) - 1}" if legal
                              else "the game is over")
+        before = self._before()
         _k(PN.OP_STEP, self._flat, state=self.state, a=legal[i], log=self.log)
+        self._collect(before)
         return self
 
     def apply_code(self, a: int) -> "Game":
         """Take the action of code ``a`` (``codes.A_*``)."""
+        before = self._before()
         if not _k(PN.OP_APPLY, self._flat, state=self.state, a=a, log=self.log):
             raise ValueError(f"action {K.action_name(a)} is not legal now")
+        self._collect(before)
         return self
 
     def advance(self) -> "Game":
         """Run the forced steps up to the next decision (after the state was written by
         hand: the tests' crafted positions)."""
+        before = self._before()
         _k(PN.OP_ADVANCE, self._flat, state=self.state, log=self.log)
+        self._collect(before)
         return self
 
     def clone(self) -> "Game":
@@ -351,7 +389,88 @@ class Game:
         g.log = self.log.copy()
         g._legal = self._legal.copy()
         g._work = self._work.copy()
+        g._chance = list(self._chance)
         return g
+
+    # ------------------------------------------------------------------ chance
+    def chance_events(self) -> list[tuple[str, int]]:
+        """Every chance outcome since the game began (the setup and the deal included), in
+        the order the kernel drew them, as ``(kind, value)``; replaying a game needs its
+        choices and these alone.  Kinds (token: an index of ``rules.tokens()``; face: an
+        index into the die's faces, ``dice.white`` or ``dice.black``):
+
+        * ``"setup_token"``: the token a placer draws in the setup (the pending one included);
+        * ``"chest_token"``: the token an opened chest moves to;
+        * ``"hatch_token"``: the token where the hatch appears (map card or last survivor);
+        * ``"energy"``: an energy card drawn (its value); ``"killer_card"``,
+          ``"survivor_card"``: a card of that deck drawn (its kind; a chest's card included);
+        * ``"repair_die"``, ``"chest_die"``, ``"gate_die"``: the white die's face at a repair,
+          a chest or a gate's lever; ``"strike_die"``, ``"break_die"``: the black die's face
+          at a strike or a pallet break.
+
+        A deck draws from its discards once empty: the events are the cards drawn, the
+        reshuffle itself has no outcome of its own (the draw is uniform over the cards).
+        """
+        return list(self._chance)
+
+    def _before(self) -> tuple:
+        st = self.state
+        return (int(st[K.S_PHASE]) == K.PH_PLACE and not st[K.S_OVER], int(st[K.S_TOKEN]),
+                int(st[K.S_HATCH]), int(st[K.S_STREAMS + K.STREAM_DICE]))
+
+    def _collect(self, before: tuple | None) -> None:
+        """Append the chance events of the kernel call just made, read from its log rows
+        (deck draws, rolls, placements, chests, the hatch) and from the state (the token
+        now pending a placement; the dice faces replayed from the dice stream)."""
+        st, rules = self.state, self.flat_rules
+        pending, token, hatch, dice = before if before is not None else (False, -1, K.HATCH_HIDDEN,
+                                                                           None)
+        if dice is None:   # a new game: the stream as init_state_nb seeded it
+            dice = _stream_seed(int(st[K.S_KEY]), K.STREAM_DICE)
+        n = int(self.log[0, 0])
+        rows = self.log[1 + self._read:1 + n].tolist()
+        out = self._chance
+        for kind, _rnd, _s, a, b, c, _d in rows:
+            if kind == K.LG_PLACE:
+                if pending and b == token:
+                    pending = False       # the placement of the token drawn before this call
+                else:
+                    out.append(("setup_token", b))
+            elif kind == K.LG_DRAW:
+                out.append((_DECK_KINDS[a], b))
+            elif kind in (K.LG_ROLL, K.LG_STRIKE, K.LG_BREAK):
+                black = kind != K.LG_ROLL
+                dice, face = _randint(dice, rules[K.R_PARAMS + (K.P_BLACK_FACES if black
+                                                                else K.P_WHITE_FACES)])
+                what = "strike" if kind == K.LG_STRIKE else "break" if black else K.PURPOSES[a]
+                ok = b if black else c
+                if rules[(K.R_BLACK if black else K.R_WHITE) + face] != ok:
+                    raise RuntimeError(f"the dice stream replayed gives face {face} at a {what} "
+                                       f"roll; the kernel logged {ok}")
+                out.append((f"{what}_die", face))
+            elif kind == K.LG_CHEST:
+                if b >= 0:
+                    out.append(("survivor_card", b))
+                out.append(("chest_token", c))
+            elif (kind == K.LG_HATCH or (kind == K.LG_CARD and a == K.A_PLAY_MAP)) and \
+                    hatch == K.HATCH_HIDDEN:
+                t = a if kind == K.LG_HATCH else c
+                if t >= 0:
+                    out.append(("hatch_token", t))
+                hatch = K.HATCH_SHUT
+        if int(st[K.S_PHASE]) == K.PH_PLACE and not st[K.S_OVER]:
+            out.append(("setup_token", int(st[K.S_TOKEN])))
+        if dice != int(st[K.S_STREAMS + K.STREAM_DICE]):
+            raise RuntimeError("the dice rolls read from the log do not account for the dice "
+                               "stream's draws")
+        if self.trace:
+            self._read = n
+        else:
+            self.log[0, 0] = 0
+
+    @property
+    def flat_rules(self) -> np.ndarray:
+        return self._flat
 
     def policy_choice(self, name: str | None = None) -> int:
         """The index of the choice policy ``name`` takes now (default: the deciding seat's

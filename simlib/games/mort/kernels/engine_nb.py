@@ -190,7 +190,7 @@ def draw_free_token_nb(state, rules):
 @njit_nb
 def draw_energy_nb(state, seat):
     """One energy card into ``seat``'s hand (the discards reshuffled when the deck is
-    empty); False when both are empty."""
+    empty); its value, -1 when both are empty."""
     tot = 0
     for v in range(K.HAND_W):
         tot += state[K.S_ENERGY_DECK + v]
@@ -200,16 +200,24 @@ def draw_energy_nb(state, seat):
             tot += state[K.S_ENERGY_DISCARD + v]
             state[K.S_ENERGY_DISCARD + v] = 0
         if tot == 0:
-            return False
+            return -1
     r = randint_nb(state, K.STREAM_DECKS, tot)
     for v in range(K.HAND_W):
         c = state[K.S_ENERGY_DECK + v]
         if r < c:
             state[K.S_ENERGY_DECK + v] -= 1
             state[K.S_HAND + seat * K.HAND_W + v] += 1
-            return True
+            return v
         r -= c
-    return False
+    return -1
+
+
+@njit_nb
+def log_draw_nb(state, log, seat, deck, card):
+    """A deck draw into the trace (deck 0 energy, 1 killer, 2 survivor; ``card`` the value
+    or kind, -1: nothing drawn): the step model reads its chance events from these rows."""
+    if card >= 0:
+        log_nb(log, K.LG_DRAW, state[K.S_ROUND], seat, deck, card, 0, 0)
 
 
 @njit_nb
@@ -325,14 +333,14 @@ def _deal_nb(state, rules, log):
     """Setup's end: pallets placed, the killer in his lair, the hands dealt."""
     ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     for _ in range(rules[K.R_PARAMS + K.P_KILLER_ENERGY_HAND]):
-        draw_energy_nb(state, 0)
+        log_draw_nb(state, log, 0, 0, draw_energy_nb(state, 0))
     for _ in range(rules[K.R_PARAMS + K.P_KILLER_CARD_HAND]):
-        draw_card_nb(state, 0, K.S_KDECK, K.S_KDISCARD)
+        log_draw_nb(state, log, 0, 1, draw_card_nb(state, 0, K.S_KDECK, K.S_KDISCARD))
     for s in range(1, ns + 1):
         for _ in range(rules[K.R_PARAMS + K.P_SURVIVOR_ENERGY_HAND]):
-            draw_energy_nb(state, s)
+            log_draw_nb(state, log, s, 0, draw_energy_nb(state, s))
         for _ in range(rules[K.R_PARAMS + K.P_SURVIVOR_START_CARDS]):
-            draw_card_nb(state, s, K.S_SDECK, K.S_SDISCARD)
+            log_draw_nb(state, log, s, 2, draw_card_nb(state, s, K.S_SDECK, K.S_SDISCARD))
     state[K.S_CURRENT] = 0
     state[K.S_PHASE] = K.PH_START_TURN
 
@@ -398,15 +406,15 @@ def _end_turn_nb(state, rules, log):
     c = state[K.S_CURRENT]
     if c == 0:
         for _ in range(rules[K.R_PARAMS + K.P_KILLER_ENERGY_HAND] - hand_size_nb(state, 0)):
-            draw_energy_nb(state, 0)
+            log_draw_nb(state, log, 0, 0, draw_energy_nb(state, 0))
         for _ in range(rules[K.R_PARAMS + K.P_KILLER_CARD_HAND] - cards_held_nb(state, 0)):
-            draw_card_nb(state, 0, K.S_KDECK, K.S_KDISCARD)
+            log_draw_nb(state, log, 0, 1, draw_card_nb(state, 0, K.S_KDECK, K.S_KDISCARD))
         state[K.S_ADJ_NOW] = 0
         state[K.S_SPRINT] = 0
     elif state[K.S_S_STATUS + c] == K.ST_IN:
         room = rules[K.R_PARAMS + K.P_SURVIVOR_ENERGY_LIMIT] - hand_size_nb(state, c)
         for _ in range(min(room, rules[K.R_PARAMS + K.P_SURVIVOR_DRAW])):
-            draw_energy_nb(state, c)
+            log_draw_nb(state, log, c, 0, draw_energy_nb(state, c))
     state[K.S_BUDGET] = 0
     state[K.S_POOL] = 0
     state[K.S_PHASE] = K.PH_NEXT
