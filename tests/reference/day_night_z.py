@@ -257,8 +257,9 @@ class _Pile:
 
     def draw(self, chance, held: dict[str, int] | None = None):
         if sum(self.left.values()) == 0:
-            held = held or {}
-            self.left = {n: max(0, self.full[n] - held.get(n, 0)) for n in self.order}
+            # Reading 15: the whole deck again (docs page: the campaign's discard piles are
+            # left out, an exhausted deck is shuffled anew)
+            self.left = dict(self.full)
         opts = self.options()
         if not opts:
             return None
@@ -329,7 +330,8 @@ class Reference:
                 "supplies": R["survivor.start_supplies"], "ammo": R[f"survivors.{name}.ammo"],
                 "weapons": [kit] if kit != "fists" else [], "cards": [], "hidden": False,
                 "defending": False, "activated": False, "ap": 0, "reserve": 0, "moved": False,
-                "slow_used": set(), "noise": 0, "noisy_used": False, "full_ap": 0,
+                "slow_used": set(), "noise": 0, "noisy_used": False, "full_ap": 0, "encounter": None,
+                "acted": False,
             })
         self.stats = {"threat_from": {"noise": 0, "leave": 0, "clock": 0, "cards": 0},
                       "threat_lowered": 0, "sp_on_rolls": 0, "sp_on_threat": 0, "kills": 0,
@@ -452,7 +454,7 @@ class Reference:
 
     def _begin_turn(self):
         for sv in self.sv:
-            sv.update(activated=not sv["alive"], defending=False, slow_used=set(), noise=0,
+            sv.update(activated=not sv["alive"], defending=False, slow_used=set(), noise=0, acted=False,
                       noisy_used=False, reserve=0, ap=0, moved=False)
         self.encounter_queue = []
 
@@ -634,7 +636,9 @@ class Reference:
             if self.box[kind] <= 0:
                 return None
             self.box[kind] -= 1
-        e = {"id": self.next_enemy, "kind": kind, "wounds": 0, "engaged": engaged}
+        used = {x["slot"] for t2 in self.tiles.values() for x in t2["enemies"]}
+        slot = next(i for i in range(len(used) + 1) if i not in used)
+        e = {"id": self.next_enemy, "kind": kind, "wounds": 0, "engaged": engaged, "slot": slot}
         if kind == "hunter":
             e["wounds"] = self.hunter_wounds
             self.hunter = "board"
@@ -738,6 +742,7 @@ class Reference:
         if e["kind"] == "hunter":
             self.hunter = "dead"
             self.hunter_wounds = 0
+            self.stats["hunter_kills"] += 1
         elif not self.R["variants.unlimited_miniatures"]:
             self.box[e["kind"]] += 1
 
@@ -752,7 +757,7 @@ class Reference:
         e = next(x for x in t["enemies"] if x["id"] == eid)
         attr = "ranged" if R[f"weapons.{w}.kind"] == "ranged" else "hth"
         sweep = False
-        for _ in range(R[f"weapons.{w}.attacks_per_ap"]):
+        for roll in range(R[f"weapons.{w}.attacks_per_ap"]):
             if e not in t["enemies"] or sv["ammo"] < R[f"weapons.{w}.ammo"]:
                 break
             sv["ammo"] -= R[f"weapons.{w}.ammo"]
@@ -760,7 +765,7 @@ class Reference:
                 self.noise_red += 1
                 sv["noise"] += 1
                 sv["noisy_used"] = True
-            spk = min(sp, sv["sp"])
+            spk = min(sp, sv["sp"]) if roll == 0 else 0   # Reading 9: the SP on the first roll
             sv["sp"] -= spk
             self.stats["sp_on_rolls"] += spk
             pool = max(R["survivor.min_pool"], self._attr(s, attr) + spk - self._estat(e["kind"], "defense"))
@@ -808,12 +813,10 @@ class Reference:
             return
         dmg = self._estat(e["kind"], "damage")
         if e["kind"] == "hunter":
-            self.stats["hunter_damage"] += min(dmg, sv["health"])
+            self.stats["hunter_damage"] += dmg
         self._stress(s, R["survivor.stress_per_damaging_attack"])
         if any(R[f"dice.{f}.infection"] for f in faces) and sv["infection"] == 0:
             self._infect(s, 1)
-        if e["kind"] == "hunter" and dmg >= sv["health"] and sv["alive"]:
-            self.stats["hunter_kills"] += 1
         if sv["alive"]:
             self._hurt(s, dmg, "damage")
 
@@ -828,7 +831,20 @@ class Reference:
         else:
             sv["cards"].append(card)
             if kind == "weapon":
-                sv["weapons"].append(R[f"search.{card}.weapon"])
+                # Reading 10: one melee and one ranged weapon carried; a found one replaces
+                # the carried one of its kind (fists for melee) when it deals more damage
+                # in his hands now (reorganising the inventory is free after a search, §4.7)
+                w = R[f"search.{card}.weapon"]
+                cur = self._carried(s, R[f"weapons.{w}.kind"])
+                if cur is None or self._weapon_damage(s, w) > self._weapon_damage(s, cur):
+                    sv["weapons"] = [x for x in sv["weapons"] if x != cur] + [w]
+
+    def _carried(self, s: int, kind: str) -> str | None:
+        """His weapon of ``kind`` ("melee": fists when he carries none; "ranged": None)."""
+        for w in self.sv[s]["weapons"]:
+            if self.R[f"weapons.{w}.kind"] == kind:
+                return w
+        return "fists" if kind == "melee" else None
 
     def _use_card(self, s: int, card: str):
         self.sv[s]["cards"].remove(card)
@@ -864,39 +880,39 @@ class Reference:
         engaged = self._engaged(s)
         tile = self._tile_of(s)
         loc = self._in_location(s)
-        if not engaged:
-            if loc is None:
-                cost = R["city.move_ap"] if tile is None else R["map.leave_tile_ap"]
-                r, c = sv["zone"]
-                for z in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= z[0] < R["city.rows"] and 0 <= z[1] < R["city.cols"] and ap >= cost:
-                        out.append(("move", z[0], z[1]))
-                cost = R["city.enter_location_ap"] if tile is None else R["map.leave_tile_ap"]
-                for L in self.locations:
-                    if tuple(R[f"locations.{L}.access"]) == sv["zone"] and ap >= cost:
-                        out.append(("enter", L))
-            else:
-                i = int(sv["tile"].split(":")[1])
-                if ap >= R["map.leave_tile_ap"]:
-                    if i + 1 < R[f"locations.{loc}.tiles"]:
-                        out.append(("tile", i + 1))
-                    if i > 0:
-                        out.append(("tile", i - 1))
-                    else:
-                        out.append(("exit_location",))
-        if engaged and ap >= R["city.move_ap"]:
-            out += [("evade", p) for p in sps]
+        # Reading 7: a move away from engaged enemies carries the Agility check's SP
+        tail = [(p,) for p in sps] if engaged else [()]
+        if loc is None:
+            r, c = sv["zone"]
+            for z in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= z[0] < R["city.rows"] and 0 <= z[1] < R["city.cols"] and ap >= self._move_cost(s, False):
+                    out += [("move", z[0], z[1]) + t for t in tail]
+            for L in self.locations:
+                if tuple(R[f"locations.{L}.access"]) == sv["zone"] and ap >= self._move_cost(s, True):
+                    out += [("enter", L) + t for t in tail]
+        else:
+            i = int(sv["tile"].split(":")[1])
+            if ap >= self._move_cost(s, False):
+                if i + 1 < R[f"locations.{loc}.tiles"]:
+                    out += [("tile", i + 1) + t for t in tail]
+                if i > 0:
+                    out += [("tile", i - 1) + t for t in tail]
+                else:
+                    out += [("exit_location",) + t for t in tail]
         if tile is not None and ap >= R["combat.attack_ap"]:
-            for w in dict.fromkeys(["fists"] + sv["weapons"]):
+            for w in dict.fromkeys(x for x in (self._carried(s, "melee"), self._carried(s, "ranged")) if x):
                 if sv["ammo"] < R[f"weapons.{w}.ammo"] or w in sv["slow_used"]:
                     continue
                 for e in self._targets(s, w):
                     out += [("attack", w, e["id"], p) for p in sps]
-        fresh = not reserve and ap == sv["full_ap"] and ap > 0
+        # a complete-turn action needs an activation (or a reserve) before any action that
+        # spends AP this turn
+        fresh = not sv["acted"] and ap > 0
         if (fresh and loc is not None and not tile["enemies"] and sv["tile"] not in self.searched
                 and self._attr(s, "perception") >= 1):
             out.append(("search_zone",))
-        if tile is not None and tile["markers"] > 0 and ap >= R["combat.search_item_ap"]:
+        if (loc is not None and not tile["enemies"] and tile["markers"] > 0
+                and ap >= R["combat.search_item_ap"]):   # §4.7: a tile free of enemies
             out += [("search_item", p) for p in sps]
         if tile is not None and tile["corpses"] > 0 and ap >= R["combat.search_item_ap"]:
             out.append(("search_corpse",))
@@ -904,8 +920,10 @@ class Reference:
             out.append(("hide",))
         if not sv["defending"] and ap >= R["combat.defend_ap"]:
             out.append(("defend",))
-        if fresh and not engaged:
+        if fresh and sv["stress"] > 0:
             out.append(("rest",))
+        if sv["hidden"]:
+            out.append(("leave_hiding",))
         if sv["supplies"] > 0 and sv["health"] < R["survivor.health_max"]:
             out.append(("eat",))
         if self._card_of_kind(s, "painkillers") and sv["health"] < R["survivor.health_max"]:
@@ -918,6 +936,30 @@ class Reference:
             out.append(("lower_threat",))
         out.append(("end",))
         return out
+
+    def _move_cost(self, s: int, enter: bool) -> int:
+        """Reading 5: a move costs ``city.move_ap`` (``city.enter_location_ap`` from a city
+        zone onto a location's tile); leaving a place that holds enemies costs at least
+        ``map.leave_tile_ap`` (the exit subzone and the step out, §4.9)."""
+        R = self.R
+        cost = R["city.enter_location_ap"] if enter else R["city.move_ap"]
+        t = self._tile_of(s)
+        if t is not None and t["enemies"]:
+            cost = max(cost, R["map.leave_tile_ap"])
+        return cost
+
+    def _escape(self, s: int, a: tuple) -> bool:
+        """Reading 7: a move away from engaged enemies: the move's AP, an Agility check with
+        their worst evasion (at most 0) as modifier; failed, he stays; passed, they are far."""
+        engaged = self._engaged(s)
+        if not engaged:
+            return True
+        worst = min([0] + [self._estat(e["kind"], "evasion") for e in engaged])
+        if not self._check(s, "agility", worst, a[-1]):
+            return False
+        for e in engaged:
+            e["engaged"] = None
+        return True
 
     def _activation(self, s: int, reserve: bool):
         sv = self.sv[s]
@@ -952,34 +994,34 @@ class Reference:
             return
         sv["reserve"] = sv["ap"] if (keep_reserve and not reserve) else 0
         sv["ap"] = 0
-        if (not reserve and sv["moved"] and sv["tile"] is None and not any(
-                o["alive"] and o is not sv and o["tile"] is None and o["zone"] == sv["zone"] for o in self.sv)):
-            card = self.piles["encounters"].draw(self.chance)
-            if card is not None:
-                self.encounter_queue.append((s, card))
 
     def _do(self, s: int, a: tuple):
         """Carry out action ``a`` of survivor ``s``; returns "stop" (a complete-turn action
         ends the activation), "alley" (an alley ends it, the AP kept) or None."""
         R, sv = self.R, self.sv[s]
         kind = a[0]
+        if kind in ("move", "enter", "tile", "exit_location", "attack", "search_zone", "search_item",
+                    "search_corpse", "hide", "defend", "rest"):
+            sv["acted"] = True
         if kind == "move":
             z = (a[1], a[2])
-            sv["ap"] -= R["city.move_ap"] if sv["tile"] is None else R["map.leave_tile_ap"]
+            sv["ap"] -= self._move_cost(s, False)
+            sv["hidden"] = False
+            if not self._escape(s, a):
+                return None
+            was_alley = sv["zone"] in self.alleys and self._in_location(s) is None
             self._leave(s, whole_location=False)
             sv["zone"] = z
             sv["moved"] = True
             if f"city:{z[0]},{z[1]}" in self.tiles:
                 sv["tile"] = f"city:{z[0]},{z[1]}"
-            if z in self.surprises_left:
-                self.surprises_left.remove(z)
-                self._surprise(s, z)
-            if z in self.alleys:
-                return "alley"
-            return None
+            return self._arrive_zone(s, z, was_alley)
         if kind == "enter":
             loc = a[1]
-            sv["ap"] -= R["city.enter_location_ap"] if sv["tile"] is None else R["map.leave_tile_ap"]
+            sv["ap"] -= self._move_cost(s, True)
+            sv["hidden"] = False
+            if not self._escape(s, a):
+                return None
             self._leave(s, whole_location=False)
             first_visit = loc not in self.visited
             self.visited.add(loc)
@@ -992,23 +1034,27 @@ class Reference:
             return None
         if kind == "tile":
             loc = self._in_location(s)
-            sv["ap"] -= R["map.leave_tile_ap"]
+            sv["ap"] -= self._move_cost(s, False)
+            sv["hidden"] = False
+            if not self._escape(s, a):
+                return None
             sv["tile"] = f"{loc}:{a[1]}"
             sv["hidden"] = False
             self._open_location_tile(loc, a[1])
             return None
         if kind == "exit_location":
-            sv["ap"] -= R["map.leave_tile_ap"]
+            sv["ap"] -= self._move_cost(s, False)
+            sv["hidden"] = False
+            if not self._escape(s, a):
+                return None
             self._leave(s, whole_location=True)
             sv["moved"] = True
-            return None
-        if kind == "evade":
-            sv["ap"] -= R["city.move_ap"]
-            worst = min(self._estat(e["kind"], "evasion") for e in self._engaged(s))
-            if self._check(s, "agility", worst, a[1]):
-                for e in self._engaged(s):
-                    e["engaged"] = None
-            return None
+            # tile 0 onto the access zone: a city zone reached (an alley stops, a city tile
+            # there is joined)
+            z = sv["zone"]
+            if f"city:{z[0]},{z[1]}" in self.tiles:
+                sv["tile"] = f"city:{z[0]},{z[1]}"
+            return self._arrive_zone(s, z, False)
         if kind == "attack":
             yield from self._attack(s, a[1], a[2], a[3], free=False)
             return None
@@ -1021,7 +1067,7 @@ class Reference:
                 if c is not None:
                     self.drawn.append(c)
             if not self.drawn:
-                return "stop"
+                return None   # Reading 18: AP 0; free actions may follow
             k = yield ("keep", s)
             self.drawn = []
             card, sp = k[1], k[2]
@@ -1029,7 +1075,7 @@ class Reference:
             if self._check(s, "perception", mod, sp):
                 self._gain_card(s, card)
                 self.searches += 1
-            return "stop"
+            return None
         if kind == "search_item":
             sv["ap"] -= R["combat.search_item_ap"]
             t = self._tile_of(s)
@@ -1064,10 +1110,13 @@ class Reference:
             sv["ap"] -= R["combat.defend_ap"]
             sv["defending"] = True
             return None
+        if kind == "leave_hiding":
+            sv["hidden"] = False
+            return None
         if kind == "rest":
             sv["ap"] = 0
             self._stress(s, -R["survivor.rest_stress"])
-            return "stop"
+            return None   # Reading 18
         if kind == "eat":
             sv["supplies"] -= 1
             self._heal(s, R["survivor.supply_heals"])
@@ -1096,6 +1145,20 @@ class Reference:
             return None
         raise ValueError(a)
 
+    def _arrive_zone(self, s: int, z, was_alley: bool):
+        """Reading 4: entering or leaving an alley stops the activation (its AP kept) and
+        draws his city encounter card when the zone reached holds no enemies and he holds
+        none yet; a surprise zone not turned yet turns its card."""
+        if z in self.alleys or was_alley:
+            t = self.tiles.get(f"city:{z[0]},{z[1]}")
+            if (t is None or not t["enemies"]) and self.sv[s]["encounter"] is None:
+                self.sv[s]["encounter"] = self.piles["encounters"].draw(self.chance)
+            return "alley"
+        if z in self.surprises_left:
+            self.surprises_left.remove(z)
+            self._surprise(s, z)
+        return None
+
     def _surprise(self, s: int, z):
         R = self.R
         card = self.piles["surprises"].draw(self.chance)
@@ -1107,8 +1170,9 @@ class Reference:
             self._spawn(t, R[f"surprises.{card}.spawn_cards"])
         elif kind == "enemy_ambush":
             t = self._city_tile_at(z)
-            e = self._place(t, R[f"surprises.{card}.enemy"], engaged=s)
-            if e is not None:
+            room = len(self._engaged(s)) < R["map.engaged_cap"]
+            e = self._place(t, R[f"surprises.{card}.enemy"], engaged=s if room else None)
+            if e is not None and room:
                 where = self.chance.draw("threat_location", list(self.body_locations))
                 self._enemy_attack(e, s, where)
                 self._check_end()
@@ -1117,11 +1181,15 @@ class Reference:
 
     # ------------------------------------------------------------------ city encounters
     def _encounter_phase(self):
+        # Reading 4: the cards in seat order; a card drawn during a reserve activation
+        # waits for the next encounter phase
         R = self.R
-        for s, card in list(self.encounter_queue):
+        for s in range(self.n):
             sv = self.sv[s]
-            if not sv["alive"]:
+            card = sv["encounter"]
+            if not sv["alive"] or card is None:
                 continue
+            sv["encounter"] = None
             kind = R[f"encounters.{card}.kind"]
             if kind == "ambush":
                 n = R[f"encounters.{card}.spawn_per_survivor"] * self.n
@@ -1155,13 +1223,12 @@ class Reference:
             if any(sv["alive"] and sv["noisy_used"] for sv in self.sv):
                 self._raise(R["threat.effects.noisy_weapon_threat"], "cards")
         elif condition == "ambush":
-            done = set()
-            for s in self._living():
-                sv = self.sv[s]
-                if self._in_location(s) is None and sv["zone"] not in done:
-                    done.add(sv["zone"])
-                    self._spawn(self._city_tile_at(sv["zone"]),
-                                R["threat.effects.ambush_spawn_per_survivor"] * self.n)
+            # Reading 12: one survivor outside the locations, at random, gets the cards
+            seats = [s for s in self._living() if self._in_location(s) is None]
+            if seats:
+                s = self.chance.draw("ambush_target", seats)
+                self._spawn(self._city_tile_at(self.sv[s]["zone"]),
+                            R["threat.effects.ambush_spawn_per_survivor"] * self.n)
         elif condition == "red_stress":
             for s in self._living():
                 if self._stress_level(self.sv[s]["stress"]) == "red":
@@ -1186,10 +1253,12 @@ class Reference:
                 lvl = self.sv[s]["infection"]
                 if lvl == 1:
                     self._stress(s, R["threat.infection_card.level_1_stress"])
+                # Reading 12: health lost to the icon kills as damage (a death of infection
+                # is the level reaching survivor.infection_death)
                 elif lvl == 2:
-                    self._hurt(s, R["threat.infection_card.level_2_health"], "infection")
+                    self._hurt(s, R["threat.infection_card.level_2_health"], "damage")
                 elif lvl >= 3:
-                    self._hurt(s, R["threat.infection_card.level_3_health"], "infection")
+                    self._hurt(s, R["threat.infection_card.level_3_health"], "damage")
         self._noise_adjustment()
 
     def _noise_adjustment(self):
@@ -1221,9 +1290,11 @@ class Reference:
         for tid, t in self.tiles.items():
             if any(sv["alive"] and sv["tile"] == tid for sv in self.sv):
                 acting += [(t, e) for e in t["enemies"]]
-        acting.sort(key=lambda te: (-self._estat(te[1]["kind"], "initiative"), te[1]["id"]))
+        # Reading 8: ties of initiative by kind (data order), then by the enemy's slot
+        acting.sort(key=lambda te: (-self._estat(te[1]["kind"], "initiative"),
+                                    self.enemy_kinds.index(te[1]["kind"]), te[1]["slot"]))
         if side_a == "excitement":
-            for t, e in acting:
+            for t, e in sorted(acting, key=lambda te: te[1]["slot"]):
                 if e["engaged"] is None:
                     self._advance_enemy(t, e)
         for t, e in acting:
