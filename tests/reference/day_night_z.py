@@ -338,6 +338,7 @@ class Reference:
                       "hunter_spawns": 0, "hunter_damage": 0, "hunter_kills": 0, "decisions": 0}
         self.deaths = {"damage": 0, "infection": 0, "hunger": 0}
         self.result: str | None = None
+        self._defer_end = False   # side B of the threat card plays out even if all die
         self.phase = "actions"
         self.active: int | None = None
         self.encounter_queue: list[tuple[int, str]] = []
@@ -518,6 +519,8 @@ class Reference:
 
     # ------------------------------------------------------------------ ends, deaths
     def _check_end(self):
+        if self._defer_end:
+            return
         alive = self._living()
         if not alive:
             self.result = "all_dead"
@@ -538,7 +541,7 @@ class Reference:
             for e in t["enemies"]:
                 if e["engaged"] == s:
                     e["engaged"] = None
-        if not self._living():
+        if not self._living() and not self._defer_end:
             self.result = "all_dead"
             raise _GameOver
 
@@ -1195,8 +1198,10 @@ class Reference:
                 n = R[f"encounters.{card}.spawn_per_survivor"] * self.n
                 if self._level() == 2:
                     n += R.get(f"encounters.{card}.spawn_extra_red", 0)
-                if self._in_location(s) is None:
-                    self._spawn(self._city_tile_at(sv["zone"]), n)
+                # a card kept from a reserve activation may find him in a location: the
+                # enemies come onto his tile
+                t = self._tile_of(s) if self._in_location(s) is not None else self._city_tile_at(sv["zone"])
+                self._spawn(t, n)
             elif kind == "check":
                 a = yield ("roll", s)
                 if not self._check(s, R[f"encounters.{card}.attribute"], 0, a[1]):
@@ -1217,7 +1222,19 @@ class Reference:
         condition = P["threat_condition"].draw(self.chance)
         where = self.chance.draw("threat_location", list(self.body_locations))
         self._zombies(side_a, where)
+        if not self._living():
+            self.result = "all_dead"
+            raise _GameOver
+        # Reading 2: after the zombies the card plays out to the noise adjustment even if
+        # every survivor dies on the way (or the team has met its goal); the end is checked
+        # after it
+        self._defer_end = True
+        yield from self._threat_side_b(condition, hourglasses, hunter_icon, infection_icon)
+        self._defer_end = False
         self._check_end()
+
+    def _threat_side_b(self, condition, hourglasses, hunter_icon, infection_icon):
+        R = self.R
         # side B: the condition
         if condition == "noisy_weapon":
             if any(sv["alive"] and sv["noisy_used"] for sv in self.sv):
