@@ -244,7 +244,7 @@ def start_round_nb(state, rules, log):
     state[K.S_ROUND_TURNS] = 0
     state[K.S_EXTRA_TURN] = 0
     state[K.S_TURN] = (dealer + 1) % n
-    state[K.S_LAST_DRAWER] = dealer
+    state[K.S_LAST_DRAWER] = -1
     state[K.S_PHASE] = K.PH_TURN
     state[K.S_DECIDER] = state[K.S_TURN]
     log_nb(log, K.LG_ROUND, rnd, dealer, state[K.S_N_PILE], 0, 0, 0)
@@ -383,7 +383,8 @@ def redeal_nb(state, rules, log):
 @njit_nb
 def next_turn_nb(state, rules, seat, log):
     """The end of ``seat``'s turn: a redeal when the pile is empty and there are discards
-    (play then goes on left of the last drawer), the turn cap, then the next turn."""
+    (play then goes on left of the player who drew the pile's last card if it ran out in
+    this turn, else in turn order), the turn cap, then the next turn."""
     n = state[K.S_PLAYERS]
     state[K.S_ROUND_TURNS] += 1
     state[K.S_TURNS] += 1
@@ -391,11 +392,18 @@ def next_turn_nb(state, rules, seat, log):
     if state[K.S_EXTRA_TURN]:
         state[K.S_EXTRA_TURN] = 0
         nxt = seat
+    # S_LAST_DRAWER holds this turn's last drawer (-1: nobody drew in it).  A pile that ran
+    # out with no discards is redealt at the end of a later turn that makes some: play
+    # then goes on in turn order, not back at the old drawer's left (players would play
+    # twice or be skipped)
     if state[K.S_N_PILE] == 0 and state[K.S_N_DISCARD] > 0:
         redeal_nb(state, rules, log)
-        nxt = (state[K.S_LAST_DRAWER] + 1) % n
+        if state[K.S_LAST_DRAWER] >= 0:
+            nxt = (state[K.S_LAST_DRAWER] + 1) % n
+        state[K.S_LAST_DRAWER] = -1
         if hoard_check_nb(state, rules, log):
             return
+    state[K.S_LAST_DRAWER] = -1
     if state[K.S_ROUND_TURNS] >= rules[K.R_PARAMS + K.P_TURN_CAP]:
         state[K.S_ENDER] = -1
         end_round_nb(state, rules, K.RC_CAP, -1, log)
