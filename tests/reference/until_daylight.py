@@ -128,7 +128,9 @@ Readings (where the docs page and the rulebook leave a choice)
   health; the rulebook: "before barricades, special capacities, rubble cards or
   characters") applies to enemy damage, injury
   events and the Die of Fate's damage; collateral alone goes straight to health (docs).
-  Ignore/absorb count per round (round 10's exchanges share one round).  The Pillar's
+  Ignore/absorb count per round, and each final-fight exchange counts as a round for
+  them (the kernel's reading, followed: the docs page is silent, the rulebook calls the
+  fight "the final round"; an open rule question).  The Pillar's
   absorb is automatic and cancels the damage.
 - A raider's damage discards a card only when it reaches the character's health.
 - Protection cards are used automatically, in the data's card order, after the special
@@ -140,8 +142,9 @@ Readings (where the docs page and the rulebook leave a choice)
 - A player's attack: weapon chosen, then ammo, then boost cards, then the roll, then the
   after-roll cards (the rulebook's order: "declare ... choose a weapon and ammunition ...
   roll ... play additional cards").  Ordered damage per the docs page (bodies first on an
-  enemy that bodies can kill, else heads).  Then collateral, taming (per attack), then the
-  kills' reward draws, in kill order.
+  enemy that bodies can kill, else heads).  Then the kills' reward draws, in kill order,
+  then collateral, then taming (per attack; the rulebook: rewards on elimination,
+  taming "once the attack(s) has been resolved").
 - Rewards drawn from the rubble deck and the Fate's draw_card resolve event cards like a
   draw action; the Hipster's extra look applies only to the draw action.  Events among
   the Hipster's looked-at cards resolve; he keeps one of the others, the rest are
@@ -651,8 +654,10 @@ class Reference:
         e = self.areas[area].pop(idx)
         info = self.enemies[e]
         self.killed[e] += 1
-        if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: nobody's kill
+        if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: no reward
             self._to_horde_discard(e)
+            if credit is not None:  # the record's kills: every card the seat's attacks removed
+                self.seats[credit].kills += 1
         elif credit is not None:
             self.seats[credit].kills += 1
             self.seats[credit].xp_earned += info["reward_xp"]
@@ -691,6 +696,14 @@ class Reference:
                     if self.exchange >= self.stalemate_cap:
                         raise _End("stalemate")
                     self.exchange += 1
+                    if self.exchange > 1:
+                        # per-round abilities are fresh each exchange: the kernel's reading
+                        # (the docs page is silent; the rulebook calls the whole fight "the
+                        # final round", and the abilities' texts are assumed) -- an open
+                        # rule question, followed here so the rest of the fight is compared
+                        for s in self.seats:
+                            s.ignored = 0
+                            s.absorbed = 0
                     yield from self._exchange()
                 self._save_survivors()
                 total = sum(s.saved for s in self.seats)
@@ -1050,34 +1063,40 @@ class Reference:
                 for _ in range(xs):
                     rolled[self.chance.draw("reroll_die", self.combat_faces)] += 1
         self.attack_state = None
-        # ordered damage: kill the longest prefix, bodies first where bodies can kill
-        h, b = rolled["H"], rolled["B"]
+        # ordered damage: the docs page's rule is "to kill the longest prefix".  Bodies first
+        # where bodies can kill is that only while every later target needs a head or a
+        # body pair; a survivor in the line (variant survivors_block_attacks) dies to one
+        # body or one head, so the prefix is found by trying every split (H, B) left
+        line = self.areas[area]
+        targets = [j for j, e in enumerate(line) if self._is_target(e)]
+        states = {(rolled["H"], rolled["B"])}
+        kills = 0
+        for j in targets:
+            info = self.enemies[line[j]]
+            if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: any damage
+                heads, bodies = 1, 1
+            else:
+                heads, bodies = info["kill_heads"], info["kill_bodies"]
+            nxt = {(h - heads, b) for h, b in states if h >= heads}
+            if bodies:
+                nxt |= {(h, b - bodies) for h, b in states if b >= bodies}
+            if not nxt:
+                break
+            states = nxt
+            kills += 1
         rewards: list = []
         infected_killed = 0
-        j = 0
-        line = self.areas[area]
-        while j < len(line):
-            e = line[j]
-            if not self._is_target(e):
-                j += 1
-                continue
-            info = self.enemies[e]
-            if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: any damage
-                if b > 0:
-                    b -= 1
-                elif h > 0:
-                    h -= 1
-                else:
-                    break
-            elif info["kill_bodies"] and b >= info["kill_bodies"]:
-                b -= info["kill_bodies"]
-            elif h >= info["kill_heads"]:
-                h -= info["kill_heads"]
-            else:
-                break
-            if info["kind"] == INFECTED:
+        for j in reversed(targets[:kills]):  # pop from the back: earlier indices stay valid
+            if self.enemies[line[j]]["kind"] == INFECTED:
                 infected_killed += 1
-            self._kill(area, j, seat, rewards)
+        killed_at = targets[:kills]
+        for n_done, j in enumerate(killed_at):
+            self._kill(area, j - n_done, seat, rewards)
+        # the rewards come with the kills ("You draw a rubble card when you eliminate a
+        # raider"), the taming "once the attack(s) has been resolved" (rulebook): a noise
+        # card among the rewards puts its enemy in the attacker's area before the tamed
+        # infected.  Collateral between the two (the kernel's order; no rule orders it)
+        yield from self._give_rewards(rewards)
         if area != seat and not melee:
             per_x = self.collateral_per_x + max(0, self.mod(seat, "extra_collateral"))
             self._collateral(area, rolled["X"] * per_x)
@@ -1088,4 +1107,3 @@ class Reference:
                 if k is None:
                     break
                 self.areas[seat].append(self.areas[area].pop(k))
-        yield from self._give_rewards(rewards)
