@@ -69,7 +69,9 @@ Record keys (``record()``)
 ``players``, ``winners`` (sorted seats with the highest total), ``totals`` (list per
 seat), ``rounds`` (rounds played), ``end_cause`` (``"target"`` or ``"round_cap"``),
 ``round_causes`` (per round: ``"ending"``, ``"hoard"``, ``"exhausted"``, ``"turn_cap"``),
-``round_scores`` (per round, list per seat), ``round_turns`` (turns per round),
+``round_scores`` (per round, list per seat), ``round_turns`` (turns per round, counting
+the turn in which a standing ending or a hoard from a draw ended it; a hoard found after
+a deal or a redeal adds no turn),
 ``round_enders`` (per round: the seat whose ending stood, else None),
 ``round_endings`` (per round: the standing ending's name, else None),
 ``hoard_picks`` (per round: list per seat of the picked ending name or None, for hoard
