@@ -17,6 +17,9 @@ import pandas as pd
 import pytest
 
 from simlib.core import games as registry
+from simlib.core.games import get_game
+
+_SIM = get_game("day_night_z").simulate  # a study through the game contract
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "day_night_z"
@@ -195,7 +198,7 @@ def test_a_study_game_is_its_cells_deal():
 
 def test_tables_add_up_to_the_records():
     S = _study()
-    res = S.simulate(288, seed=2, chunk_size=100, keep_records=True, progress=False)
+    res = _SIM(288, seed=2, chunk_size=100, keep_records=True, progress=False)
     rec, t = res.records, res.tables
     assert len(rec) == 288 and int(t["overall"]["games"].iloc[0]) == 288
     assert int(t["overall"]["wins"].iloc[0]) == int(rec["success"].sum())
@@ -237,7 +240,7 @@ def test_records_keep_the_rules_between_columns():
 
 def test_render_and_paths():
     S = _study()
-    res = S.simulate(120, players=[1, 4], start_hours=[14], seed=1, progress=False)
+    res = _SIM(120, players=[1, 4], characters=[14], seed=1, progress=False)
     text = S.render(res)
     assert "success % by team size (rows) and start hour" in text and "14:00" in text
     paths = S.turn_paths(res.counts)

@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 from simlib.core.runner import FAULT_ENV, RunError, read_output
-from simlib.games.until_daylight.study import load_result, simulate
+from simlib.games.until_daylight import load_result, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = dict(games=900, players=[3, 4, 5, 6], seed=23)

@@ -30,7 +30,9 @@ from simlib.core.report import (ReportError, Section, curve_section,  # noqa: E4
                                 write_study_report)
 from simlib.core.runner import RunResult  # noqa: E402
 from simlib.core.tables import Counts, _pct, count_records  # noqa: E402
-from simlib.games.until_daylight.study import TABLE_SPEC, load_result  # noqa: E402
+from simlib.core.games import get_game as registry_game  # noqa: E402
+from simlib.games.until_daylight import load_result  # noqa: E402
+from simlib.games.until_daylight.study import TABLE_SPEC  # noqa: E402
 
 CHARS = ["ann", "bob", "cid", "dee", "eve", "fay"]
 CAUSES = ["character_died", "no_survivor_saved", "stalemate"]
@@ -749,7 +751,7 @@ def test_day_night_z_mean_intervals_stop_at_zero():
 
     from simlib.games.day_night_z import study as S
 
-    res = S.simulate(600, seed=3, progress=False)
+    res = registry_game("day_night_z").simulate(600, seed=3, progress=False)
     m = S.cell_means(res.counts, S.SUM_VALUES, ["players"])
     clipped = 0
     for v in S.SUM_VALUES:

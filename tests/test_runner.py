@@ -20,8 +20,8 @@ from simlib.core.runner import (BackendError, ChunkPlan, OutputExistsError, RunE
                                 run)
 from simlib.core.stats import rate_columns, wilson_interval
 from simlib.core.tables import Counts, TableSpec, count_records, make_tables, rate_matrix
-from simlib.games.until_daylight import api, simulate
-from simlib.games.until_daylight.study import (TABLE_SPEC, default_games, load_result, make_adapter)
+from simlib.games.until_daylight import api, load_result, simulate
+from simlib.games.until_daylight.study import TABLE_SPEC, default_games, make_adapter
 
 # a lighter night than the reference (5 rounds, waves of `round` cards), where the baseline
 # wins about 40 % of games: the tables' win columns are exercised, and a ruleset that is

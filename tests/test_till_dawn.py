@@ -773,7 +773,9 @@ def test_pure_python_reference_plays_the_same_games(seats, n):
 
 
 def test_a_counts_only_run_and_its_saved_file_give_the_same_tables(tmp_path):
-    from simlib.games.till_dawn.study import load_result
+    from simlib.core.games import get_game
+
+    load_result = get_game("till_dawn").load_result
 
     kw = dict(game="till_dawn", seats=["threshold:t=8", "threshold:t=12", "random"], seed=6,
               progress=False, chunk_size=100)

@@ -16,6 +16,9 @@ from simlib.games.until_the_world_ends.kernels.play_nb import kernel_nb
 from simlib.games.until_the_world_ends.ruleset import load_ruleset
 
 from test_until_the_world_ends import ENDINGS, all_cards, arrange, card_name_of, index_of
+from simlib.core.games import get_game
+
+_SIM = get_game("until_the_world_ends").simulate  # a study through the game contract
 
 RULES = load_ruleset()
 
@@ -101,9 +104,8 @@ def test_simulate_command_at_twelve_players(capsys):
 
 
 def test_study_of_mixed_table_sizes_counts_every_seat():
-    import simlib.games.until_the_world_ends.study as S
 
-    res = S.simulate(26, players=[3, 12], seed=2, progress=False)
+    res = _SIM(26, players=[3, 12], seed=2, progress=False)
     seat = res.tables.by_seat
     assert sorted(seat.loc[12].index.tolist()) == list(range(12))
     assert sorted(seat.loc[3].index.tolist()) == list(range(3))
@@ -116,10 +118,9 @@ def test_a_saved_study_of_twelve_players_reports_every_seat(tmp_path):
     """``simlib report`` (the registry's load_result) counts all 12 seats of a saved study's
     records, not the first 8."""
     from simlib.core.games import get_game
-    import simlib.games.until_the_world_ends.study as S
 
     out = tmp_path / "s12.parquet"
-    S.simulate(24, players=12, seed=3, out=out, keep_records=True, progress=False)
+    _SIM(24, players=12, seed=3, out=out, keep_records=True, progress=False)
     res = get_game("until_the_world_ends").load_result(out)
     seat = res.tables.by_seat
     assert sorted(seat.loc[12].index.tolist()) == list(range(12))

@@ -1,4 +1,4 @@
-"""Day Night Z studies: the generic runner's adapter, ``simulate()``, tables and text.
+"""Day Night Z studies: the generic runner's adapter (``simlib.simulate(game=...)`` plays it), tables and text.
 
 A study crosses two axes, **team size** (``players``: 1-4 survivors, the scenario's
 ``team`` taken in order) and **start hour** (``start_hours``; on the command line
@@ -31,13 +31,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.runner import RunResult
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
 from . import codes as K
 from .ruleset import DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules  # noqa: F401  (the study's names)
 
-__all__ = ["simulate", "load_result", "make_adapter", "DayNightZAdapter", "TABLE_SPEC",
+__all__ = ["make_adapter", "DayNightZAdapter", "TABLE_SPEC",
            "default_games", "render", "trace_text", "policy_arm", "records_frame", "cell_sums", "cell_means",
            "GAME", "load_rules", "DEFAULT_HOURS", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
 
@@ -80,8 +80,6 @@ TABLE_SPEC = TableSpec(
     primary="players",
     round="turns",
 )
-
-
 
 
 # =========================================================================== records
@@ -230,8 +228,6 @@ class DayNightZAdapter(StudyAdapter):
                 "team": list(self.rules.get("scenario.team"))}
 
 
-
-
 def study_game(adapter: DayNightZAdapter, index: int, team_size: int, start_hour: int, deal: int):
     """The step model's game of study game ``index``: the engine's ``api.Game`` of the
     cell's deal, whose ``record()`` is the study's records row (names, the study's game
@@ -376,31 +372,6 @@ def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
     """One arm of ``compare(policies=[a, b])``: co-operative, so the whole team plays the
     compared policy (the field is not used)."""
     return make_adapter(policy=policy, policy_params=params, **kw)
-
-
-def simulate(games: int | None = None, players=None, start_hours=None, *, seed: int = 0,
-             policy: str = "baseline", policy_params=None, ruleset=None, backend: str = "local",
-             scheduler: str | None = None, workers: int | None = None, threads: int | None = None,
-             chunk_size: int = DEFAULT_CHUNK_SIZE, keep_records: bool | None = None, out=None,
-             overwrite: bool = False, progress: bool | None = None,
-             max_chunks: int | None = None, connect_timeout: float = 5.0) -> RunResult:
-    """Play a study of Day Night Z adventures: success and VP by team size and start hour,
-    survivors alive, loss causes, the threat's path and sources, the Hunter's toll, SP on
-    rolls against threat.  Default: ``GAMES_PER_CELL`` games a cell, teams of 1-4, start
-    hours 8, 14 and 20, the baseline player, the reference ruleset."""
-    adapter = make_adapter(players, seed=seed, policy=policy, policy_params=policy_params,
-                           ruleset=ruleset, start_hours=start_hours)
-    n = default_games(adapter) if games is None else games
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise ValueError(f"games must be a positive integer; got {n!r}")
-    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-               workers=workers, threads=threads, keep_records=keep_records, out=out,
-               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
-               connect_timeout=connect_timeout)
-
-
-def load_result(path) -> RunResult:
-    return result_from_output(path, TABLE_SPEC)
 
 
 # =========================================================================== derived tables

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ...core.runner import RunResult, result_from_output
+from ...core.runner import RunResult
 from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables
 from ...core.adapter import StudyAdapter
 from . import api
@@ -41,7 +41,7 @@ from .ruleset import MortRules, load_ruleset
 
 __all__ = ["make_adapter", "MortAdapter", "TABLE_SPEC", "default_games", "render",
            "reference_points", "reference_tables",
-           "GAMES_PER_TABLE", "GAME", "trace_text", "load_result", "timeline", "TIMELINE_ROUNDS"]
+           "GAMES_PER_TABLE", "GAME", "trace_text", "timeline", "TIMELINE_ROUNDS"]
 
 GAME = "mort_de_la_lumiere_du_jour"
 GAMES_PER_TABLE = 10_000  # per pairing: the killer's win rate within about +-1 point
@@ -312,10 +312,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
             rnd = make_seat("random")
             tables += [tuple([seat] + [rnd] * n), tuple([rnd] + [seat] * n)]
     return MortAdapter(rules=rules, seed=int(seed), tables=tuple(tables), side=side)
-
-
-def load_result(path) -> RunResult:
-    return result_from_output(path, TABLE_SPEC)
 
 
 # =========================================================================== derived tables

@@ -1,4 +1,4 @@
-"""Till Dawn studies: the generic runner's adapter, ``simulate()``, tables and their text.
+"""Till Dawn studies: the generic runner's adapter (``simlib.simulate(game=...)`` plays it), tables and their text.
 
 Game ``i`` of a study is fixed by ``i`` and the study's parameters only:
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
+from ...core.runner import RunResult
 from ...core.effects import pointer
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
@@ -34,7 +34,7 @@ from .instruments import outcomes
 from .policies import POLICIES, Seat, make_seat
 from .ruleset import TillDawnRules, load_ruleset
 
-__all__ = ["simulate", "load_result", "make_adapter", "TillDawnAdapter", "TABLE_SPEC",
+__all__ = ["make_adapter", "TillDawnAdapter", "TABLE_SPEC",
            "default_games", "render", "GAMES_PER_TABLE", "GAME"]
 
 GAME = "till_dawn"
@@ -250,36 +250,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
                              f"have {', '.join(map(str, sorted(sizes)))} seats")
         api.team_codes(team, len(team), rules)
     return TillDawnAdapter(rules=rules, seed=int(seed), tables=tuple(tables), team=team)
-
-
-def simulate(games: int | None = None, players=None, characters=None, *, seed: int = 0,
-             policy: str = "threshold", policy_params=None, seats=None, ruleset=None,
-             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-             keep_records: bool | None = None, out=None, overwrite: bool = False,
-             progress: bool | None = None, max_chunks: int | None = None,
-             connect_timeout: float = 5.0) -> RunResult:
-    """Play a study of Till Dawn games: who wins, by seat, character and strategy.
-
-    Parameters as for Until Daylight's ``simulate``, plus ``seats`` (mixed tables: a list
-    of seat specs such as ``["optimal", "threshold:t=8", "threshold:t=12"]``, or a list of
-    such tables, played in turn with rotating seats).  Default: ``GAMES_PER_TABLE`` games
-    per table, all seats ``threshold``, 3-8 players, random characters, and
-    ``ruleset=None``: Till Dawn's declared default, the reference ruleset.
-    """
-    from ...core.games import get_game
-
-    return get_game(GAME).simulate(games, players, characters, seed=seed, policy=policy,
-                                   policy_params=policy_params, seats=seats, ruleset=ruleset,
-                                   backend=backend, scheduler=scheduler, workers=workers,
-                                   threads=threads, chunk_size=chunk_size,
-                                   keep_records=keep_records, out=out, overwrite=overwrite,
-                                   progress=progress, max_chunks=max_chunks,
-                                   connect_timeout=connect_timeout)
-
-
-def load_result(path) -> RunResult:
-    return result_from_output(path, TABLE_SPEC)
 
 
 # =========================================================================== text

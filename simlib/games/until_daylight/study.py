@@ -1,4 +1,4 @@
-"""Until Daylight studies: the batch runner's adapter for this game, and ``simulate()``.
+"""Until Daylight studies: the batch runner's adapter for this game (``simlib.simulate`` plays it).
 
 >>> from simlib import simulate
 >>> res = simulate(games=8000, players=[3, 4, 5, 6], seed=7)     # random teams
@@ -23,13 +23,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, count_records
 from ...core.adapter import DeferredRecords, StudyAdapter
 from . import api
@@ -38,7 +36,7 @@ from .instruments import outcomes
 from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
-__all__ = ["simulate", "load_result", "UntilDaylightAdapter", "TABLE_SPEC",
+__all__ = ["UntilDaylightAdapter", "TABLE_SPEC",
            "GAMES_PER_PLAYER_COUNT", "default_games", "make_adapter"]
 
 GAMES_PER_PLAYER_COUNT = 40_000  # 95 % intervals within about +-1 point per character x players
@@ -351,84 +349,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     return UntilDaylightAdapter(rules=rules, seed=int(seed), players=tuple(counts), teams=teams,
                                 teams_spec=spec, policy=policy, policy_id=int(pid),
                                 policy_params=pp, rotate_seats=rotate, search=search)
-
-
-def simulate(games: int | None = None, players: int | Sequence[int] | None = None,
-             characters: str | Sequence[str] | Sequence[Sequence[str]] | None = None, *,
-             seed: int = 0, policy: str = "baseline",
-             policy_params: Mapping[str, float] | Sequence[float] | None = None,
-             ruleset: Ruleset | str | Path | None = None, backend: str = "local",
-             scheduler: str | None = None, workers: int | None = None,
-             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-             keep_records: bool | None = None, out: str | Path | None = None,
-             overwrite: bool = False, progress: bool | None = None,
-             max_chunks: int | None = None, connect_timeout: float = 5.0) -> RunResult:
-    """Play a study of Until Daylight games and tabulate who wins, how and who dies.
-
-    Parameters
-    ----------
-    games : int, optional
-        Games to play (default: 40 000 per player count, 95 % intervals of about
-        +-1 point for every character at every player count; rounded up to whole cycles
-        of the teams when they are enumerated or given).
-    players : int or sequence of int, optional
-        Player counts (3-6); games cycle through them.  Default: all (random or ``"all"``
-        teams) or the sizes of the teams given.
-    characters : None, "random", "all", a team, or a list of teams
-        ``None``/``"random"``: a random team per game (uniform, no duplicates);
-        ``"all"``: every team of each player count in turn; a list of names: that team;
-        a list of lists: those teams in turn.
-    seed : int
-        Root seed: game ``i``'s randomness depends only on ``(seed, i)``.
-    policy, policy_params :
-        Policy name (``baseline``, ``random``) and parameters (mapping or full vector).
-    ruleset : Ruleset, path, preset name or None
-        The rules (default: the ``calibrated`` preset; ``"reference"`` for the raw
-        assumptions; a path is given to ``load_ruleset``).
-    backend : {"local", "dask"}
-        Local numba threads, or tasks on a ``dask.distributed`` cluster.
-    scheduler : str, optional
-        Address of a running Dask scheduler; default: start a LocalCluster on 127.0.0.1.
-    workers : int, optional
-        Workers of that LocalCluster (default: CPUs).
-    threads : int, optional
-        numba threads per chunk (local default: numba's setting; Dask: 1).
-    chunk_size : int
-        Games per chunk (never changes the results).
-    keep_records : bool, optional
-        Keep one row per game (default: up to 1 000 000 games; above, counts only).
-    out : path, optional
-        Parquet file for the records (or counts); chunks are saved as they finish and
-        an interrupted run resumes when called again with the same arguments.
-    overwrite : bool
-        Replace an existing ``out``.
-    progress : bool, optional
-        Progress bar (default: on a terminal or in a notebook).
-    max_chunks : int, optional
-        Stop after this many chunks (incomplete result; resume with the same call).
-    connect_timeout : float
-        Seconds to wait for the Dask scheduler.
-
-    Returns
-    -------
-    simlib.core.runner.RunResult
-        ``.tables`` (win rates, loss causes, deaths with 95 % Wilson intervals),
-        ``.records`` (DataFrame or None), ``.counts``, ``.provenance``.
-    """
-    from ...core.games import get_game
-
-    return get_game(GAME).simulate(games, players, characters, seed=seed, policy=policy,
-                                   policy_params=policy_params, ruleset=ruleset,
-                                   backend=backend, scheduler=scheduler, workers=workers,
-                                   threads=threads, chunk_size=chunk_size,
-                                   keep_records=keep_records, out=out, overwrite=overwrite,
-                                   progress=progress, max_chunks=max_chunks,
-                                   connect_timeout=connect_timeout)
-
-
-def load_result(path: str | Path) -> RunResult:
-    """A saved study (the parquet file written by ``simulate(..., out=path)``)."""
-    return result_from_output(path, TABLE_SPEC)
 
 
 def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):

@@ -1,4 +1,4 @@
-"""Until the World Ends studies: the generic runner's adapter, ``simulate()``, tables and text.
+"""Until the World Ends studies: the generic runner's adapter (``simlib.simulate(game=...)`` plays it), tables and text.
 
 Game ``i`` of a study is fixed by ``i`` and the study's parameters only: with ``T`` the
 tables given (each a list of seats; default one table per player count, every seat playing
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core.runner import DEFAULT_CHUNK_SIZE, RunResult, result_from_output, run
+from ...core.runner import RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
 from . import api
@@ -38,7 +38,7 @@ from .instruments import outcomes as _outcomes
 from .policies import POLICIES, Seat, make_seat
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
-__all__ = ["simulate", "load_result", "make_adapter", "UntilTheWorldEndsAdapter", "TABLE_SPEC",
+__all__ = ["load_result", "make_adapter", "UntilTheWorldEndsAdapter", "TABLE_SPEC",
            "default_games", "render", "GAMES_PER_TABLE", "GAME", "GAME_VALUES", "trace_text", "policy_arm"]
 
 GAME = "until_the_world_ends"
@@ -249,31 +249,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     most = max(len(t) for t in tables)
     return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables),
                                     spec=table_spec(K.record_seats(most)))
-
-
-def simulate(games: int | None = None, players=None, characters=None, *, seed: int = 0,
-             policy: str = "greedy", policy_params=None, seats=None, ruleset=None,
-             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-             threads: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-             keep_records: bool | None = None, out=None, overwrite: bool = False,
-             progress: bool | None = None, max_chunks: int | None = None,
-             connect_timeout: float = 5.0) -> RunResult:
-    """Play a study of Until the World Ends games: who wins by seat and strategy, how long
-    games last, how rounds end, what each card kind is worth.
-
-    ``seats``: mixed tables (``["rollout", "greedy", "greedy"]``, or a list of such tables,
-    played in turn with rotating seats).  Default: ``GAMES_PER_TABLE`` games per table, all
-    seats ``greedy``, 2-6 players, the reference ruleset.
-    """
-    adapter = make_adapter(players, characters, seed=seed, policy=policy,
-                           policy_params=policy_params, ruleset=ruleset, seats=seats)
-    n = default_games(adapter) if games is None else games
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise ValueError(f"games must be a positive integer; got {n!r}")
-    return run(adapter, int(n), chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-               workers=workers, threads=threads, keep_records=keep_records, out=out,
-               overwrite=overwrite, progress=progress, max_chunks=max_chunks,
-               connect_timeout=connect_timeout)
 
 
 def load_result(path) -> RunResult:
