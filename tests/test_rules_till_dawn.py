@@ -169,6 +169,30 @@ def test_an_event_icon_gives_the_current_player_an_event_card(rules):
     assert g.state[K.S_N_EVENTS] == events - 1
 
 
+@pytest.mark.parametrize("how", ["slain", "sunrise"])
+def test_an_event_icon_gives_its_event_to_a_drawer_the_card_put_out(rules, how):
+    """Rulebook, Hunt Cards with the Event Icon: 'If the Hunt card has an Event icon, the
+    current player draws an Event card' - also when the card itself sent the drawer to its
+    coffin (slayer) or brought the sunrise: out for the night, it keeps the card for the
+    next ('may keep their Event card to play in the next round')."""
+    g = Table(3, rules)
+    g.state[K.S_CURRENT] = 1
+    events = int(g.state[K.S_N_EVENTS])
+    if how == "slain":
+        g.state[K.S_S_HEALTH + 1] = 2
+        g.draw(type_of(rules, "vampire_slayer_2", "blue", icon=1))
+        assert g.seat(1, "active") == 0 and g.seat(1, "health") == 0
+    else:
+        g.state[K.S_TRACK] = rules.get("constants.track_length") - 1
+        g.draw(type_of(rules, "sun_rising_1", "blue", icon=1))
+        assert g.rows(K.LG_SUNRISE)
+    assert [g.seat(s, "event") >= 0 for s in range(3)] == [False, True, False]
+    assert [r[2] for r in g.rows(K.LG_EVENT_DRAW)] == [1]
+    assert g.rows(K.LG_EVENT_DRAW)[0][1] == 0  # drawn in the night of the card
+    if how == "slain":
+        assert g.state[K.S_N_EVENTS] == events - 1
+
+
 @pytest.mark.parametrize("vote, blood, health", [(K.A_VOTE_HUNTING, 6, 5), (K.A_VOTE_BLOOD, 0, 4)])
 def test_an_invitation_pays_more_on_a_hunting_moon(rules, vote, blood, health):
     """2.1 'A matching vote gains the card's payoff (blood); a wrong moon takes its penalty

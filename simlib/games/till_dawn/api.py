@@ -203,7 +203,7 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], charac
 
 _M64 = (1 << 64) - 1
 _GOLDEN, _MIX1, _MIX2 = int(GOLDEN), int(MIX1), int(MIX2)
-_STEP_LOG = 4096  # rows one kernel call may log (a step logs tens)
+_STEP_LOG = 1024  # rows one kernel call may log (a step: tens; 20 nights ended by their first card: ~250)
 
 
 def _mix64(z: int) -> int:
@@ -333,7 +333,7 @@ class Game:
         """The first invariant the position breaks (``"none"`` when every one holds):
         health within its bounds and positive for an active vampire, no negative blood or
         coffin points, cards left never negative, the track on the board, an active
-        vampire to decide."""
+        vampire to decide (or the drawer choosing an event card to keep)."""
         st = self.state
         p = int(st[K.S_PLAYERS])
         for s in range(p):
@@ -348,7 +348,11 @@ class Game:
             return "a card type has a negative count left"
         if not 0 <= st[K.S_TRACK] <= self.rules.get("constants.track_length"):
             return "the night track is off the board"
-        if not self.over and (not self._legal_codes() or st[K.S_S_ACTIVE + st[K.S_DECIDER]] != 1):
+        # the one decision of a vampire out for the night: which event card it keeps when
+        # the card that put it out carried the event icon
+        out_ok = st[K.S_PHASE] == K.PH_KEEP
+        if not self.over and (not self._legal_codes()
+                              or (st[K.S_S_ACTIVE + st[K.S_DECIDER]] != 1 and not out_ok)):
             return "the game is not over but no active vampire can act"
         return "none"
 

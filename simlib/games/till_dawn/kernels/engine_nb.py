@@ -441,15 +441,15 @@ def _draw_nb(state, rules, log):
 
 @njit_nb
 def _after_card_nb(state, rules, log):
-    """The card is discarded (a returning card goes back into the deck) and its event
-    icon gives the current player an event card."""
+    """The card is discarded (a returning card goes back into the deck); its event icon gives
+    the current player an event card, even one the card put out (rulebook: Hunt Cards)."""
     card = state[K.S_CARD]
     cur = state[K.S_CURRENT]
     if rules[K.R_TYPES + card * K.CT_N + (K.CT_RETURNS)] == 1:
         state[K.S_N_HUNT] += 1  # the card sits just past the remaining cards
         state[K.S_TYPE_LEFT + card] += 1
     state[K.S_PHASE] = K.PH_END_TURN
-    if rules[K.R_TYPES + card * K.CT_N + (K.CT_ICON)] == 1 and state[K.S_S_ACTIVE + cur] == 1:
+    if rules[K.R_TYPES + card * K.CT_N + (K.CT_ICON)] == 1:
         ne = state[K.S_N_EVENTS]
         if ne > 0:
             j = randint_nb(state, K.STREAM_DECKS, ne)
