@@ -518,3 +518,26 @@ def test_illegal_action_is_refused():
     g = Reference(RULES, {"players": 2}, RandomChance(0))
     with pytest.raises(ValueError):
         g.apply(("snipe", 0, 0))
+
+
+def test_other_phrases_of_the_effect_vocabulary():
+    r = rules(cards__wipe_out__effect="discard_last(others)", cards__shift__effect="pass_last(right)",
+              cards__clear_good_things__effect="clear(all)", cards__the_end__effect="end(zero(disaster))")
+    g, _ = scripted(3, {1: ["wipe_out", "shift", "clear_good_things"], 2: ["natural_2", "natural_3", "natural_4"],
+                        0: ["the_end", "cosmic_5", "cosmic_8"]}, r=r)
+    g.timelines = [["cosmic_10", "outbreak_8"], ["outbreak_6", "personal_5"], ["natural_7"]]
+    g.common = ["outbreak_x2", "good_plus_5"]
+    g.apply(("play", "wipe_out"))          # the others lose their last card, seat 1 keeps his
+    assert g.timelines == [["cosmic_10"], ["outbreak_6", "personal_5"], []]
+    g.apply(("play", "natural_2"))
+    g.apply(("play", "cosmic_5"))
+    g.apply(("play", "shift"))             # to the right: seat s's last card goes to seat s - 1
+    assert g.timelines == [["cosmic_10", "personal_5"], ["outbreak_6", "natural_2"], ["cosmic_5"]]
+    g.apply(("play", "natural_3"))
+    g.apply(("play", "cosmic_8"))
+    g.apply(("play", "clear_good_things"))
+    assert g.common == []
+    g.apply(("play", "natural_4"))
+    g.apply(("play", "the_end"))           # nobody holds an ending to challenge: it stands
+    assert g.round == 2                    # and disasters score 0 for everyone
+    assert g.record()["round_scores"][0] == [5, 0, 0]
