@@ -438,3 +438,31 @@ def test_a_wrong_outcome_is_caught():
         assert caught >= 1
     finally:
         me.KernelChance = orig
+
+
+def test_scenario_search_markers_go_with_the_tiles():
+    """§4.9, "Entering locations" (the rulebook's example 1: the last survivor out of the
+    Fire Station discards all its tiles): a search marker left on a tile goes with it, and
+    re-entering the location finds none there (the disagreement the differential runs
+    found: the kernel kept the marker)."""
+    g = Game(seed=3, game=0, team_size=1)
+    r = g.rules
+    loc = 0
+    access = r.get(f"locations.{r.names('locations')[loc]}.access")
+    zone = access[0] * r.get("city.cols") + access[1]
+    tile0 = K.MAX_ZONES + loc * K.MAX_TILES
+    st = g.state
+    b = K.S_SURV
+    st[b + K.U_PLACE] = tile0
+    st[b + K.U_AP] = 3
+    st[b + K.U_ACTIVATED] = 1
+    st[_G + K.G_PHASE] = K.PH_ACT
+    st[_G + K.G_CUR] = 0
+    pb = K.S_PLACES + tile0 * K.P_W
+    st[pb + K.P_DEPLOYED] = 1
+    st[pb + K.P_EXPLORED] = 1
+    st[pb + K.P_MARKERS] = 1
+    move = K.AC_MOVE * K.ACT_KIND + zone * K.ACT_ARG
+    assert move in g.legal_codes()
+    g.apply_code(move)
+    assert int(g.state[pb + K.P_MARKERS]) == 0

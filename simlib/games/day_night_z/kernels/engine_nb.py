@@ -26,7 +26,8 @@ Choices where the rulebook is silent (also listed in ``play.py``):
   needed first (penalty: their worst evasion); a failed check spends the AP;
 * the threat rises (§3.2) when the last survivor leaves a city tile with enemies, or the
   last survivor leaves a location (the enemies of all its tiles); those enemies are
-  discarded with the tiles (miniatures back in the box; the Hunter to the stalk area);
+  discarded with the tiles (miniatures back in the box; the Hunter to the stalk area),
+  and so are the tiles' corpse and search markers;
   moving between the tiles of a location leaves its enemies in place, no rise;
 * a move into or out of an alley zone ends the activation (§4.9 "STOP"; the AP stay in
   reserve) and draws a city encounter card when the zone it reaches holds no enemies;
@@ -584,8 +585,10 @@ def leave_rule(st, tr, rl, p):
             if st[en(e, K.EN_KIND)] >= 0 and loc_of(st[en(e, K.EN_PLACE)]) == loc:
                 remove_enemy(st, rl, e, 0)
     for t in range(K.MAX_TILES):
+        # the tiles are discarded with every marker on them (§4.9, example 1)
         st[pl(first + t, K.P_DEPLOYED)] = 0
         st[pl(first + t, K.P_CORPSES)] = 0
+        st[pl(first + t, K.P_MARKERS)] = 0
 
 
 @njit_nb
