@@ -65,8 +65,6 @@ def check_position(g: Reference, full: Counter) -> None:
     held = Counter(g.pile) + Counter(g.discards) + Counter(g.common)
     for s in range(g.n):
         held += Counter(g.hands[s]) + Counter(g.timelines[s])
-    if phase == "challenge":  # the standing ending is on the table, in no pile yet
-        held[obs["pending_ending"]] += 1
     assert held == full, "cards not conserved"
     for s in range(g.n):
         assert not Counter(g.marked[s]) - Counter(g.hands[s]), "a mark without its card"

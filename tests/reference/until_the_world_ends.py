@@ -46,7 +46,7 @@ Observation keys
 ``seat`` (who decides), ``phase``, ``round`` (1-based), ``dealer``, ``turn`` (turns done in
 this round), ``totals`` (list per seat, before this round), ``timelines`` (list per seat of
 card names, left to right), ``common`` (card names in the common area, in play order),
-``discards`` (sorted card names: the discard pile is face up), ``pile_size``,
+``discards`` (sorted card names: the discard pile is face up; a standing ending lies on it), ``pile_size``,
 ``hand_sizes`` (list per seat), ``hand`` (sorted names of the deciding seat's hand),
 ``marked`` (sorted names of the deciding seat's marked endings, a sub-multiset of
 ``hand``), ``pending_ending`` (the standing ending's name in phase ``challenge``, else
@@ -566,6 +566,9 @@ class Reference:
     def _ending(self, p: int, name: str):
         self._rec["endings_played"] += 1
         self.pending_ending, self.ender = name, p
+        # rulebook: "an ending card is played by placing it face up at the top of the
+        # discard pile and declaring that the game is over" (found by the differential test)
+        self.discards.append(name)
         for i in range(1, self.n):
             s = self._left(p, i)
             held = [c for c in self.hands[s] if self.cards[c].kind == "ending"]
@@ -576,7 +579,7 @@ class Reference:
                                      [("challenge", c) for c in names] + [("no_challenge",)])
             if a[0] == "challenge":
                 self._take(s, a[1], marked_first=True)
-                self.discards += [name, a[1]]
+                self.discards.append(a[1])
                 self._rec["endings_challenged"] += 1
                 self.pending_ending = self.ender = None
                 return
