@@ -18,14 +18,25 @@ winners, rounds, end cause, round causes counted, challenges, endings played, ro
 rounds ended, challenges by seat, the ender's top and gain, the points' sum, turns) against
 what the reference's record and the actions give.
 
-Two forms differ by design, mapped here and nowhere looser:
+Forms that differ by design, mapped here and nowhere looser:
 - a player who can neither draw nor play passes: the kernel asks it (one legal action,
-  ``pass``), the reference takes it by itself; the driver applies the kernel's pass alone.
+  ``pass``), the reference takes it by itself; the driver applies the kernel's pass alone
+  (and counts it among the kernel's ``decisions``).
 - a challenge: the kernel's one ``challenge`` action plays the challenger's first marked
   ending, else his first ending in hand; the reference offers one ``("challenge", name)``
   per distinct ending (reading 1).  The legal sets are compared with the challenge's card
   left out, and the kernel's card must be one the reference offers; the reference then
-  plays the kernel's card.
+  plays the kernel's card.  Likewise a player holding several marked (drawn) endings:
+  the kernel offers the first drawn, the reference each; both must offer marked endings
+  only, and the kernel's must be among the reference's.  (Open rule questions: the docs
+  do not say which ending a challenger gives up, nor which marked ending goes first.)
+- a hoard: the kernel lays the hoarders' endings on the table, the reference leaves them
+  in the face-up hands; in the pick phase the hands are compared without endings (the
+  shown endings and their room are compared in ``hoard``).
+- turns: the reference counts a round's last turn when the round ends inside it (an
+  ending stands, a hoard on a draw) or on the pass completing the cycle; the kernel's
+  count moves when a turn is over and play goes on.  The kernel's per-round count plus
+  that last turn must equal the reference's.
 
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run).
 """
