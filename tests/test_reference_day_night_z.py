@@ -9,13 +9,13 @@ import pytest
 
 from simlib.games.day_night_z.ruleset import load_ruleset
 from tests.reference.chance import RandomChance, ScriptedChance
-from tests.reference.day_night_z import LEVELS, Reference
+from tests.reference.day_night_z import Reference
 
 RULES = load_ruleset()
 CHANCE_KINDS = {"check_die", "attack_die", "enemy_die", "infection_die", "search_deck", "spawn_deck",
                 "exploration_deck", "encounter_deck", "surprise_deck", "corpse_pile", "threat_a",
                 "threat_hourglasses", "threat_hunter", "threat_infection", "threat_condition",
-                "threat_location", "hunter_target"}
+                "threat_location", "hunter_target", "ambush_target"}
 
 
 def flat(over=None) -> dict:
@@ -430,7 +430,7 @@ def test_a_search_zone_needs_a_fresh_activation_and_no_enemy():
     g._open_location_tile("garage", 0)
     assert len(g.tiles["garage:0"]["enemies"]) == 2 and g.tiles["garage:0"]["markers"] == 1
     legal = g.legal_actions()
-    assert ("search_zone",) not in legal and ("search_item", 0) in legal
+    assert ("search_zone",) not in legal and ("search_item", 0) not in legal   # §4.7: no enemy
     assert all(a[0] != "attack" or a[1] == "colt" for a in legal)   # far enemies: shots only
 
 
@@ -466,6 +466,9 @@ def test_alley_stops_the_activation_and_the_encounter_uses_the_reserve():
     assert g.phase != "encounters" or g.is_over()
 
 
+@pytest.mark.xfail(strict=True, reason="the rulebook's street encounters (§4.9 'Moving in street "
+                   "zones'); the reference follows the kernel's alley-only encounters (Reading 4), "
+                   "an open kernel disagreement")
 def test_an_encounter_card_needs_a_move_into_a_free_street_zone():
     g = game(2)
     g.apply(("activate", 0))
@@ -488,7 +491,8 @@ def test_surprise_crawler_ambush_attacks_at_once():
     assert [k for k, _ in g.chance.history] == ["surprise_deck", "threat_location"] + ["enemy_die"] * 3
     assert (2, 2) not in g.surprises_left
     legal = g.legal_actions()
-    assert not any(a[0] == "move" for a in legal) and ("evade", 0) in legal
+    # a move away from the engaged Crawler carries the Agility check's SP (Reading 7)
+    assert all(len(a) == 4 for a in legal if a[0] == "move") and ("move", 1, 2, 0) in legal
 
 
 def test_the_hunter_stalks_spawns_and_leaves_at_dawn():

@@ -37,31 +37,35 @@ Pending ``hidden`` (at the start of a hidden survivor's activation, §4.13):
 Pending ``act`` (the active survivor's activation) and ``reserve`` (after his city encounter
 card, he spends the AP he kept) -- ``sp`` is the survival points spent on that roll,
 0..min(``survivor.max_sp_per_roll``, his SP):
-- ``("move", r, c)``: to an orthogonally adjacent city zone; ``city.move_ap`` AP from a zone,
-  ``map.leave_tile_ap`` AP from a city tile (the step out included). Not while engaged.
+- ``("move", r, c)``: to an orthogonally adjacent city zone; ``city.move_ap`` AP.
 - ``("enter", location)``: from the location's access zone (or a city tile on it) onto its
-  tile 0; ``city.enter_location_ap`` AP (``map.leave_tile_ap`` from a city tile).
+  tile 0; ``city.enter_location_ap`` AP.
 - ``("tile", i)``: to the next (i = current + 1) or previous tile of the location;
-  ``map.leave_tile_ap`` AP. Not while engaged.
-- ``("exit_location",)``: from tile 0 to the access zone; ``map.leave_tile_ap`` AP. Not
-  while engaged.
-- ``("evade", sp)``: ``city.move_ap`` AP; an Agility check with the worst (lowest)
-  evasion of the enemies engaged with him as modifier; success: they are all far.
+  ``city.move_ap`` AP.
+- ``("exit_location",)``: from tile 0 to the access zone; ``city.move_ap`` AP.
+- A move from a place holding enemies costs at least ``map.leave_tile_ap``. A move away
+  from enemies engaged with him carries the SP of an Agility check (worst evasion of
+  them, at most 0, as modifier): ``("move", r, c, sp)``, ``("enter", location, sp)``,
+  ``("tile", i, sp)``, ``("exit_location", sp)``; failed, the AP are spent and he stays;
+  passed, they are all far and he moves.
 - ``("attack", weapon, enemy_id, sp)``: ``combat.attack_ap`` AP. ``weapon`` is one he
   carries or ``"fists"``; melee weapons reach only enemies engaged with him, ranged ones
   every enemy on his tile (``map.ranged_reaches_tile``). Needs the weapon's ammo; a slow
   weapon once a turn.
-- ``("search_zone",)``: a complete turn (only as the activation's first action, all AP
-  unspent), on a location tile free of enemies, not searched before. Draws Perception
+- ``("search_zone",)``: a complete turn (no AP spent yet this turn), on a location tile
+  free of enemies, not searched before. Draws Perception
   cards; then pending ``keep``.
-- ``("search_item", sp)``: ``combat.search_item_ap`` AP; a search marker on his tile: one
+- ``("search_item", sp)``: ``combat.search_item_ap`` AP; a search marker on his location
+  tile, free of enemies (§4.7): one
   card, a Perception check with the card's modifier.
 - ``("search_corpse",)``: ``combat.search_item_ap`` AP; a corpse marker on his tile.
 - ``("hide",)``: ``combat.hide_ap`` AP; a corpse marker on his tile, no enemy engaged with
   him; he takes the marker and rolls ``combat.hide_dice`` infection dice.
 - ``("defend",)``: ``combat.defend_ap`` AP, once a turn: +``combat.defend_bonus`` Defense
   until the end of the turn.
-- ``("rest",)``: a complete turn (first action, not engaged): stress −``survivor.rest_stress``.
+- ``("rest",)``: a complete turn (no AP spent yet this turn, stress above 0): stress
+  −``survivor.rest_stress``.
+- ``("leave_hiding",)``: free, while hidden among corpses.
 - ``("eat",)``: free: one supply, +``survivor.supply_heals`` health (below the top).
 - ``("painkillers",)``: free: +amount health. ``("first_aid", sp)``: free, an Aid check,
   +amount health on a success. ``("vaccine", sp)``: free (infected), an Aid check,
@@ -122,10 +126,10 @@ Chance kinds (each ``options`` list as described)
 - ``"threat_location"``: the body location a threat card strikes (one a card, drawn with
   the card's columns), and the location the surprise Crawler's immediate attack strikes;
   options: the armour locations of the search data in order of first appearance.
-- ``"hunter_target"``: the survivor the Hunter spawns with; options: the seats in city
-  zones.
-Every pile is refilled from its discards (the whole deck less the cards held) when a draw
-finds it empty.
+- ``"hunter_target"``, ``"ambush_target"``: the survivor the Hunter spawns with, the
+  survivor a threat card's ambush falls on; options: the living seats outside the
+  locations.
+Every pile is refilled with the whole deck when a draw finds it empty.
 
 Record keys
 -----------
@@ -148,6 +152,12 @@ each miniature while one is left in the box and the tile holds fewer than
 
 Readings (where the docs and the rulebook are silent)
 -----------------------------------------------------
+The differential test (``tests/test_differential_day_night_z.py``) plays this engine
+against the kernels; where the texts are silent the readings below are the kernels'
+(``kernels/engine_nb.py`` lists them), so that the two can be compared. Reading 4 departs
+from the rulebook (§4.9 "Moving in street zones" draws a card in a free street zone too):
+an open disagreement of the kernels, kept here to compare the rest.
+
 1. Turn: actions phase (the leader picks each next survivor), city encounter phase (the
    cards in the order drawn; each card's survivor then spends his reserve), threat phase
    (side A: zombies; side B: condition, hourglasses, Hunter icon, infection icon; then
@@ -156,16 +166,18 @@ Readings (where the docs and the rulebook are silent)
 2. The game ends at once (no further draw) when every survivor is dead, or when
    ``searches_needed`` searches have succeeded and every living survivor stands in an
    exit zone outside any location (on the zone or on a city tile there); this is checked
-   after every action and every step of the phases.
+   after every action and every step of the phases, except that a threat card, once its
+   zombies have acted with a survivor left, plays out to its noise adjustment.
 3. A successful search is a passed Perception check of a zone search or an item search;
    corpse markers are not searches. An item search adds the card's modifier only (§4.8);
    a zone search the card's and the location's (§4.7).
-4. A city encounter card is drawn when an activation (not a reserve one) ends in a city
-   zone into which the survivor moved during it, with no tile and no other living
-   survivor there (§4.9 "free of other creatures"); the exits count as city zones (§3.0).
-   Only entering an alley stops the activation (its AP go to reserve); leaving an alley
-   does not. A reserve activation draws no new card.
-5. Moves inside a location: ``("tile", i)`` costs ``map.leave_tile_ap``; a tile deployed
+4. Entering or leaving an alley stops the activation (its AP go to reserve) and draws a
+   city encounter card when the zone reached holds no enemies and he holds no card; street
+   zones draw none. The cards are resolved in seat order in the encounter phase; a card
+   drawn in a reserve activation waits for the next turn's (its ambush comes onto his
+   tile, in a location if he is in one).
+5. Moves cost ``city.move_ap`` (``city.enter_location_ap`` onto a location's tile 0), at
+   least ``map.leave_tile_ap`` from a place holding enemies; a tile deployed
    for the first time draws an exploration card; a tile explored earlier and deployed
    again (the location re-entered) draws the location's spawn cards instead (§4.9,
    "entering already visited locations"). Spawn cards for a location: ``spawn_small`` if
@@ -176,21 +188,25 @@ Readings (where the docs and the rulebook are silent)
    raises nothing. The tiles are then removed, their enemies' miniatures back in the box
    (the Hunter to the stalk area with its wounds), their corpse and search markers gone.
    A survivor's death is not a leaving.
-7. Leaving engaged enemies is the ``evade`` action (§4.9.2: a failed check costs the AP);
-   on a success every enemy engaged with him turns far.
+7. Leaving engaged enemies is a move with an Agility check (§4.9.2: a failed check costs
+   the AP and he stays); on a success every enemy engaged with him turns far.
 8. Zombies: every enemy on a tile with a living survivor acts, all tiles together, by
-   initiative (highest first), ties by enemy id (placement order). Each action: an
+   initiative (highest first), ties by kind (data order), then by slot (the lowest slot
+   free when the enemy was placed, as the kernels number them); excitement's free advances
+   go by slot. Each action: an
    engaged enemy attacks its survivor; a far one advances (engages the priority survivor
    of its tile among those not hidden with fewer than ``map.engaged_cap`` engaged
    enemies: ``combat.target_priority``, noisiest = most noise counters made by his own
    weapons this turn, then lowest health, then lowest seat); advancing uses the action,
    and an enemy with no one to advance on stops. Excitement: every far enemy first
    advances once (free), then the normal actions. Fury: ``fury_actions`` more actions.
-9. Rapid fire: ``attacks_per_ap`` rolls on the one target, each spending its ammo, making
-   its noise and taking the chosen SP again (while he holds them); the rolls stop when the
-   target dies or the ammo runs out. Sweep: a kill on a roll that fired the star lets him
+9. Rapid fire: ``attacks_per_ap`` rolls on the one target, each spending its ammo and
+   making its noise, the chosen SP on the first roll only; the rolls stop when the target
+   dies or the ammo runs out. Sweep: a kill on a roll that fired the star lets him
    attack another enemy engaged with him for free (no AP, no SP), which may sweep again.
-10. A survivor carries every weapon he finds and attacks with any of them or his fists; a
+10. A survivor carries one melee weapon (fists when none) and one ranged weapon; a found
+    weapon replaces the carried one of its kind when it deals more damage in his hands
+    then; a
     suppressor card silences all his suppressible weapons; a flashlight gives day values
     of every attribute at night; armour counts on its location only; the biker gloves
     (``cancels_attack``) are discarded to cancel the first hitting attack on the arms
@@ -198,11 +214,12 @@ Readings (where the docs and the rulebook are silent)
 11. Enemies die only of damage; a wounded enemy keeps its wounds when day and night
     change its profile, and is killed when its wounds reach the health of the side in
     play at the hit.
-12. Threat condition ambush: each city zone (or city tile) holding a living survivor
-    outside the locations gets ``ambush_spawn_per_survivor`` x team size spawn cards on its
+12. Threat condition ambush: one living survivor outside the locations, at random
+    (``ambush_target``), gets ``ambush_spawn_per_survivor`` x team size spawn cards on his
     city tile (deployed if needed). Red stress: each survivor at red stress loses
     ``red_stress_health`` (a death of damage). The infection icon: level 1 stress, levels
-    2 and 3 health (a death of infection).
+    2 and 3 health (a death of damage: a death of infection is the level reaching
+    ``survivor.infection_death``).
 13. The Hunter (§3.13): in the box until a night's first icon puts it in the stalk area;
     from there an icon at night spawns it on the city tile of a random survivor outside
     the locations (a tile deployed on his zone if he stands in the street), if the tile has
@@ -211,13 +228,19 @@ Readings (where the docs and the rulebook are silent)
 14. The clock: each hour passed fires, in this order, the night's start (the Hunter
     heals), dawn, the infection test (a Strength check, SP the player's choice), eating,
     the threat hour. Eating is forced: min(eats, supplies) supplies.
-15. Piles: a drawn card is discarded when used or dropped; an empty pile is refilled with
-    the whole deck less the cards survivors hold (alive or dead). Killed enemies' miniatures
+15. Piles: an empty pile is refilled with the whole deck (the docs page: the campaign's
+    discard piles are left out, an exhausted deck is shuffled anew). Killed enemies' miniatures
     go back to the box at once.
 16. The threat track is capped at red's last unit whatever ``red_capped`` says (the track
     has no unit beyond it).
 17. The leader is the lowest living seat (the rulebook draws him at random at the start of
     an adventure; only the activation order depends on him).
+18. A complete-turn action (rest, zone search) spends every AP left; free actions may
+    follow it in the same activation.
+19. The Surprise Crawler engages him only if fewer than ``map.engaged_cap`` enemies are
+    engaged with him (then it attacks at once); else it arrives far.
+20. Record: ``hunter_kills`` counts the Hunter killed, ``hunter_damage`` the damage its
+    hits dealt (whole, as rolled).
 """
 from __future__ import annotations
 
