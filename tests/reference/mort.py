@@ -66,7 +66,7 @@ Play (the player to move, in its own turn):
   offered only as ``("spend", value, "exhaustion")`` (swallowed whole, spent on nothing);
   a bigger card pays the deficit and gives the rest to its purpose.
 * ``("purpose", purpose)`` (only under ``pooled_energy``): turn the pool's points to
-  another purpose, without a card.
+  another purpose, without a card (only while the pool holds points).
 * Acts, each paid from the current purpose's points (offered only while that purpose is
   current and the points cover the act):
 
@@ -79,8 +79,9 @@ Play (the player to move, in its own turn):
     pallet (purpose ``strike``, ``strike_cost``; chance ``strike_roll``).
   - ``("break", x, y)``: killer rolls to break a dropped pallet within reach (purpose
     ``break``, ``break_cost``; chance ``break_roll``).
-  - ``("detour", x, y)``: killer walks round a dropped pallet within reach: it guards no one
-    for the rest of his turn (purpose ``detour``, ``detour_cost``).
+  - ``("detour", x, y)``: killer walks round a dropped pallet that guards a survivor within
+    his reach: it guards no one for the rest of his turn (purpose ``detour``,
+    ``detour_cost``; reading 10).
   - ``("repair", x, y)``: survivor rolls at a generator within reach, not repaired, not
     blocked (purpose ``repair``, ``repair_cost``; chance ``repair_roll``).
   - ``("chest", x, y)``: survivor rolls at a chest within reach (purpose ``chest``,
@@ -201,7 +202,9 @@ Energy and purposes
    end of its turn (never over the limit); one who left the game draws nothing. The killer
    draws back to his two hand sizes at the end of his turn.
 8. Sprint squares are an action of their own (``("sprint", x, y)``), usable at any time of
-   the killer's turn and lost at its end.
+   the killer's turn and lost at its end. They are squares of movement (docs: "3 squares
+   of movement"), so they also pay the jump between his shortcuts (``shortcut_cost``
+   squares), as the move purpose does (the kernel's reading; the texts are silent).
 
 The board
 
@@ -210,8 +213,12 @@ The board
    it, a survivor stepping onto it pays ``move_cost + vault_cost`` for that step.
 10. Acts need their target within reach of the actor: repair, chest, lever, drop, gate
     escape, toolbox, medkit (the injured survivor), key (the shut hatch), strike, break,
-    detour, "casse palette". Blocage targets any unrepaired, unblocked generator,
-    anywhere. A hatch escape needs the survivor on the hatch's square.
+    "casse palette". Blocage targets any unrepaired, unblocked generator, anywhere. A
+    hatch escape needs the survivor on the hatch's square. A detour's target is the
+    guard, not the pallet's square: the docs list "a roll to break an adjacent dropped
+    pallet" but "walking round a pallet", whose only effect is that it "guards no one";
+    so the killer walks round a pallet guarding a survivor within his reach (the
+    survivor he could then strike), wherever the pallet is (the kernel's reading).
 11. A dropped pallet guards every survivor within reach of its square, unless the killer
     walked round it this turn; a pallet cannot be dropped while the killer is on its
     square; broken pallets leave the board.
@@ -441,10 +448,9 @@ class Reference:
         acts: list[tuple] = []
         if purpose == "move":
             acts = self._steps(seat)
-            if seat == KILLER and len(self.shortcuts) == 2 and me in self.shortcuts:
-                other = self.shortcuts[1] if me == self.shortcuts[0] else self.shortcuts[0]
-                if other != me and self.pallets.get(other) != "dropped":
-                    acts.append(("shortcut",) + other)
+            jump = self._shortcut_jump() if seat == KILLER else None
+            if jump is not None:
+                acts.append(("shortcut",) + jump)
         elif purpose == "strike":
             for s in self._in_play():
                 if self._near(me, self.pos[s]) and not self._guarded(s) and \
@@ -455,7 +461,9 @@ class Reference:
                     if st == "dropped" and self._near(me, sq)]
         elif purpose == "detour":
             acts = [("detour",) + sq for sq, st in sorted(self.pallets.items())
-                    if st == "dropped" and sq not in self.detoured and self._near(me, sq)]
+                    if st == "dropped" and sq not in self.detoured and
+                    any(self._near(me, self.pos[s]) and self._near(sq, self.pos[s])
+                        for s in self._in_play())]
         elif purpose == "repair":
             acts = [("repair",) + sq for sq in sorted(self.gens) if self._repairable(sq)]
         elif purpose == "chest":
@@ -473,6 +481,15 @@ class Reference:
         elif purpose == "cards":
             acts = self._card_plays(seat)
         return acts
+
+    def _shortcut_jump(self) -> tuple | None:
+        """The other shortcut's square when the killer stands on one (None: no jump)."""
+        me = self.pos[KILLER]
+        if len(self.shortcuts) == 2 and me in self.shortcuts:
+            other = self.shortcuts[1] if me == self.shortcuts[0] else self.shortcuts[0]
+            if other != me and self.pallets.get(other) != "dropped":
+                return other
+        return None
 
     def _repairable(self, sq) -> bool:
         gen = self.gens[sq]
@@ -568,6 +585,9 @@ class Reference:
             acts += self._affordable(self.purpose, self.points)
         if seat == KILLER and self.sprint > 0:
             acts += [("sprint",) + a[1:] for a in self._steps(KILLER)]
+            jump = self._shortcut_jump()
+            if jump is not None and self.sprint >= self.R["rules.shortcut_cost"]:
+                acts.append(("sprint",) + jump)
         if seat != KILLER and self.hatch is not None and self.hatch["open"] \
                 and self.pos[seat] == self.hatch["pos"]:
             acts.append(("hatch",))
@@ -585,7 +605,10 @@ class Reference:
             if self.pooled:
                 pts += self.points
             acts += [("spend", v, pu) for pu in purposes if cheapest.get(pu, pts + 1) <= pts]
-        if self.pooled and self.opened:
+        # the pool turns to another purpose only while it holds points: the killer's free
+        # cards still need an energy card ("one energy card pays for any number of killer
+        # cards"); an empty pool is no card (the kernel's reading; the variant is silent)
+        if self.pooled and self.opened and self.points > 0:
             acts += [("purpose", pu) for pu in purposes
                      if pu != self.purpose and cheapest.get(pu, self.points + 1) <= self.points]
         acts.append(("end",))
@@ -620,7 +643,8 @@ class Reference:
         elif kind == "purpose":
             self.purpose = action[1]
         elif kind == "sprint":
-            self.sprint -= 1
+            jump = _dist(self.pos[KILLER], action[1:3]) > 1
+            self.sprint -= self.R["rules.shortcut_cost"] if jump else 1
             self.pos[KILLER] = (action[1], action[2])
         elif kind == "hatch":
             self._escape(self.turn_seat, "hatch")
