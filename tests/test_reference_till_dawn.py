@@ -343,7 +343,7 @@ def test_a_second_event_keeps_one_of_two_and_heal_is_played_in_the_decisions():
     assert g.event[0] == "heal"
     assert (g.observation()["seat"], g.legal_actions()) == (1, [("stay",), ("retire",)])
     g.apply(("stay",))
-    assert g.legal_actions() == [("stay",), ("retire",), ("heal",)]
+    assert g.legal_actions() == [("stay",), ("retire",)]   # full health: no heal offered
     g.apply(("stay",))
     stay_all(g, 2)                          # seat 1 draws the castle 2; seat 0 the sun 2
     obs = g.observation()

@@ -36,15 +36,15 @@ Turn of the current player (the drawer):
 1. Draw a hunt card (chance ``hunt_deck``).  An empty draw pile takes the discards back
    (``variants.reshuffle_when_empty``); with the variant off, or nothing to take back, the sun
    rises instead (see 4.).
-2. A pending invitation resolves first, against the drawn card's moon: refusers pay
-   ``refuse_cost`` blood back to the supply; then, seat by seat from the drawer, a right vote
+2. A pending invitation resolves first, against the drawn card's moon (refusers paid
+   ``refuse_cost`` blood back to the supply as they voted): seat by seat from the drawer, a right vote
    gains ``payoff`` (``payoff_hunting`` on a hunting moon), a wrong vote loses ``penalty``
    health.  A vampire at 0 health dies (below).
 3. Feeding and vampire-slayer cards open a *play window*: each active vampire in seat order
    from the drawer, holding a card that fits (feeding: a ``double_feeding`` power or event,
    or a ``copy`` power when a ``double_feeding`` power was played face up this night;
    slayer: the same with ``protection``), plays it or passes.  After a play every *other*
-   active vampire, in seat order from the player's left, holding an unplayed ``cancel``
+   active vampire, in seat order from the current player, holding an unplayed ``cancel``
    power (or a ``copy`` power when a ``cancel`` power was played face up this night) may
    cancel it; the first who does voids the play (both cards stay spent).  A cancel cannot be
    cancelled.
@@ -53,7 +53,7 @@ Turn of the current player (the drawer):
      ``+ favourite_bonus`` if the card's ground is its character's ground; paid seat by seat
      from the drawer.
    - invitation: it becomes pending (its payoff / penalty); every active vampire votes, in
-     seat order from the drawer; ``refuse`` needs ``blood >= refuse_cost``.
+     seat order from the drawer; ``refuse`` needs ``blood >= refuse_cost`` and pays it at once.
    - night_lingers: the bead moves back ``value`` (not below 0).
    - sun_rising: the bead moves forward ``value``; at ``>= track_length`` the sun rises:
      every active vampire loses its unbanked blood (back to the supply) and the night ends.
@@ -66,14 +66,16 @@ Turn of the current player (the drawer):
    one.  Holding one already, it keeps one of the two (action ``keep_event``); the other is
    discarded.
 6. The night ends when no vampire is active (or the sun rose).  Otherwise the deck passes to
-   the next active vampire on the left, who becomes the drawer.  Unless an invitation is
-   pending, every active vampire, in seat order from the new drawer, decides: ``stay``,
-   ``retire`` (bank all unbanked blood as ``blood * points_per_blood`` coffin points; out for
-   the night) or ``heal`` (play a held heal event: ``+amount`` health, capped at the
-   maximum; then decide again).  If the new drawer retired, the deck passes on to the next
-   active vampire; if none is left, the night ends.
+   the next active vampire on the left, who becomes the current player (the drawer to be).
+   Unless an invitation is pending, every active vampire, in seat order from the new drawer,
+   decides: ``stay``, ``retire`` (bank all unbanked blood as ``blood * points_per_blood``
+   coffin points; out for the night) or ``heal`` (below its maximum health, play a held heal
+   event: other vampires may cancel it as in 3.; if not cancelled ``+amount`` health, capped
+   at the maximum; then decide again).  If the new drawer retired, the deck passes on to the
+   next active vampire; if none is left, the night ends.
 
-Between nights: the seat to the left of the last drawer starts the next night.  After
+Between nights: the seat to the left of the last drawer starts the next night, or, when
+every vampire retired in the decisions, the seat the deck had passed to.  After
 ``constants.nights`` nights the game ends; the most points wins, ties share the victory.
 
 Supplies: ``blood_supply`` blood tokens and ``coffin_supply`` coffin points.  Unless
@@ -100,7 +102,8 @@ Observation keys (the seat to move's view)
 ------------------------------------------
 ``seat`` (to move, or None), ``decision`` (``"play"``, ``"cancel"``, ``"vote"``,
 ``"keep_event"``, ``"decide"`` or None), ``night`` (1-based), ``track``, ``track_length``,
-``current`` (the drawer), ``card`` (the last hunt card drawn, ``[group, moon, icon]``, or
+``current`` (the holder of the hunt deck: the drawer, then the next drawer once the deck
+has passed), ``card`` (the last hunt card drawn, ``[group, moon, icon]``, or
 None), ``draw_pile`` and ``discards`` (card counts), ``invitation`` (None or
 ``{"payoff", "payoff_hunting", "penalty"}`` when one is pending), ``my_vote`` (or None),
 ``blood_supply``, ``coffin_supply`` (left; under ``unlimited_tokens`` they count on below
@@ -139,14 +142,19 @@ Readings (the docs page and the rulebook are silent; our choice)
 1. Who starts night 1: seat 0 by default (the rulebook does not say).
 2. Power deal and character deal go in seat order from seat 0.
 3. A play window gives each seat one play per card (a power or an event, not both); a
-   cancelled play is spent.  Cancel answers only plays in a window (doubling / protection),
-   not heal ("any other vampire may then cancel the play": docs, Defaults).  Heal cannot be
-   cancelled and may be played at full health (it then does nothing).
+   cancelled play is spent.  Cancel answers the plays of a window and a heal: "Power cards
+   that cancel a played card can only be played on the card most recently played"
+   (rulebook, Powers); cancellers are asked in seat order from the current player (the
+   order of the play window; the rulebook gives none).  Heal is offered only below the
+   maximum health (at full health it would only spend the card).  These follow simlib's
+   kernels, checked by tests/test_differential_till_dawn.py.
 4. ``copy`` acts as any power kind played face up this night by anyone, cancelled plays
    included ("can be used on any power that has been played that night"), ``cancel``
    included.
 5. The invitation's votes are taken right after the invitation card resolves, before its
-   event icon (if any).  Refusing is paid when the invitation resolves.
+   event icon (if any).  Refusing is paid as the vote is cast (simlib's kernels; the votes
+   are secret, so a table may rather pay it at the reveal: it changes only what the others
+   see of the refuser's blood, and the charge when the night ends before the reveal).
 6. The event icon gives the drawer an event even if the card killed it, or the sun rose on
    it (the rulebook ties the draw to the card, and events are kept between nights).  An
    empty event deck gives nothing.  Events played or discarded return to the event deck
@@ -159,8 +167,11 @@ Readings (the docs page and the rulebook are silent; our choice)
    whose points the coffin supply cannot cover keeps its blood in hand (it scores the
    same either way).
 8. With ``reshuffle_when_empty`` off the sun rises when a draw finds the pile empty.
-9. The next night's starter is the seat to the left of the last drawer ("the player who
-   would have drawn next"); all vampires are active again at the new night.
+9. The next night's starter is "the player who would have drawn next": the seat to the left
+   of the last drawer after a sunrise or when the card left nobody active; when everyone
+   retired in the decisions, the seat the deck had been passed to (Decision Phase 1: the
+   deck passes to the next active player before anyone decides).  All vampires are active
+   again at the new night.
 10. A pending invitation dies with its night.
 """
 from __future__ import annotations
@@ -456,6 +467,9 @@ class Reference:
     def _retire(self, s: int) -> None:
         points = self.blood[s] * self.ppb
         if not self.unlimited and points > self.coffin_left:
+            # it did go back to its coffin (a retirement) but cannot bank: blood in hand
+            self.status[s] = RETIRED
+            self.retirements[s] += 1
             raise _SupplyOut("coffin_supply")
         self.coffin[s] += points
         self.coffin_left -= points
@@ -509,6 +523,7 @@ class Reference:
     def _night(self) -> Iterator:
         self._start_night()
         drawer = self.starter
+        ends_with = None
         while True:
             self.current = drawer
             card = self._draw()
@@ -564,15 +579,21 @@ class Reference:
                 break
             nxt = self._next_active(drawer)
             if self.invitation is None:
+                self.current = nxt  # the deck is passed before the decisions
                 yield from self._decisions(nxt)
                 if self.status[nxt] != ACTIVE:
-                    nxt = self._next_active(nxt)
-                    if nxt is None:
+                    if self._next_active(nxt) is None:
+                        # everyone retired: the deck went left to nxt before the decisions
+                        # ("The player with the Hunt Deck passes it to their left to the
+                        # next active player", Decision Phase 1), so nxt is "the player who
+                        # would have drawn next" (Interlude 4)
+                        ends_with = nxt
                         break
+                    nxt = self._next_active(nxt)
             drawer = nxt
         self.invitation = None
         self.votes = {}
-        self.starter = (self.current + 1) % self.n
+        self.starter = (self.current + 1) % self.n if ends_with is None else ends_with
 
     def _window(self, drawer: int, want: str) -> Iterator:
         """Each active seat from the drawer may play a card of kind ``want``; others may
@@ -609,7 +630,9 @@ class Reference:
 
     def _cancels(self, player: int, source: str, want: str) -> Iterator:
         play = {"seat": player, "source": source, "as": want}
-        for t in self._seats_from(player + 1):
+        # asked in seat order from the current player, as the play window is (the rulebook
+        # gives no order; simlib's default, docs/games/till-dawn.md)
+        for t in self._seats_from(self.current):
             if t == player or self.status[t] != ACTIVE:
                 continue
             p = self.power[t]
@@ -636,13 +659,12 @@ class Reference:
                 acts.append(("vote", "refuse"))
             a = yield (s, "vote", acts, {})
             self.votes[s] = a[1]
+            if a[1] == "refuse":  # paid as the vote is cast (simlib's default)
+                self._pay_back(s, self.refuse_cost)
 
     def _resolve_invitation(self, drawer: int, moon: str) -> None:
         inv, votes = self.invitation, self.votes
         self.invitation, self.votes = None, {}
-        for s in self._seats_from(drawer):
-            if votes.get(s) == "refuse" and self.status[s] == ACTIVE:
-                self._pay_back(s, self.refuse_cost)
         pay = inv["payoff_hunting"] if moon == "hunting" else inv["payoff"]
         self._check_whole([(s, pay) for s in self._seats_from(drawer)
                            if votes.get(s) == moon and self.status[s] == ACTIVE])
@@ -677,14 +699,19 @@ class Reference:
             while self.status[s] == ACTIVE:
                 acts = [("stay",), ("retire",)]
                 e = self.event[s]
-                if e is not None and self.event_kind[e] == "heal":
+                cap = self.char_health[self.characters[s]]
+                # a heal at full health would only spend the card: not offered
+                if e is not None and self.event_kind[e] == "heal" and self.health[s] < cap:
                     acts.append(("heal",))
                 a = yield (s, "decide", acts, {})
                 if a == ("heal",):
-                    cap = self.char_health[self.characters[s]]
-                    self.health[s] = min(cap, self.health[s] + self.event_amount[e])
                     self.event[s] = None
                     self.event_discards.append(e)
+                    # a heal is a played card: "Power cards that cancel a played card can
+                    # only be played on the card most recently played" (rulebook, Powers)
+                    cancelled = yield from self._cancels(s, "event", "heal")
+                    if not cancelled:
+                        self.health[s] = min(cap, self.health[s] + self.event_amount[e])
                     continue
                 if a == ("retire",):
                     self._retire(s)
