@@ -978,7 +978,8 @@ def _do_nb(state, rules, a, log):
         if ok == 1:
             k = draw_card_nb(state, s, K.S_SDECK, K.S_SDISCARD)
             old = state[K.S_CHEST_TOKEN + c]
-            state[K.S_CHEST_TOKEN + c] = -1
+            # the chest stays on its token for the draw: it moves to a new token (docs:
+            # "a token holding a generator, a chest, ... is drawn again")
             t = draw_free_token_nb(state, rules)
             state[K.S_CHEST_TOKEN + c] = old if t < 0 else t
             log_nb(log, K.LG_CHEST, rnd, s, c, k, state[K.S_CHEST_TOKEN + c], 0)
