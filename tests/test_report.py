@@ -29,7 +29,7 @@ from simlib.core.report import (ReportError, Section, curve_section,  # noqa: E4
                                 paired_differences_section, ranked_bars_section, study_report,
                                 write_study_report)
 from simlib.core.runner import RunResult  # noqa: E402
-from simlib.core.tables import Counts, _pct, count_records  # noqa: E402
+from simlib.core.tables import Counts, pct, count_records  # noqa: E402
 from simlib.core.games import get_game as registry_game  # noqa: E402
 from simlib.games.until_daylight import load_result  # noqa: E402
 from simlib.games.until_daylight.study import TABLE_SPEC  # noqa: E402
@@ -90,7 +90,7 @@ def test_plot_functions_return_their_axes_with_one_artist_per_item(synthetic):
     ax = synthetic.plot.heatmap()
     assert len(ax.images) == 1 and len(ax.texts) == n_chars * 4
     cell = t.by_character_players.loc[("ann", 3)]
-    assert f"{_pct(cell.win_rate).strip()} %" in [x.get_text().split("\n")[0] for x in ax.texts]
+    assert f"{pct(cell.win_rate).strip()} %" in [x.get_text().split("\n")[0] for x in ax.texts]
 
     ax = synthetic.plot.survival()
     assert len(ax.lines) == 4 and len(ax.collections) == 4  # a line and a band per count
@@ -275,7 +275,7 @@ def check_rate_rows(page: Page, table_id: str, table: pd.DataFrame, num: str = "
         assert int(cells[0][0]) == r["games"] and int(cells[1][0]) == r[num]
         for cell, col in zip(cells[2:5], (rate, "ci_low", "ci_high")):
             assert float(cell[0]) == r[col]  # full precision, exactly
-            assert cell[1] == _pct(r[col]).strip()
+            assert cell[1] == pct(r[col]).strip()
 
 
 def test_report_of_a_synthetic_result_holds_every_section(synthetic):
@@ -333,7 +333,7 @@ def test_section_hooks_for_comparisons_sweeps_and_sensitivity(synthetic, tmp_pat
     diff_rows, curve_rows, rank_rows = (page.tables[k] for k in tables[-3:])
     assert [row[0][1] for row in diff_rows] == d["label"].tolist()
     assert [float(row[1][0]) for row in diff_rows] == d["diff"].tolist()
-    assert [row[1][1] for row in diff_rows] == [_pct(x).strip() for x in d["diff"]]
+    assert [row[1][1] for row in diff_rows] == [pct(x).strip() for x in d["diff"]]
     assert len(curve_rows) == len(c)
     assert [row[0][1] for row in rank_rows] == ["p1", "p5", "p2", "p4", "p0", "p7", "p3", "p6"]
     with pytest.raises(ReportError, match="no rows"):
@@ -519,11 +519,11 @@ def test_till_dawn_html_report_is_its_own_and_equals_its_tables(capsys, tmp_path
 def test_rates_print_with_one_precision():
     """One decimal for every rate and bound (no "99.82" beside "94.6"); a rate that is not
     0 or 1 never prints as a flat 0.0 or 100.0."""
-    assert [_pct(x).strip() for x in (0.0, 1.0, 0.765, 0.9982, 0.946, 0.0101, 0.0049)] == [
+    assert [pct(x).strip() for x in (0.0, 1.0, 0.765, 0.9982, 0.946, 0.0101, 0.0049)] == [
         "0.0", "100.0", "76.5", "99.8", "94.6", "1.0", "0.5"]
-    assert _pct(0.00002).strip() == "<0.1" and _pct(0.99996).strip() == ">99.9"
+    assert pct(0.00002).strip() == "<0.1" and pct(0.99996).strip() == ">99.9"
     for x in np.linspace(0, 1, 2001):
-        text = _pct(x).strip().lstrip("<>")
+        text = pct(x).strip().lstrip("<>")
         assert len(text.split(".")[1]) == 1, (x, text)
 
 

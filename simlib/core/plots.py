@@ -196,9 +196,9 @@ def heatmap(table: pd.DataFrame, rows: str, cols: str, ax=None, *, title: str | 
 
 def _fmt(v: float) -> str:
     """A percent number as the text tables print it (one decimal, ``<0.1`` near 0)."""
-    from .tables import _pct
+    from .tables import pct
 
-    return _pct(v / 100).strip()
+    return pct(v / 100).strip()
 
 
 def survival_frame(table: pd.DataFrame, group: str, round_: str,

@@ -33,12 +33,14 @@ import pandas as pd
 
 from . import plots
 from .plots import PlotUnavailable
-from .tables import _pct
+from .tables import pct
 
 __all__ = ["Report", "Section", "ReportError", "Column", "Cell", "TableBlock", "FigureBlock",
            "Unavailable", "Note", "figure_block", "rate_table", "frame_table",
            "paired_differences_section", "curve_section", "ranked_bars_section",
-           "study_report", "cooperative_report", "incomplete_warnings", "write_study_report",
+           "study_report", "incomplete_warnings", "provenance_section",
+           "game_report", "rate_interval", "tie_headline", "seat_section", "strategy_section",
+           "mean_points_section", "effects_section", "format_value", "write_study_report",
            "check_output_path"]
 
 TEMPLATE = "report.html.j2"
@@ -197,7 +199,7 @@ def _cell(v: Any, text: str | None = None, decimals: int | None = None) -> Cell:
 
 
 def _pct_cell(x: float) -> Cell:
-    return Cell(_pct(x).strip() if np.isfinite(x) else "–", _value(x), True)
+    return Cell(pct(x).strip() if np.isfinite(x) else "–", _value(x), True)
 
 
 def rate_table(table: pd.DataFrame, *, caption: str = "", sortable: bool = False, id: str = "",
@@ -296,8 +298,8 @@ def paired_differences_section(df: pd.DataFrame, *, title: str = "Paired differe
     fig = figure_block(lambda ax: plots.paired_differences(df, ax, label=label, diff=diff, low=low,
                                                            high=high, xlabel=xlabel),
                        alt=title, figsize=(7.0, 0.45 * len(df) + 1.5))
-    pct = [c for c in (diff, low, high)]
-    return Section(title, [fig, frame_table(df, percent=pct, titles={
+    pct_cols = [c for c in (diff, low, high)]
+    return Section(title, [fig, frame_table(df, percent=pct_cols, titles={
         diff: "difference (points)", low: "95 % CI low", high: "95 % CI high"})], intro, id)
 
 
@@ -312,8 +314,8 @@ def curve_section(df: pd.DataFrame, *, title: str = "Sweep", x: str = "x", y: st
     fig = figure_block(lambda ax: plots.curve_band(df, ax, x=x, y=y, low=low, high=high,
                                                    group=group, target=target, ylabel=ylabel),
                        alt=title)
-    pct = [c for c in (y, low, high) if c is not None]
-    return Section(title, [fig, frame_table(df, percent=pct)], intro, id)
+    pct_cols = [c for c in (y, low, high) if c is not None]
+    return Section(title, [fig, frame_table(df, percent=pct_cols)], intro, id)
 
 
 def ranked_bars_section(df: pd.DataFrame, *, title: str = "Sensitivity", label: str = "label",
@@ -329,8 +331,8 @@ def ranked_bars_section(df: pd.DataFrame, *, title: str = "Sensitivity", label: 
                                                     high=high, top=top, xlabel=xlabel),
                        alt=title, figsize=(7.0, 0.4 * shown + 1.5))
     ranked = df.reindex(df[value].abs().sort_values(ascending=False, kind="stable").index)
-    pct = [c for c in (value, low, high) if c is not None]
-    return Section(title, [fig, frame_table(ranked, percent=pct)], intro, id)
+    pct_cols = [c for c in (value, low, high) if c is not None]
+    return Section(title, [fig, frame_table(ranked, percent=pct_cols)], intro, id)
 
 
 # =========================================================================== report
@@ -428,9 +430,9 @@ def check_output_path(path: str | os.PathLike) -> Path:
 
 
 # =========================================================================== the study report
-def _fmt_value(v: Any) -> str:
+def format_value(v: Any) -> str:
     if isinstance(v, Mapping):
-        return ", ".join(f"{k}={_fmt_value(x)}" for k, x in v.items()) or "–"
+        return ", ".join(f"{k}={format_value(x)}" for k, x in v.items()) or "–"
     if isinstance(v, (list, tuple)):
         if v and all(isinstance(x, (list, tuple)) for x in v):
             return "; ".join("+".join(map(str, x)) for x in v)
@@ -440,7 +442,7 @@ def _fmt_value(v: Any) -> str:
     return "–" if v is None else str(v)
 
 
-def _provenance_section(result, command: str | None,
+def provenance_section(result, command: str | None,
                         played: Sequence[tuple[str, Any]] | None = None) -> Section:
     """The provenance table; ``played``: the rows that say what was played (a game whose
     run is not players, teams and one policy, e.g. Mort's tables of pairings), in place of
@@ -474,7 +476,7 @@ def _provenance_section(result, command: str | None,
         ("report date", _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")),
     ]
     kv = TableBlock((Column("what", "what"), Column("value", "value")),
-                    tuple((Cell(k, k), Cell(_fmt_value(v), _fmt_value(v))) for k, v in rows),
+                    tuple((Cell(k, k), Cell(format_value(v), format_value(v))) for k, v in rows),
                     id="provenance-table")
     sec = Section("Provenance", [kv], "Everything needed to reproduce these numbers: the same "
                   "command with the same ruleset gives the same tables on any machine.",
@@ -486,8 +488,8 @@ def _provenance_section(result, command: str | None,
     elif not changes:
         sec.add(Note("Ruleset: the reference ruleset, no value changed."))
     else:
-        df = pd.DataFrame([{"key": c["key"], "reference": _fmt_value(c.get("reference")),
-                            "value": _fmt_value(c.get("value")), "source": c.get("source") or "–"}
+        df = pd.DataFrame([{"key": c["key"], "reference": format_value(c.get("reference")),
+                            "value": format_value(c.get("value")), "source": c.get("source") or "–"}
                            for c in changes])
         sec.add(frame_table(df, caption=f"{len(df)} value(s) differ from the reference ruleset",
                             id="ruleset-changes"))
@@ -502,6 +504,83 @@ def incomplete_warnings(result) -> list[str]:
             "played. Resume it with the same command before drawing conclusions."]
 
 
+# =========================================================================== game reports
+def rate_interval(row, rate: str) -> str:
+    """``row[rate]`` with its 95 % interval (``ci_low``, ``ci_high``), as a sentence says it:
+    ``12.3 % (95 % interval 10.1 – 14.6 %)``."""
+    return (f"{pct(row[rate]).strip()} % (95 % interval {pct(row['ci_low']).strip()} – "
+            f"{pct(row['ci_high']).strip()} %)")
+
+
+def tie_headline(result) -> str:
+    """The headline of a game whose victory may be shared: how many games ended in a tie."""
+    overall = result.tables["overall"]
+    if not len(overall):
+        return ""
+    ov = overall.iloc[0]
+    return (f"{int(ov['ties']):,} of {result.games:,} games ended in a shared victory: "
+            f"a tie rate of {rate_interval(ov, 'tie_rate')}.")
+
+
+def seat_section(result, intro: str) -> Section:
+    """Win share by seat and player count (``by_seat``): a heatmap and its table; ``intro``
+    says where seat 0 sits, which only the game knows."""
+    by_seat = result.tables["by_seat"]
+    s = Section("Win share by seat", intro=intro + " Each cell: the share of games that seat "
+                "won at that many players, with its 95 % interval.", id="seats")
+    n_seats = by_seat.index.get_level_values("seat").nunique() if len(by_seat) else 4
+    s.add(figure_block(lambda ax: plots.heatmap(by_seat, "seat", "players", ax,
+                                                title="win share by seat and players"),
+                       alt="win share by seat and players", figsize=(7.0, 0.5 * n_seats + 1.6)))
+    s.add(rate_table(by_seat, id="table-by-seat"))
+    return s
+
+
+def strategy_section(result, intro: str = "") -> Section:
+    """A strategy's win share over all its seats (``by_strategy``), then by table
+    (``by_strategy_table``)."""
+    t = result.tables
+    by_strat = t["by_strategy"]
+    s = Section("Strategy against strategy", intro="A strategy's win share over all its seats, "
+                "then at each table" + (f" {intro}" if intro else "") + ".", id="strategies")
+    if len(by_strat) > 1:
+        s.add(figure_block(lambda ax: plots.rate_bars(by_strat, ax, xlabel="win share"),
+                           alt="win share by strategy", figsize=(7.0, 0.4 * len(by_strat) + 1.3)))
+    else:
+        s.add(Note("Every seat played the same strategy: its win share is the fair share by "
+                   "construction. Give a mixed table (`--seats`) to compare strategies."))
+    s.add(rate_table(by_strat, sortable=True, sort=True, id="table-by-strategy"))
+    s.add(rate_table(t["by_strategy_table"], sortable=True, id="table-by-strategy-table",
+                     caption="by table (named by its strategies, sorted)"))
+    return s
+
+
+def mean_points_section(result, title: str, tables: Sequence[tuple[str, str]],
+                        what: str | None = None) -> Section:
+    """Mean final points (``mean_points_by_*`` tables, each with its caption) with the 95 %
+    interval of the mean; ``what``: the points' name in the intro (default: the title)."""
+    s = Section(title, intro=f"Mean {what or title.lower()} with the 95 % interval of the mean.",
+                id="points")
+    for name, cap in tables:
+        s.add(frame_table(result.tables[name], index=True, caption=cap,
+                          id=f"table-{name.replace('_', '-')}"))
+    return s
+
+
+def game_report(result, *, title: str, subtitle: str, headline: str, notes: Sequence[str],
+                sections: Sequence[Section], command: str | None = None,
+                played: Sequence[tuple[str, Any]] | None = None) -> Report:
+    """The frame of every game's report: the game's title, subtitle, headline and notes,
+    the incomplete-run warning, the game's own sections in order, then the provenance
+    (``played``: as in :func:`provenance_section`)."""
+    rep = Report(title, subtitle=subtitle, headline=headline, notes=list(notes),
+                 warnings=incomplete_warnings(result))
+    for s in sections:
+        rep.add(s)
+    rep.add(provenance_section(result, command, played=played))
+    return rep
+
+
 def study_report(result, *, title: str | None = None, command: str | None = None) -> Report:
     """The standard report of a study (a :class:`~simlib.core.runner.RunResult`): the
     game's declared report builder (``GameInfo.report``), with the provenance section
@@ -510,100 +589,13 @@ def study_report(result, *, title: str | None = None, command: str | None = None
 
     try:
         builder = get_game(result.provenance.get("game")).report
-    except UnknownGameError:
-        builder = cooperative_report
+    except UnknownGameError as exc:  # a saved run of a game not installed here
+        return game_report(result, title=title or f"{result.games:,} games", subtitle="",
+                           headline="", notes=[f"No report of this game's own: {exc}."],
+                           sections=[], command=command)
     rep = builder(result, title=title, command=command)
     if not any(s.id == "provenance" for s in rep.sections):
-        rep.add(_provenance_section(result, command))
-    return rep
-
-
-def cooperative_report(result, *, title: str | None = None, command: str | None = None) -> Report:
-    """The report of a co-operative game's study (Until Daylight's): the team's win rate
-    by player count and member, survival by round, loss causes, deaths, teams, provenance.
-
-    Figures the result cannot draw (e.g. round counts missing in an old saved run) are
-    replaced by a line saying why.
-    """
-    t = result.tables
-    spec = result.counts.spec
-    p = dict(result.provenance)
-    fig = result.plot
-    game = str(p.get("game", "study")).replace("_", " ").title()
-    title = title or f"{game}: {result.games:,} games"
-    primary, member = spec.primary, spec.member
-    overall = t["overall"].iloc[0] if len(t["overall"]) else None
-    headline = ""
-    if overall is not None:
-        headline = (f"The group won {_pct(overall['win_rate']).strip()} % of {result.games:,} "
-                    f"games (95 % interval {_pct(overall['ci_low']).strip()} – "
-                    f"{_pct(overall['ci_high']).strip()} %).")
-    teams = p.get("teams")
-    sub = (f"seed {p.get('seed')}, {primary or 'groups'} {_fmt_value(p.get('players'))}, teams "
-           f"{_fmt_value(teams)}, policy {p.get('policy')}, ruleset "
-           f"{str(p.get('ruleset_fingerprint', ''))[:12]}"
-           + (f" ({len(p['ruleset_changes'])} value(s) changed)" if p.get("ruleset_changes") else ""))
-    warnings = incomplete_warnings(result)
-    notes = [f"These are win rates of the {p.get('policy', '?')!r} bot (computer players), not of "
-             "human players. Every rate comes with its 95 % Wilson interval: where two "
-             "intervals overlap widely, the study cannot tell the two apart."]
-    rep = Report(title, subtitle=sub, headline=headline, notes=notes, warnings=warnings)
-
-    by_primary = f"by_{spec.grouping_of((primary,))}" if primary else None
-    s = rep.add(Section(f"Win rate by {primary}", intro=f"Share of games won, by {primary}; bars are "
-                        "95 % intervals.", id="win-rates"))
-    s.add(figure_block(fig.win_rates, alt="win rate by " + str(primary), figsize=(7.0, 3.6)))
-    if by_primary in t:
-        s.add(rate_table(t[by_primary], id="table-by-primary"))
-
-    by_member = f"by_{spec.grouping_of((member,))}"
-    death_prefix = next((pre for col, pre in spec.categories if col in spec.member_valued), None)
-    n_members = len(t[by_member]) if by_member in t else 6
-    s = rep.add(Section(f"Win rate by {member}", intro=f"Each cell: the win rate of the games a "
-                        f"{member} played with that many {primary}, and its 95 % interval.",
-                        id="heatmap"))
-    s.add(figure_block(fig.heatmap, alt=f"win rate by {member} and {primary}",
-                       figsize=(7.5, 0.55 * n_members + 1.4)))
-    if by_member in t:
-        extra = {"died": t[f"{death_prefix}_{by_member}"]} if death_prefix else None
-        s.add(rate_table(t[by_member], sortable=True, sort=True, extra=extra,
-                         id="table-by-member",
-                         caption=f"summed over {primary}; 'died': share of its games in which "
-                                 f"this {member} was the one who died"))
-
-    rep.add(effects_section(result))
-
-    s = rep.add(Section("When the night is lost", intro="Survival: the share of games still "
-                        "going after each round (the last point is the win rate); then how and "
-                        "when games are lost, and how long they last.", id="survival"))
-    s.add(figure_block(fig.survival, alt="survival curve", figsize=(7.0, 3.8)))
-    s.add(figure_block(fig.loss_causes, alt="loss causes by round", figsize=(7.0, 3.6)))
-    s.add(figure_block(fig.game_length, alt="distribution of game length", figsize=(7.0, 3.4)))
-    round_name = spec.grouping_of((primary, spec.round)) if spec.round else None
-    if round_name and len(t[f"by_{round_name}"]):
-        g = t[f"by_{round_name}"]["games"]
-        r = g.index.get_level_values(spec.round).to_numpy(dtype=float)
-        mean = (g * r).groupby(level=primary).sum() / g.groupby(level=primary).sum()
-        s.add(Note("Average round in which a game ends: " + ", ".join(
-            f"{k} {primary}: {v:.2f}" for k, v in mean.items()) + "."))
-    loss_prefix = next((pre for col, pre in spec.categories if col not in spec.member_valued), None)
-    if loss_prefix and loss_prefix in t:
-        s.add(rate_table(t[loss_prefix], id="table-loss-causes",
-                         caption="how games are lost (share of all games)"))
-
-    s = rep.add(Section(f"Deaths by {member}", intro=f"How often each {member} is the one who "
-                        f"dies, out of the games it played.", id="deaths"))
-    s.add(figure_block(fig.deaths, alt=f"deaths by {member}",
-                       figsize=(7.0, 0.4 * n_members + 1.3)))
-
-    team_name = spec.grouping_of(("team",))
-    if team_name:
-        teams_t = t[f"by_{team_name}"]
-        s = rep.add(Section("Teams", intro=f"Every team played ({len(teams_t):,}); click a column "
-                            "title to sort.", id="teams"))
-        s.add(rate_table(teams_t, sortable=True, sort=True, id="table-teams"))
-
-    rep.add(_provenance_section(result, command))
+        rep.add(provenance_section(result, command))
     return rep
 
 

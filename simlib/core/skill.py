@@ -295,13 +295,13 @@ class SkillResult:
 def _metrics_text(m: pd.DataFrame) -> pd.DataFrame:
     """The metrics as the text prints them: the spread in points and the tie rate in
     percent, one decimal each (the precision of every rate simlib prints)."""
-    from .tables import _pct
+    from .tables import pct
 
     out = m.copy()
     if "seat_spread_points" in out:
         out["seat_spread_points"] = [f"{v:.1f}" for v in out["seat_spread_points"]]
     if "tie_rate" in out:
-        out["tie_rate"] = [_pct(v).strip() for v in out["tie_rate"]]
+        out["tie_rate"] = [pct(v).strip() for v in out["tie_rate"]]
         out = out.rename(columns={"tie_rate": "tie %"})
     return out
 

@@ -585,7 +585,7 @@ def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
 
 
 # =========================================================================== text
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
     """A rate (a fraction) in percent with one decimal: the one precision of every rate
     and interval bound that simlib prints.  A rate above 0 that would round to 0.0 prints
     as ``<0.1``, one below 1 that would round to 100.0 as ``>99.9``: a flat 0.0 or 100.0
@@ -611,8 +611,8 @@ def _display(df: pd.DataFrame, kind: str) -> pd.DataFrame:
     num = f"{label}s" if label else "count"
     head = f"{label} %" if label else "rate %"
     out = pd.DataFrame({GAMES: df[GAMES], num: df[num]}, index=df.index)
-    out[head] = [_pct(x) for x in df[rate]]
-    out["95% CI"] = [f"[{_pct(a).strip()}, {_pct(b).strip()}]" for a, b in zip(df["ci_low"], df["ci_high"])]
+    out[head] = [pct(x) for x in df[rate]]
+    out["95% CI"] = [f"[{pct(a).strip()}, {pct(b).strip()}]" for a, b in zip(df["ci_low"], df["ci_high"])]
     return out
 
 
@@ -646,7 +646,7 @@ def rate_matrix(table: pd.DataFrame, rows: str, cols: str) -> pd.DataFrame:
                  zip(table["mean"], table["ci_low"], table["ci_high"])]
         flat = pd.Series(cells, index=table.index)
         return flat.unstack(cols).fillna("")
-    cells = [f"{_pct(r).strip()} [{_pct(a).strip()}, {_pct(b).strip()}]"
+    cells = [f"{pct(r).strip()} [{pct(a).strip()}, {pct(b).strip()}]"
              for r, a, b in zip(table[rate], table["ci_low"], table["ci_high"])]
     flat = pd.Series(cells, index=table.index)
     other = [n for n in table.index.names if n not in (rows, cols)]

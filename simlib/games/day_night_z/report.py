@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from ...core import plots
-from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
-                            frame_table, incomplete_warnings, rate_table)
-from ...core.tables import _pct, rate_matrix
+from ...core.report import (Note, Report, Section, figure_block, frame_table, game_report,
+                            rate_interval, rate_table)
+from ...core.tables import rate_matrix
 from .study import (DEATHS, HUNTER_VALUES, SP_VALUES, THREAT_SOURCES, _ci_text, cell_means,
                     hour_label, hour_labels, mean_matrix, turn_paths)
 
@@ -31,11 +31,6 @@ _TITLES = {"threat_final": "final threat", "threat_from_noise": "from noise",
 _SOURCE_LABELS = {"threat_from_noise": "noise", "threat_from_leaving": "leaving enemies",
                   "threat_from_clock": "the clock", "threat_from_cards": "threat cards",
                   "threat_lowered_by_sp": "lowered by SP"}
-
-
-def _interval(row, rate: str) -> str:
-    return (f"{_pct(row[rate]).strip()} % (95 % interval {_pct(row['ci_low']).strip()} – "
-            f"{_pct(row['ci_high']).strip()} %)")
 
 
 def _sources_bars(means: pd.DataFrame):
@@ -65,12 +60,11 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     t = result.tables
     c = result.counts
     p = dict(result.provenance)
-    title = title or f"Day Night Z: {result.games:,} adventures"
     headline = ""
     if len(t["overall"]):
         ov = t["overall"].iloc[0]
         headline = (f"{int(ov['wins']):,} of {result.games:,} adventures succeeded: "
-                    f"{_interval(ov, 'win_rate')}.")
+                    f"{rate_interval(ov, 'win_rate')}.")
     hours = ", ".join(hour_label(h) for h in p.get("start_hours") or [])
     sub = (f"scenario {p.get('scenario')}, seed {p.get('seed')}, teams of "
            f"{', '.join(map(str, p.get('players') or []))}, start {hours}, policy "
@@ -81,12 +75,12 @@ def study_report(result, *, title: str | None = None, command: str | None = None
              f"within {p.get('turn_limit', 24)} turns. Every rate comes with its 95 % Wilson "
              "interval, every mean with a normal 95 % interval. The cells of one round of "
              "games share a deal (common random numbers)."]
-    rep = Report(title, subtitle=sub, headline=headline, notes=notes,
-                 warnings=incomplete_warnings(result))
+    sections = []
 
-    s = rep.add(Section("Success by team size and start hour", intro="The share of adventures "
-                        "won in each cell, and the victory points a game (4 less 1 a dead "
-                        "survivor on a success, 0 on a failure).", id="success"))
+    s = Section("Success by team size and start hour", intro="The share of adventures "
+                "won in each cell, and the victory points a game (4 less 1 a dead "
+                "survivor on a success, 0 on a failure).", id="success")
+    sections.append(s)
     by_ph = t["by_players_hour"]
     if len(by_ph):
         ph = by_ph.reset_index()
@@ -102,9 +96,10 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                           caption=f"victory points a game, {_MEAN_CI}", id="table-vp"))
     s.add(rate_table(t["by_players"], id="table-by-players", caption="by team size"))
 
-    s = rep.add(Section("Survivors", intro="Survivors alive after each turn (a finished "
-                        "adventure keeps its final count), at the end, and how they died.",
-                        id="survivors"))
+    s = Section("Survivors", intro="Survivors alive after each turn (a finished "
+                "adventure keeps its final count), at the end, and how they died.",
+                id="survivors")
+    sections.append(s)
     paths = turn_paths(c, ("players",), int(p.get("turn_limit") or 24))
     if len(paths):
         s.add(figure_block(lambda ax: plots.curve_band(
@@ -121,10 +116,11 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s.add(rate_table(t["survivors_alive_by_players"], id="table-alive-dist",
                      caption="survivors alive at the end, by team size"))
 
-    s = rep.add(Section("Threat", intro="The threat track's units (green 1-15, yellow 16-30, "
-                        "red 31-45) after each turn, and where the units came from: noise, "
-                        "leaving enemies behind, the clock, threat cards; and the units survival "
-                        "points bought back.", id="threat"))
+    s = Section("Threat", intro="The threat track's units (green 1-15, yellow 16-30, "
+                "red 31-45) after each turn, and where the units came from: noise, "
+                "leaving enemies behind, the clock, threat cards; and the units survival "
+                "points bought back.", id="threat")
+    sections.append(s)
     if len(paths):
         s.add(figure_block(lambda ax: plots.curve_band(
             paths, ax, x="turn", y="threat", low="threat_low", high="threat_high",
@@ -139,9 +135,10 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s.add(rate_table(t["threat_levels_by_players"], id="table-threat-levels",
                      caption="the threat's colour at the end, by team size"))
 
-    s = rep.add(Section("The Hunter", intro="How often the Hunter came at night, the damage "
-                        "he dealt and the survivors he killed, by team size and start hour.",
-                        id="hunter"))
+    s = Section("The Hunter", intro="How often the Hunter came at night, the damage "
+                "he dealt and the survivors he killed, by team size and start hour.",
+                id="hunter")
+    sections.append(s)
     if len(paths):
         s.add(frame_table(hour_labels(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)),
                           index=True, caption=f"a game, {_MEAN_CI}", id="table-hunter",
@@ -149,8 +146,9 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     s.add(rate_table(hour_labels(t["hunter_by_players_hour"]), id="table-hunter-dist", sortable=True,
                      caption="what the Hunter did (absent, came without harm, wounded, killed)"))
 
-    s = rep.add(Section("Survival points", intro="Survival points spent on rolls (a die more) "
-                        "against points spent lowering the threat track.", id="sp"))
+    s = Section("Survival points", intro="Survival points spent on rolls (a die more) "
+                "against points spent lowering the threat track.", id="sp")
+    sections.append(s)
     if len(paths):
         vals = SP_VALUES + ("kills", "searches_done", "turns", "decisions")
         s.add(frame_table(_ci_text(cell_means(c, vals, ["players"]), vals), index=True,
@@ -158,5 +156,6 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                           titles=_TITLES))
     else:
         s.add(Note("No games."))
-    rep.add(_provenance_section(result, command))
-    return rep
+    return game_report(result, title=title or f"Day Night Z: {result.games:,} adventures",
+                       subtitle=sub, headline=headline, notes=notes, sections=sections,
+                       command=command)

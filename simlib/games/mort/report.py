@@ -4,8 +4,7 @@ kills and escapes, and how the race between repairs and kills runs round by roun
 from __future__ import annotations
 
 from ...core import plots
-from ...core.report import (Note, Report, Section, _provenance_section, figure_block,
-                            frame_table, incomplete_warnings)
+from ...core.report import Note, Report, Section, figure_block, frame_table, game_report
 from .study import (_distribution, _means, fairness_table, headline_pairing, headline_text,
                     reference_tables, timeline)
 
@@ -38,48 +37,50 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     """The standard report of a Mort de la lumière du jour study."""
     t = result.tables
     p = dict(result.provenance)
-    title = title or f"Mort de la lumière du jour: {result.games:,} games"
-    headline = headline_text(result) if len(t["by_pairing"]) else ""
     sub = (f"seed {p.get('seed')}, tables {'; '.join(p.get('table_labels') or [])}, ruleset "
            f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]})")
     notes = ["These are results of computer players, not of people. The killer wins by killing "
              "every survivor; one escape (gate or hatch), or the round limit, is the survivors' "
              "win. Every rate comes with its 95 % Wilson interval."]
-    rep = Report(title, subtitle=sub, headline=headline, notes=notes,
-                 warnings=incomplete_warnings(result))
-    s = rep.add(Section("Is it fair?", intro="The killer's win rate for each pairing of a killer "
-                        "strategy against the survivors' strategy, and its distance from 50 %.",
-                        id="fairness"))
+    sections = []
+    s = Section("Is it fair?", intro="The killer's win rate for each pairing of a killer "
+                "strategy against the survivors' strategy, and its distance from 50 %.",
+                id="fairness")
+    sections.append(s)
     by = t["by_pairing"]
     s.add(figure_block(lambda ax: plots.rate_bars(by, ax, xlabel="killer win rate"),
                        alt="killer win rate by pairing", figsize=(7.0, 0.5 * len(by) + 1.4)))
     s.add(frame_table(fairness_table(t), index=True, id="table-fairness"))
-    s = rep.add(Section("The race", intro="Generators repaired (solid) and survivors killed "
-                        "(dashed) by the end of each round, averaged over the games (a finished "
-                        "game keeps its final counts).", id="race"))
+    s = Section("The race", intro="Generators repaired (solid) and survivors killed (dashed) by "
+                "the end of each round, averaged over the games (a finished game keeps its "
+                "final counts).", id="race")
+    sections.append(s)
     tl = timeline(result.counts)
     ceiling = ((p.get("reference_points") or {}).get("no_killer") or {}).get("repaired_by_round")
     s.add(figure_block(lambda ax: draw_race(tl, ax, ceiling), alt="repairs against kills by round",
                        figsize=(7.5, 4.5)))
     refs = reference_tables(result)
     if refs:
-        s = rep.add(Section("Reference points", intro="Exact answers that no game played: the "
-                            "survivors' best race when nobody hunts them (a ceiling: free moves, no "
-                            "hand limit, shared toolboxes), against the share of games with a "
-                            "survivor out through a gate; and the strike subgame.", id="reference"))
+        s = Section("Reference points", intro="Exact answers that no game played: the survivors' "
+                    "best race when nobody hunts them (a ceiling: free moves, no hand limit, "
+                    "shared toolboxes), against the share of games with a survivor out through a "
+                    "gate; and the strike subgame.", id="reference")
+        sections.append(s)
         for (cap, table), rows in zip(refs, ("pairing", "survivor holding")):
             if len(table):
                 s.add(frame_table(table.rename_axis(rows), index=True, caption=cap))
             else:
                 s.add(Note(cap))
-    s = rep.add(Section("Kills, escapes, repairs", intro="Share of games by count.", id="counts"))
+    s = Section("Kills, escapes, repairs", intro="Share of games by count.", id="counts")
+    sections.append(s)
     for name, cap in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
                       ("hatch_escapes", "escapes through the hatch"), ("repaired", "generators repaired"),
                       ("end_causes", "what ended the game")):
         d = _distribution(t, name)
         if len(d):
             s.add(frame_table(d, index=True, caption=f"{cap} (% of games)", id=f"table-{name}"))
-    s = rep.add(Section("Means per game", id="means"))
+    s = Section("Means per game", id="means")
+    sections.append(s)
     s.add(frame_table(_means(t), index=True, id="table-means",
                       caption="rounds, kills, escapes, repairs, the killer's energy from failed "
                               "repairs and spent on pallets, landed hits, decisions"))
@@ -88,8 +89,10 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                            alt="game length by pairing", figsize=(7.0, 4.0)))
     else:
         s.add(Note("No game lengths in this result."))
-    rep.add(_provenance_section(result, command, played=provenance_rows(result)))
-    return rep
+    return game_report(result, title=title or f"Mort de la lumière du jour: {result.games:,} games",
+                       subtitle=sub, headline=headline_text(result) if len(t["by_pairing"]) else "",
+                       notes=notes, sections=sections, command=command,
+                       played=provenance_rows(result))
 
 
 def provenance_rows(result) -> list[tuple[str, object]]:

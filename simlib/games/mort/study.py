@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult
-from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables
+from ...core.tables import Counts, TableSpec, pct, count_records, format_tables
 from ...core.adapter import StudyAdapter
 from . import api
 from . import codes as K
@@ -357,8 +357,8 @@ def headline_text(result) -> str:
            else f"with a {k} killer against {s} survivors")
     others = len(result.tables["by_pairing"]) - 1
     return (f"The killer won {int(row['wins']):,} of {int(row['games']):,} games {who}: "
-            f"{_pct(row['win_rate']).strip()} % (95 % interval {_pct(row['ci_low']).strip()} – "
-            f"{_pct(row['ci_high']).strip()} %); fair is 50 %."
+            f"{pct(row['win_rate']).strip()} % (95 % interval {pct(row['ci_low']).strip()} – "
+            f"{pct(row['ci_high']).strip()} %); fair is 50 %."
             + (f" The {others} other pairing{'s are' if others != 1 else ' is'} listed below, "
                "each apart (never pooled with it)." if others else ""))
 
@@ -367,7 +367,7 @@ def fairness_table(tables) -> pd.DataFrame:
     """Per pairing: the killer's win rate with its interval and how far from 50 % it is."""
     t = tables["by_pairing"]
     out = pd.DataFrame({"games": t["games"], "killer win %": 100 * t["win_rate"],
-                        "95% CI": [f"[{_pct(lo).strip()}, {_pct(hi).strip()}]" for lo, hi in
+                        "95% CI": [f"[{pct(lo).strip()}, {pct(hi).strip()}]" for lo, hi in
                                    zip(t["ci_low"], t["ci_high"])],
                         "from 50 %": [f"{100 * (r - 0.5):+.1f}" for r in t["win_rate"]],
                         "fair?": ["yes" if lo <= 0.5 <= hi else "no" for lo, hi in

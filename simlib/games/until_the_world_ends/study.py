@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
-from ...core.tables import Counts, TableSpec, _pct, count_records, format_tables, rate_matrix
+from ...core.tables import Counts, TableSpec, pct, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
 from . import api
 from . import codes as K
@@ -303,12 +303,12 @@ def rounds_table(counts: Counts) -> pd.DataFrame:
         rounds = max(r["rounds"], 1)
         played = r["ends_ending"] + r["challenges"]
         rows[p] = {"rounds": int(r["rounds"]),
-                   "ending %": _pct(r['ends_ending'] / rounds),
-                   "hoard %": _pct(r['ends_hoard'] / rounds),
-                   "exhausted %": _pct(r['ends_exhausted'] / rounds),
-                   "turn cap %": _pct(r['ends_cap'] / rounds),
-                   "challenged %": _pct(r['challenges'] / max(played, 1)),
-                   "ender tops %": _pct(r['ender_top'] / max(r['ends_ending'], 1)),
+                   "ending %": pct(r['ends_ending'] / rounds),
+                   "hoard %": pct(r['ends_hoard'] / rounds),
+                   "exhausted %": pct(r['ends_exhausted'] / rounds),
+                   "turn cap %": pct(r['ends_cap'] / rounds),
+                   "challenged %": pct(r['challenges'] / max(played, 1)),
+                   "ender tops %": pct(r['ender_top'] / max(r['ends_ending'], 1)),
                    "ender gain": f"{r['ender_gain'] / max(r['ends_ending'], 1):+6.2f}",
                    "redeals/game": f"{r['redeals'] / r['games']:5.2f}"}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("players")
