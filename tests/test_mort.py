@@ -259,7 +259,7 @@ def test_fourth_lamp_repairs_and_three_repairs_leave_gates_shut():
 
 def test_blocked_generator_gains_no_lamp():
     g = _beside_gen(R, lamps=1, energy={2: 2}, cards={"boite_a_outils": 1})
-    g.state[K.S_BLOCKED] = 0
+    g.state[K.S_BLOCKED] = 1 << 0   # one bit per generator
     legal = g.legal_codes()
     assert commit(K.Q_REPAIR, 2) not in legal and commit(K.Q_CARDS, 2) not in legal
 
@@ -324,12 +324,12 @@ def test_blocage_blocks_until_the_killer_s_next_turn():
     give(g, 0, {1: 1, 2: 1}, {"blocage": 1})
     g.apply_code(commit(K.Q_CARDS, 1))
     g.apply_code(K.A_BLOCK + 2)
-    assert g.state[K.S_BLOCKED] == 2
+    assert g.state[K.S_BLOCKED] == 1 << 2
     if g.phase == "commit":  # the card's point is left: stop
         g.apply_code(K.A_STOP)
     g.apply_code(K.A_END_TURN)
     # the survivors hold nothing: the killer's next turn comes and lifts the block
-    assert g.to_move == 0 and g.state[K.S_BLOCKED] == -1
+    assert g.to_move == 0 and g.state[K.S_BLOCKED] == 0
 
 
 # =========================================================================== case 4 (exact)

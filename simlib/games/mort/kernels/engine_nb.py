@@ -141,6 +141,13 @@ def guarded_nb(state, rules, t):
 
 
 @njit_nb
+def blocked_nb(state, g):
+    """Generator ``g`` blocked until the killer's next turn (``S_BLOCKED`` holds one bit
+    per generator: each blocage card blocks the one it names)."""
+    return (state[K.S_BLOCKED] >> g) & 1 == 1
+
+
+@njit_nb
 def dropped_at_nb(state, x, y):
     for p in range(state[K.S_N_PALLETS]):
         if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_X + p] == x and \
@@ -279,7 +286,7 @@ def init_state_nb(state, rules, key, log):
     for k in range(K.MAX_K):
         state[K.S_KDECK + k] = rules[K.R_KK_COUNT + k]
         state[K.S_SDECK + k] = rules[K.R_SK_COUNT + k]
-    state[K.S_BLOCKED] = -1
+    state[K.S_BLOCKED] = 0
     state[K.S_HATCH_TOKEN] = -1
     state[K.S_TARGET] = -1
     state[K.S_S_X] = rules[K.R_PARAMS + K.P_LAIR_X]
@@ -386,7 +393,7 @@ def _start_turn_nb(state, rules, log):
             return
         state[K.S_ADJ_NOW] = state[K.S_ADJ_NEXT]
         state[K.S_ADJ_NEXT] = 0
-        state[K.S_BLOCKED] = -1
+        state[K.S_BLOCKED] = 0
         for s in range(K.MAX_SEATS):
             state[K.S_S_STRUCK + s] = 0
         for p in range(K.MAX_PALLETS):
@@ -477,7 +484,7 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             if kcard_of_nb(state, rules, K.FX_BLOCK) >= 0:
                 lamps = rules[P + K.P_LAMPS]
                 for g in range(state[K.S_N_GENS]):
-                    if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g:
+                    if state[K.S_GEN_LAMPS + g] < lamps and not blocked_nb(state, g):
                         out[n] = K.A_BLOCK + g
                         n += 1
                         if first:
@@ -488,7 +495,7 @@ def acts_nb(state, rules, s, q, b, out, n, first):
         if repair_card_nb(state, rules, s) >= 0:
             lamps = rules[P + K.P_LAMPS]
             for g in range(state[K.S_N_GENS]):
-                if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g and \
+                if state[K.S_GEN_LAMPS + g] < lamps and not blocked_nb(state, g) and \
                         (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]])) <= reach:
                     out[n] = K.A_TOOLBOX + g
                     n += 1
@@ -558,7 +565,7 @@ def acts_nb(state, rules, s, q, b, out, n, first):
             return n
         lamps = rules[P + K.P_LAMPS]
         for g in range(state[K.S_N_GENS]):
-            if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g and \
+            if state[K.S_GEN_LAMPS + g] < lamps and not blocked_nb(state, g) and \
                     (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]])) <= reach:
                 out[n] = K.A_REPAIR + g
                 n += 1
@@ -1048,7 +1055,7 @@ def _do_nb(state, rules, a, log):
         elif a < K.A_BLOCK + K.MAX_GENS:
             k = kcard_of_nb(state, rules, K.FX_BLOCK)
             tgt = a - K.A_BLOCK
-            state[K.S_BLOCKED] = tgt
+            state[K.S_BLOCKED] |= 1 << tgt
         else:
             k = kcard_of_nb(state, rules, K.FX_BREAK)
             tgt = a - K.A_CASSE

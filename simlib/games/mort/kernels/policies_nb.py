@@ -38,7 +38,7 @@ import numpy as np
 from ....core.jit import njit_nb
 from ....core.rng import STREAM_SALT, mix64_nb
 from .. import codes as K
-from .engine_nb import (card_of_nb, cards_held_nb, repair_card_nb,
+from .engine_nb import (blocked_nb, card_of_nb, cards_held_nb, repair_card_nb,
                         guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
                         randint_nb, step_nb)
 
@@ -258,7 +258,7 @@ def _killer_choice(state, rules, params, legal, n):
             if a >= 0:
                 return a
         g = _best_gen(state, rules)
-        if kcard_of_nb(state, rules, K.FX_BLOCK) >= 0 and g >= 0 and state[K.S_BLOCKED] != g and \
+        if kcard_of_nb(state, rules, K.FX_BLOCK) >= 0 and g >= 0 and not blocked_nb(state, g) and \
                 state[K.S_GEN_LAMPS + g] >= 1 and hand_size_nb(state, 0) >= 3:
             a = _commit(state, legal, n, 0, K.Q_CARDS, 0, False)
             if a >= 0:
@@ -370,7 +370,7 @@ def _survivor_plan(state, rules, s, params):
     bg = -1
     gd = 1 << 30
     for g in range(state[K.S_N_GENS]):
-        if state[K.S_GEN_LAMPS + g] < lamps and state[K.S_BLOCKED] != g:
+        if state[K.S_GEN_LAMPS + g] < lamps and not blocked_nb(state, g):
             dd = (abs(x - rules[K.R_TOKEN_X + state[K.S_GEN_TOKEN + g]]) + abs(y - rules[K.R_TOKEN_Y + state[K.S_GEN_TOKEN + g]]))
             if dd < gd:
                 gd = dd
