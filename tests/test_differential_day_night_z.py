@@ -185,7 +185,7 @@ def k_obs(g: Game) -> dict:
             if su(g, s, f):
                 items[name] = su(g, s, f)
         sv.append({"alive": alive, "place": k_place(r, su(g, s, K.U_PLACE)) if alive else None,
-                   "health": su(g, s, K.U_HEALTH) if alive else 0, "stress": su(g, s, K.U_STRESS),
+                   "health": su(g, s, K.U_HEALTH) if alive else None, "stress": su(g, s, K.U_STRESS),
                    "infection": su(g, s, K.U_INFECTION), "sp": su(g, s, K.U_SP),
                    "supplies": su(g, s, K.U_SUPPLIES), "ammo": su(g, s, K.U_AMMO),
                    "hidden": bool(su(g, s, K.U_HIDDEN)) if alive else False,
@@ -220,10 +220,12 @@ def r_obs(ref: Reference) -> dict:
             kind = R[f"search.{c}.kind"]
             if kind == "armour":
                 items["armour_" + R[f"search.{c}.location"]] += 1
+            elif kind in ("suppressor", "flashlight"):
+                items[kind] = 1      # the kernel holds these as a flag: a second one adds nothing
             elif kind != "weapon":
                 items[kind] += 1
         sv.append({"alive": x["alive"], "place": r_place(x["tile"], x["zone"]) if x["alive"] else None,
-                   "health": x["health"], "stress": x["stress"], "infection": x["infection"],
+                   "health": x["health"] if x["alive"] else None, "stress": x["stress"], "infection": x["infection"],
                    "sp": x["sp"], "supplies": x["supplies"], "ammo": x["ammo"], "hidden": x["hidden"],
                    "defending": x["defending"], "weapons": sorted(x["weapons"]), "items": dict(items)})
     enemies: dict = {}
@@ -287,7 +289,7 @@ class Disagreement(AssertionError):
     pass
 
 
-def _auto(ref: Reference, state: dict) -> tuple | None:
+def _auto(ref: Reference, state: dict, g: Game) -> tuple | None:
     """The reference's pending decision the kernel takes itself, answered as it does."""
     kind = ref.pending[0]
     legal = ref.legal_actions()
@@ -305,7 +307,10 @@ def _auto(ref: Reference, state: dict) -> tuple | None:
         best = min(cands, key=lambda e: (ref._estat(e["kind"], "health") - e["wounds"], e["slot"]))
         state["swept"] = True
         return ("sweep", best["id"])
-    if len(legal) == 1:
+    # one legal action: the kernel takes it itself unless its own decision (two codes for
+    # one action, e.g. two copies of the card to keep) is pending
+    same = {"keep": K.PH_PICK, "activate": K.PH_ORDER, "act": K.PH_ACT, "reserve": K.PH_RESERVE}.get(kind)
+    if len(legal) == 1 and (g.over or g.g(K.G_PHASE) != same):
         return legal[0]
     return None
 
@@ -341,7 +346,7 @@ def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, rule
     for _ in range(max_decisions):
         try:
             while ref.pending is not None:
-                a = _auto(ref, state)
+                a = _auto(ref, state, g)
                 if a is None:
                     break
                 ref.apply(a)
@@ -389,7 +394,7 @@ def _cases(n, teams, seed):
     return [(seed, i, teams[i % len(teams)]) for i in range(n * MULT)]
 
 
-@pytest.mark.parametrize("seed,game,team", _cases(60, (1, 2, 3, 4), 101))
+@pytest.mark.parametrize("seed,game,team", _cases(48, (1, 2, 3, 4), 101))
 def test_random_policy(seed, game, team):
     play_both(seed, game, team, "random")
 
@@ -403,6 +408,12 @@ def test_baseline_policy(seed, game, team):
 def test_night_start(seed, game, team):
     """A start at 20:00: night, the Hunter, the infection hour at 00:00."""
     play_both(seed, game, team, "random", hour=20)
+
+
+@pytest.mark.parametrize("seed,game,team", _cases(4, (1, 2, 3, 4), 505))
+def test_search_player(seed, game, team):
+    """The rollout player (a search over the kernel's own copies of the game)."""
+    play_both(seed, game, team, "rollout")
 
 
 @pytest.fixture(scope="module")
