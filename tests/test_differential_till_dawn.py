@@ -331,10 +331,11 @@ def test_mixed_table_with_the_optimal_player():
         differential(303, game, 3, ["optimal", "threshold:t=6", "random"])
 
 
-@pytest.mark.parametrize("variant", ["tweak", "coffin", "unlimited", "no_reshuffle"])
+@pytest.mark.parametrize("variant", ["tweak", "free_refusal", "coffin", "unlimited", "no_reshuffle"])
 def test_tweaked_rulesets_play_the_same_games(variant):
     base = load_ruleset()
     over = {"tweak": TWEAK,
+            "free_refusal": {"constants.refuse_cost": 0, "constants.favourite_bonus": 0},
             "coffin": {"constants.coffin_supply": 30, "constants.points_per_blood": 2},
             "unlimited": {"constants.variants.unlimited_tokens": True, "constants.nights": 4},
             "no_reshuffle": {"constants.variants.reshuffle_when_empty": False,
@@ -351,6 +352,19 @@ def test_sunrises_play_the_same_games():
     for game in range(40 * SCALE):
         p = 2 + game % 7
         differential(606, game, p, ["threshold:t=30:sun_margin=0"] * p, rules)
+
+
+@pytest.mark.parametrize("reshuffle", [True, False])
+def test_an_exhausted_deck_plays_the_same_games(reshuffle):
+    # long nights of tough vampires who never retire run the deck out (a returning
+    # werewolf would never let it): reshuffled, or with the variant off a sunrise
+    base = load_ruleset()
+    rules = base.override({"constants.track_length": 60, "hunt.werewolf.returns": False,
+                           "constants.nights": 1, "constants.variants.unlimited_tokens": True,
+                           "constants.variants.reshuffle_when_empty": reshuffle,
+                           **{f"characters.{c}.max_health": 15 for c in base.character_names}})
+    for game in range(3 * SCALE):
+        differential(707, game, 2, ["threshold:t=500:sun_margin=0"] * 2, rules)
 
 
 def test_a_given_team_plays_the_same_games():

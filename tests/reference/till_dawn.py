@@ -53,7 +53,8 @@ Turn of the current player (the drawer):
      ``+ favourite_bonus`` if the card's ground is its character's ground; paid seat by seat
      from the drawer.
    - invitation: it becomes pending (its payoff / penalty); every active vampire votes, in
-     seat order from the drawer; ``refuse`` needs ``blood >= refuse_cost`` and pays it at once.
+     seat order from the drawer; ``refuse`` needs ``blood >= max(1, refuse_cost)`` and pays
+     ``refuse_cost`` at once.
    - night_lingers: the bead moves back ``value`` (not below 0).
    - sun_rising: the bead moves forward ``value``; at ``>= track_length`` the sun rises:
      every active vampire loses its unbanked blood (back to the supply) and the night ends.
@@ -655,7 +656,9 @@ class Reference:
             if self.status[s] != ACTIVE:
                 continue
             acts = [("vote", m) for m in MOONS]
-            if self.blood[s] >= self.refuse_cost:
+            # "You may defy the Elders only if you have at least 1 acrylic Blood Token to
+            # spend" (rulebook, Voting Cards): 1 even when refusing costs nothing
+            if self.blood[s] >= max(1, self.refuse_cost):
                 acts.append(("vote", "refuse"))
             a = yield (s, "vote", acts, {})
             self.votes[s] = a[1]
