@@ -164,7 +164,8 @@ Readings (the docs page and the rulebook are silent; our choice)
    cannot make in full ends the game at once; a supply left at exactly 0 ends it only at
    the next payment.  A blood payee takes the tokens left (``supply_rule="partial"``, the
    FAQ read literally: the tokens run out in the payer's hand); the other two rules are
-   offered for comparison.  Payments go seat by seat from the drawer.  A retiring vampire
+   offered for comparison (simlib's kernels pay a card whole or not at all: ``whole_card``,
+   which the differential test plays).  Payments go seat by seat from the drawer.  A retiring vampire
    whose points the coffin supply cannot cover keeps its blood in hand (it scores the
    same either way).
 8. With ``reshuffle_when_empty`` off the sun rises when a draw finds the pile empty.
