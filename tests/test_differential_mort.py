@@ -47,7 +47,6 @@ The two engines cut a turn into decisions differently; mapped here and nowhere l
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import pytest
 
@@ -72,16 +71,6 @@ STEPS = {K.A_NORTH: (0, -1), K.A_EAST: (1, 0), K.A_SOUTH: (0, 1), K.A_WEST: (-1,
 
 class Mismatch(AssertionError):
     pass
-
-
-class Known(Exception):
-    """A disagreement already diagnosed (a kernel bug, see ``KNOWN``): the game stops being
-    compared there and is counted apart."""
-
-
-# kernel bugs found by this test and not fixed yet (each named where it is recognised;
-# the report lists the rule); empty once they are fixed
-KNOWN = {"sprint_pool"}
 
 
 def _rules_dict(rules) -> dict:
@@ -380,10 +369,6 @@ class Driver:
             self.fail("observations differ", **{k: f"kernel {a!r} / reference {b!r}" for k, (a, b) in diff.items()})
 
     # ------------------------------------------------------------------ the loop
-    def known(self, name: str) -> None:
-        if name in KNOWN:
-            raise Known(name)
-
     def fail(self, what: str, **fields) -> None:
         lines = [f"{what}: seed {self.seed}, game {self.game}, seats {self.seats!r}, decision "
                  f"{self.decision}, kernel phase {K.PHASE_NAMES[self.st(K.S_PHASE)]}, round "
@@ -430,9 +415,6 @@ class Driver:
             ref_acts.append(m)      # the kernel's card: one the reference offers (keys agree)
         else:
             ref_acts.append(m)
-        if m[0] == "stop" and self.sprinting and self.pooled and self.st(K.S_BUDGET) > 0:
-            self.known("sprint_pool")
-        chest = self.st(K.S_CHEST_TOKEN + code - K.A_CHEST) if K.A_CHEST <= code < K.A_CHEST + K.MAX_CHESTS else -1
         turn = (self.st(K.S_ROUND), self.st(K.S_CURRENT))
         self.sprinting_before = self.sprinting
         if m[0] == "stop" and self.sprinting:
@@ -448,8 +430,6 @@ class Driver:
         elif m[0] in ("spend", "purpose"):
             self.abandoned = False
         left = g.over or (self.st(K.S_ROUND), self.st(K.S_CURRENT)) != turn
-        if chest >= 0 and ("chest_token", chest) in g.chance_events()[self.fed:]:
-            self.known("chest_same_token")
         self._feed()
         for a in ref_acts:
             try:
@@ -514,22 +494,16 @@ def _norm(v):
     return v
 
 
-def run_games(seed: int, games: range, seats: str, rules=None) -> tuple[int, Counter]:
-    """(games compared to their end, games stopped at a known kernel bug by its name)."""
-    done, known = 0, Counter()
+def run_games(seed: int, games: range, seats: str, rules=None) -> int:
+    n = 0
     for game in games:
-        try:
-            Driver(seed, game, seats, rules).run()
-            done += 1
-        except Known as k:
-            known[str(k)] += 1
-    return done, known
+        Driver(seed, game, seats, rules).run()
+        n += 1
+    return n
 
 
 def _check(seed: int, n: int, seats: str, rules=None) -> None:
-    done, known = run_games(seed, range(n * SCALE), seats, rules)
-    assert done + sum(known.values()) == n * SCALE
-    assert done >= n * SCALE // 4, f"only {done} of {n * SCALE} games compared to their end ({dict(known)})"
+    assert run_games(seed, range(n * SCALE), seats, rules) == n * SCALE
 
 
 def _ruleset(over: dict):
@@ -537,26 +511,26 @@ def _ruleset(over: dict):
 
 
 # --------------------------------------------------------------------------- the tests
-@pytest.mark.parametrize("seed,n", [(1, 12), (11, 12)])
+@pytest.mark.parametrize("seed,n", [(1, 8), (11, 6)])
 def test_random_policy_agrees(seed, n):
     _check(seed, n, "killer=random,survivors=random")
 
 
 @pytest.mark.parametrize("seats,n", [("killer=heuristic,survivors=heuristic", 12),
                                      ("killer=heuristic,survivors=random", 5),
-                                     ("killer=random,survivors=heuristic", 5)])
+                                     ("killer=random,survivors=heuristic", 3)])
 def test_default_policy_agrees(seats, n):
     _check(2, n, seats)
 
 
 @pytest.mark.parametrize("over,seats,n", [
     ({"board.survivors": 2, "rules.killer_win_kills": 2}, "killer=heuristic,survivors=random", 6),
-    ({"board.survivors": 3, "rules.killer_win_kills": 3}, "killer=random,survivors=heuristic", 6),
-    ({"rules.variants.pooled_energy": True}, "killer=random,survivors=random", 8),
+    ({"board.survivors": 3, "rules.killer_win_kills": 3}, "killer=random,survivors=heuristic", 4),
+    ({"rules.variants.pooled_energy": True}, "killer=random,survivors=random", 5),
     ({"rules.variants.one_strike_per_target": True, "rules.variants.any_card_repairs": True},
-     "killer=random,survivors=random", 8),
+     "killer=random,survivors=random", 5),
     ({"board.lamps": 3, "board.generators_needed": 3, "rules.strike_cost": 3, "board.help_range": 2,
-      "rules.survivor_draw": 2}, "killer=heuristic,survivors=heuristic", 6),
+      "rules.survivor_draw": 2}, "killer=heuristic,survivors=heuristic", 4),
 ], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers"])
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
@@ -632,3 +606,27 @@ def test_two_blocage_cards_block_two_generators():
         for gen in (0, 1):
             assert not (g.to_move == s and K.A_REPAIR + gen in g.legal_codes())
 
+
+def test_pooled_energy_does_not_pool_sprint_squares():
+    """Kernel fix found by this test: under ``pooled_energy`` "a turn's energy cards form
+    one pool"; a sprint's squares are no energy card's points (docs: "sprint (3 squares
+    of movement, spent when he chooses)"), so those left when the killer stops sprinting
+    do not join the pool (the kernel added them, to pay strikes and breaks)."""
+    rules = _ruleset({"rules.variants.pooled_energy": True})
+    g = Game(seed=3, game=1, seats="killer=heuristic,survivors=heuristic", ruleset=rules)
+    while not (g.phase == "turn" and g.to_move == 0):
+        g.apply(g.policy_choice())
+    ks = list(rules.names("killer_cards")).index("sprint")
+    g.state[K.S_CARDS + ks] = 1
+    v = next(v for v in range(1, K.MAX_V + 1) if g.state[K.S_HAND + v] > 0)
+    g.apply_code(K.A_COMMIT + K.Q_CARDS * K.MAX_V + v - 1)
+    g.apply_code(K.A_PLAY_SPRINT)
+    g.apply_code(K.A_STOP)
+    pool = int(g.state[K.S_POOL])
+    assert pool == v          # the card's points (no adjustment in the first round)
+    g.apply_code(K.A_SPRINT_MOVE)
+    step = next(a for a in (K.A_NORTH, K.A_EAST, K.A_SOUTH, K.A_WEST) if a in g.legal_codes())
+    g.apply_code(step)
+    assert g.phase == "commit" and g.state[K.S_BUDGET] > 0     # squares left
+    g.apply_code(K.A_STOP)
+    assert int(g.state[K.S_POOL]) == pool

@@ -94,7 +94,7 @@ SCALARS = ("round", "phase", "decider", "current", "over", "end_cause", "purpose
            "setup_round", "steps", "key", "repaired", "hatch_token", "hatch", "kills",
            "escapes", "hatch_escapes", "first_hit", "killer_gain", "pallet_spend", "hits",
            "strikes", "rolls", "cards_played", "n_gens", "n_chests", "n_shortcuts",
-           "n_pallets", "pallet_seat", "pallet_left")
+           "n_pallets", "pallet_seat", "pallet_left", "sprinting")
 SEAT_PARTS = ("x", "y", "status", "wounds", "gens_left", "chests_left", "shortcuts_left", "pawn_left",
               "struck", "end_round", "via")
 STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
@@ -113,7 +113,7 @@ _s, S_SIZE = _layout(STATE, "S_")
  S_ADJ_NOW, S_ADJ_NEXT, S_SPRINT, S_BLOCKED, S_TARGET, S_SCAN, S_TOKEN, S_SETUP_ROUND,
  S_STEPS, S_KEY, S_REPAIRED, S_HATCH_TOKEN, S_HATCH, S_KILLS, S_ESCAPES, S_HATCH_ESCAPES,
  S_FIRST_HIT, S_KILLER_GAIN, S_PALLET_SPEND, S_HITS, S_STRIKES, S_ROLLS, S_CARDS_PLAYED,
- S_N_GENS, S_N_CHESTS, S_N_SHORTCUTS, S_N_PALLETS, S_PALLET_SEAT, S_PALLET_LEFT,
+ S_N_GENS, S_N_CHESTS, S_N_SHORTCUTS, S_N_PALLETS, S_PALLET_SEAT, S_PALLET_LEFT, S_SPRINTING,
  S_S_X, S_S_Y, S_S_STATUS, S_S_WOUNDS, S_S_GENS_LEFT, S_S_CHESTS_LEFT, S_S_SHORTCUTS_LEFT,
  S_S_PAWN_LEFT, S_S_STRUCK, S_S_END_ROUND, S_S_VIA,
  S_HAND, S_CARDS, S_ENERGY_DECK, S_ENERGY_DISCARD, S_KDECK, S_KDISCARD, S_SDECK,

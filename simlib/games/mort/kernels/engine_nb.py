@@ -902,6 +902,7 @@ def _do_nb(state, rules, a, log):
         elif a == K.A_SPRINT_MOVE:
             state[K.S_BUDGET] = state[K.S_SPRINT]
             state[K.S_SPRINT] = 0
+            state[K.S_SPRINTING] = 1
             state[K.S_PURPOSE] = K.Q_MOVE
             state[K.S_PHASE] = K.PH_COMMIT
             log_nb(log, K.LG_COMMIT, rnd, s, K.Q_MOVE, 0, state[K.S_BUDGET], 1)
@@ -933,8 +934,10 @@ def _do_nb(state, rules, a, log):
         return
     # ------------------------------------------------------------ PH_COMMIT: one act
     if a == K.A_STOP:
-        if rules[P + K.P_POOLED] == 1:
+        # a sprint's squares are no energy: the pool keeps only a card's points
+        if rules[P + K.P_POOLED] == 1 and state[K.S_SPRINTING] == 0:
             state[K.S_POOL] += state[K.S_BUDGET]
+        state[K.S_SPRINTING] = 0
         state[K.S_BUDGET] = 0
         state[K.S_PHASE] = K.PH_TURN
         return
