@@ -831,10 +831,17 @@ class Reference:
             h -= self.barricade_heads
             owner.barricades -= 1
             self.barricade_supply += 1
+        # damage short of destroying a standing barricade lands on it and stops there: "the
+        # barricade will take the first damage (after the survivors), protecting players"
+        # (rulebook; equal results with 1 H / 2 B barricades, not with other numbers)
+        if owner.barricades > 0:
+            h = 0
         while owner.barricades > 0 and self.barricade_bodies and b >= self.barricade_bodies:
             b -= self.barricade_bodies
             owner.barricades -= 1
             self.barricade_supply += 1
+        if owner.barricades > 0:
+            b = 0
         damage = h + b // self.bodies_per_damage  # an odd body is lost with its batch
         if damage > 0:
             yield from self._damage(a, damage, raider=(group == RAIDER), protection=True)
