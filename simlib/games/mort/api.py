@@ -273,7 +273,7 @@ def action_text(a: int, rules: MortRules) -> str:
 
 
 # =========================================================================== the step model
-_STEP_LOG_ROWS = 4096   # log rows one kernel call can write (a step, or the setup's deal)
+_STEP_LOG_ROWS = 1024   # log rows one kernel call can write (a step, or the setup's deal: ~60)
 _DECK_KINDS = ("energy", "killer_card", "survivor_card")   # codes of engine_nb.log_draw_nb
 _M64 = (1 << 64) - 1
 
@@ -428,6 +428,8 @@ class Game:
         if dice is None:   # a new game: the stream as init_state_nb seeded it
             dice = _stream_seed(int(st[K.S_KEY]), K.STREAM_DICE)
         n = int(self.log[0, 0])
+        if n >= self.log.shape[0] - 1:
+            raise RuntimeError("the log is full: chance events would be lost")
         rows = self.log[1 + self._read:1 + n].tolist()
         out = self._chance
         for kind, _rnd, _s, a, b, c, _d in rows:
