@@ -15,7 +15,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simlib.core.rng import STREAM_CARDS, STREAM_DICE, STREAM_TIMER, make_streams, randint_nb
+from simlib.core.rng import make_streams, randint_nb
+from simlib.games.until_daylight.codes import STREAM_CARDS, STREAM_DICE, STREAM_TIMER
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.ladder import ruleset_named
 from simlib.games.until_daylight.ruleset import load_ruleset

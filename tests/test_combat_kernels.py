@@ -22,11 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from simlib.core.rng import (
-    STREAM_CARDS,
-    STREAM_DICE,
-    make_streams,
-)
+from simlib.core.rng import make_streams
+from simlib.games.until_daylight.codes import STREAM_CARDS, STREAM_DICE
 from simlib.games.until_daylight import codes as C
 from simlib.games.until_daylight import exact
 from simlib.games.until_daylight.kernels.combat_nb import (

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 from simlib.core.rng import (
-    N_STREAMS,
-    STREAM_DICE,
+    DEFAULT_STREAMS as N_STREAMS,
     game_key_nb,
     init_streams_nb,
     make_streams,
@@ -25,6 +24,7 @@ from simlib.core.rng import (
 )
 
 MASK = (1 << 64) - 1
+STREAM_DICE = 1  # any stream but the first: the others must stay untouched
 SEED = 1234567
 REFERENCE = [6457827717110365317, 3203168211198807973, 9817491932198370423,
              4593380528125082431, 16408922859458223821]

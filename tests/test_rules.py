@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlib.core.rng import STREAM_DICE
+from simlib.games.until_daylight.codes import STREAM_DICE
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.kernels.game_nb import (
     attack_nb,

@@ -1,11 +1,11 @@
 """Counter-based per-game random streams (splitmix64), usable inside numba kernels.
 
 Every game owns a key that is a pure function of ``(root seed, game index)``; from it
-derive independent *streams* (cards, dice, timer, policy).  A stream's state is one
-``uint64`` in a small array; each draw advances it.  Results therefore do not depend on
+derive independent *streams* (a game's codes name them: cards, dice, policy...).  A
+stream's state is one ``uint64`` in a small array; each draw advances it.  Results therefore do not depend on
 thread count, chunking, worker count or machine.
 
-Array convention: ``state`` is a ``uint64`` array of shape ``(N_STREAMS,)``; functions
+Array convention: ``state`` is a ``uint64`` array, one entry a stream; functions
 take the array and the stream index so that several streams live in one allocation.
 """
 from __future__ import annotations
@@ -19,11 +19,9 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
 
-STREAM_CARDS = 0  # rubble and horde decks, team draws
-STREAM_DICE = 1  # combat dice and the Die of Fate
-STREAM_TIMER = 2  # the search timer
-STREAM_POLICY = 3  # policies' own randomness
-N_STREAMS = 4
+# make_streams' size when its caller names none; a game names its own streams and their
+# count in its codes (``STREAM_*``, ``N_STREAMS``)
+DEFAULT_STREAMS = 4
 
 
 @njit_nb
@@ -69,8 +67,8 @@ def uniform_nb(state, stream):
     return np.float64(next_u64_nb(state, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-def make_streams(seed: int, game_index: int) -> np.ndarray:
-    """Python helper: the stream state of one game (for tests and traces)."""
-    st = np.zeros(N_STREAMS, dtype=np.uint64)
+def make_streams(seed: int, game_index: int, n_streams: int = DEFAULT_STREAMS) -> np.ndarray:
+    """Python helper: the ``n_streams`` stream states of one game (for tests and traces)."""
+    st = np.zeros(n_streams, dtype=np.uint64)
     init_streams_nb(st, np.uint64(game_key_nb(np.int64(seed), np.int64(game_index))))
     return st

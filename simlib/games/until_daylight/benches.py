@@ -47,7 +47,8 @@ def _dice_cases(pk, rng, m, lo, hi):
 
 def roll_dice_bench(kernel=None, k: int = 6) -> Bench:
     """A roll of ``k`` combat dice (default kernel: ``roll_faces_nb``)."""
-    from simlib.core.rng import STREAM_DICE, make_streams
+    from simlib.core.rng import make_streams
+    from simlib.games.until_daylight.codes import STREAM_DICE
     from simlib.games.until_daylight.kernels.combat_nb import roll_faces_nb
 
     kern = roll_faces_nb if kernel is None else kernel

@@ -200,6 +200,15 @@ MAX_DICE_CAP = 14  # capacity of the kill-assignment kernel's 64-bit state set
 P_BODIES_PER_DAMAGE = 27  # body results that make one damage to a character or protection card
 N_PARAMS_FULL = 28  # packers fill N_PARAMS_FULL entries (P_BODIES_PER_DAMAGE defaults to 2)
 
+# --------------------------------------------------------------------------- random streams
+# One stream a purpose (``simlib.core.rng``), so that a rule that draws more from one
+# leaves the others' sequences as they were.
+STREAM_CARDS = 0  # rubble and horde decks, team draws
+STREAM_DICE = 1  # combat dice and the Die of Fate
+STREAM_TIMER = 2  # the search timer
+STREAM_POLICY = 3  # policies' own randomness
+N_STREAMS = 4
+
 # =========================================================================== game state
 # A game's whole state is ONE int64 array (see kernels/state_nb.py): its first N_G
 # entries are the scalars ``g`` below, the rest holds the per-seat tables, decks, streams,
@@ -526,8 +535,6 @@ ROLE_SCRATCH = 2
 
 
 def _state_parts():
-    from simlib.core.rng import N_STREAMS
-
     one = const(1)
     return (  # name, offset slot, rows, columns, role
         ("pl", G_O_PL, const(MAX_PLAYERS), const(N_PL), ROLE_POSITION),

@@ -13,16 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import njit_alloc_nb, njit_nb
-from simlib.core.rng import (
-    STREAM_CARDS,
-    STREAM_DICE,
-    STREAM_POLICY,
-    STREAM_TIMER,
-    game_key_nb,
-    init_streams_nb,
-    randint_nb,
-)
+from simlib.core.rng import game_key_nb, init_streams_nb, randint_nb
 from simlib.games.until_daylight.codes import (  # layout constants
+    STREAM_CARDS, STREAM_DICE, STREAM_POLICY, STREAM_TIMER,
     G_RDECK_CAP, N_PARTS, PART_COLS, PART_ROLE, PART_ROWS, PART_SLOT, ROLE_POSITION, ROLE_SCRATCH,
     A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY,
     A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR,

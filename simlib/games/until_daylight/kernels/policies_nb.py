@@ -14,8 +14,9 @@ Policies
 from __future__ import annotations
 
 from simlib.core.jit import njit_nb
-from simlib.core.rng import STREAM_POLICY, randint_nb
+from simlib.core.rng import randint_nb
 from simlib.games.until_daylight.codes import (
+    STREAM_POLICY,
     A_ATTACK,
     A_CRAFT,
     A_DRAW,
