@@ -531,7 +531,9 @@ def test_default_policy_agrees(seats, n):
      "killer=random,survivors=random", 5),
     ({"board.lamps": 3, "board.generators_needed": 3, "rules.strike_cost": 3, "board.help_range": 2,
       "rules.survivor_draw": 2}, "killer=heuristic,survivors=heuristic", 4),
-], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers"])
+    ({"board.survivors": 1, "rules.killer_win_kills": 1, "board.generators_needed": 3},
+     "killer=heuristic,survivors=heuristic", 3),
+], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor"])
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
 
@@ -630,3 +632,15 @@ def test_pooled_energy_does_not_pool_sprint_squares():
     assert g.phase == "commit" and g.state[K.S_BUDGET] > 0     # squares left
     g.apply_code(K.A_STOP)
     assert int(g.state[K.S_POOL]) == pool
+
+
+def test_a_lone_survivor_finds_the_hatch_open_from_the_start():
+    """Kernel fix found by this test (a table of one survivor): "when one survivor is left
+    in the game, the hatch appears, open" (docs; rulebook: "Lorsqu'il reste plus qu'un
+    survivant"); the kernel looked only after a kill or an escape."""
+    rules = _ruleset({"board.survivors": 1, "rules.killer_win_kills": 1, "board.generators_needed": 3})
+    g = Game(seed=7, game=1, seats="killer=heuristic,survivors=heuristic", ruleset=rules)
+    while g.phase in ("place", "gates", "pallet"):
+        g.apply(g.policy_choice())
+    assert g.state[K.S_HATCH] == K.HATCH_OPEN
+    assert [k for k, _ in g.chance_events()].count("hatch_token") == 1

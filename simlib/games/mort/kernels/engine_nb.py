@@ -350,6 +350,7 @@ def _deal_nb(state, rules, log):
             log_draw_nb(state, log, s, 2, draw_card_nb(state, s, K.S_SDECK, K.S_SDISCARD))
     state[K.S_CURRENT] = 0
     state[K.S_PHASE] = K.PH_START_TURN
+    _check_end_nb(state, rules, log)  # a table of one survivor: the hatch is open from the start
 
 
 # =========================================================================== turns
