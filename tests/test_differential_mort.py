@@ -40,7 +40,20 @@ The two engines cut a turn into decisions differently; mapped here and nowhere l
   the reflex's and the lamp card's name left out; the reference then plays the kernel's.
 - a decision with one legal action (a discard when the cards are all of one kind, a last
   pallet square) is taken by the kernel without asking; the driver takes it in the
-  reference.
+  reference.  Likewise a kernel ``stop`` that leaves nothing but the end of the turn:
+  the kernel ends it without asking, the reference (whose stopped purpose still has
+  acts) is ended by the driver.
+- the sprint's squares left when the kernel stops sprinting are lost (the kernel spends
+  them as one purpose, like a card's points; docs: "spent when he chooses"); the
+  reference keeps them for the turn: the driver sets the reference's ``sprint`` to 0
+  there (a reading where the texts are silent, in the report).
+- an opened chest: the kernel moves it before the discard decision, the reference after
+  (the rulebook's order); ``chests`` is not compared during that decision.
+
+Not compared, by the two forms: the reference also offers a sprint step and the hatch
+while a purpose is current, the kernel only between purposes (its ``stop`` first); under
+``any_card_repairs`` the reference lets the survivor pick the card that lights a lamp,
+the kernel burns the toolbox, else its first card.
 
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run).
 """
