@@ -107,7 +107,7 @@ def run(a) -> int:
 
 def games_lines(verbose: bool) -> list[str]:
     """``simlib games``: one line per game; ``verbose``: its players and their parameters."""
-    from .core.games import DEFAULT_GAME, game_names, get_game
+    from .core.games import default_game, game_names, get_game
 
     width = max(shutil.get_terminal_size((100, 24)).columns, 80)
     lines = []
@@ -115,7 +115,7 @@ def games_lines(verbose: bool) -> list[str]:
     nw = max(len(n.replace("_", "-")) for n in names) + len(" (default)")
     for n in names:
         g = get_game(n)
-        label = n.replace("_", "-") + (" (default)" if n == DEFAULT_GAME else "")
+        label = n.replace("_", "-") + (" (default)" if n == default_game() else "")
         pols = ", ".join(p + ("*" if p == g.default_policy else "") for p in g.policies)
         line = f"{label:<{nw}}  {g.display_name} ({g.kind}); players: {pols}"
         lines.append(line)

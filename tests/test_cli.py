@@ -239,6 +239,35 @@ def test_console_script_entry_point():
     assert "simulate" in done.stdout and done.stdout.startswith("usage: simlib")
 
 
+def test_builtin_games_are_entry_points_as_outside_games_are():
+    """simlib's five games come from its ``simlib.games`` entry points (pyproject.toml,
+    hence the wheel's metadata), not from a list in the core; ``simlib games`` lists them
+    by their declared position, the default first."""
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    from simlib.core import games as registry
+
+    root = Path(__file__).resolve().parents[1]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"][
+        registry.ENTRY_POINT_GROUP]
+    assert len(declared) == 5
+    core = (root / "simlib" / "core" / "games.py").read_text()
+    for name, ref in declared.items():
+        assert ref.split(":")[0] not in core, f"the core's registry names {name}"
+    try:
+        dist = distribution(registry.OWN_DIST)
+    except PackageNotFoundError:
+        pytest.skip("simlib is not installed (pip install -e .): no entry points to check")
+    installed = {e.name: e.value for e in dist.entry_points if e.group == registry.ENTRY_POINT_GROUP}
+    assert installed == declared, "installed metadata is stale: pip install -e . --no-deps"
+    names = registry.game_names()
+    own = [registry.get_game(n) for n in names if n in declared]
+    assert [g.position for g in own] == sorted(g.position for g in own)
+    assert names[:len(declared)] == [g.name for g in own]
+    assert registry.default_game() == names[0] == "until_daylight"
+
+
 def test_out_refusal_names_the_flag_on_the_command_line_and_the_argument_in_python(
         capsys, tmp_path):
     """The command line says --force, Python says overwrite=True; neither names the other."""

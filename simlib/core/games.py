@@ -56,10 +56,9 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 from .adapter import DeferredRecords, StudyAdapter, records_frame_of  # noqa: F401
 
 __all__ = ["GameInfo", "GameCommand", "StudyAdapter", "StepGame", "register", "get_game",
-           "game_names", "normalize", "DEFAULT_GAME", "UnknownGameError", "load_ref",
+           "game_names", "default_game", "normalize", "UnknownGameError", "load_ref",
            "KINDS"]
 
-DEFAULT_GAME = "until_daylight"
 KINDS = ("cooperative", "competitive")
 
 
@@ -153,6 +152,9 @@ class GameInfo:
         The table ``simulate_precise`` (``simlib simulate --precision``) makes precise by
         default: ``overall``, or ``by_<grouping>`` where ``overall`` pools what must not be
         pooled (Mort: ``by_pairing``, each pairing apart).
+    position : int
+        The game's place among its package's games in ``simlib games`` (entry points
+        carry no order); simlib's game at position 0 is the default game.
     """
 
     name: str
@@ -183,6 +185,7 @@ class GameInfo:
     grouping_success: tuple[tuple[str, str], ...] = ()
     seats_example: str = ""
     precision_table: str = "overall"
+    position: int = 0
     _loaded: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -270,32 +273,34 @@ class GameInfo:
 
 
 # =========================================================================== registry
-# name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself
-_REGISTRY: dict[str, Any] = {
-    "until_daylight": "simlib.games.until_daylight.game:GAME",
-    "till_dawn": "simlib.games.till_dawn.game:GAME",
-    "until_the_world_ends": "simlib.games.until_the_world_ends.game:GAME",
-    "mort_de_la_lumiere_du_jour": "simlib.games.mort.game:GAME",
-    "day_night_z": "simlib.games.day_night_z.game:GAME",
-}
+# name -> "module:attribute" of its GameInfo (imported on first use) or the GameInfo itself.
+# Empty until discovery: simlib's own games are entry points like any other package's.
+_REGISTRY: dict[str, Any] = {}
 
 
 ENTRY_POINT_GROUP = "simlib.games"  # a package's [project.entry-points."simlib.games"]
 GAMES_ENV = "SIMLIB_GAMES"  # "name=module:attribute,..." adds games without packaging them
+OWN_DIST = "simlib"  # its games come first, by GameInfo.position (position 0: the default)
 _DISCOVERED = False
 
 
 def _discover() -> None:
-    """Add the games other installed packages declare (entry points of group
-    ``simlib.games``) and those ``$SIMLIB_GAMES`` names; simlib's own come first."""
+    """Add the games installed packages declare (entry points of group ``simlib.games``,
+    simlib's own first) and those ``$SIMLIB_GAMES`` names."""
     global _DISCOVERED
     if _DISCOVERED:
         return
     _DISCOVERED = True
     from importlib.metadata import entry_points
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        _REGISTRY.setdefault(normalize(ep.name), ep.value)
+    eps = list(entry_points(group=ENTRY_POINT_GROUP))
+    own = [ep for ep in eps if ep.dist is not None and ep.dist.name == OWN_DIST]
+    # simlib's declarations are loaded now for their position (they import no numba)
+    for info in sorted((load_ref(ep.value) for ep in own), key=lambda g: g.position):
+        _REGISTRY.setdefault(normalize(info.name), info)
+    for ep in eps:
+        if ep not in own:
+            _REGISTRY.setdefault(normalize(ep.name), ep.value)
     for item in filter(None, (x.strip() for x in os.environ.get(GAMES_ENV, "").split(","))):
         name, sep, ref = item.partition("=")
         if not sep or ":" not in ref:
@@ -310,6 +315,7 @@ def normalize(name: str) -> str:
 
 def register(info: GameInfo | str, name: str | None = None) -> None:
     """Add a game (a :class:`GameInfo`, or ``"module:attribute"`` with ``name``)."""
+    _discover()  # the installed games first: one registered by hand does not become the default
     if isinstance(info, GameInfo):
         _REGISTRY[normalize(info.name)] = info
     else:
@@ -328,10 +334,21 @@ def game_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def default_game() -> str:
+    """The game a command plays when none is named: the first registered (simlib's first
+    entry point)."""
+    names = game_names()
+    if not names:
+        raise UnknownGameError(f"no game is registered (no {ENTRY_POINT_GROUP!r} entry point "
+                               "found): install simlib (pip install -e .) so that its games "
+                               "are declared")
+    return names[0]
+
+
 def get_game(name: str | None = None) -> GameInfo:
-    """The registered game ``name`` (default: Until Daylight)."""
+    """The registered game ``name`` (default: :func:`default_game`)."""
     _discover()
-    key = normalize(name or DEFAULT_GAME)
+    key = normalize(name or default_game())
     if key not in _REGISTRY:
         import difflib
 

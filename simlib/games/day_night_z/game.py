@@ -51,4 +51,5 @@ GAME = GameInfo(
     step=f"{_P}.api:Game",
     benches=f"{_P}.benches:BENCH_FACTORIES",
     commands=f"{_P}.game:COMMANDS",
+    position=4,  # in `simlib games`
 )

@@ -38,4 +38,5 @@ GAME = GameInfo(
                                "survivor s escaped"),),
     seats_example="killer=heuristic,survivors=random",
     precision_table="by_pairing",  # each pairing known to +- precision, never the pool
+    position=3,  # in `simlib games`
 )

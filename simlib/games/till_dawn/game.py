@@ -33,4 +33,5 @@ GAME = GameInfo(
                                "focal player's)"),
                       ("character", "the seat holding that character wins or shares the win")),
     seats_example="optimal,threshold,threshold",
+    position=1,  # in `simlib games`
 )

@@ -122,4 +122,5 @@ GAME = GameInfo(
     commands=f"{_P}.game:COMMANDS",
     sensitivity_ruleset="reference",
     positive_suffixes=("dice", "health", "slots", "stalemate_cap", "min"),
+    position=0,  # in `simlib games`; 0: the default game
 )

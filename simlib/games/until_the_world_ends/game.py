@@ -44,4 +44,5 @@ GAME = _UntilTheWorldEndsInfo(
                                "focal player's)"),
                       ("strategy", "a seat playing that strategy wins or shares the win")),
     seats_example="greedy,random,random",
+    position=2,  # in `simlib games`
 )
