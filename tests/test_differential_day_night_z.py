@@ -410,6 +410,18 @@ def test_night_start(seed, game, team):
     play_both(seed, game, team, "random", hour=20)
 
 
+@pytest.fixture(scope="module")
+def hunter_nights():
+    """Threat cards mostly with the Hunter's icon: he stalks, spawns, is fought and leaves
+    at dawn in most games started at 01:00."""
+    return load_ruleset().override({"threat.icons.hunter": 40, "threat.icons.no_hunter": 10})
+
+
+@pytest.mark.parametrize("game", range(12 * MULT))
+def test_hunter_nights(hunter_nights, game):
+    play_both(606, game, 2 + game % 3, "baseline", ruleset=hunter_nights, hour=1)
+
+
 @pytest.mark.parametrize("seed,game,team", _cases(4, (1, 2, 3, 4), 505))
 def test_search_player(seed, game, team):
     """The rollout player (a search over the kernel's own copies of the game)."""
