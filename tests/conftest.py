@@ -13,6 +13,26 @@ HERE = Path(__file__).resolve().parent
 PIG = "pig=pig_game.game:GAME"  # the test-only game written from docs/adding-a-game.md alone
 
 
+def pytest_addoption(parser):
+    parser.addoption("--long", action="store_true", default=False,
+                     help="also run the long tests (marked long): the bigger differential runs, "
+                          "cold compiles in subprocesses; SIMLIB_LONG=1 does the same")
+
+
+def long_run(config) -> bool:
+    return bool(config.getoption("--long")) or os.environ.get("SIMLIB_LONG", "") not in ("", "0")
+
+
+def pytest_collection_modifyitems(config, items):
+    # the default test command stays within CI's time budget; the long tier runs on demand
+    if long_run(config):
+        return
+    skip = pytest.mark.skip(reason="long test: run with `python -m pytest --long` (or SIMLIB_LONG=1)")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="module")
 def pig_registered():
     """Pig joins the registry for a module (and for its subprocesses, through the
