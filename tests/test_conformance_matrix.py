@@ -28,6 +28,7 @@ import pytest
 import simlib
 from simlib.cli import main
 from simlib.core.games import game_names, get_game
+from simlib.serve.report import comparison_report
 
 pytestmark = pytest.mark.usefixtures("pig_registered")
 
@@ -113,7 +114,7 @@ def test_one_outcome_and_one_sign_in_compare_sweep_and_the_page(name, tmp_path, 
     assert info.success in " ".join(out.split()) and "B-A" in out
     out = _cli(capsys, "simulate", "--game", info.cli_name, "--games", str(N), "--no-progress")
     assert info.success in " ".join(out.split())
-    assert info.success in " ".join(unescape(page.report().render()).split())  # its report
+    assert info.success in " ".join(unescape(comparison_report(page).render()).split())  # its report
 
 
 @pytest.mark.parametrize("name", GAMES)

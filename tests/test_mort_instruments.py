@@ -16,6 +16,7 @@ from simlib.core.games import get_game
 from simlib.core.instruments import InstrumentError
 from simlib.games.mort.api import play_games
 from simlib.games.mort.ruleset import load_ruleset
+from simlib.serve.report import comparison_report
 
 GAME = "mort_de_la_lumiere_du_jour"
 EQUAL = "killer=heuristic,survivors=heuristic"
@@ -167,7 +168,7 @@ def test_what_if_page_runs_mort_with_its_own_seat_rows(tmp_path):
                    labels=[str(r["key"]) for r in snap["rows"]])
     assert "the killer wins (every survivor killed" in html
     assert "On the seat rows: each seat&#39;s own result: seat 0 the killer wins" in html
-    assert "On the seat rows: each seat's own result" in page.report().headline
+    assert "On the seat rows: each seat's own result" in comparison_report(page).headline
 
 
 def test_what_if_page_seats_example_is_the_games_own(tmp_path):
