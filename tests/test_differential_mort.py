@@ -546,7 +546,11 @@ def test_default_policy_agrees(seats, n):
       "rules.survivor_draw": 2}, "killer=heuristic,survivors=heuristic", 4),
     ({"board.survivors": 1, "rules.killer_win_kills": 1, "board.generators_needed": 3},
      "killer=heuristic,survivors=heuristic", 3),
-], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor"])
+    # a longer reach: a dropped pallet guards every survivor within it, as it guards the
+    # adjacent ones (the kernel had the guard's 1 square written in)
+    ({"board.reach": 2}, "killer=random,survivors=random", 12),
+], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
+        "reach_two"])
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
 

@@ -129,13 +129,13 @@ def repair_card_nb(state, rules, s):
 
 @njit_nb
 def guarded_nb(state, rules, t):
-    """A dropped pallet within 1 square guards survivor ``t`` (unless the killer walked
-    round it this turn)."""
+    """A dropped pallet within ``board.reach`` guards survivor ``t`` (unless the killer
+    walked round it this turn)."""
     x = state[K.S_S_X + t]
     y = state[K.S_S_Y + t]
     for p in range(state[K.S_N_PALLETS]):
         if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
-                (abs(x - state[K.S_PALLET_X + p]) + abs(y - state[K.S_PALLET_Y + p])) <= 1:
+                (abs(x - state[K.S_PALLET_X + p]) + abs(y - state[K.S_PALLET_Y + p])) <= rules[K.R_PARAMS + K.P_REACH]:
             return True
     return False
 
@@ -552,7 +552,7 @@ def acts_nb(state, rules, s, q, b, out, n, first):
                         for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
                             if state[K.S_S_STATUS + t] == K.ST_IN and \
                                     (abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])) <= reach and \
-                                    (abs(px - state[K.S_S_X + t]) + abs(py - state[K.S_S_Y + t])) <= 1:
+                                    (abs(px - state[K.S_S_X + t]) + abs(py - state[K.S_S_Y + t])) <= reach:
                                 ok = True
                 if ok:
                     out[n] = (K.A_BREAK if q == K.Q_BREAK else K.A_DETOUR) + p

@@ -212,7 +212,7 @@ def _killer_choice(state, rules, params, legal, n):
         for p in range(state[K.S_N_PALLETS]):
             if state[K.S_PALLET_STATE + p] == K.PAL_DROPPED and state[K.S_PALLET_DETOUR + p] == 0 and \
                     abs(state[K.S_S_X + t] - state[K.S_PALLET_X + p]) + \
-                    abs(state[K.S_S_Y + t] - state[K.S_PALLET_Y + p]) <= 1:
+                    abs(state[K.S_S_Y + t] - state[K.S_PALLET_Y + p]) <= reach:
                 pal = p
                 break
     pal_near = pal >= 0 and (abs(kx - state[K.S_PALLET_X + pal]) + abs(ky - state[K.S_PALLET_Y + pal])) <= reach
