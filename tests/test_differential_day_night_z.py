@@ -214,7 +214,7 @@ def k_obs(g: Game) -> dict:
 def r_obs(ref: Reference) -> dict:
     R = ref.R
     sv = []
-    for s, x in enumerate(ref.sv):
+    for x in ref.sv:
         items = Counter()
         for c in x["cards"]:
             kind = R[f"search.{c}.kind"]

@@ -367,7 +367,7 @@ class Duel:
             self._kernel_forced()
             self.history.append(f"s{ko['to_move']} {DECISION[d]} {action}")
             self.decisions += 1
-            self._guard(lambda: ref.apply(action))
+            self._guard(lambda action=action: ref.apply(action))
         if not ref.is_over():
             self.fail(f"the kernel game is over, the reference asks seat {ref.to_move()} "
                       f"for {ref.observation()['decision']}: {ref.legal_actions()[:12]}")

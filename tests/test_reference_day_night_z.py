@@ -1,6 +1,6 @@
 """The Day Night Z reference engine (tests/reference/day_night_z.py): whole games played
 at random and by a simple greedy player keep the rules' invariants, and the verification
-cases of /work/shared/rules/day-night-z.md §5 play as the texts say."""
+cases of the game's engine specification §5 play as the texts say."""
 from __future__ import annotations
 
 import random
@@ -256,12 +256,12 @@ def test_case3_swift_shoots_at_night_rapid_fire_ammo_and_noise():
 def test_case3_star_fires_pierce_and_a_kill_earns_sp():
     # day Leader (defense 1: 4 - 1 = 3 dice): resistance 1 absorbs the Colt's 1 unless a star
     # fires pierce
-    g, (l,) = swift_on_a_tile(queues={"attack_die": ["f4", "f6", "f6",    # hit, no star: 0 damage
+    g, (leader,) = swift_on_a_tile(queues={"attack_die": ["f4", "f6", "f6",    # hit, no star: 0 damage
                                                     "f2", "f6", "f6"]},  # hit + star: pierce, 1
                               enemies=["leader"])
-    g.apply(("attack", "colt", l, 0))
+    g.apply(("attack", "colt", leader, 0))
     assert len(g.chance.history) == 6
-    e = next(e for e in g.tiles["city:0,0"]["enemies"] if e["id"] == l)
+    e = next(e for e in g.tiles["city:0,0"]["enemies"] if e["id"] == leader)
     assert e["wounds"] == 1
     # a kill earns the enemy's SP and leaves a corpse; its miniature goes back to the box
     g, (w,) = swift_on_a_tile(queues={"attack_die": ["f4", "f6", "f6", "f6"]}, enemies=["walker"])
@@ -416,7 +416,7 @@ def test_zone_search_draws_perception_cards_keeps_one_and_counts():
     g.apply(("search_zone",))
     assert g.pending[0] == "keep" and g.observation()["drawn"] == ["colt", "supplies"]
     assert ("keep", "supplies", 1) in g.legal_actions()
-    sp, supplies = g.sv[0]["sp"], g.sv[0]["supplies"]
+    supplies = g.sv[0]["supplies"]
     g.apply(("keep", "supplies", 1))                  # Perception 2 + 0 - 1 + 1 SP: 2 dice
     assert [o for k, o in g.chance.history if k == "check_die"][:2] == ["f1", "f6"]
     assert g.searches == 1 and "garage:0" in g.searched

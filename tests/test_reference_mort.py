@@ -1,6 +1,6 @@
 """The Mort de la lumière du jour reference engine (tests/reference/mort.py) on its own: whole
 games under random play with the rules' invariants, and the verification cases of
-/work/shared/rules/mort-de-la-lumiere-du-jour.md §6 as scripted scenarios."""
+the game's engine specification §6 as scripted scenarios."""
 from __future__ import annotations
 
 import itertools

@@ -1,6 +1,6 @@
 """The plain-Python reference engine of Until the World Ends (tests/reference/until_the_world_ends.py):
 random games to the end with their invariants, and the verification cases of the docs page and
-of /work/shared/rules/until-the-world-ends.md §6 as scripted positions."""
+of the game's engine specification §6 as scripted positions."""
 from __future__ import annotations
 
 import random

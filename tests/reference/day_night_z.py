@@ -1,6 +1,6 @@
 """Reference engine of Day Night Z (``day-night-z``): one city adventure, "Supply run",
 written apart from simlib's kernels, in plain Python, from ``docs/games/day-night-z.md``,
-``/work/shared/rules/day-night-z.md`` and the rulebook (§ = its sections) only.
+the game's engine specification and the rulebook (§ = its sections) only.
 
 STATUS: complete
 
@@ -1237,7 +1237,7 @@ class Reference:
 
     # ------------------------------------------------------------------ the threat phase
     def _threat_phase(self):
-        R, P = self.R, self.piles
+        P = self.piles
         side_a = P["threat_a"].draw(self.chance)
         hourglasses = P["threat_hourglasses"].draw(self.chance)
         hunter_icon = P["threat_hunter"].draw(self.chance)
@@ -1357,7 +1357,7 @@ class Reference:
             if h == R["clock.dawn_hour"]:
                 for s in self._living():
                     self._gain_sp(s, R["clock.dawn_sp"])
-                for tid, t in list(self.tiles.items()):
+                for t in list(self.tiles.values()):
                     for e in list(t["enemies"]):
                         if e["kind"] == "hunter":
                             t["enemies"].remove(e)

@@ -3,8 +3,7 @@
 STATUS: complete
 
 Sources, in order: ``docs/games/mort-de-la-lumiere-du-jour.md`` (the game as simlib plays it),
-``/work/shared/rules/mort-de-la-lumiere-du-jour.md`` (engine spec), the French rulebook
-``/work/shared/seeds/mort-de-la-lumiere-du-jour-regles.txt``, ``tests/RULES_mort.md`` (rule
+the game's engine specification, the French rulebook, ``tests/RULES_mort.md`` (rule
 table) and ``data/mort/*.toml``. The game's kernels were not read. Plain Python, slow and
 obvious; every number comes from ``rules``.
 

@@ -1,5 +1,5 @@
 """Till Dawn, the reference engine: the rules written a second time in plain Python, from
-``docs/games/till-dawn.md`` (primary), ``/work/shared/rules/till-dawn.md`` and the rulebook,
+``docs/games/till-dawn.md`` (primary), the game's engine specification and the rulebook,
 by a reader who has not seen simlib's Till Dawn kernels.  Slow and obvious on purpose.
 
 STATUS: complete

@@ -3,7 +3,7 @@
 STATUS: complete
 
 Plain Python, standard library only, slow and obvious.  Written from
-``docs/games/until-daylight.md`` (primary), ``/work/shared/rules/until-daylight.md`` and the
+``docs/games/until-daylight.md`` (primary), the game's engine specification and the
 rulebook, never from simlib's kernels.  Every number comes from the flat ruleset dict
 (``{k: r.get(k) for k in r.keys()}`` of ``simlib.games.until_daylight.ruleset.load_ruleset``,
 any preset or override); an optional field absent from the dict takes the schema default

@@ -3,8 +3,7 @@
 STATUS: complete
 
 Sources: ``docs/games/until-the-world-ends.md`` (primary: the game as simlib plays it, its
-defaults 1-9), ``/work/shared/rules/until-the-world-ends.md`` and the publisher's text
-``/work/shared/seeds/until-the-world-ends-rules.txt``. Every number comes from ``rules``
+defaults 1-9), the game's engine specification and the publisher's rulebook. Every number comes from ``rules``
 (the flat ``{key: value}`` of a loaded ruleset); the deck is the ``cards.<name>.effect`` /
 ``cards.<name>.count`` entries, parsed here from the effect vocabulary.
 
