@@ -103,6 +103,108 @@ def ref_action(g: Game, names: Names, code: int) -> tuple:
     raise AssertionError(f"unmapped kernel action {code}")  # pragma: no cover
 
 
+def log_events(g: Game, names: Names, track_length: int) -> list[tuple]:
+    """Every row of the kernel's game log as the reference's history entries (night
+    numbered from 1); a padding field that is not 0 is appended to its entry, so that it
+    cannot match."""
+    out = []
+    for r in g.log[1:1 + g.log[0, 0]]:
+        kind, night, s, a, b, c, d = (int(v) for v in r)
+        n1 = night + 1
+        pad = ()
+        if kind == K.LG_NIGHT:
+            e, pad = ("night", n1, s), (a, b, c, d)
+        elif kind == K.LG_DRAW:
+            e, pad = ("draw", n1, s, names.card(a)), (b, c, d)
+        elif kind == K.LG_RESHUFFLE:
+            e, pad = ("reshuffle", n1, s, a), (b, c, d)
+        elif kind == K.LG_TRACK:
+            # the kernel logs the sun's move before the track is capped at its length
+            # (a rising sun "-> 9" on a track of 7): the capped value is what happened
+            e, pad = ("track", n1, s, min(a, track_length), b), (c, d)
+        elif kind == K.LG_WEREWOLF:
+            e, pad = ("werewolf", n1, s, a), (b, c, d)
+        elif kind == K.LG_GAIN:
+            e, pad = ("gain", n1, s, a, b, c), (d,)
+        elif kind == K.LG_DAMAGE:
+            e, pad = ("damage", n1, s, a, b), (c, d)
+        elif kind == K.LG_DEATH:
+            e, pad = ("death", n1, s, a), (b, c, d)
+        elif kind == K.LG_SUNRISE:
+            e, pad = ("sunrise", n1, s, a), (b, c, d)
+        elif kind == K.LG_RETIRE:
+            e, pad = ("retire", n1, s, a, b), (c, d)
+        elif kind == K.LG_VOTE:
+            e, pad = ("vote", n1, s, MOON[a]), (b, c, d)
+        elif kind == K.LG_INVITE:
+            e = ("invite", n1, s, MOON[a], K.MOONS[b], c, d)
+        elif kind == K.LG_PLAY and a == K.A_HEAL:
+            e, pad = ("play", n1, s, "heal", names.event(b)), (c, d)
+        elif kind == K.LG_PLAY:
+            power = a == K.A_PLAY_POWER
+            e = ("play", n1, s, "power" if power else "event",
+                 names.power(b) if power else names.event(b),
+                 (K.POWER_KINDS if power else K.EVENT_KINDS)[c], WHAT_AS.get(d, d))
+        elif kind == K.LG_CANCEL:
+            e, pad = ("cancel", n1, s, a, WHAT_AS.get(b, b), names.power(c)), (d,)
+        elif kind == K.LG_EVENT_DRAW:
+            e, pad = ("event_draw", n1, s, names.event(a), names.event(b)), (c, d)
+        elif kind == K.LG_HEAL:
+            e, pad = ("heal", n1, s, a, b), (c, d)
+        elif kind == K.LG_SUPPLY:
+            e, pad = ("supply", n1, s, "coffin" if a else "blood", b, c), (d,)
+        elif kind == K.LG_END:
+            # a game that played all its nights ends past its last night: the kernel's night
+            # index is then the number of nights played, as the record's
+            e = ("end", night if a == K.END_NIGHTS else n1, s, K.END_NAMES[a])
+            pad = (b, c, d)
+        else:  # pragma: no cover - a new row kind needs its mapping here
+            raise AssertionError(f"unmapped kernel log row kind {kind}")
+        if any(pad):
+            e += ("nonzero padding", pad)
+        out.append(e)
+    return out
+
+
+def by_card(events: list[tuple]) -> list[list[tuple]]:
+    """A history cut at each night start and each draw; inside a piece the order is not
+    compared (the engines resolve one card's effects over the seats from different first
+    seats), every entry and its multiplicity are."""
+    pieces: list[list[tuple]] = []
+    for e in events:
+        if e[0] in ("night", "draw") or not pieces:
+            pieces.append([])
+        pieces[-1].append(e)
+    return [sorted(p, key=repr) for p in pieces]
+
+
+def hunt_left(g: Game, names: Names) -> dict:
+    """The kernel's count of hunt cards left by card type (every type with a count != 0)."""
+    st = g.state
+    return {names.card(t) if t < len(names.types) else ("type", t): int(st[K.S_TYPE_LEFT + t])
+            for t in range(K.MAX_TYPES) if st[K.S_TYPE_LEFT + t] != 0}
+
+
+def unused_seats(g: Game) -> list[str]:
+    """Seats past the players must hold nothing: no character, card or vote (-1), zeros
+    elsewhere, in the state and in the record."""
+    st, rec = g.state, g.record_array()
+    p = int(st[K.S_PLAYERS])
+    empty = {"character": -1, "power": -1, "event": -1, "vote": K.VOTE_NONE}
+    bad = []
+    for s in range(p, K.MAX_SEATS):
+        for part in K.SEAT_PARTS:
+            v = int(st[getattr(K, f"S_S_{part.upper()}") + s])
+            if v != empty.get(part, 0):
+                bad.append(f"state seat {s} {part} = {v}")
+        for name, size in K.RECORD:
+            if size == K.MAX_SEATS:
+                v = int(rec[getattr(K, f"REC_{name.upper()}") + s])
+                if v != (-1 if name in ("character", "score", "win") else 0):
+                    bad.append(f"record seat {s} {name} = {v}")
+    return bad
+
+
 @dataclass
 class LogView:
     """What the kernel's state does not keep but its trace log tells: the power cards each
@@ -182,7 +284,7 @@ def observation(g: Game, names: Names, view: LogView) -> dict:
         "seat": seat, "decision": DECISION.get(ph), "night": int(st[K.S_NIGHT]) + 1,
         "track": int(st[K.S_TRACK]), "track_length": int(fl[K.R_PARAMS + K.P_TRACK]),
         "current": int(st[K.S_CURRENT]), "card": list(names.card(int(st[K.S_CARD]))),
-        "draw_pile": int(st[K.S_N_HUNT]),
+        "draw_pile": int(st[K.S_N_HUNT]), "hunt_left": hunt_left(g, names),
         "discards": n_hunt - int(st[K.S_N_HUNT]) - (1 if in_play else 0),
         "invitation": inv, "my_vote": vote,
         "blood_supply": int(st[K.S_BLOOD_SUPPLY]), "coffin_supply": int(st[K.S_COFFIN_SUPPLY]),
@@ -304,6 +406,18 @@ def differential(seed, game, players, seats, ruleset=None, characters=None) -> N
     d = diff(record(g, names, view), ref.record())
     if d:
         fail(len(steps), "records differ", d)
+    got, want = by_card(log_events(g, names, view.track_length)), by_card(ref.history)
+    for i, (a, b) in enumerate(zip(got, want)):
+        if a != b:
+            fail(len(steps), f"game logs differ at card {i}",
+                 [f"kernel    {a}", f"reference {b}"])
+    if len(got) != len(want):
+        fail(len(steps), "game logs differ in length",
+             [f"kernel {len(got)} cards, reference {len(want)}", f"kernel ends {got[-1:]}",
+              f"reference ends {want[-1:]}"])
+    bad = unused_seats(g)
+    if bad:
+        fail(len(steps), "unused seats are not empty", bad)
     left = chance.left()
     if left:
         fail(len(steps), "chance outcomes the reference never drew", [repr(left)])

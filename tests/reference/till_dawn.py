@@ -314,6 +314,8 @@ class Reference:
         self.retirements = [0] * n
         self.blood_lost_death = [0] * n
         self.blood_lost_sunrise = [0] * n
+        # what happened, in order: (what, night, seat, details...) tuples, for a game log
+        self.history: list[tuple] = []
         # the pending decision: (seat, kind, actions, context)
         self._pending: tuple | None = None
         self._gen = self._game()
@@ -362,6 +364,7 @@ class Reference:
             "track_length": self.track_length, "current": self.current,
             "card": list(self.card) if self.card is not None else None,
             "draw_pile": len(self.pile), "discards": len(self.discards),
+            "hunt_left": {c: self.pile.count(c) for c in set(self.pile)},
             "invitation": inv,
             "my_vote": self.votes.get(seat) if mine else None,
             "blood_supply": self.blood_left, "coffin_supply": self.coffin_left,
@@ -416,6 +419,7 @@ class Reference:
             self.cause = "nights"
         except _SupplyOut as out:
             self.cause = out.cause
+        self.history.append(("end", self.night, -1, self.cause))
         self.over = True
 
     # ------------------------------------------------------------------ helpers
@@ -438,6 +442,7 @@ class Reference:
             self.blood_left -= amount
             return
         if amount > self.blood_left:
+            self.history.append(("supply", self.night, -1, "blood", amount, self.blood_left))
             if self.supply_rule == "partial":
                 self.blood[s] += self.blood_left
                 self.blood_left = 0
@@ -449,6 +454,8 @@ class Reference:
         """Under ``supply_rule="whole_card"`` a card's payments are made all or none."""
         if (self.supply_rule == "whole_card" and not self.unlimited
                 and sum(a for _, a in gains) > self.blood_left):
+            self.history.append(("supply", self.night, -1, "blood",
+                                 sum(a for _, a in gains), self.blood_left))
             raise _SupplyOut("blood_supply")
 
     def _pay_back(self, s: int, amount: int) -> None:
@@ -460,7 +467,9 @@ class Reference:
         if self.status[s] != ACTIVE or amount <= 0:
             return
         self.health[s] = max(0, self.health[s] - amount)
+        self.history.append(("damage", self.night, s, amount, self.health[s]))
         if self.health[s] == 0:
+            self.history.append(("death", self.night, s, self.blood[s]))
             self.status[s] = DEAD
             self.deaths[s] += 1
             self.blood_lost_death[s] += self.blood[s]
@@ -468,7 +477,9 @@ class Reference:
 
     def _retire(self, s: int) -> None:
         points = self.blood[s] * self.ppb
+        self.history.append(("retire", self.night, s, self.blood[s], points))
         if not self.unlimited and points > self.coffin_left:
+            self.history.append(("supply", self.night, s, "coffin", points, self.coffin_left))
             # it did go back to its coffin (a retirement) but cannot bank: blood in hand
             self.status[s] = RETIRED
             self.retirements[s] += 1
@@ -483,6 +494,7 @@ class Reference:
         self.sunrises += 1
         for s in range(self.n):
             if self.status[s] == ACTIVE:
+                self.history.append(("sunrise", self.night, s, self.blood[s]))
                 self.blood_lost_sunrise[s] += self.blood[s]
                 self._pay_back(s, self.blood[s])
                 self.status[s] = CAUGHT
@@ -514,17 +526,20 @@ class Reference:
     def _draw(self) -> tuple | None:
         if not self.pile:
             if self.reshuffle and self.discards:
+                self.history.append(("reshuffle", self.night, self.current, len(self.discards)))
                 self.pile, self.discards = self.discards, []
             else:
                 return None
         card = self.chance.draw("hunt_deck", list(self.pile))
         self.pile.remove(card)
         self.cards_drawn += 1
+        self.history.append(("draw", self.night, self.current, card))
         return card
 
     def _night(self) -> Iterator:
         self._start_night()
         drawer = self.starter
+        self.history.append(("night", self.night, drawer))
         ends_with = None
         while True:
             self.current = drawer
@@ -555,13 +570,17 @@ class Reference:
                 self._check_whole(gains)
                 for s, gain in gains:
                     self._gain(s, gain)
+                    self.history.append(("gain", self.night, s, gain, self.blood[s],
+                                         int(s in standing)))
             elif kind == INVITATION:
                 self.invitation = dict(info)
                 yield from self._votes(drawer)
             elif kind == LINGERS:
                 self.track = max(0, self.track - info["value"])
+                self.history.append(("track", self.night, drawer, self.track, -info["value"]))
             elif kind == SUN:
                 self.track = min(self.track_length, self.track + info["value"])
+                self.history.append(("track", self.night, drawer, self.track, info["value"]))
                 if self.track >= self.track_length:
                     sun_rose = True
                     self._sunrise()
@@ -570,6 +589,7 @@ class Reference:
                     if s not in standing:
                         self._hurt(s, info["value"])
             elif kind == WEREWOLF:
+                self.history.append(("werewolf", self.night, drawer, info["value"]))
                 self._hurt(drawer, info["value"])
             if info["returns"]:
                 self.pile.append(card)
@@ -618,6 +638,9 @@ class Reference:
             a = yield (s, "play", acts, {"window": want})
             if a == ("pass",):
                 continue
+            card = p if a[1] == "power" else e
+            kind_played = (self.power_kind if a[1] == "power" else self.event_kind)[card]
+            self.history.append(("play", self.night, s, a[1], card, kind_played, want))
             if a[1] == "power":
                 self.power[s] = None
                 self.powers_played[s].append(p)
@@ -645,6 +668,7 @@ class Reference:
                 continue
             a = yield (t, "cancel", [("cancel",), ("pass",)], {"play": play})
             if a == ("cancel",):
+                self.history.append(("cancel", self.night, t, player, want, p))
                 self.power[t] = None
                 self.powers_played[t].append(p)
                 self.played_kinds.add(self.power_kind[p])
@@ -662,6 +686,7 @@ class Reference:
             if self.blood[s] >= max(1, self.refuse_cost):
                 acts.append(("vote", "refuse"))
             a = yield (s, "vote", acts, {})
+            self.history.append(("vote", self.night, s, a[1]))
             self.votes[s] = a[1]
             if a[1] == "refuse":  # paid as the vote is cast (simlib's default)
                 self._pay_back(s, self.refuse_cost)
@@ -674,7 +699,11 @@ class Reference:
                            if votes.get(s) == moon and self.status[s] == ACTIVE])
         for s in self._seats_from(drawer):
             v = votes.get(s)
-            if v is None or v == "refuse" or self.status[s] != ACTIVE:
+            if v is None or self.status[s] != ACTIVE:
+                continue
+            self.history.append(("invite", self.night, s, v, moon, pay if v == moon else 0,
+                                 inv["penalty"] if v not in (moon, "refuse") else 0))
+            if v == "refuse":
                 continue
             if v == moon:
                 self._gain(s, pay)
@@ -687,6 +716,7 @@ class Reference:
         drawn = self.chance.draw("event_deck", list(self.event_deck))
         self.event_deck.remove(drawn)
         held = self.event[s]
+        self.history.append(("event_draw", self.night, s, drawn, held))
         if held is None:
             self.event[s] = drawn
             return
@@ -709,6 +739,7 @@ class Reference:
                     acts.append(("heal",))
                 a = yield (s, "decide", acts, {})
                 if a == ("heal",):
+                    self.history.append(("play", self.night, s, "heal", e))
                     self.event[s] = None
                     self.event_discards.append(e)
                     # a heal is a played card: "Power cards that cancel a played card can
@@ -716,6 +747,8 @@ class Reference:
                     cancelled = yield from self._cancels(s, "event", "heal")
                     if not cancelled:
                         self.health[s] = min(cap, self.health[s] + self.event_amount[e])
+                        self.history.append(("heal", self.night, s, self.event_amount[e],
+                                             self.health[s]))
                     continue
                 if a == ("retire",):
                     self._retire(s)
