@@ -6,10 +6,15 @@ The kernel game is played first, to its end, by its own players (``Game.policy_c
 every chance outcome it drew (``Game.chance_events()``) is queued in the reference's
 ``ScriptedChance``, then the reference replays the kernel's choices.  At every decision both
 engines must offer the same legal actions and show the same observation; at the end the
-records must agree field by field and every queued outcome must have been drawn.
+records must agree field by field and every queued outcome must have been drawn.  The
+kernel's game log (``Game.log``, what ``simlib trace`` shows) must tell, row for row and
+field for field, what the reference's ``history`` says happened (padding fields 0); the
+kernel's count of hunt cards left by type must be the reference's draw pile at every
+decision; seats past the players must stay empty in the state and the record.
 
 Compared observation keys: every key of the reference's observation (the seat to move, the
-decision, night, track, the deck's holder, last card, pile and discard counts, the pending invitation,
+decision, night, track, the deck's holder, last card, pile and discard counts, hunt cards
+left by card, the pending invitation,
 the seat's vote, both supplies, the power kinds played face up, the seat's power and event,
 the event drawn in a keep decision, the play a cancel answers, the play window, and per
 seat character, health, blood, coffin, status, powers played and cards held).

@@ -105,7 +105,8 @@ Observation keys (the seat to move's view)
 ``"keep_event"``, ``"decide"`` or None), ``night`` (1-based), ``track``, ``track_length``,
 ``current`` (the holder of the hunt deck: the drawer, then the next drawer once the deck
 has passed), ``card`` (the last hunt card drawn, ``[group, moon, icon]``, or
-None), ``draw_pile`` and ``discards`` (card counts), ``invitation`` (None or
+None), ``draw_pile`` and ``discards`` (card counts), ``hunt_left`` (the draw pile's
+``{(group, moon, icon): count}``), ``invitation`` (None or
 ``{"payoff", "payoff_hunting", "penalty"}`` when one is pending), ``my_vote`` (or None),
 ``blood_supply``, ``coffin_supply`` (left; under ``unlimited_tokens`` they count on below
 0, as substitute tokens), ``played_kinds`` (sorted power kinds played
@@ -118,6 +119,20 @@ else None), ``window`` (``"double_feeding"`` / ``"protection"`` in a play window
 active by the sunrise),
 ``has_power`` (an unplayed power), ``powers_played`` (names of the power cards it played
 face up this night), ``has_event``.
+
+History
+-------
+``history``: what happened, in order, one tuple ``(what, night, seat, ...)`` each:
+``("night", n, first drawer)``, ``("draw", n, s, card)``, ``("reshuffle", n, s, cards)``,
+``("track", n, s, track after, +/-value)``, ``("werewolf", n, s, value)``,
+``("gain", n, s, blood, blood after, doubled 0/1)``, ``("damage", n, s, amount, health after)``,
+``("death", n, s, blood lost)``, ``("sunrise", n, s, blood lost)``,
+``("retire", n, s, blood, points)``, ``("vote", n, s, moon or "refuse")``,
+``("invite", n, s, vote, moon drawn, blood won, penalty)``,
+``("play", n, s, "power"/"event", card, card kind, as)``, ``("play", n, s, "heal", card)``,
+``("cancel", n, s, seat answered, as, power card)``, ``("heal", n, s, amount, health after)``,
+``("event_draw", n, s, drawn, held or None)``, ``("supply", n, s or -1, "blood"/"coffin",
+needed, left)``, ``("end", n, -1, cause)``.
 
 Chance kinds
 ------------
