@@ -89,10 +89,12 @@ def _paths(node, prefix=()):
     return out
 
 
+# st.builds(dict), not st.just({}): one shared empty table, drawn twice, could be put inside
+# itself by a later mutation (a cycle, then a RecursionError that hypothesis calls flaky)
 ODD_VALUES = st.one_of(
     st.integers(-10 ** 20, 10 ** 20), st.integers(-3, 60), st.floats(allow_nan=True),
     st.booleans(), st.text(max_size=12), st.just(""), st.lists(st.integers(0, 5), max_size=3),
-    st.lists(st.text(max_size=4), max_size=3), st.just({}), st.dictionaries(
+    st.lists(st.text(max_size=4), max_size=3), st.builds(dict), st.dictionaries(
         st.sampled_from(["value", "source", "H", "X", "B", "kind", "x"]),
         st.one_of(st.integers(-2, 9), st.text(max_size=6), st.booleans()), max_size=3),
     st.sampled_from(["rulebook", "assumed", "weapon", "ammo", "infected", "pistol", "bow",
