@@ -68,6 +68,7 @@ def test_a_numba_outside_the_tested_range_leaves_numba_alone_with_a_warning(tmp_
     assert out["patched"] is False and out["twice"] == 42
 
 
+@pytest.mark.long  # two cold compiles in subprocesses (about 80 s): on demand, and when numba changes
 def test_the_same_records_with_the_patches_on_and_off(tmp_path):
     """A small study of Until Daylight played in two fresh processes, each compiling from an
     empty numba cache, one with the patches and one with ``SIMLIB_NUMBA_PATCHES=0``: the
