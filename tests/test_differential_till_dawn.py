@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -190,6 +191,13 @@ def hunt_left(g: Game, names: Names) -> dict:
             for t in range(K.MAX_TYPES) if st[K.S_TYPE_LEFT + t] != 0}
 
 
+def event_pile(g: Game, names: Names) -> dict:
+    """The event pile by card name: hidden from the players, compared as the engines' own
+    state (a wrong swap in the kernel's draw would show only here, much later)."""
+    st = g.state
+    return dict(Counter(names.event(int(st[K.S_EVENTS + i])) for i in range(int(st[K.S_N_EVENTS]))))
+
+
 def unused_seats(g: Game) -> list[str]:
     """Seats past the players must hold nothing: no character, card or vote (-1), zeros
     elsewhere, in the state and in the record."""
@@ -331,6 +339,7 @@ class Step:
     legal: list
     obs: dict
     action: tuple
+    events_left: dict  # hidden: the event pile's cards by name (no player sees it)
 
 
 def diff(a, b, path="") -> list[str]:
@@ -363,7 +372,8 @@ def kernel_game(seed, game, players, seats, ruleset, characters=None):
         codes = g.legal_codes()
         legal = [ref_action(g, names, c) for c in codes]
         i = g.policy_choice()
-        steps.append(Step(g.to_move, legal, observation(g, names, view), legal[i]))
+        steps.append(Step(g.to_move, legal, observation(g, names, view), legal[i],
+                          event_pile(g, names)))
         g.apply(i)
     view.read(g, names)
     return g, names, view, steps
@@ -400,6 +410,9 @@ def differential(seed, game, players, seats, ruleset=None, characters=None) -> N
             d = diff(step.obs, ref.observation())
             if d:
                 fail(k, "observations differ", d)
+            pile = dict(Counter(ref.event_deck))
+            if step.events_left != pile:
+                fail(k, "event piles differ", [f"kernel {step.events_left}", f"reference {pile}"])
             ref.apply(step.action)
     except AssertionError as e:  # a chance outcome the reference could not take
         if "Failed" in type(e).__name__:
