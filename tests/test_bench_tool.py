@@ -32,6 +32,10 @@ def test_the_source_tree_is_found_only_where_there_is_one(tmp_path):
     assert bench.source_tree(fake) is None  # no pyproject.toml beside it: installed
 
 
+# every benchmark of every game, compiled cold on a fresh machine (about 2 min): on demand;
+# tests/test_wheel.py runs the same situation (an empty folder, no floors or frozen copies)
+# on two kernels in the default command
+@pytest.mark.long
 def test_bench_measures_and_prints_from_a_folder_outside_the_tree(tmp_path):
     """``simlib bench --quick`` from an empty folder, with no floors or frozen copies to be
     found (``$SIMLIB_FLOORS`` pointing nowhere: what an installed simlib sees): every
