@@ -15,13 +15,13 @@ the kernels' vector; parsing, checking and labelling are the same for every game
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
 from .params import PolicySpec, param_vector
 
-__all__ = ["Seat", "checked_params"]
+__all__ = ["Seat", "checked_params", "focal_arm"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -103,3 +103,16 @@ class Seat:
 
 def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def focal_arm(make_adapter: Callable, seat_type: type[Seat], policy, params, *, field_policy,
+              field_params, players=None, characters=None, seed=0, ruleset=None):
+    """One arm of ``compare(policies=[a, b])`` in a competitive game of equal seats: the focal
+    seat (table seat 0) plays ``policy``, every other seat ``field_policy``, at each player
+    count the study with the field alone would play (``make_adapter``: the game's)."""
+    base = make_adapter(players, characters, seed=seed, policy=field_policy,
+                        policy_params=field_params, ruleset=ruleset)
+    focal = seat_type.make(policy, params)
+    other = seat_type.make(field_policy, field_params)
+    tables = [[focal] + [other] * (p - 1) for p in base.players]
+    return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)

@@ -28,6 +28,7 @@ from ...core.runner import RunResult
 from ...core.effects import pointer
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
+from ...core.seats import focal_arm
 from . import api
 from . import codes as K
 from .instruments import outcomes
@@ -293,12 +294,7 @@ def trace_text(adapter: TillDawnAdapter, game: int) -> str:
     return format_trace(rec, log, adapter.rules, [s.label for s in seats])
 
 
-def policy_arm(policy, params, *, field_policy, field_params, players=None, characters=None,
-               seed=0, ruleset=None):
+def policy_arm(policy, params, *, field_policy, field_params, **kw):
     """The focal seat (table seat 0) plays ``policy``; every other seat ``field_policy``."""
-    base = make_adapter(players, characters, seed=seed, policy=field_policy,
-                        policy_params=field_params, ruleset=ruleset)
-    focal = make_seat(policy, params)
-    other = make_seat(field_policy, field_params)
-    tables = [[focal] + [other] * (p - 1) for p in base.players]
-    return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)
+    return focal_arm(make_adapter, Seat, policy, params, field_policy=field_policy,
+                     field_params=field_params, **kw)
