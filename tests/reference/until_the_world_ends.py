@@ -284,6 +284,9 @@ class Reference:
                      "endings_played": 0, "endings_challenged": 0, "hoards": 0, "turns": 0,
                      "redeals": 0, "decisions": 0, "plays": {}, "effects": {}}
         self.end_cause = None
+        # what happened, in order: one tuple per event the kernel's game log rows name
+        # (round deal, redeal, challenge, hoard, pick, score, round end, game end)
+        self.history: list[tuple] = []
         self._pending = None  # (seat, phase, actions) of the decision asked now
         self._gen = self._game()
         self._advance(None)
@@ -375,9 +378,11 @@ class Reference:
             yield from self._play_round()
             if max(self.totals) >= self.target:
                 self.end_cause = "target"
+                self.history.append(("game_end", self.round, "target"))
                 return
             if self.round >= self.round_cap:
                 self.end_cause = "round_cap"
+                self.history.append(("game_end", self.round, "round_cap"))
                 return
 
     def _play_round(self):
@@ -400,6 +405,7 @@ class Reference:
                         c = self.chance.draw("deal", list(self.pile))
                         self.pile.remove(c)
                         self.hands[s].append(c)
+            self.history.append(("round", self.round, self.dealer, len(self.pile)))
             yield from self._check_hoards_all()
             cur = self._left(self.dealer)
             passes = 0
@@ -426,6 +432,8 @@ class Reference:
         scores = [self._score(s, over.mods[s]) for s in range(self.n)]
         for s in range(self.n):
             self.totals[s] += scores[s]
+            self.history.append(("score", self.round, s, scores[s], self.totals[s], over.mods[s]))
+        self.history.append(("round_end", self.round, over.cause, over.ender, over.ending, max(scores)))
         rec = self._rec
         rec["round_causes"].append(over.cause)
         rec["round_scores"].append(scores)
@@ -460,6 +468,8 @@ class Reference:
             playable.subtract(Counter(drawn_this_turn))  # marked this turn: waits (reading 9)
             actions += [("play", c) for c in self._distinct(self.hands[p]) if playable[c] > 0]
             if not actions:
+                if not acted:
+                    self.history.append(("pass", self.round, p))
                 return not acted
             a = yield from self._ask(p, "turn", actions)
             acted = True
@@ -482,6 +492,7 @@ class Reference:
             self.marked[p].remove(name)
 
     def _play(self, p: int, name: str):
+        self.history.append(("play", self.round, p, name))
         card = self.cards[name]
         plays = self._rec["plays"]
         plays[card.kind] = plays.get(card.kind, 0) + 1
@@ -491,23 +502,24 @@ class Reference:
             self.common.append(name)
         elif card.kind == "instant":
             self.discards.append(name)
-            yield from self._resolve(p, name)
+            yield from self._resolve(p, name, drawn=False)
         else:
             yield from self._ending(p, name)
 
-    def _draw(self, p: int):
+    def _draw(self, p: int, scavenge: bool = False):
         """p draws one card from the pile; returns its name (None when the pile is empty)."""
         if not self.pile:
             return None
         c = self.chance.draw("draw", list(self.pile))
         self.pile.remove(c)
         self.last_drawer = p
+        self.history.append(("draw", self.round, p, c, scavenge))
         if not self.pile:
             self.ran_out = True
         card = self.cards[c]
         if card.kind == "instant":
             self.discards.append(c)
-            yield from self._resolve(p, c)
+            yield from self._resolve(p, c, drawn=True)
             return c
         self.hands[p].append(c)
         if card.kind == "ending":
@@ -521,8 +533,9 @@ class Reference:
 
     # ----------------------------------------------------------------- instantaneous
 
-    def _resolve(self, you: int, name: str):
+    def _resolve(self, you: int, name: str, drawn: bool):
         card = self.cards[name]
+        self.history.append(("instant", self.round, you, name, drawn))
         effects = self._rec["effects"]
         effects[card.op] = effects.get(card.op, 0) + 1
         n = self.n
@@ -538,6 +551,7 @@ class Reference:
                        for i in range(len(self.timelines[s]))]
             if options:
                 a = yield from self._ask(you, "snipe", options)
+                self.history.append(("snipe", self.round, you, a[1], self.timelines[a[1]][a[2]]))
                 self.discards.append(self.timelines[a[1]].pop(a[2]))
         elif card.op == "pass_last":
             step = 1 if card.arg == "left" else -1
@@ -556,7 +570,7 @@ class Reference:
                 s = self._left(you, i)
                 for _ in range(k):
                     if len(self.hands[s]) < self.hand_limit and self.pile:
-                        yield from self._draw(s)
+                        yield from self._draw(s, scavenge=True)
         else:  # pragma: no cover - Card() rejects other effects
             raise ValueError(name)
 
@@ -580,6 +594,7 @@ class Reference:
                 self._take(s, a[1], marked_first=True)
                 self.discards.append(a[1])
                 self._rec["endings_challenged"] += 1
+                self.history.append(("challenge", self.round, s, p, name, a[1]))
                 self.pending_ending = self.ender = None
                 return
         raise _RoundOver("ending", [name] * self.n, ender=p, ending=name)
@@ -595,6 +610,7 @@ class Reference:
         shown = Counter(c for h in hoarders for c in self.hands[h] if self.cards[c].kind == "ending")
         self.hoard_room = {c: shown[c] * k for c in self._distinct(shown)}
         start = hoarders[0] if lone else self._left(self.dealer)
+        self.history.append(("hoard", self.round, hoarders[0], len(hoarders), dict(shown), k))
         picks = [None] * self.n
         for i in range(self.n):
             s = self._left(start, i)
@@ -604,6 +620,7 @@ class Reference:
             a = yield from self._ask(s, "hoard", [("pick", c) for c in names])
             self.hoard_room[a[1]] -= 1
             picks[s] = a[1]
+            self.history.append(("pick", self.round, s, a[1]))
         raise _RoundOver("hoard", picks, picks=picks)
 
     # ----------------------------------------------------------------- redeal, scoring
@@ -620,6 +637,8 @@ class Reference:
             rest.remove(c)
             self.hands[s].append(c)
         self.pile = rest
+        # the seat: who drew the pile's last card in this turn (None: it ran out earlier)
+        self.history.append(("redeal", self.round, self.last_drawer if self.ran_out else None, d, len(rest)))
 
     def _escalation(self, colour: str) -> int:
         ms = [self.cards[c].factor for c in self.common
