@@ -121,8 +121,8 @@ def compile_notice(game: str, name: str) -> str | None:
     ``name``: the game as the progress lines name it."""
     if kernels_cached(game) is not False:
         return None
-    return (f"compiling the {name} kernels (first run on this machine or after an update; "
-            "later runs load them from the cache) ...")
+    return (f"compiling the {name} kernels (the first run on this machine or after an update; "
+            "later runs load them from the cache in seconds) ...")
 
 
 numba_patches.install()

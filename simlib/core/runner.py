@@ -675,15 +675,12 @@ def _warm_up(adapter: GameAdapter, threads: int | None) -> None:
     otherwise the bar waits at 0 % through the compile and then leaps.  Playing game 0
     alone is what the first chunk does first; its result is thrown away (a game is a pure
     function of its index)."""
-    from .jit import kernels_cached  # here: importing the runner does not import numba
+    from .jit import compile_notice, kernels_cached  # here: importing the runner imports no numba
 
-    cached = kernels_cached(adapter.game)
-    if cached is None:  # a game outside simlib says it itself
+    if kernels_cached(adapter.game) is None:  # not a package of simlib's: the game says it
         line = adapter.compile_notice()
     else:
-        line = None if cached else (
-            f"compiling the {adapter.game.replace('_', ' ')} kernels (the first run on this "
-            "machine or after an update; later runs load them from the cache in seconds) ...")
+        line = compile_notice(adapter.game, adapter.game.replace("_", " "))
     t = time.perf_counter()
     if line:
         print(line, file=sys.stderr, flush=True)
