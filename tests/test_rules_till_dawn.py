@@ -9,12 +9,21 @@ different answer.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from simlib.games.till_dawn import codes as K
 from simlib.games.till_dawn.kernels import engine_nb as E
 from simlib.games.till_dawn.ruleset import load_ruleset
+
+
+# seconds for a child process to import, load the compiled kernels (cached by this
+# process's earlier tests) and play out a game's end; generous for a loaded machine
+CHILD_BUDGET_S = 300
 
 
 @pytest.fixture(scope="module")
@@ -391,6 +400,39 @@ def test_nobody_may_retire_while_an_invitation_is_pending(rules):
     assert not E.apply_action_nb(st, g.flat, np.int64(K.A_RETIRE), g.log)
     st[K.S_PENDING] = -1
     assert K.A_RETIRE in g.legal()
+
+
+END_OF_THE_LAST_NIGHT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from test_rules_till_dawn import K, Table, load_ruleset
+rules = load_ruleset()
+g = Table(3, rules)
+st = g.state
+st[K.S_NIGHT] = rules.get("constants.nights") - 1
+st[K.S_PHASE], st[K.S_SCAN], st[K.S_CURRENT], st[K.S_DECIDER] = K.PH_DECIDE, 0, 0, 0
+for _ in range(3):
+    g.act(K.A_RETIRE)
+print(int(st[K.S_OVER]), int(st[K.S_END_CAUSE]), int(st[K.S_NIGHT]))
+"""
+
+
+def test_the_game_ends_when_the_last_night_ends(rules):
+    """1 'The game lasts 3 nights': once the last night is over the game is, at once.  The
+    forced steps after a decision run in one compiled loop that no signal interrupts, so a
+    kernel that never ends the game would hang the suite: the game is played in a child
+    process with a time budget, and a hang fails here (before the next test plays the
+    same end in this process)."""
+    here = Path(__file__).resolve().parent
+    try:
+        p = subprocess.run([sys.executable, "-c", END_OF_THE_LAST_NIGHT, str(here)], cwd=here.parent,
+                           capture_output=True, text=True, timeout=CHILD_BUDGET_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the game did not end within {CHILD_BUDGET_S} s after the last night's "
+                    "last vampire retired (the kernel loops)", pytrace=False)
+    assert p.returncode == 0, p.stderr[-2000:]
+    over, cause, night = map(int, p.stdout.split()[-3:])
+    assert over == 1 and cause == K.END_NIGHTS and night == rules.get("constants.nights")
 
 
 def test_after_the_last_night_tied_players_share_the_victory(rules):
