@@ -29,6 +29,7 @@ only.  The reference plays under ``supply_rule="whole_card"``, the kernel's read
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -442,7 +443,9 @@ def differential(seed, game, players, seats, ruleset=None, characters=None) -> N
 
 
 # =========================================================================== the cases
-TWEAK = {"constants.track_length": 7, "constants.refuse_cost": 2, "constants.favourite_bonus": 2,
+# the parameters differ from one another (refuse_cost 2, favourite_bonus 3), so that a
+# kernel reading a neighbour's value (the one before or after in the flat rules) shows
+TWEAK = {"constants.track_length": 7, "constants.refuse_cost": 2, "constants.favourite_bonus": 3,
          "constants.blood_supply": 40, "hunt.werewolf.value": 2}
 
 
@@ -497,6 +500,28 @@ def test_an_exhausted_deck_plays_the_same_games(reshuffle):
                            **{f"characters.{c}.max_health": 15 for c in base.character_names}})
     for game in range(3 * SCALE):
         differential(707, game, 2, ["threshold:t=500:sun_margin=0"] * 2, rules)
+
+
+def test_an_invitation_as_the_first_card_type_plays_the_same_games(tmp_path):
+    # the kernel numbers card types in the order of hunt.toml's tables and keeps "no
+    # invitation pending" as -1: with the invitation group first, a pending invitation is
+    # type 0 (the shipped deck has a feeding card there, which hides a test of "> 0")
+    src = Path(load_ruleset().file_of("hunt")).parent
+    for f in src.glob("*.toml"):
+        shutil.copy(f, tmp_path / f.name)
+    text = (src / "hunt.toml").read_text()
+    start = text.index("\n[invitation]\n") + 1
+    end = text.index("\n[", start)
+    table = text[start:end].rstrip("\n")
+    first = text.index("\n[") + 1
+    text = text[:first] + table + "\n\n" + text[first:start] + text[end + 1:]
+    (tmp_path / "hunt.toml").write_text(text)
+    rules = load_ruleset(tmp_path)
+    types = rules.card_types()
+    assert types[0]["name"] == "invitation" and \
+        sorted(t["name"] for t in types) == sorted(t["name"] for t in load_ruleset().card_types())
+    for game in range(20 * SCALE):
+        differential(808, game, 2 + game % 5, ["random"] * (2 + game % 5), rules)
 
 
 def test_a_given_team_plays_the_same_games():
