@@ -53,8 +53,7 @@ def test_every_game_and_the_core_have_a_one_way_layers_contract():
     World Ends' study and instruments closed one through an import inside a function)."""
     games = sorted(p.name for p in (ROOT / "simlib" / "games").iterdir()
                    if (p / "__init__.py").is_file())
-    layered = {c["containers"][0] for c in _contracts() if c["type"] == "layers"
-               and "containers" in c}
+    layered = {m for c in _contracts() if c["type"] == "layers" for m in c.get("containers", ())}
     assert {f"simlib.games.{g}" for g in games} | {"simlib.core"} <= layered
 
 
@@ -74,3 +73,14 @@ def test_a_circle_through_an_import_inside_a_function_breaks_a_contract(tmp_path
                        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert r.returncode != 0 and "No import circles anywhere in simlib BROKEN" in r.stdout, \
         r.stdout[-3000:] + r.stderr[-2000:]
+
+
+def test_every_game_shares_one_floor_plan():
+    """The same role sits on the same floor in every game: one layers contract holds all
+    the games (a game with its own plan is where a role drifts to another floor)."""
+    games = sorted(p.name for p in (ROOT / "simlib" / "games").iterdir()
+                   if (p / "__init__.py").is_file())
+    plans = [c for c in _contracts() if c["type"] == "layers"
+             and any(m.startswith("simlib.games.") for m in c.get("containers", ()))]
+    assert len(plans) == 1
+    assert sorted(m.rsplit(".", 1)[1] for m in plans[0]["containers"]) == games

@@ -43,10 +43,20 @@ What the references point to
     ``{name: factory}`` of the game's speed benches (:class:`simlib.core.benchkit.Bench`).
 ``commands``
     ``{name: GameCommand}``: command-line commands only this game has (or ``None``).
+``result_reader(path) -> RunResult``
+    A saved study (``None``: counted with ``table_spec``).
+
+The module map by convention
+----------------------------
+A game package is laid out by role (``docs/adding-a-game.md``), so a declaration names its
+``package`` and only the references that differ from :data:`CONVENTION` (``study.py`` holds
+``make_adapter``, ``report.py`` ``study_report``, ...).  A reference written ``".text:render"``
+is relative to the package.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, runtime_checkable
@@ -107,16 +117,32 @@ class StepGame(Protocol):
 @dataclass(frozen=True)
 class GameCommand:
     """A command-line command of one game (``simlib tune-policy``): ``add_arguments(parser)``
-    declares its flags, ``run(args) -> int`` runs it (one-line errors as ``ValueError``)."""
+    declares its flags, ``run(args) -> int`` runs it (one-line errors as ``ValueError``).
+    Either may be a reference (``".commands:run_tune"``), imported when the command is used,
+    so that building the command line imports no game module."""
 
     help: str
-    add_arguments: Callable[[Any], None]
-    run: Callable[[Any], int]
+    add_arguments: Any
+    run: Any
 
 
 # =========================================================================== declaration
-_REFS = ("load_ruleset", "policies", "make_adapter", "default_games", "table_spec", "render",
-         "report", "trace", "policy_arm", "step", "benches", "commands")
+# The module map by convention: reference -> (modules of the game's package, first found,
+# attribute).  ``commands`` and ``result_reader`` have no convention (None: none / generic).
+CONVENTION: dict[str, tuple[tuple[str, ...], str]] = {
+    "load_ruleset": (("ruleset",), "load_ruleset"),
+    "policies": (("policies",), "POLICIES"),
+    "make_adapter": (("study",), "make_adapter"),
+    "default_games": (("study",), "default_games"),
+    "table_spec": (("study",), "TABLE_SPEC"),
+    "render": (("study",), "render"),
+    "report": (("report",), "study_report"),
+    "trace": (("study",), "trace_text"),
+    "policy_arm": (("study",), "policy_arm"),
+    "step": (("step", "api"), "Game"),
+    "benches": (("benches",), "BENCH_FACTORIES"),
+}
+_REFS = tuple(CONVENTION) + ("commands", "result_reader")
 
 
 @dataclass(frozen=True)
@@ -152,6 +178,9 @@ class GameInfo:
         The table ``simulate_precise`` (``simlib simulate --precision``) makes precise by
         default: ``overall``, or ``by_<grouping>`` where ``overall`` pools what must not be
         pooled (Mort: ``by_pairing``, each pairing apart).
+    package : str
+        The game's package (``__package__`` of its ``game.py``): where the references of
+        :data:`CONVENTION` and the relative ones (``".text:render"``) are found.
     position : int
         The game's place among its package's games in ``simlib games`` (entry points
         carry no order); simlib's game at position 0 is the default game.
@@ -168,18 +197,20 @@ class GameInfo:
     measure: str
     measure_short: str
     measure_unit: str
-    load_ruleset: Any
-    policies: Any
-    make_adapter: Any
-    default_games: Any
-    table_spec: Any
-    render: Any
-    report: Any
-    trace: Any
-    policy_arm: Any
-    step: Any
-    benches: Any
+    package: str = ""
+    load_ruleset: Any = None
+    policies: Any = None
+    make_adapter: Any = None
+    default_games: Any = None
+    table_spec: Any = None
+    render: Any = None
+    report: Any = None
+    trace: Any = None
+    policy_arm: Any = None
+    step: Any = None
+    benches: Any = None
     commands: Any = None
+    result_reader: Any = None
     sensitivity_ruleset: str | None = None
     positive_suffixes: tuple[str, ...] = ()
     grouping_success: tuple[tuple[str, str], ...] = ()
@@ -195,15 +226,26 @@ class GameInfo:
         if self.default_ruleset not in self.presets:
             raise ValueError(f"game {self.name!r}: default_ruleset {self.default_ruleset!r} is "
                              f"not one of its presets ({', '.join(self.presets)})")
+        missing = [r for r in CONVENTION if object.__getattribute__(self, r) is None] \
+            if not self.package else []
+        if missing:
+            raise ValueError(f"game {self.name!r}: without a package, name every reference "
+                             f"({', '.join(missing)} missing)")
 
     def __getattribute__(self, name: str):
         value = object.__getattribute__(self, name)
-        if name in _REFS and isinstance(value, str):
-            loaded = object.__getattribute__(self, "_loaded")
-            if name not in loaded:
-                loaded[name] = load_ref(value)
-            return loaded[name]
-        return value
+        if name not in _REFS or not (value is None or isinstance(value, str)):
+            return value
+        loaded = object.__getattribute__(self, "_loaded")
+        if name not in loaded:
+            package = object.__getattribute__(self, "package")
+            if value is None and name in CONVENTION:
+                modules, attr = CONVENTION[name]
+                value = next((f".{m}:{attr}" for m in modules
+                              if importlib.util.find_spec(f"{package}.{m}") is not None),
+                             f".{modules[0]}:{attr}")
+            loaded[name] = load_ref(value, package)
+        return loaded[name]
 
     @property
     def competitive(self) -> bool:
@@ -261,6 +303,8 @@ class GameInfo:
 
     def load_result(self, path):
         """A saved study (the parquet file of ``simulate(..., out=path)``)."""
+        if self.result_reader is not None:
+            return self.result_reader(path)
         from .runner import result_from_output
 
         return result_from_output(path, self.table_spec)
@@ -269,7 +313,13 @@ class GameInfo:
         return dict(self.benches)
 
     def command_table(self) -> Mapping[str, GameCommand]:
-        return dict(self.commands or {})
+        """The game's commands, their references resolved only when called."""
+        def lazy(ref):
+            return ref if not isinstance(ref, str) else \
+                lambda *a: load_ref(ref, self.package)(*a)
+
+        return {n: GameCommand(c.help, lazy(c.add_arguments), lazy(c.run))
+                for n, c in (self.commands or {}).items()}
 
 
 # =========================================================================== registry
@@ -365,10 +415,10 @@ def get_game(name: str | None = None) -> GameInfo:
     return entry
 
 
-def load_ref(ref: Any) -> Any:
-    """The object a ``"module:attribute"`` string names (imported now); anything else as
-    it is."""
+def load_ref(ref: Any, package: str | None = None) -> Any:
+    """The object a ``"module:attribute"`` string names (imported now; ``".module:attr"``
+    within ``package``); anything else as it is."""
     if not isinstance(ref, str):
         return ref
     module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return getattr(importlib.import_module(module, package or None), attr)

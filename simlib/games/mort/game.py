@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from ...core.games import GameInfo
 
-_P = "simlib.games.mort"
-
 GAME = GameInfo(
     name="mort_de_la_lumiere_du_jour",
+    package=__package__,
     display_name="Mort de la lumière du jour",
     summary="asymmetric race: one killer hunts four survivors who repair generators, open a "
             "gate and escape (or slip through the hatch); energy cards and two dice (5 players)",
@@ -23,17 +22,6 @@ GAME = GameInfo(
     measure="kills",
     measure_short="kills",
     measure_unit="survivors killed",
-    load_ruleset=f"{_P}.ruleset:load_ruleset",
-    policies=f"{_P}.policies:POLICIES",
-    make_adapter=f"{_P}.study:make_adapter",
-    default_games=f"{_P}.study:default_games",
-    table_spec=f"{_P}.study:TABLE_SPEC",
-    render=f"{_P}.study:render",
-    report=f"{_P}.report:study_report",
-    trace=f"{_P}.study:trace_text",
-    policy_arm=f"{_P}.study:policy_arm",
-    step=f"{_P}.api:Game",
-    benches=f"{_P}.benches:BENCH_FACTORIES",
     grouping_success=(("seat", "each seat's own result: seat 0 the killer wins, seat s (1-4) "
                                "survivor s escaped"),),
     seats_example="killer=heuristic,survivors=random",

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from ...core.games import GameInfo
 
-_P = "simlib.games.till_dawn"
-
 GAME = GameInfo(
     name="till_dawn",
+    package=__package__,
     display_name="Till Dawn",
     summary="competitive push-your-luck for vampires: hunt for blood over 3 nights, "
             "retire to your coffin before the sun rises (2-8 players)",
@@ -18,17 +17,6 @@ GAME = GameInfo(
     measure="focal_points",
     measure_short="points",
     measure_unit="coffin points",
-    load_ruleset=f"{_P}.ruleset:load_ruleset",
-    policies=f"{_P}.policies:POLICIES",
-    make_adapter=f"{_P}.study:make_adapter",
-    default_games=f"{_P}.study:default_games",
-    table_spec=f"{_P}.study:TABLE_SPEC",
-    render=f"{_P}.study:render",
-    report=f"{_P}.report:study_report",
-    trace=f"{_P}.study:trace_text",
-    policy_arm=f"{_P}.study:policy_arm",
-    step=f"{_P}.api:Game",
-    benches=f"{_P}.benches:BENCH_FACTORIES",
     grouping_success=(("seat", "that seat wins or shares the win (every seat, not only the "
                                "focal player's)"),
                       ("character", "the seat holding that character wins or shares the win")),

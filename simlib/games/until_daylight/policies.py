@@ -195,3 +195,19 @@ def read_tuned(path: str | Path | None = None) -> dict:
 
 
 _register_tuned()
+
+
+def _seat_policies() -> dict[str, PolicySpec]:
+    table = dict(POLICIES)
+    for alias, (base, params) in ALIASES.items():
+        b = POLICIES[base]
+        defaults = tuple(float(params.get(n, d)) for n, d in zip(b.param_names, b.defaults))
+        shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+        table[alias] = PolicySpec(alias, b.id, b.param_names, defaults,
+                                  f"{base} with {shown}" if shown else base, b.search)
+    return table
+
+
+# every name a seat's player can be chosen by (the declaration's ``policies``): the
+# policies, then the named budgets (``rollout-100``, ``tuned``) with their parameters filled in
+SEAT_POLICIES = _seat_policies()

@@ -35,6 +35,7 @@ from . import codes as K
 from .instruments import outcomes
 from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
+from .trace import format_trace
 
 __all__ = ["UntilDaylightAdapter", "TABLE_SPEC",
            "GAMES_PER_PLAYER_COUNT", "default_games", "make_adapter"]
@@ -355,3 +356,16 @@ def policy_arm(policy, params, *, field_policy=None, field_params=None, **kw):
     """One arm of ``compare(policies=[a, b])``: co-operative, so every seat plays the
     compared policy (the field is not used)."""
     return make_adapter(policy=policy, policy_params=params, **kw)
+
+
+def trace_text(adapter: UntilDaylightAdapter, game: int) -> str:
+    """Game ``game`` of a study, event by event (the very game the study played)."""
+    npl, chars = adapter.configs(int(game), 1)
+    p = int(npl[0])
+    names = None if chars[0, 0] < 0 else [adapter.rules.character_names[int(c)]
+                                           for c in chars[0, :p]]
+    record, events = api.trace_game(seed=adapter.seed, players=p, characters=names,
+                                    policy=adapter.policy,
+                                    policy_params=adapter.policy_param_dict(),
+                                    ruleset=adapter.rules, game=game)
+    return format_trace(record, events, adapter.rules)
