@@ -66,3 +66,25 @@ class Bench:
     pure_n: int | None = None  # operations of the NUMBA_DISABLE_JIT figure (default min_n)
     # lines the report prints after its table, from this benchmark's measurement
     note: Callable[["object", ReportContext], list[str]] | None = None
+
+
+def games_bench(name: str, title: str, play: Callable[[int], tuple[object, int]], *,
+                game: str, unit: tuple[str, str], setup: str, **bench_kw) -> Bench:
+    """A benchmark of whole games that also counts their decisions: ``play(n)`` plays
+    ``n`` games and returns ``(output, decisions)``; its note gives games and decisions per
+    second per core.  ``unit``: the game's word for one game and for many (``("game",
+    "full games")``); ``setup``: the players and threads, as the note says them."""
+    decisions = {}
+
+    def run(n):
+        out, decisions[n] = play(n)
+        return out
+
+    def note(m, _ctx):
+        per = max(decisions.values()) / max(decisions) if decisions else float("nan")
+        article = "an" if unit[0][0] in "aeiou" else "a"
+        return [f"{game}: {m.ops_per_s:,.0f} {unit[1]} per second per core, "
+                f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} {article} {unit[0]}; "
+                f"{setup})"]
+
+    return Bench(name, title, run, note=note, **bench_kw)

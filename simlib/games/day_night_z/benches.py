@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from simlib.core.benchkit import SEED, Bench
+from simlib.core.benchkit import SEED, Bench, games_bench
 
 GAMES_PER_BLOCK = 256  # the same adventures in every block: adventures differ in length
 
@@ -21,22 +21,17 @@ def game_bench(team_size: int = 4, policy: str = "baseline") -> Bench:
 
     rules = load_ruleset()
     col = ENGINE_FIELDS.index("decisions")
-    decisions = {}
 
-    def run(n):
+    def batch(n):
         out = play.play_games(n, ruleset=rules, seed=SEED, team_size=team_size, policy=policy,
                               threads=1)
-        decisions[n] = int(np.asarray(out["records"])[:, col].sum())
-        return out
+        return out, int(np.asarray(out["records"])[:, col].sum())
 
-    def note(m, _ctx):
-        per = max(decisions.values()) / max(decisions) if decisions else float("nan")
-        return [f"Day Night Z: {m.ops_per_s:,.0f} adventures per second per core, "
-                f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} an adventure; "
-                f"{policy}, a team of {team_size}, 1 thread)"]
-
-    return Bench("day_night_z_game", f"one whole Day Night Z adventure (a team of {team_size}, "
-                 f"{policy}, 1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK, note=note)
+    return games_bench("day_night_z_game", f"one whole Day Night Z adventure (a team of "
+                       f"{team_size}, {policy}, 1 thread)", batch, game="Day Night Z",
+                       unit=("adventure", "adventures"),
+                       setup=f"{policy}, a team of {team_size}, 1 thread",
+                       min_n=8, fixed_n=GAMES_PER_BLOCK)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {

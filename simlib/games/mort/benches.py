@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from simlib.core.benchkit import SEED, Bench
+from simlib.core.benchkit import SEED, Bench, games_bench
 
 GAMES_PER_BLOCK = 1024  # the same games in every block: games differ in length
 
@@ -18,23 +18,17 @@ def game_bench(killer: str = "heuristic", survivors: str = "heuristic") -> Bench
 
     rules = load_ruleset()
     table = api.parse_seats(f"killer={killer},survivors={survivors}", rules)
-    decisions = {}
 
-    def run(n):
+    def batch(n):
         pol, par = api.seat_arrays(table, n)
         out = api.run_kernel(rules, SEED, 0, pol, par, threads=1)
-        decisions[n] = int(out[:, api.K.REC_DECISIONS].sum())
-        return out
+        return out, int(out[:, api.K.REC_DECISIONS].sum())
 
-    def note(m, _ctx):
-        per = max(decisions.values()) / max(decisions) if decisions else float("nan")
-        return [f"Mort de la lumière du jour: {m.ops_per_s:,.0f} full games per second per core, "
-                f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} a game; killer "
-                f"{killer}, survivors {survivors}, 1 thread)"]
-
-    return Bench("mort_game", f"one full Mort de la lumière du jour game (killer {killer}, "
-                 f"survivors {survivors}, 1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK,
-                 pure_n=16, note=note)
+    return games_bench("mort_game", f"one full Mort de la lumière du jour game (killer "
+                       f"{killer}, survivors {survivors}, 1 thread)", batch, game="Mort de la lumière du jour",
+                       unit=("game", "full games"),
+                       setup=f"killer {killer}, survivors {survivors}, 1 thread",
+                       min_n=8, fixed_n=GAMES_PER_BLOCK, pure_n=16)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {

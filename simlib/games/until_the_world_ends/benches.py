@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from simlib.core.benchkit import SEED, Bench
+from simlib.core.benchkit import SEED, Bench, games_bench
 
 GAMES_PER_BLOCK = 512  # the same games in every block: games differ in length
 
@@ -21,22 +21,17 @@ def game_bench(players: int = 4, policy: str = "greedy") -> Bench:
 
     rules = load_ruleset()
     seat = make_seat(policy)
-    decisions = {}
 
-    def run(n):
+    def batch(n):
         pol, par = api.seat_arrays([seat] * players, n)
         out = api.run_kernel(rules, SEED, 0, np.full(n, players, dtype=np.int64), pol, par, threads=1)
-        decisions[n] = int(out[:, K.REC_DECISIONS].sum())
-        return out
+        return out, int(out[:, K.REC_DECISIONS].sum())
 
-    def note(m, _ctx):
-        per = max(decisions.values()) / max(decisions) if decisions else float("nan")
-        return [f"Until the World Ends: {m.ops_per_s:,.0f} full games per second per core, "
-                f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} a game; {policy} at "
-                f"every seat, {players} players, 1 thread)"]
-
-    return Bench("until_the_world_ends_game", f"one full Until the World Ends game ({players} players, "
-                 f"{policy}, 1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK, note=note)
+    return games_bench("until_the_world_ends_game", f"one full Until the World Ends game "
+                       f"({players} players, {policy}, 1 thread)", batch, game="Until the World Ends",
+                       unit=("game", "full games"),
+                       setup=f"{policy} at every seat, {players} players, 1 thread",
+                       min_n=8, fixed_n=GAMES_PER_BLOCK)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
