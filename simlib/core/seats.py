@@ -21,7 +21,7 @@ import numpy as np
 
 from .params import PolicySpec, param_vector
 
-__all__ = ["Seat", "checked_params", "focal_arm"]
+__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "player_counts", "seat_tables"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -116,3 +116,46 @@ def focal_arm(make_adapter: Callable, seat_type: type[Seat], policy, params, *, 
     other = seat_type.make(field_policy, field_params)
     tables = [[focal] + [other] * (p - 1) for p in base.players]
     return make_adapter(None, characters, seed=seed, seats=tables, ruleset=ruleset)
+
+
+def check_seed(seed) -> int:
+    """A study's root seed (``ValueError`` unless an integer from 0 to 2**63 - 1)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
+    return int(seed)
+
+
+def player_counts(players, check_players: Callable[[int], int]) -> list[int] | None:
+    """A study's player counts (``players``: one count or several; ``None`` stays ``None``),
+    each through the game's ``check_players``; none twice."""
+    if players is None:
+        return None
+    seq = [players] if isinstance(players, (int, np.integer)) else list(players)
+    if not seq:
+        raise ValueError("players must name at least one player count")
+    counts = [check_players(p) for p in seq]
+    if len(set(counts)) != len(counts):
+        raise ValueError(f"duplicate player count in {counts}")
+    return counts
+
+
+def seat_tables(seats, counts: Sequence[int] | None, as_seat: Callable[[Any], Seat],
+                check_players: Callable[[int], int]) -> list[tuple[Seat, ...]]:
+    """A study's tables from ``seats``: one table (seat specs, or ``"a,b,c"``) or a list of
+    tables; each seat through the game's ``as_seat``, each table's size through
+    ``check_players`` and, when the study names player counts, one of ``counts``."""
+    given = [seats] if isinstance(seats, str) else list(seats)
+    if given and all(isinstance(x, (str, Seat)) for x in given) and not \
+            any(isinstance(x, str) and "," in x for x in given):
+        given = [given]
+    tables = []
+    for t in given:
+        t = [x.strip() for x in t.split(",")] if isinstance(t, str) else list(t)
+        tables.append(tuple(as_seat(x) for x in t))
+    for t in tables:
+        check_players(len(t))
+    for t in tables if counts is not None else ():
+        if len(t) not in counts:
+            raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
+                             f"not one of the player counts {counts}")
+    return tables

@@ -28,7 +28,7 @@ from ...core.runner import RunResult
 from ...core.effects import pointer
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
-from ...core.seats import focal_arm
+from ...core.seats import check_seed, focal_arm, player_counts, seat_tables
 from . import api
 from . import codes as K
 from .instruments import outcomes
@@ -202,32 +202,13 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     ``"random"`` or a team (list of names, one per seat).
     """
     rules = load_ruleset(ruleset)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
-        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
-    counts = None
-    if players is not None:
-        seq = [players] if isinstance(players, (int, np.integer)) else list(players)
-        if not seq:
-            raise ValueError("players must name at least one player count")
-        counts = [api.check_players(p, rules) for p in seq]
-        if len(set(counts)) != len(counts):
-            raise ValueError(f"duplicate player count in {counts}")
+    check_seed(seed)
+    def check(p):
+        return api.check_players(p, rules)
+
+    counts = player_counts(players, check)
     if seats is not None:
-        given = [seats] if isinstance(seats, str) else list(seats)
-        if given and all(isinstance(x, (str, Seat)) for x in given) and not \
-                any(isinstance(x, str) and "," in x for x in given):
-            given = [given]
-        tables = []
-        for t in given:
-            t = [x.strip() for x in t.split(",")] if isinstance(t, str) else list(t)
-            tables.append(tuple(api.as_seat(x) for x in t))
-        for t in tables:
-            api.check_players(len(t), rules)
-        if counts is not None:
-            for t in tables:
-                if len(t) not in counts:
-                    raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
-                                     f"not one of the player counts {counts}")
+        tables = seat_tables(seats, counts, api.as_seat, check)
     else:
 
         seat = make_seat(policy, policy_params)
