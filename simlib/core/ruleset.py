@@ -408,14 +408,30 @@ class TaggedRuleset:
         make = _REFERENCE_MAKERS.get(cls)
         if make is not None:
             return make()
+        return cls.shipped()
+
+    @classmethod
+    def shipped_dir(cls) -> Path:
+        """The folder ``DATA_FOLDER`` shipped with simlib (``simlib._data``, or <repo>/data)."""
+        folder = _data_folder_name(cls)
+        if not folder or not cls.SCHEMAS:
+            raise RulesetError(f"{cls.__name__}: no reference ruleset (set DATA_FOLDER or "
+                               "load it through resolve_ruleset with a 'reference' preset)")
+        return shipped_ruleset_dir(folder, f"{cls.SCHEMAS[0].stem}.toml", cls.GAME)
+
+    @classmethod
+    def shipped(cls):
+        """The ruleset of :meth:`shipped_dir` (cached)."""
         if cls not in _REFERENCE_CACHE:
-            folder = _data_folder_name(cls)
-            if not folder or not cls.SCHEMAS:
-                raise RulesetError(f"{cls.__name__}: no reference ruleset (set DATA_FOLDER or "
-                                   "load it through resolve_ruleset with a 'reference' preset)")
-            _REFERENCE_CACHE[cls] = load_tagged(shipped_ruleset_dir(
-                folder, f"{cls.SCHEMAS[0].stem}.toml", cls.GAME), cls)
+            _REFERENCE_CACHE[cls] = load_tagged(cls.shipped_dir(), cls)
         return _REFERENCE_CACHE[cls]
+
+    @classmethod
+    def load(cls, spec=None):
+        """``spec`` through :func:`resolve_ruleset` for a game whose one preset is the
+        shipped ``reference`` (:meth:`shipped`), the default."""
+        return resolve_ruleset(spec, cls, presets={"reference": cls.shipped},
+                               default="reference")
 
     def changes(self, base: "TaggedRuleset | None" = None) -> list[dict]:
         """Every value that differs from ``base`` (default: the game's shipped reference

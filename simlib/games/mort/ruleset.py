@@ -22,9 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.ruleset import shipped_ruleset_dir
-from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, check_value, error, \
-    load_tagged, resolve_ruleset
+from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, check_value, error
 from . import codes as K
 
 __all__ = ["MortRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
@@ -216,19 +214,10 @@ class MortRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    return shipped_ruleset_dir("mort", "board.toml", "Mort de la lumière du jour")
+    return MortRules.shipped_dir()
 
 
-_DEFAULT: MortRules | None = None
 DEFAULT_RULESET = "reference"  # what ruleset=None means everywhere
-
-
-def reference_ruleset() -> MortRules:
-    """The reference ruleset shipped with simlib."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_tagged(default_ruleset_dir(), MortRules)
-    return _DEFAULT
 
 
 def load_ruleset(spec=None) -> MortRules:
@@ -236,5 +225,4 @@ def load_ruleset(spec=None) -> MortRules:
     only preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
     names (default: the reference; tables named after the files, ``[rules.variants]``,
     ``[energy.two]``), ``"reference+tweak.toml"``, or a :class:`MortRules` (itself)."""
-    return resolve_ruleset(spec, MortRules, presets={"reference": reference_ruleset},
-                           default=DEFAULT_RULESET)
+    return MortRules.load(spec)

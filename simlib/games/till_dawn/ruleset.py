@@ -22,9 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.ruleset import shipped_ruleset_dir
-from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, \
-    resolve_ruleset
+from ...core.ruleset import Field, FileSchema, RulesetError, TaggedRuleset, error
 from . import codes as K
 
 __all__ = ["TillDawnRules", "RulesetError", "load_ruleset", "default_ruleset_dir"]
@@ -249,21 +247,10 @@ class TillDawnRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    return shipped_ruleset_dir("till_dawn", "constants.toml", "Till Dawn")
-
-
-_DEFAULT: TillDawnRules | None = None
+    return TillDawnRules.shipped_dir()
 
 
 DEFAULT_RULESET = "reference"  # what ruleset=None means everywhere
-
-
-def reference_ruleset() -> TillDawnRules:
-    """The reference ruleset shipped with simlib."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_tagged(default_ruleset_dir(), TillDawnRules)
-    return _DEFAULT
 
 
 def load_ruleset(spec=None) -> TillDawnRules:
@@ -272,5 +259,4 @@ def load_ruleset(spec=None) -> TillDawnRules:
     its ``base = "..."`` names (default: the reference; tables named after the files,
     ``[hunt.werewolf]``, or a file named like a ruleset file, e.g. ``hunt.toml`` with
     ``[werewolf]``), ``"reference+tweak.toml"``, or a :class:`TillDawnRules` (itself)."""
-    return resolve_ruleset(spec, TillDawnRules, presets={"reference": reference_ruleset},
-                           default=DEFAULT_RULESET)
+    return TillDawnRules.load(spec)

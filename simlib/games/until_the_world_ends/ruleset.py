@@ -26,9 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.ruleset import shipped_ruleset_dir
-from ...core.ruleset import (Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, read_toml,
-                             resolve_ruleset)
+from ...core.ruleset import (Field, FileSchema, RulesetError, TaggedRuleset, error, load_tagged, read_toml)
 from . import codes as K
 
 __all__ = ["UntilTheWorldEndsRules", "RulesetError", "load_ruleset", "default_ruleset_dir",
@@ -272,20 +270,11 @@ class UntilTheWorldEndsRules(TaggedRuleset):
 
 def default_ruleset_dir() -> Path:
     """The reference ruleset shipped with simlib (package ``simlib._data``, or <repo>/data)."""
-    return shipped_ruleset_dir("until_the_world_ends", "constants.toml", "Until the World Ends")
+    return UntilTheWorldEndsRules.shipped_dir()
 
 
-_DEFAULT: UntilTheWorldEndsRules | None = None
 PRESETS = ("reference",)
-DEFAULT_RULESET = "reference"
-
-
-def reference_ruleset() -> UntilTheWorldEndsRules:
-    """The reference ruleset shipped with simlib."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_tagged(default_ruleset_dir(), UntilTheWorldEndsRules)
-    return _DEFAULT
+DEFAULT_RULESET = "reference"  # what ruleset=None means everywhere
 
 
 def load_ruleset(spec=None) -> UntilTheWorldEndsRules:
@@ -294,8 +283,7 @@ def load_ruleset(spec=None) -> UntilTheWorldEndsRules:
     a ``.toml`` tweak over the ruleset its ``base = "..."`` names (default the reference;
     ``[constants] target = 150``, ``[cards.the_end] count = 5``), ``"reference+tweak.toml"``,
     or an :class:`UntilTheWorldEndsRules` (itself)."""
-    return resolve_ruleset(spec, UntilTheWorldEndsRules, presets={"reference": reference_ruleset},
-                           default=DEFAULT_RULESET)
+    return UntilTheWorldEndsRules.load(spec)
 
 
 def combine(rules: UntilTheWorldEndsRules, deck: str | Path) -> UntilTheWorldEndsRules:
