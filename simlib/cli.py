@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .cli_args import Parser as _Parser
+from .cli_args import Parser as _Parser, game_arg
 from .cli_args import UsageError, characters as _characters, \
     int_list as _int_list, policy_params as _policy_params, positive as _positive, \
     progress as cli_progress, ruleset_arg as _ruleset_arg, seats as _seats, \
@@ -118,8 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play many games and print the win-rate tables (95 % "
                                    "Wilson intervals).", epilog=USAGE_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                   help="the game (simlib games lists them; default until-daylight)")
+    game_arg(s)
     _game_args(s)
     s.add_argument("--games", type=_positive, default=None,
                    help="games to play (default: 40000 per player count)")

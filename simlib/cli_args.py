@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-__all__ = ["Parser", "UsageError", "int_list", "characters", "policy_params", "positive",
+__all__ = ["Parser", "UsageError", "game_arg", "int_list", "characters", "policy_params", "positive",
            "seats", "changes_line", "progress", "ruleset_arg", "set_value", "with_changes"]
 
 
@@ -23,6 +23,12 @@ class UsageError(ValueError):
 
 
 # =========================================================================== parsing
+def game_arg(p) -> None:
+    """``--game NAME``, as every command that plays or reads one game takes it."""
+    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
+                   help="a registered game (default until-daylight; `simlib games` lists them)")
+
+
 def int_list(text: str, what: str) -> list[int]:
     out = []
     for part in text.split(","):

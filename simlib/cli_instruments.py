@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cli_args import UsageError, changes_line
+from .cli_args import UsageError, changes_line, game_arg
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -30,8 +30,7 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
                    help="player counts (default: every count the rules allow)")
     p.add_argument("--characters", action="append", metavar="TEAM|all|random",
                    help="a team, 'all' or 'random' (default), as in simlib simulate")
-    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                   help="a registered game (default until-daylight; `simlib games` lists them)")
+    game_arg(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     if policy_append:
         p.add_argument("--policy", action="append", metavar="NAME",

@@ -12,7 +12,7 @@ import shutil
 import sys
 import textwrap
 
-from .cli_args import UsageError
+from .cli_args import UsageError, game_arg
 
 __all__ = ["add_parser", "run", "games_lines"]
 
@@ -35,8 +35,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "meaning (read from the shipped data files). The keys are what --set "
                     "KEY=VALUE and a tweak file take.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                   help="a registered game (default until-daylight; `simlib games` lists them)")
+    game_arg(p)
     p.add_argument("--rules", default=None, metavar="RULESET",
                    help="a preset, a ruleset folder or a tweak .toml (default: the game's "
                         "declared default)")

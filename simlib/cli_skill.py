@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_args import UsageError
+from .cli_args import UsageError, game_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -38,8 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "excess win share K_n over a field of random players. The bound is a "
                     "search: a few hundred games take minutes.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", dest="game_name", default=None, metavar="NAME",
-                   help="a registered game (default until-daylight; `simlib games` lists them)")
+    game_arg(p)
     p.add_argument("--players", default=None, metavar="N[,N...]",
                    help="player counts (default: the game's default study)")
     p.add_argument("--games", default=None, metavar="N",
