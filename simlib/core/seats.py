@@ -21,7 +21,8 @@ import numpy as np
 
 from .params import PolicySpec, param_vector
 
-__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "player_counts", "seat_tables"]
+__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "player_counts", "seat_tables",
+           "tables_cycle", "table_seats", "table_focal_seats"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -159,3 +160,54 @@ def seat_tables(seats, counts: Sequence[int] | None, as_seat: Callable[[Any], Se
             raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
                              f"not one of the player counts {counts}")
     return tables
+
+
+# ---------------------------------------------------------------- rotating tables
+# A competitive study plays its tables in turn (game g: table g % T) and turns each table's
+# seats one place a round (round g // T): seat s plays table seat (s + r) % p, so every
+# player sits in every seat equally often.
+def tables_cycle(tables: Sequence[Sequence[Seat]]) -> int:
+    """Games after which every table has been played in every seat rotation."""
+    per = 1
+    for t in tables:
+        per = np.lcm(per, len(t))
+    return int(per) * len(tables)
+
+
+def table_seats(tables: Sequence[Sequence[Seat]], start: int, count: int,
+                policies: Mapping[str, PolicySpec], *, seats: int, n_params: int,
+                label_seats: int | None = None):
+    """Players ``(count,)``, seat policy ids ``(count, seats)``, parameter vectors
+    ``(count, seats, n_params)`` and labels ``(count, label_seats)`` of games
+    ``start .. start + count - 1``, each table's seats rotated."""
+    idx = np.arange(start, start + count, dtype=np.int64)
+    nt = len(tables)
+    which = idx % nt
+    rot_base = idx // nt
+    npl = np.array([len(tables[w]) for w in which], dtype=np.int64)
+    pol = np.zeros((count, seats), dtype=np.int64)
+    par = np.zeros((count, seats, n_params), dtype=np.float64)
+    labels = np.full((count, label_seats or seats), None, dtype=object)
+    for w, table in enumerate(tables):
+        sel = np.flatnonzero(which == w)
+        if len(sel) == 0:
+            continue
+        p = len(table)
+        ids = np.array([policies[s.policy].id for s in table], dtype=np.int64)
+        vec = np.stack([s.vector() for s in table])
+        lab = np.array([s.label for s in table], dtype=object)
+        r = rot_base[sel] % p
+        src = (np.arange(p)[None, :] + r[:, None]) % p  # seat s plays table seat (s + r) % p
+        pol[sel, :p] = ids[src]
+        par[sel, :p, :] = vec[src]
+        labels[sel, :p] = lab[src]
+    return npl, pol, par, labels
+
+
+def table_focal_seats(tables: Sequence[Sequence[Seat]], games) -> np.ndarray:
+    """Seat of the player of table seat 0 (its table's first player) in each game."""
+    games = np.asarray(games, dtype=np.int64)
+    nt = len(tables)
+    p = np.array([len(t) for t in tables], dtype=np.int64)[games % nt]
+    r = (games // nt) % p
+    return (p - r) % p  # seat s plays table seat (s + r) % p

@@ -32,7 +32,8 @@ import pandas as pd
 from ...core.runner import RunResult, result_from_output
 from ...core.tables import Counts, TableSpec, pct, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
-from ...core.seats import check_seed, focal_arm, player_counts, seat_tables
+from ...core.seats import check_seed, focal_arm, player_counts, seat_tables, table_focal_seats, \
+    table_seats, tables_cycle
 from . import api
 from . import codes as K
 from .instruments import outcomes as _outcomes
@@ -105,36 +106,15 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
 
     def cycle(self) -> int:
         """Games after which every table has been played in every seat rotation."""
-        per = 1
-        for t in self.tables:
-            per = np.lcm(per, len(t))
-        return int(per) * len(self.tables)
+        return tables_cycle(self.tables)
 
     def configs(self, start: int, count: int):
         """Players (count,), seat policies, seat parameters and labels of games
         ``start .. start + count - 1``."""
-        idx = np.arange(start, start + count, dtype=np.int64)
-        nt = len(self.tables)
-        which = idx % nt
-        rot_base = idx // nt
-        npl = np.array([len(self.tables[w]) for w in which], dtype=np.int64)
-        most = max(len(t) for t in self.tables)  # the kernels' seat columns: the largest table
-        pol = np.zeros((count, most), dtype=np.int64)
-        par = np.zeros((count, most, api.N_PARAMS), dtype=np.float64)
-        labels = np.full((count, self.seats), None, dtype=object)  # the records' seat columns
-        for w, table in enumerate(self.tables):
-            sel = np.flatnonzero(which == w)
-            if len(sel) == 0:
-                continue
-            p = len(table)
-            ids = np.array([POLICIES[s.policy].id for s in table], dtype=np.int64)
-            vec = np.stack([s.vector() for s in table])
-            lab = np.array([s.label for s in table], dtype=object)
-            r = rot_base[sel] % p
-            src = (np.arange(p)[None, :] + r[:, None]) % p  # seat s plays table seat (s + r) % p
-            pol[sel, :p] = ids[src]
-            par[sel, :p, :] = vec[src]
-            labels[sel, :p] = lab[src]
+        # the kernels' seat columns: the largest table; the records': ``self.seats``
+        most = max(len(t) for t in self.tables)
+        npl, pol, par, labels = table_seats(self.tables, start, count, POLICIES, seats=most,
+                                            n_params=api.N_PARAMS, label_seats=self.seats)
         return npl, pol, par, labels
 
     def game_setup(self, game: int):
@@ -166,11 +146,7 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
 
     def focal_seats(self, games: np.ndarray) -> np.ndarray:
         """Seat of the player of table seat 0 (its first strategy) in each game."""
-        games = np.asarray(games, dtype=np.int64)
-        nt = len(self.tables)
-        p = np.array([len(t) for t in self.tables], dtype=np.int64)[games % nt]
-        r = (games // nt) % p
-        return (p - r) % p
+        return table_focal_seats(self.tables, games)
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
