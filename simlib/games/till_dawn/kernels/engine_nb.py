@@ -429,7 +429,8 @@ def _draw_nb(state, rules, log):
         log_nb(log, K.LG_TRACK, night, cur, state[K.S_TRACK], -v, 0, 0)
     elif kind == K.K_SUN:
         state[K.S_TRACK] += v
-        log_nb(log, K.LG_TRACK, night, cur, state[K.S_TRACK], v, 0, 0)
+        # the bead stops on the last space: the log shows where it stands, not the sum
+        log_nb(log, K.LG_TRACK, night, cur, min(state[K.S_TRACK], rules[K.R_PARAMS + K.P_TRACK]), v, 0, 0)
         if state[K.S_TRACK] >= rules[K.R_PARAMS + K.P_TRACK]:
             state[K.S_TRACK] = rules[K.R_PARAMS + K.P_TRACK]
             _sunrise_nb(state, log)
