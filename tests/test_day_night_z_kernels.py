@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import chisquare
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z import dice_nb as D
+from simlib.games.day_night_z.kernels import dice_nb as D
 from simlib.games.day_night_z import exact as X
 from simlib.games.day_night_z.ruleset import load_ruleset
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z import spawn_nb as S
+from simlib.games.day_night_z.kernels import spawn_nb as S
 from simlib.games.day_night_z.ruleset import load_ruleset
 
 RS = load_ruleset()

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z import tracks_nb as T
+from simlib.games.day_night_z.kernels import tracks_nb as T
 from simlib.games.day_night_z.ruleset import load_ruleset
 
 RS = load_ruleset()

@@ -65,9 +65,9 @@ from __future__ import annotations
 from ....core.jit import njit_nb
 from ....core.rng import init_streams_nb, randint_nb
 from .. import codes as K
-from ..dice_nb import attack_nb, check_nb, enemy_attack_nb, pool_nb, roll_face_nb
-from ..spawn_nb import place_card_nb, reset_minis_nb
-from ..tracks_nb import (advance_clock_nb, eat_nb, is_night_nb, leave_rise_nb, noise_adjust_nb,
+from .dice_nb import attack_nb, check_nb, enemy_attack_nb, pool_nb, roll_face_nb
+from .spawn_nb import place_card_nb, reset_minis_nb
+from .tracks_nb import (advance_clock_nb, eat_nb, is_night_nb, leave_rise_nb, noise_adjust_nb,
                          sp_gain_nb, threat_lower_cost_nb, threat_raise_nb)
 
 _G = K.S_GLOBALS

@@ -22,8 +22,8 @@ Rules (rulebook §3.1, §3.2, §3.5, §3.9):
 """
 from __future__ import annotations
 
-from ...core.jit import njit_nb
-from . import codes as K
+from ....core.jit import njit_nb
+from .. import codes as K
 
 
 @njit_nb

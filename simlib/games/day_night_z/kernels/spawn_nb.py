@@ -6,8 +6,8 @@ placed in the order drawn.  Packed rules: ``DayNightZRules.pack_spawn()``.
 """
 from __future__ import annotations
 
-from ...core.jit import njit_nb
-from . import codes as K
+from ....core.jit import njit_nb
+from .. import codes as K
 
 
 @njit_nb

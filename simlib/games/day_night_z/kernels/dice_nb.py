@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.jit import njit_nb
-from ...core.rng import game_key_nb, init_streams_nb, randint_nb
-from . import codes as K
+from ....core.jit import njit_nb
+from ....core.rng import game_key_nb, init_streams_nb, randint_nb
+from .. import codes as K
 
 _N3 = len(K.STAR_COLOURS)
 
