@@ -64,7 +64,7 @@ import os
 import pytest
 
 from simlib.games.mort import codes as K
-from simlib.games.mort.api import Game
+from simlib.games.mort.step import Game
 from simlib.games.mort.ruleset import load_ruleset
 from tests.reference.chance import ScriptedChance
 from tests.reference.mort import Reference
@@ -97,7 +97,8 @@ class Driver:
 
     def __init__(self, seed: int, game: int, seats: str, rules):
         self.seed, self.game, self.seats = seed, game, seats
-        self.g = Game(seed=seed, game=game, seats=seats, ruleset=rules)
+        # a traced game keeps every log row (the chance events are read from them alike)
+        self.g = Game(seed=seed, game=game, seats=seats, ruleset=rules, trace=True)
         self._S: list | None = None
         self.rules = self.g.rules
         self.flat = self.rules.flat()
@@ -120,6 +121,9 @@ class Driver:
         self.abandoned = False           # the kernel stopped a purpose the reference keeps open
         self.history: list[str] = []
         self.decision = 0
+        self.events: list[tuple] = []    # the kernel's log rows as reference history entries
+        self._rows = 0
+        self._log_rows(self._chest_squares())
         self._auto()
 
     # ------------------------------------------------------------------ chance
@@ -434,8 +438,10 @@ class Driver:
             # the kernel spends the sprint squares as one purpose, its leftover lost like a
             # card's (docs: "spent when he chooses"); the reference keeps them for the turn
             self.ref.sprint = 0
+        chests = self._chest_squares()
         g.apply(i)
         self._S = None
+        self._log_rows(chests)
         if g.state[K.S_PHASE] != K.PH_COMMIT or g.over:
             self.sprinting = False
         if m[0] == "stop" and not self.sprinting_before:
@@ -464,9 +470,114 @@ class Driver:
             self.abandoned = False
         return True
 
+    # ------------------------------------------------------------------ the game log
+    def _chest_squares(self) -> list[tuple]:
+        return [self.tok(self.st(K.S_CHEST_TOKEN + c)) for c in range(K.MAX_CHESTS)]
+
+    def _log_rows(self, chests: list[tuple]) -> None:
+        """The kernel's new log rows as reference history entries (``chests``: the chests'
+        squares before the call, where a chest roll's chest stood)."""
+        log = self.g.log
+        n = int(log[0, 0])
+        for kind, rnd, s, a, b, c, d in log[1 + self._rows:1 + n].tolist():
+            e = self._event(kind, rnd, s, a, b, c, d, chests)
+            if e is not None:
+                self.events.append(e)
+        self._rows = n
+
+    def _event(self, kind, rnd, s, a, b, c, d, chests) -> tuple | None:
+        cname = (lambda k: self.knames[k]) if s == 0 else (lambda k: self.snames[k])
+        if kind == K.LG_PLACE:
+            return ("place", rnd, s, PIECES[a], self.tok(b))
+        if kind == K.LG_GATES:
+            return ("gates", rnd, a, b)
+        if kind == K.LG_PALLET:
+            tx, ty = self.tok(a)
+            return ("pallet", rnd, s, (tx + self.dx, ty + self.dy))
+        if kind == K.LG_TURN:
+            # the adjustment is the killer's (a survivor's turn has none)
+            return ("turn", rnd, s, a, b if s == 0 else 0)
+        if kind == K.LG_COMMIT:
+            if d != 0:      # the sprint's squares and the pool's purpose: kernel-only decisions
+                return None
+            return ("commit", rnd, s, REF_PURPOSE[a], b, c)
+        if kind == K.LG_MOVE:
+            return ("move", rnd, s, (a, b), bool(d))
+        if kind == K.LG_ROLL:
+            if a == K.Q_REPAIR:
+                return ("roll", rnd, s, "repair", self.gen_sq(b), bool(c))
+            if a == K.Q_CHEST:
+                return ("roll", rnd, s, "chest", chests[b], bool(c))
+            return ("roll", rnd, s, "lever", self.gate_sq(b), bool(c))
+        if kind == K.LG_LAMP:
+            return ("lamp", rnd, s, self.gen_sq(a), b)
+        if kind == K.LG_REPAIRED:
+            return ("repaired", rnd, s, self.gen_sq(a), b)
+        if kind == K.LG_POWERED:
+            return ("powered", rnd, s)
+        if kind == K.LG_GAIN:
+            return ("gain", rnd, s, a, b)
+        if kind == K.LG_CHEST:
+            return ("chest", rnd, s, self.snames[b] if b >= 0 else None, self.tok(c))
+        if kind == K.LG_CARD:
+            if K.A_TOOLBOX <= a < K.A_TOOLBOX + K.MAX_GENS or K.A_BLOCK <= a < K.A_BLOCK + K.MAX_GENS:
+                target = self.gen_sq(c)
+            elif K.A_MEDKIT <= a < K.A_MEDKIT + K.MAX_SEATS:
+                target = c
+            elif K.A_CASSE <= a < K.A_CASSE + K.MAX_PALLETS:
+                target = self.pallet_sq(c)
+            elif a == K.A_PLAY_MAP and c >= 0:
+                target = self.tok(c)
+            else:
+                target = None
+            return ("card", rnd, s, cname(b), target)
+        if kind == K.LG_STRIKE:
+            return ("strike", rnd, a, bool(b))
+        if kind in (K.LG_REFLEX, K.LG_HELP):
+            return ("reflex" if kind == K.LG_REFLEX else "help", rnd, s, a, self.snames[b])
+        if kind == K.LG_HIT:
+            return ("hit", rnd, a, b)
+        if kind == K.LG_KILL:
+            return ("kill", rnd, a, b)
+        if kind == K.LG_ESCAPE:
+            return ("escape", rnd, s, bool(a), b)
+        if kind == K.LG_HATCH:
+            return ("hatch", rnd, self.tok(a), b == K.HATCH_OPEN)
+        if kind == K.LG_GATE_OPEN:
+            return ("gate_open", rnd, s, self.gate_sq(a))
+        if kind == K.LG_DROP:
+            return ("drop", rnd, s, self.pallet_sq(a))
+        if kind == K.LG_BREAK:
+            return ("break", rnd, self.pallet_sq(a), bool(b))
+        if kind == K.LG_DETOUR:
+            return ("detour", rnd, self.pallet_sq(a))
+        if kind == K.LG_DISCARD:
+            return ("discard", rnd, s, self.snames[a])
+        if kind == K.LG_DRAW:
+            deck = ("energy", "killer", "survivor")[a]
+            card = self.ename[b] if a == 0 else self.knames[b] if a == 1 else self.snames[b]
+            return ("draw", rnd, s, deck, card)
+        if kind == K.LG_END:
+            return ("end", rnd, "timeout" if K.END_NAMES[a] == "timeout" else "all_out", b, c)
+        self.fail("unknown log row", row=(kind, rnd, s, a, b, c, d))
+        return None
+
+    def compare_log(self) -> None:
+        """The kernel's game log against the reference's history, entry by entry."""
+        got, want = _draws_sorted(self.events), _draws_sorted(self.ref.history)
+        for i, (k, r) in enumerate(zip(got, want)):
+            if _norm(k) != _norm(r):
+                self.fail("game log and reference history differ", at=i, kernel=k, reference=r,
+                          before=got[max(0, i - 4):i])
+        if len(got) != len(want):
+            i = min(len(got), len(want))
+            self.fail("game log and reference history differ in length", kernel=len(got),
+                      reference=len(want), kernel_next=got[i:i + 3], reference_next=want[i:i + 3])
+
     def run(self) -> None:
         while self.step():
             pass
+        self.compare_log()
         self.compare_records()
         left = self.chance.left()
         if left:
@@ -489,12 +600,35 @@ class Driver:
             "repaired_by_round": [sum(1 for x in gen_rounds if 0 < x <= r) for r in range(1, rounds + 1)],
             "killed_by_round": [sum(1 for i in range(1, n + 1) if rec[f"outcome_{i}"] == "killed"
                                     and rec[f"end_round_{i}"] <= r) for r in range(1, rounds + 1)],
+            "gates_open": rec["gates_open"], "strikes": rec["strikes"], "rolls": rec["rolls"],
+            "cards_played": rec["cards_played"], "pallets_dropped": rec["pallets_dropped"],
+            "first_hit": rec["first_hit"], "end_cause": rec["end_cause"],
+            "end_rounds": [rec[f"end_round_{i}"] if rec[f"outcome_{i}"] != "alive" else 0
+                           for i in range(1, n + 1)],
+            "repaired_rounds": dict(sorted((self.gen_sq(g), rec[f"gen_round_{g}"])
+                                           for g in range(self.st(K.S_N_GENS)) if rec[f"gen_round_{g}"] > 0)),
         }
         if rec["end_cause"] == "step_cap":
             self.fail("the kernel hit its step cap")
         diff = {k: f"kernel {v!r} / reference {ref[k]!r}" for k, v in mine.items() if v != ref[k]}
         if diff:
             self.fail("records differ", **diff)
+
+
+def _draws_sorted(events: list[tuple]) -> list[tuple]:
+    """The history with each run of consecutive draws in one order: the deal's order of
+    seats and decks is no rule (each deck's cards come from the script alike)."""
+    out: list[tuple] = []
+    run: list[tuple] = []
+    for e in list(events) + [("",)]:
+        if e[0] == "draw":
+            run.append(e)
+            continue
+        out += sorted(run, key=repr)
+        run = []
+        if e[0]:
+            out.append(e)
+    return out
 
 
 def _norm(v):

@@ -369,7 +369,17 @@ class Reference:
         self.decisions = 0
         self.repaired_by_round: list[int] = []
         self.killed_by_round: list[int] = []
+        # the game's history: one entry a rule event, ``(kind, round, ...)`` (see "History")
+        self.history: list[tuple] = []
+        self.strikes = self.rolls = self.cards_played = 0
+        self.first_hit = 0
+        self.end_round = {s: 0 for s in seats if s}
+        self.gen_round: dict[tuple, int] = {}
+        self.placed_pallets = 0
         self._advance()
+
+    def _log(self, kind: str, *fields) -> None:
+        self.history.append((kind, self.round) + fields)
 
     # ------------------------------------------------------------------ small helpers
     def _in_play(self) -> list[int]:
@@ -398,6 +408,7 @@ class Reference:
 
     def _roll(self, kind: str) -> bool:
         die = "dice.white" if kind in ("repair_roll", "chest_roll", "lever_roll") else "dice.black"
+        self.rolls += 1
         return bool(self.chance.draw(kind, list(self.R[die])))
 
     def _guarded(self, seat: int) -> bool:
@@ -625,15 +636,18 @@ class Reference:
         elif kind == "gates":
             for side in action[1:]:
                 self.gates[self.gate_sites[side]] = {"successes": 0, "open": False}
+            self._log("gates", *action[1:])
             self.phase = "pallets"
         elif kind == "pallet":
             self.pallets[(action[1], action[2])] = "standing"
-            self.pallet_queue.pop(0)
+            self.placed_pallets += 1
+            self._log("pallet", self.pallet_queue.pop(0), (action[1], action[2]))
         elif kind in ("answer", "pass"):
             self._answer(action)
         elif kind == "discard":
             self.cards[self.turn_seat].remove(action[1])
             self.discard["survivor"].append(action[1])
+            self._log("discard", self.turn_seat, action[1])
             self._after_chest()
         elif kind == "end":
             self._end_turn()
@@ -645,6 +659,7 @@ class Reference:
             jump = _dist(self.pos[KILLER], action[1:3]) > 1
             self.sprint -= self.R["rules.shortcut_cost"] if jump else 1
             self.pos[KILLER] = (action[1], action[2])
+            self._log("move", KILLER, (action[1], action[2]), jump)
         elif kind == "hatch":
             self._escape(self.turn_seat, "hatch")
         else:
@@ -655,6 +670,7 @@ class Reference:
     # ------------------------------------------------------------------ setup
     def _place(self, seat: int, piece: str, token: tuple) -> None:
         self.pieces[seat][piece] -= 1
+        self._log("place", seat, piece, token)
         if piece == "generator":
             self.gens[token] = {"lamps": 0, "repaired": False, "blocked": False}
         elif piece == "shortcut":
@@ -679,6 +695,7 @@ class Reference:
             card = self._draw(deck)
             if card is None:
                 return
+            self._log("draw", seat, deck, card)
             hand.append(card)
 
     # ------------------------------------------------------------------ the turn machinery
@@ -753,6 +770,7 @@ class Reference:
                 break
         self.turn_seat = seat
         self.purpose, self.points, self.opened = None, 0, False
+        net = 0
         if seat == KILLER:
             for gen in self.gens.values():
                 gen["blocked"] = False
@@ -762,6 +780,7 @@ class Reference:
             self.sprint = 0
             self.detoured = set()
             self.struck = set()
+        self._log("turn", seat, len(self.energy[seat]), net)
         return True
 
     def _end_round(self) -> None:
@@ -794,12 +813,14 @@ class Reference:
         pts = self._card_points(value)
         if pts is None:
             self.deficit -= value
+            self._log("commit", seat, "exhaustion", value, 0)
             return
         self.deficit = 0
         self.bonus = 0
         self.opened = True
         self.points = self.points + pts if self.pooled else pts
         self.purpose = purpose
+        self._log("commit", seat, purpose, value, self.points)
         self._close_if_stuck()
 
     def _close_if_stuck(self) -> None:
@@ -817,42 +838,61 @@ class Reference:
         R = self.R
         if kind in ("move", "shortcut"):
             self.pos[seat] = sq
+            self._log("move", seat, sq, kind == "shortcut")
         elif kind == "strike":
             target = action[1]
             self.struck.add(target)
-            if self._roll("strike_roll"):
+            self.strikes += 1
+            landed = self._roll("strike_roll")
+            self._log("strike", target, landed)
+            if landed:
                 asked = [target] + [s for s in self._in_play() if s != target
                                     and _dist(self.pos[s], self.pos[target]) <= self.help_range]
                 self.pending = {"kind": "answer", "target": target, "asked": asked}
                 return          # _advance asks the answers, then lands the hit
         elif kind == "break":
             self.pallet_energy += R["rules.break_cost"]
-            if self._roll("break_roll"):
+            broken = self._roll("break_roll")
+            self._log("break", sq, broken)
+            if broken:
                 self._remove_pallet(sq)
         elif kind == "detour":
             self.pallet_energy += R["rules.detour_cost"]
             self.detoured.add(sq)
+            self._log("detour", sq)
         elif kind == "repair":
-            if self._roll("repair_roll"):
+            ok = self._roll("repair_roll")
+            self._log("roll", seat, "repair", sq, ok)
+            if ok:
                 self._light(sq, 1)
             else:
                 self.next_bonus += R["rules.failed_repair_gain"]
                 self.killer_gain += R["rules.failed_repair_gain"]
+                self._log("gain", seat, R["rules.failed_repair_gain"], self.next_bonus - self.next_deficit)
         elif kind == "chest":
-            if self._roll("chest_roll"):
-                self.pending = {"kind": "discard", "chest": sq}
+            ok = self._roll("chest_roll")
+            self._log("roll", seat, "chest", sq, ok)
+            if ok:
+                n = len(self.cards[seat])
+                self.pending = {"kind": "discard", "chest": sq, "at": len(self.history)}
                 self._draw_into(seat, "survivor", 1)
+                self.pending["card"] = self.cards[seat][-1] if len(self.cards[seat]) > n else None
+                del self.history[self.pending["at"]:]    # the chest's entry names its card
                 if len(self.cards[seat]) <= R["rules.survivor_card_limit"]:
                     self._after_chest()
                 return
         elif kind == "lever":
             gate = self.gates[sq]
-            if self._roll("lever_roll"):
+            ok = self._roll("lever_roll")
+            self._log("roll", seat, "lever", sq, ok)
+            if ok:
                 gate["successes"] += 1
                 if gate["successes"] >= R["board.gate_successes"]:
                     gate["open"] = True
+                    self._log("gate_open", seat, sq)
         elif kind == "drop":
             self.pallets[sq] = "dropped"
+            self._log("drop", seat, sq)
         elif kind == "escape":
             self._escape(seat, "gate")
             return
@@ -861,6 +901,9 @@ class Reference:
         self._close_if_stuck()
 
     def _play_card(self, seat: int, name: str, target) -> None:
+        self.cards_played += 1
+        self._log("card", seat, name, target)
+        at = len(self.history) - 1
         if seat == KILLER:
             self.cards[KILLER].remove(name)
             self.discard["killer"].append(name)
@@ -881,26 +924,38 @@ class Reference:
             self.wounds[target] = 0
         elif eff == "map":
             self._show_hatch(opened=False)
+            if self.hatch is not None:        # the card's entry names where the hatch appeared
+                self.history[at] = self.history[at][:4] + (self.hatch["pos"],)
         elif eff == "key":
             self.hatch["open"] = True
 
     def _light(self, sq: tuple, lamps: int) -> None:
         gen = self.gens[sq]
         gen["lamps"] = min(self.R["board.lamps"], gen["lamps"] + lamps)
+        self._log("lamp", self.turn_seat, sq, gen["lamps"])
         if gen["lamps"] >= self.R["board.lamps"]:
             gen["repaired"] = True
+            self.gen_round[sq] = self.round
+            self._log("repaired", self.turn_seat, sq, self._repaired())
+            if self._repaired() == self.R["board.generators_needed"]:
+                self._log("powered", self.turn_seat)
 
     def _remove_pallet(self, sq: tuple) -> None:
         del self.pallets[sq]
         self.detoured.discard(sq)
 
     def _after_chest(self) -> None:
-        old = self.pending["chest"]
+        old, at, card = self.pending["chest"], self.pending["at"], self.pending["card"]
         self.pending = None
         self.chests.discard(old)
         options = [t for t in self._free_tokens(chests=True) if t != old]
+        new = None
         if options:
-            self.chests.add(self.chance.draw("chest_token", options))
+            new = self.chance.draw("chest_token", options)
+            self.chests.add(new)
+        # the history keeps the opening where the chest was opened (before its card's draw
+        # and the discard)
+        self.history.insert(at, ("chest", self.round, self.turn_seat, card, new))
         self._close_if_stuck()
 
     def _answer(self, action: tuple) -> None:
@@ -909,6 +964,8 @@ class Reference:
         if action[0] == "answer":
             self.cards[seat].remove(action[1])
             self.discard["survivor"].append(action[1])
+            self._log("reflex" if seat == p["target"] else "help", seat, p["target"], action[1])
+            self.cards_played += 1      # a reflex card answering a strike is a card played
             self.pending = None
             self._close_if_stuck()
 
@@ -916,9 +973,12 @@ class Reference:
         self.landed_hits += 1
         self.next_deficit += self.R["rules.hit_exhaustion"]
         self.wounds[target] += 1
+        self.first_hit = self.first_hit or self.round
+        self._log("hit", target, self.wounds[target])
         if self.wounds[target] >= self.R["rules.hits_to_kill"]:
             self.status[target] = "killed"
             self.kills += 1
+            self._log("kill", target, self.kills)
             self._leave(target)
 
     def _escape(self, seat: int, how: str) -> None:
@@ -927,11 +987,13 @@ class Reference:
             self.gate_escapes += 1
         else:
             self.hatch_escapes += 1
+        self._log("escape", seat, how == "hatch", self.gate_escapes + self.hatch_escapes)
         self._leave(seat)
         if not self._check_end():
             self._end_turn()
 
     def _leave(self, seat: int) -> None:
+        self.end_round[seat] = self.round
         self.discard["energy"] += self.energy[seat]
         self.discard["survivor"] += self.cards[seat]
         self.energy[seat], self.cards[seat] = [], []
@@ -944,6 +1006,8 @@ class Reference:
             self._show_hatch(opened=True)
         else:
             self.hatch["open"] = True
+        if self.hatch is not None:
+            self._log("hatch", self.hatch["pos"], True)
 
     def _show_hatch(self, opened: bool) -> None:
         options = self._free_tokens(chests=True)
@@ -959,6 +1023,7 @@ class Reference:
 
     def _finish(self, cause: str) -> None:
         self.phase, self.cause = "over", cause
+        self._log("end", cause, self.kills, self.gate_escapes + self.hatch_escapes)
         self.pending = None
         self.turn_seat = None
 
@@ -1015,4 +1080,14 @@ class Reference:
             "repaired_by_round": list(self.repaired_by_round),
             "killed_by_round": list(self.killed_by_round),
             "scores": [int(win)] + [int(not win)] * self.S,
+            "gates_open": sum(1 for g in self.gates.values() if g["open"]),
+            "strikes": self.strikes, "rolls": self.rolls, "cards_played": self.cards_played,
+            "pallets_dropped": self.placed_pallets - sum(1 for st in self.pallets.values()
+                                                          if st == "standing"),
+            "first_hit": self.first_hit,
+            "end_cause": self.cause if self.cause == "timeout" else
+            "all_killed" if self.kills == self.S else
+            "all_escaped" if self.gate_escapes + self.hatch_escapes == self.S else "killed_and_escaped",
+            "end_rounds": [self.end_round[s] for s in range(1, self.S + 1)],
+            "repaired_rounds": dict(sorted(self.gen_round.items())),
         }
