@@ -24,6 +24,7 @@ from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
 from .kernels.policies_nb import N_PARAMS, choose_nb, dp_scratch_floats_nb
 from .policies import POLICIES, Seat, make_seat, parse_seat
+from .records import records_frame
 from .ruleset import TillDawnRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "work_size",
@@ -97,43 +98,6 @@ def run_kernel(rules: TillDawnRules, seed: int, start: int, players: np.ndarray,
         finally:
             numba.set_num_threads(old)
     return out
-
-
-def records_frame(out: np.ndarray, rules: TillDawnRules, labels: np.ndarray | None = None) -> pd.DataFrame:
-    """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
-
-    ``labels`` (object (n, MAX_SEATS)): each seat's strategy label (None: empty seat).
-    Columns: ``game, players, nights, end_cause, draws, winners, tie, top_score, table``,
-    then per seat ``s``: ``character_s, strategy_s, score_s, win_s, deaths_s, retires_s,
-    lost_sunrise_s, lost_death_s`` (empty seats: null).
-    """
-    names = K.record_names()
-    df = pd.DataFrame(out, columns=names)
-    n = len(df)
-    chars = np.array(list(rules.character_names) + [None], dtype=object)
-    cols = {"game": df["game"].to_numpy(), "players": df["players"].to_numpy(),
-            "nights": df["nights"].to_numpy(),
-            "end_cause": np.array([None if c == K.END_NIGHTS else K.END_NAMES[c]
-                                   for c in df["end_cause"]], dtype=object),
-            "draws": df["draws"].to_numpy(), "winners": df["winners"].to_numpy(),
-            "tie": (df["winners"] > 1).to_numpy(), "top_score": df["top_score"].to_numpy()}
-    if labels is None:
-        labels = np.full((n, K.MAX_SEATS), None, dtype=object)
-    npl = df["players"].to_numpy()
-    # the table: its strategies, sorted (who plays where does not name a table)
-    table = ["+".join(sorted(str(x) for x in labels[i, :npl[i]])) for i in range(n)]
-    cols["table"] = np.array(table, dtype=object)
-    for s in range(K.MAX_SEATS):
-        present = npl > s
-        cols[f"character_{s}"] = chars[df[f"character_{s}"].to_numpy()]
-        cols[f"strategy_{s}"] = np.where(present, labels[:, s], None)
-        for f in ("score", "win", "deaths", "retires", "lost_sunrise", "lost_death"):
-            v = df[f"{f}_{s}"].to_numpy()
-            if f == "win":
-                cols[f"{f}_{s}"] = pd.Series(v == 1, dtype="boolean").where(present).array
-            else:
-                cols[f"{f}_{s}"] = pd.Series(v, dtype="Int64").where(present).array
-    return pd.DataFrame(cols)
 
 
 def _seat_arrays(seats: Sequence[Seat], n: int):

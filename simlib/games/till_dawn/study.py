@@ -107,7 +107,7 @@ class TillDawnAdapter(StudyAdapter):
     # ------------------------------------------------------------------ adapter protocol
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         out, labels = self._play(start, count, threads)
-        return _normalize(api.records_frame(out, self.rules, labels))
+        return api.records_frame(out, self.rules, labels, strings=True)
 
     def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
         return self.aggregate(self.run_chunk(start, count, threads))
