@@ -26,18 +26,12 @@ from .kernels.engine_nb import shuffle_nb
 from .kernels.play_nb import kernel_nb
 from .kernels.policies_nb import N_PARAMS
 from .policies import POLICIES, Seat, make_seat, parse_seat
+from .records import GAME_VALUES, records_frame
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "check_players",
            "as_seat", "new_scratch", "action_words", "card_name", "GAME_VALUES"]
 
-# game-level values also carried per seat, as the game's value on seat 0 and 0 elsewhere
-# (``game_<x>_<s>``), so that a study's additive counts hold their sums (see ``study``)
-GAME_VALUES = ("turns", "decisions", "rounds", "player_rounds", "challenges", "redeals",
-               "ends_ending", "ends_hoard", "ends_exhausted", "ends_cap", "ender_top",
-               "ender_gain", "pts_events", "pts_escalation", "pts_good", "pts_ending") + \
-    tuple(f"plays_{k}" for k in K.PLAY_NAMES)
-_STR_DTYPE = pd.Series(["a"]).dtype
 
 
 def _rules(ruleset) -> UntilTheWorldEndsRules:
@@ -145,54 +139,6 @@ def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np
         finally:
             numba.set_num_threads(old)
     return out
-
-
-def records_frame(out: np.ndarray, rules: UntilTheWorldEndsRules, labels: np.ndarray | None = None) -> pd.DataFrame:
-    """Records (int64 (n, ``codes.rec_size(seats)``)) as a DataFrame with names instead of codes.
-
-    ``labels`` (object (n, seats)): each seat's strategy label.  Columns: the record's
-    (``codes.record_names()``; ``pts_colour_i`` renamed ``pts_<colour>``), ``end_cause`` as
-    a name, ``tie``, ``table``, per seat ``strategy_s`` (an empty seat's values are null),
-    then ``game_<x>_<s>`` for ``x`` in ``GAME_VALUES``.  The one type of a game's records:
-    a study's chunks and the step model's ``Game.record()`` alike.
-    """
-    seats = K.seats_of_record(out.shape[1])
-    df = pd.DataFrame(out, columns=K.record_names(seats))
-    n = len(df)
-    cols = {c: df[c].to_numpy() for c in df.columns
-            if not any(c.startswith(p + "_") and c[len(p) + 1:].isdigit()
-                       for p in ("pts_colour", "total", "win", "rounds_won", "ended", "challenged", "hoarded"))}
-    cols["end_cause"] = np.array([K.END_NAMES[c] for c in df["end_cause"]], dtype=object)
-    cols["tie"] = (df["winners"] > 1).to_numpy()
-    for i, c in enumerate(rules.colours):
-        cols[f"pts_{c}"] = df[f"pts_colour_{i}"].to_numpy()
-    if labels is None:
-        labels = np.full((n, seats), None, dtype=object)
-    npl = df["players"].to_numpy()
-    cols["table"] = np.array(["+".join(sorted(str(x) for x in labels[i, :npl[i]])) for i in range(n)],
-                             dtype=object)
-    for s in range(seats):
-        present = npl > s
-        cols[f"strategy_{s}"] = np.where(present, labels[:, s], None)
-        for f in ("total", "win", "rounds_won", "ended", "challenged", "hoarded"):
-            v = df[f"{f}_{s}"].to_numpy()
-            if f == "win":
-                cols[f"{f}_{s}"] = pd.Series(v == 1, dtype="boolean").where(present).array
-            else:
-                cols[f"{f}_{s}"] = pd.Series(v, dtype="Int64").where(present).array
-    vals = {"rounds": cols["rounds"], "player_rounds": cols["rounds"] * npl,
-            "pts_events": sum(cols[f"pts_{c}"] for c in rules.colours)}
-    for v in GAME_VALUES:
-        x = np.asarray(vals[v] if v in vals else cols[v], dtype=np.int64)
-        for s in range(seats):
-            col = x if s == 0 else np.zeros(n, np.int64)
-            cols[f"game_{v}_{s}"] = pd.Series(col, dtype="Int64").where(npl > s).array
-    df = pd.DataFrame(cols)
-    if _STR_DTYPE is not object:
-        for c in df.columns:
-            if df[c].dtype == object:
-                df[c] = df[c].astype(_STR_DTYPE)
-    return df
 
 
 def play_games(n_games: int, players: int | None = None, seats=None, seed: int = 0,
