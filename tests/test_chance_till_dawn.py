@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 from simlib.games.till_dawn import codes as K
-from simlib.games.till_dawn.api import Game
+from simlib.games.till_dawn.step import Game
 from simlib.games.till_dawn.ruleset import load_ruleset
 
 
 def _play(seed, game, players, policy="random", ruleset=None, characters=None) -> Game:
-    g = Game(seed=seed, game=game, players=players, seats=[policy] * players, trace=True,
-             ruleset=ruleset, characters=characters)
+    seats = [policy] * players if characters is None else \
+        [{"player": policy, "character": c} for c in characters]
+    g = Game(seed, game, players=players, seats=seats, trace=True, ruleset=ruleset)
     g.play()
     return g
 

@@ -43,7 +43,7 @@ from reference.chance import ScriptedChance  # noqa: E402
 from reference.till_dawn import Reference  # noqa: E402
 
 from simlib.games.till_dawn import codes as K  # noqa: E402
-from simlib.games.till_dawn.api import Game  # noqa: E402
+from simlib.games.till_dawn.step import Game  # noqa: E402
 from simlib.games.till_dawn.ruleset import load_ruleset  # noqa: E402
 
 SCALE = max(1, int(os.environ.get("SIMLIB_DIFF_GAMES", "1")))
@@ -363,8 +363,8 @@ def diff(a, b, path="") -> list[str]:
 
 
 def kernel_game(seed, game, players, seats, ruleset, characters=None):
-    g = Game(seed=seed, game=game, players=players, seats=seats, ruleset=ruleset,
-             characters=characters, trace=True)
+    g = Game(seed, game, players=players, ruleset=ruleset, trace=True, seats=seats if characters is None
+             else [{"player": s, "character": c} for s, c in zip(seats, characters)])
     names = Names(g.rules)
     view = LogView(players, int(g.rules.get("constants.track_length")))
     steps = []

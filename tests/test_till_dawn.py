@@ -9,7 +9,8 @@ import simlib
 from simlib.cli import main
 from simlib.core.ruleset import RulesetError
 from simlib.games.till_dawn import codes as K
-from simlib.games.till_dawn.api import Game, play_games, work_size
+from simlib.games.till_dawn.api import play_games, work_size
+from simlib.games.till_dawn.step import Game
 from simlib.games.till_dawn.kernels import engine_nb as E
 from simlib.games.till_dawn.kernels import policies_nb as P
 from simlib.games.till_dawn.policies import make_seat

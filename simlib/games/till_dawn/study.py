@@ -35,6 +35,7 @@ from . import codes as K
 from .instruments import outcomes
 from .policies import POLICIES, Seat, make_seat
 from .ruleset import TillDawnRules, load_ruleset
+from .step import Game
 
 __all__ = ["make_adapter", "TillDawnAdapter", "TABLE_SPEC",
            "default_games", "render", "GAMES_PER_TABLE", "GAME"]
@@ -116,11 +117,13 @@ class TillDawnAdapter(StudyAdapter):
         """The instruments' view of games ``start .. start + count - 1``."""
         return outcomes(self.run_chunk(start, count, threads), self)
 
-    def step_game(self, game: int) -> "api.Game":
+    def step_game(self, game: int) -> Game:
         """Game ``game`` of this study in the step model, with the study's seats."""
         p, chars, seats = self.game_setup(game)
-        return api.Game(seed=self.seed, game=int(game), players=p, seats=seats,
-                        characters=chars, ruleset=self.rules)
+        if chars[0] >= 0:  # the study's team, as the seats' characters
+            seats = [{"player": s, "character": self.rules.character_names[c]}
+                     for s, c in zip(seats, chars)]
+        return Game(self.seed, int(game), players=p, seats=seats, ruleset=self.rules)
 
     def focal_seats(self, games: np.ndarray) -> np.ndarray:
         """Seat of the player of table seat 0 (its first strategy) in each game."""
