@@ -31,6 +31,7 @@ from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
 from .policies import POLICIES, Seat, make_seat, parse_seat
+from .records import TIMELINE_ROUNDS, records_frame
 from .ruleset import MortRules, load_ruleset
 
 __all__ = ["play_games", "run_kernel", "records_frame", "trace_game", "Game", "parse_seats",
@@ -137,64 +138,6 @@ def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
     batch = PN.play_batch_search_nb if _searches(seat_policy) else PN.play_batch_nb
     run_ranges(batch, args, len(seat_policy), threads)
     return out
-
-
-_SCALARS = ("game", "rounds", "kills", "escapes", "hatch_escapes", "repaired", "gates_open",
-            "first_hit", "hits", "strikes", "killer_gain", "pallet_spend", "pallets_dropped",
-            "cards_played", "decisions", "rolls")
-
-
-TIMELINE_ROUNDS = 30  # rounds of the repairs-against-kills timeline columns
-
-
-def records_frame(out: np.ndarray, rules: MortRules, killer: Sequence[str] | str = "",
-                  survivors: Sequence[str] | str = "") -> pd.DataFrame:
-    """Records (int64 (n, REC_SIZE)) as a DataFrame with names instead of codes.
-
-    Columns: ``game, killer, survivors`` (the sides' strategy labels), ``pairing``
-    (``"<killer> vs <survivors>"``), ``no_pairing`` (empty: the survivors' side has no
-    pairing of its own in the tables), ``killer_win``, ``survivors_win`` (bools),
-    ``end_cause`` (``all_killed``, ``all_escaped``, ``killed_and_escaped``, ``timeout``,
-    ``step_cap``), ``rounds, kills, escapes, hatch_escapes, repaired, gates_open,
-    first_hit`` (round of the first landed hit, 0: none), ``hits, strikes, killer_gain``
-    (energy from failed repairs), ``pallet_spend`` (energy the killer spent on pallets),
-    ``pallets_dropped, cards_played, decisions, rolls``; per survivor ``i`` (1-based
-    seats): ``outcome_i`` (``killed``, ``gate``, ``hatch``, ``alive``) and ``end_round_i``;
-    per generator ``g``: ``gen_round_g`` (round it was repaired, 0: never); the timeline
-    ``rep_r<r>`` and ``kill_r<r>`` (generators repaired and survivors killed by the end of
-    round r, r = 1 .. TIMELINE_ROUNDS) and ``gate_r<r>`` (1: a survivor out through a gate
-    by then; against the ``no_killer`` ceiling).
-    """
-    df = pd.DataFrame(out, columns=K.record_names())
-    n = len(df)
-    cols: dict = {"game": df["game"].to_numpy()}
-    cols["killer"] = np.array(list(killer) if not isinstance(killer, str) else [killer] * n, dtype=object)
-    cols["survivors"] = np.array(list(survivors) if not isinstance(survivors, str) else [survivors] * n,
-                                 dtype=object)
-    cols["pairing"] = np.array([f"{a} vs {b}" for a, b in zip(cols["killer"], cols["survivors"])],
-                               dtype=object)
-    cols["no_pairing"] = np.full(n, None, dtype=object)  # the survivors' side's (study.TABLE_SPEC)
-    kw = df["killer_win"].to_numpy() == 1
-    cols["killer_win"] = kw
-    cols["survivors_win"] = ~kw
-    cols["end_cause"] = np.array(K.END_NAMES, dtype=object)[df["end_cause"].to_numpy()]
-    for c in _SCALARS[1:]:
-        cols[c] = df[c].to_numpy()
-    names = np.array(K.OUTCOME_NAMES + ("none",), dtype=object)
-    for i in range(K.MAX_SURV):
-        o = df[f"outcome_{i}"].to_numpy()
-        cols[f"outcome_{i + 1}"] = names[np.where(o < 0, len(K.OUTCOME_NAMES), o)]
-        cols[f"end_round_{i + 1}"] = df[f"end_round_{i}"].to_numpy()
-    for g in range(K.MAX_GENS):
-        cols[f"gen_round_{g}"] = df[f"gen_round_{g}"].to_numpy()
-    gr = out[:, K.REC_GEN_ROUND:K.REC_GEN_ROUND + K.MAX_GENS]
-    oc = out[:, K.REC_OUTCOME:K.REC_OUTCOME + K.MAX_SURV]
-    er = out[:, K.REC_END_ROUND:K.REC_END_ROUND + K.MAX_SURV]
-    for r in range(1, TIMELINE_ROUNDS + 1):
-        cols[f"rep_r{r}"] = ((gr > 0) & (gr <= r)).sum(axis=1)
-        cols[f"kill_r{r}"] = ((oc == K.OUT_KILLED) & (er <= r)).sum(axis=1)
-        cols[f"gate_r{r}"] = ((oc == K.OUT_GATE) & (er <= r)).any(axis=1).astype(np.int64)
-    return pd.DataFrame(cols)
 
 
 def play_games(n_games: int, seats=None, seed: int = 0, ruleset=None, start: int = 0,
