@@ -246,6 +246,95 @@ def r_obs(ref: Reference) -> dict:
             "ap": None if pend in ("activate", "keep", None) else ref.sv[who]["ap"]}
 
 
+_STATS = (("kills", K.G_KILLS, "kills"), ("thr_noise", K.G_THR_NOISE, ("threat_from", "noise")),
+          ("thr_leave", K.G_THR_LEAVING, ("threat_from", "leave")),
+          ("thr_clock", K.G_THR_CLOCK, ("threat_from", "clock")),
+          ("thr_cards", K.G_THR_CARDS, ("threat_from", "cards")),
+          ("thr_lowered", K.G_THR_LOWERED, "threat_lowered"), ("sp_rolls", K.G_SP_ROLLS, "sp_on_rolls"),
+          ("sp_threat", K.G_SP_THREAT, "sp_on_threat"), ("hunter_spawns", K.G_HUNTER_SPAWNS, "hunter_spawns"),
+          ("hunter_damage", K.G_HUNTER_DAMAGE, "hunter_damage"), ("hunter_kills", K.G_HUNTER_KILLS, "hunter_kills"))
+_DEATHS = (("damage", K.G_DEAD_DAMAGE), ("infection", K.G_DEAD_INFECTION), ("hunger", K.G_DEAD_HUNGER))
+# the kernel's draw piles (api._DECKS order) and the reference's names for them
+_PILES = (("search", K.S_SDECK, K.G_POS_SEARCH, K.RP_N_SEARCH, "search"),
+          ("spawn", K.S_XSPAWN, K.G_POS_SPAWN, None, "spawn"),
+          ("encounter", K.S_EDECK, K.G_POS_ENC, K.RP_N_ENC, "encounters"),
+          ("surprise", K.S_UDECK, K.G_POS_SUR, K.RP_N_SUR, "surprises"),
+          ("corpse", K.S_CDECK, K.G_POS_CORPSE, K.RP_N_CORPSE, "corpses"))
+_THREAT_PILES = ((K.S_T_SIDE, "threat_a", K.SIDE_A), (K.S_T_HOURS, "threat_hourglasses", _HOURS),
+                 (K.S_T_HUNTER, "threat_hunter", ("no_hunter", "hunter")),
+                 (K.S_T_INF, "threat_infection", ("no_infection", "infection")),
+                 (K.S_T_COND, "threat_condition", _CONDS))
+
+
+def _k_row(g: Game, start: int) -> list[int]:
+    """A per-turn row of the batch (threat or alive by turn) up to its first -1."""
+    row = [int(x) for x in g.state[start:start + int(g.rules.get("scenario.turn_limit")) + 1]]
+    return row[:row.index(-1)] if -1 in row else row
+
+
+def k_hidden(g: Game) -> dict:
+    """What the step API's position holds beyond what a player sees: the per-turn log (the
+    batch's threat and alive rows), the running record counters, the miniatures in the box,
+    the Hunter's carried damage, the survivors' per-turn counters, every place's markers and
+    the cards left in each draw pile."""
+    r, st = g.rules, g.state
+    cols = int(r.get("city.cols"))
+    out = {"log": {"threat_by_turn": _k_row(g, K.S_THREAT_BY_TURN), "alive_by_turn": _k_row(g, K.S_ALIVE_BY_TURN)},
+           "stats": {name: g.g(f) for name, f, _ in _STATS},
+           "deaths": {name: g.g(f) for name, f in _DEATHS},
+           "hunter_wounds": g.g(K.G_HUNTER_DMG) if g.g(K.G_HUNTER) == K.HUNTER_STALK else None}
+    if not r.get("variants.unlimited_miniatures"):
+        out["box"] = {kind: int(st[K.S_MINIS + k]) for k, kind in enumerate(K.ENEMIES) if kind != "hunter"}
+    out["survivors"] = [{"ap": su(g, s, K.U_AP), "activated": bool(su(g, s, K.U_ACTIVATED)),
+                         "acted": bool(su(g, s, K.U_ACTED)), "noisy_used": bool(su(g, s, K.U_NOISY_USED)),
+                         "noise": su(g, s, K.U_NOISE_MADE), "slow_used": bool(su(g, s, K.U_SLOW_USED)),
+                         "gloves": su(g, s, K.U_GLOVES)}
+                        if su(g, s, K.U_ALIVE) else None for s in range(g.team)]
+    places = {}
+    for p in range(K.MAX_PLACES):
+        b = K.S_PLACES + p * K.P_W
+        c, m = int(st[b + K.P_CORPSES]), int(st[b + K.P_MARKERS])
+        if c or m:
+            q = ("z",) + divmod(p, cols) if p < K.MAX_ZONES else k_place(r, p)
+            places[q] = (c, m)
+    out["places"] = places
+    piles = {}
+    for kind, a, pos, param, ref_name in _PILES:
+        n = g._deck_size(param)
+        names = r.names({"encounter": "encounters", "surprise": "surprises", "corpse": "corpses"}.get(kind, kind))
+        left = Counter(names[int(x)] for x in st[a + g.g(pos):a + n])
+        piles[ref_name] = dict(sorted(left.items()))
+    n = g._deck_size(K.RP_N_THREAT)
+    for a, ref_name, words in _THREAT_PILES:
+        piles[ref_name] = dict(sorted(Counter(words[int(x)] for x in st[a + g.g(K.G_POS_THREAT):a + n]).items()))
+    out["piles"] = piles
+    return out
+
+
+def r_hidden(ref: Reference) -> dict:
+    R = ref.R
+    out = {"log": {k: list(v) for k, v in ref.history.items()},
+           "stats": {name: (ref.stats[key[0]][key[1]] if isinstance(key, tuple) else ref.stats[key])
+                     for name, _f, key in _STATS},
+           "deaths": dict(ref.deaths),
+           "hunter_wounds": ref.hunter_wounds if ref.hunter == "stalk" else None}
+    if not R["variants.unlimited_miniatures"]:
+        out["box"] = {k: v for k, v in ref.box.items() if k != "hunter"}
+    out["survivors"] = [{"ap": x["ap"] + x["reserve"], "activated": x["activated"], "acted": x["acted"],
+                         "noisy_used": x["noisy_used"], "noise": x["noise"], "slow_used": bool(x["slow_used"]),
+                         "gloves": sum(1 for c in x["cards"] if R.get(f"search.{c}.cancels_attack")),
+                         }
+                        if x["alive"] else None for x in ref.sv]
+    places = {}
+    for tid, t in ref.tiles.items():
+        if t["corpses"] or t["markers"]:
+            places[_tid_place(tid, t)] = (t["corpses"], t["markers"])
+    out["places"] = places
+    out["piles"] = {name: dict(sorted((k, v) for k, v in ref.piles[name].left.items() if v))
+                    for name in [p[4] for p in _PILES] + [p[1] for p in _THREAT_PILES]}
+    return out
+
+
 def k_record(g: Game) -> dict:
     rec = g.record()
     return {"result": K.END_CAUSES[rec["end_cause"]], "success": bool(rec["success"]), "vp": rec["vp"],
@@ -358,7 +447,7 @@ def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, rule
         if g.over or ref.is_over():
             break
         ko, ro = k_obs(g), r_obs(ref)
-        d = _diff(ko, ro)
+        d = _diff(ko, ro) + _diff(k_hidden(g), r_hidden(ref))
         if d:
             fail("positions differ:\n    " + "\n    ".join(d[:12]))
         kl = {to_ref(g, a): a for a in g.legal_codes()}
@@ -380,7 +469,7 @@ def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, rule
             fail(f"applying {a}: {e}")
     if not (g.over and ref.is_over()):
         fail(f"one engine ended, not the other (kernel over {g.over}, reference over {ref.is_over()})")
-    d = _diff(k_record(g), r_record(ref, auto))
+    d = _diff(k_record(g), r_record(ref, auto)) + _diff(k_hidden(g)["log"], r_hidden(ref)["log"])
     if d:
         fail("records differ:\n    " + "\n    ".join(d))
     left = ch.left()

@@ -367,6 +367,10 @@ class Reference:
         self.encounter_queue: list[tuple[int, str]] = []
         self.drawn: list[str] = []
         self.pending: tuple | None = None
+        # the game's per-turn log (the batch's rows, play.py's docstring): the threat units
+        # and the living survivors at the start (entry 0) and at the end of each turn, the
+        # last turn's entry taken when the game ends
+        self.history: dict[str, list[int]] = {"threat_by_turn": [self.threat], "alive_by_turn": [n]}
         self._gen = self._game()
         self._advance(None)
 
@@ -469,12 +473,18 @@ class Reference:
                 self.phase = "threat"
                 yield from self._threat_phase()
                 self._check_end()
+                self._log_turn_end()
                 if self.turn >= self.R["scenario.turn_limit"]:
                     self.result = "out_of_turns"
                     return
                 self.turn += 1
         except _GameOver:
+            self._log_turn_end()
             return
+
+    def _log_turn_end(self):
+        self.history["threat_by_turn"].append(self.threat)
+        self.history["alive_by_turn"].append(len(self._living()))
 
     def _begin_turn(self):
         for sv in self.sv:
