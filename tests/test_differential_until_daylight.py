@@ -18,6 +18,12 @@ barricades, saved, kept (sorted), area; after the roll, the attack's area, weapo
 rolled faces; the rubble discard pile too (cards looked at are in no pile in either engine
 until kept or discarded).
 
+Hidden state compared too: the four piles card by card, the enemies killed by type, and per
+seat the kills and the round's ignored / absorbed damage.  The game log: after every
+decision, the kernel's trace rows since the last one (``Game._trace_rows``, mapped by
+``Adapter.log_events``) and the reference's ``history`` entries since then agree as
+multisets, field by field (rolls excepted: their dice are the shared chance outcomes).
+
 Where the kernel asks a choice whose candidates are all one action (the Hipster looking at
 two copies of a card), the reference takes it as a forced step; the kernel takes it before
 the reference moves on.  The kernel's "use a pickpocket card" and its next decision (whose
@@ -66,6 +72,7 @@ DECISION = {K.D_SEARCH_ACTION: "turn", K.D_COMBAT_ACTION: "turn", K.D_AMMO: "amm
             K.D_AMOUNT: "move", K.D_PICKPOCKET: "pickpocket"}
 FACE = {K.FACE_H: "H", K.FACE_B: "B", K.FACE_X: "X"}
 FATE = {v: k for k, v in K.FATE_NAMES.items()}
+DRAWN_FOR = {0: "action", 1: "reward", 2: "fate"}
 CAUSE = {K.CAUSE_NONE: "win", K.CAUSE_CHARACTER_DIED: "character_died",
          K.CAUSE_NO_SURVIVOR: "no_survivor_saved", K.CAUSE_STALEMATE: "stalemate"}
 
@@ -209,6 +216,19 @@ class Adapter:
                 "saved": saved, "kept": sorted(kept), "area": v.area_cards(s),
             })
         obs["seats"] = seats
+        # hidden from the players, compared as the engines' own state: the piles by card
+        # (a card sent to the wrong pile, or drawn from the wrong one, shows at once), the
+        # enemies killed by type, and each seat's per-round and per-game counters
+        obs["piles"] = {
+            "rubble_deck": dict(Counter(self.cards[int(c)] for c in v.rdeck[:int(st[K.G_RDECK_N])])),
+            "rubble_discard": {self.cards[c]: int(k) for c, k in enumerate(v.rdisc) if k > 0},
+            "horde_deck": dict(Counter(self.enemies[int(t)] for t in v.hdeck[:int(st[K.G_HDECK_N])])),
+            "horde_discard": {self.enemies[t]: int(k) for t, k in enumerate(v.hdisc) if k > 0},
+            "killed": {self.enemies[t]: int(k) for t, k in enumerate(v.killed[:len(self.enemies)])
+                       if k > 0},
+        }
+        obs["counters"] = [{"kills": int(v.pl[s, K.PL_KILLS]), "ignored": int(v.pl[s, K.PL_IGNORED]),
+                            "absorbed": int(v.pl[s, K.PL_ABSORBED])} for s in range(n)]
         if d == K.D_POST_ROLL:
             obs["attack"] = {"area": int(st[K.G_CUR_AREA]), "weapon": self.cards[int(st[K.G_CUR_WEAPON])],
                              "rolled": {"H": int(st[K.G_CUR_H]), "B": int(st[K.G_CUR_B]),
@@ -219,7 +239,15 @@ class Adapter:
     def reference_view(ref: Reference, keys: dict) -> dict:
         """The reference's observation cut to the kernel's keys (same shapes)."""
         o = ref.observation()
-        out = {k: o.get(k) for k in keys if k not in ("seats", "attack")}
+        out = {k: o.get(k) for k in keys if k not in ("seats", "attack", "piles", "counters")}
+        out["piles"] = {"rubble_deck": dict(ref.rubble_deck), "rubble_discard": dict(ref.rubble_discard),
+                        "horde_deck": dict(ref.horde_deck), "horde_discard": dict(ref.horde_discard),
+                        "killed": {e: k for e, k in ref.killed.items() if k > 0}}
+        for pile in out["piles"].values():
+            for c in [c for c, k in pile.items() if k == 0]:
+                del pile[c]
+        out["counters"] = [{"kills": s.kills, "ignored": s.ignored, "absorbed": s.absorbed}
+                           for s in ref.seats]
         out["seats"] = [{k: (sorted(s[k]) if k == "kept" else s[k]) for k in keys["seats"][0]}
                         for s in o["seats"]]
         if "attack" in keys:
@@ -259,6 +287,86 @@ class Adapter:
         }
 
 
+    # ------------------------------------------------------------------ game log
+    def log_events(self, g: Game, start: int, stop: int) -> list[tuple]:
+        """The kernel's trace rows ``start:stop`` as the reference's history entries
+        ``(kind, round, seat, *details)``.  Rolls (the attack's and the enemies') are not
+        entries: their dice are the chance outcomes both engines share."""
+        c, e = self.cards, self.enemies
+        out = []
+        for row in g._trace_rows(start, stop):
+            kind, rnd, s, a, b, cc, d, _ = (int(v) for v in row)
+            if kind == K.EV_ROUND:
+                out.append(("round", rnd, None, a, b))
+            elif kind == K.EV_DRAW:
+                out.append(("draw", rnd, s, c[a], DRAWN_FOR[b]))
+            elif kind == K.EV_EVENT:
+                out.append(("event", rnd, s, c[a]))
+            elif kind == K.EV_CRAFT:
+                out.append(("craft", rnd, s, "trap" if a == K.TOKEN_TRAP else "barricade"))
+            elif kind == K.EV_GIVE:
+                out.append(("give", rnd, s, c[a], b, cc))
+            elif kind == K.EV_TAKE:
+                out.append(("take", rnd, s, c[a], b, cc, bool(d)))
+            elif kind == K.EV_USE:
+                out.append(("use", rnd, s, c[a]))
+            elif kind == K.EV_NOTHING:
+                out.append(("nothing", rnd, s))
+            elif kind == K.EV_CAUGHT:
+                out.append(("caught", rnd, s))
+            elif kind == K.EV_FATE:
+                out.append(("fate", rnd, s, FATE[a], b))
+            elif kind == K.EV_HORDE:
+                out.append(("horde", rnd, None, e[a], b))
+            elif kind == K.EV_ATTACK:
+                out.append(("attack", rnd, s, a, c[b], cc, d))
+            elif kind == K.EV_CARD_PLAYED:
+                out.append(("played", rnd, s, c[a], b, cc, d))
+            elif kind == K.EV_KILL:
+                out.append(("kill", rnd, s if s >= 0 else None, e[a], b, bool(cc)))
+            elif kind == K.EV_COLLATERAL:
+                out.append(("collateral", rnd, s, a, b))
+            elif kind == K.EV_TAME:
+                out.append(("tame", rnd, s, a, b))
+            elif kind == K.EV_TRAP:
+                out.append(("trap", rnd, s, a, b))
+            elif kind == K.EV_SURVIVOR_KILLED:
+                out.append(("survivor_killed", rnd, a))
+            elif kind == K.EV_BARRICADE_DOWN:
+                out.append(("barricade_down", rnd, s))
+            elif kind == K.EV_PROTECTION:
+                out.append(("protection", rnd, s, c[a]))
+            elif kind == K.EV_DAMAGE:
+                out.append(("damage", rnd, s, a, b))
+            elif kind == K.EV_IGNORED:
+                out.append(("ignored", rnd, s, a if a >= 0 else None))
+            elif kind == K.EV_SAVED:
+                out.append(("saved", rnd, s, a))
+            elif kind == K.EV_LEADER:
+                out.append(("leader", rnd, a, b))
+            elif kind == K.EV_DISCARD:
+                out.append(("discard", rnd, s, c[a], "looked_at" if b == 1 else "chosen"))
+            elif kind == K.EV_DEATH:
+                out.append(("death", rnd, s))
+            elif kind == K.EV_END:
+                out.append(("end", rnd, None, a == K.OUT_WIN, CAUSE[b]))
+            elif kind == K.EV_HEAL:
+                out.append(("heal", rnd, s, a, b))
+            elif kind == K.EV_SACRIFICE:
+                out.append(("sacrifice", rnd, s))
+            elif kind == K.EV_EXCHANGE:
+                out.append(("exchange", rnd, None, a))
+            elif kind == K.EV_RESHUFFLE:
+                out.append(("reshuffle", rnd, None, "horde" if a == 0 else "rubble", b))
+            elif kind == K.EV_NO_CARD:
+                out.append(("no_card", rnd, s))
+            elif kind in (K.EV_ROLL, K.EV_ENEMY_ROLL):
+                continue
+            else:  # pragma: no cover - a new row kind needs its mapping here
+                raise Disagreement(f"unmapped kernel trace row kind {kind}")
+        return out
+
+
 # =========================================================================== the loop
 def _diff(a: dict, b: dict, path: str = "") -> list[str]:
     out = []
@@ -291,6 +399,8 @@ class Duel:
         team = [self.ad.chars[int(c)] for c in self.g.view.pl[:players, K.PL_CHAR]]
         self.history: list[str] = []
         self.decisions = 0
+        self.logged = 0      # kernel trace rows compared so far
+        self.ref_logged = 0  # reference history entries compared so far
         self.ref = self._guard(lambda: Reference(self.ad.dict, {"players": players,
                                                               "characters": team}, self.chance))
 
@@ -313,6 +423,25 @@ class Duel:
             return fn()
         except (ChanceMismatch, ValueError, KeyError, IndexError) as e:
             self.fail(f"the reference engine stopped: {type(e).__name__}: {e}")
+
+    def _check_log(self, where: str) -> None:
+        """The game log since the last decision: the kernel's trace rows against the
+        reference's history entries, as multisets (inside one step between two decisions
+        the engines may order simultaneous events differently; what happened, to whom,
+        with which values, and how often, must agree)."""
+        stop = int(self.g.state[K.G_EV_N])
+        if stop >= int(self.g.state[K.G_EV_CAP]):
+            self.fail("the kernel's trace is full: raise TRACE_CAP")
+        got = self.ad.log_events(self.g, self.logged, stop)
+        want = self.ref.history[self.ref_logged:]
+        self.logged, self.ref_logged = stop, len(self.ref.history)
+        if Counter(got) != Counter(want):
+            extra = Counter(got) - Counter(want)
+            missing = Counter(want) - Counter(got)
+            self.fail(f"game logs differ {where}",
+                      [f"kernel only: {sorted(extra.elements(), key=repr)}",
+                       f"reference only: {sorted(missing.elements(), key=repr)}",
+                       f"kernel log: {got}", f"reference log: {want}"])
 
     def _kernel_apply(self, i: int) -> None:
         self.g.apply(i)
@@ -347,6 +476,7 @@ class Duel:
                 self.fail(f"legal actions differ at a {DECISION[d]} of seat {g.seat}",
                           [f"kernel only: {sorted(kset - rset, key=str)}",
                            f"reference only: {sorted(rset - kset, key=str)}"])
+            self._check_log(f"before a {DECISION[d]} of seat {g.seat}")
             ko = ad.observation(g)
             ro = ad.reference_view(ref, ko)
             diff = _diff(ko, ro)
@@ -371,6 +501,7 @@ class Duel:
         if not ref.is_over():
             self.fail(f"the kernel game is over, the reference asks seat {ref.to_move()} "
                       f"for {ref.observation()['decision']}: {ref.legal_actions()[:12]}")
+        self._check_log("at the end")
         diff = _diff(ad.record(g), ref.record())
         if diff:
             self.fail("final records differ", diff)

@@ -115,6 +115,31 @@ survivors_saved, kills (enemies eliminated per seat, trap kills credited to the 
 when trap_rewards), monsters_kept (per seat), killed ({enemy: count} by players and
 traps), leader (seat or None), enemies_left (raiders/infected on the table at the end).
 
+History
+-------
+``history`` lists what happened, in order, as tuples ``(kind, round, seat, *details)``
+(round 0 before the first search phase; seat None where no seat acts):
+("round", r, None, first_player, K) a search phase starts; ("caught", r, seat);
+("draw", r, seat, card, why) why = "action" | "reward" | "fate"; ("no_card", r, seat) both
+rubble piles empty; ("reshuffle", r, None, "rubble" | "horde", cards); ("event", r, seat,
+card) a red event resolves; ("discard", r, seat, card, why) why = "chosen" (a discard
+decision) | "looked_at" (the Hipster's cards not kept); ("craft", r, seat, recipe);
+("give", r, giver, card, taker, k); ("take", r, taker, card, giver, k, pickpocket);
+("use", r, seat, card) a heal or pickpocket card; ("heal", r, seat, amount, health) the
+heal's amount (the card's, or the Die of Fate's 1) and the health after it, capped;
+("nothing", r, seat) a pass; ("fate", r, seat, face, wave size); ("horde", r, None, enemy,
+area) a horde card enters an area; ("attack", r, seat, area, weapon, dice, ammo spent);
+("played", r, seat, card, H, B, X) a boost or adrenaline card (zeros) or an after-roll card
+(the faces after it); ("kill", r, killer (a trap's: the area's owner), enemy, area, by a trap);
+("collateral", r, attacker, victim, damage); ("tame", r, attacker, from area, infected
+moved); ("trap", r, area, fired, kills) before that area's trap kills;
+("survivor_killed", r, area); ("barricade_down", r, seat); ("protection", r, seat, card);
+("ignored", r, seat, absorbing seat or None for the seat's own ability); ("sacrifice", r,
+seat); ("damage", r, seat, amount, health after) one entry per damage point of the damage
+path and of collateral; ("death", r, seat); ("saved", r, seat, survivors);
+("leader", r, seat, xp); ("exchange", r, None, n) a final-fight exchange begins;
+("end", r, None, won, cause).
+
 Readings (where the docs page and the rulebook leave a choice)
 --------------------------------------------------------------
 - Inventory slots: every held rubble card counts, basic weapons included; a stack of
@@ -229,6 +254,9 @@ class Reference:
     def __init__(self, rules: Mapping[str, Any], setup: Mapping[str, Any], chance: Chance):
         self.rules = dict(rules)
         self.chance = chance
+        # what happened, one entry per event: (kind, round, seat, *details); see History
+        self.history: list[tuple] = []
+        self.round = 0
         R = self.rules
         c = lambda k: R["constants." + k]  # noqa: E731
         self.rounds = c("rounds")
@@ -443,6 +471,7 @@ class Reference:
         self.phase = "over"
         self.attack_state = None
         self._update_leader()
+        self._log("end", None, cause == "win", cause)
         self.result = {
             "won": cause == "win",
             "cause": cause,
@@ -460,6 +489,9 @@ class Reference:
             "leader": self.leader,
             "enemies_left": sum(self._is_enemy(e) for a in self.areas for e in a),
         }
+
+    def _log(self, kind: str, seat: int | None, *details) -> None:
+        self.history.append((kind, self.round, seat) + details)
 
     # ------------------------------------------------------------------ helpers
     def mod(self, seat: int, kind: str) -> int:
@@ -489,6 +521,7 @@ class Reference:
                 best = i
         if best is not None:
             self.leader = best
+            self._log("leader", best, self.xp(best))
 
     def slots_used(self, seat: int) -> int:
         return sum(1 if self.cards[c]["stacks"] else cnt
@@ -532,32 +565,37 @@ class Reference:
             del pile[card]
 
     # ------------------------------------------------------------------ decks
-    def _draw_rubble_card(self) -> str | None:
+    def _draw_rubble_card(self, seat: int, why: str) -> str | None:
         if not self.rubble_deck and self.rubble_discard:
             self.rubble_deck, self.rubble_discard = self.rubble_discard, {}
+            self._log("reshuffle", None, "rubble", sum(self.rubble_deck.values()))
         if not self.rubble_deck:
+            self._log("no_card", seat)
             return None
         options = [c for c in self.card_names for _ in range(self.rubble_deck.get(c, 0))]
         card = self.chance.draw("rubble_deck", options)
         self._take_from(self.rubble_deck, card)
+        self._log("draw", seat, card, why)
         return card
 
-    def _draw_horde_card(self) -> str | None:
+    def _draw_horde_card(self, area: int) -> str | None:
         if not self.horde_deck and self.v_reshuffle and self.horde_discard:
             self.horde_deck, self.horde_discard = self.horde_discard, {}
+            self._log("reshuffle", None, "horde", sum(self.horde_deck.values()))
         if not self.horde_deck:
             return None
         options = [e for e in self.enemy_names for _ in range(self.horde_deck.get(e, 0))]
         e = self.chance.draw("horde_deck", options)
         self._take_from(self.horde_deck, e)
+        self._log("horde", None, e, area)
         return e
 
     def _to_horde_discard(self, e: str) -> None:
         self.horde_discard[e] = self.horde_discard.get(e, 0) + 1
 
-    def _draw_into(self, seat: int):
+    def _draw_into(self, seat: int, why: str):
         """One rubble card for the seat: an event resolves at once, else it is kept."""
-        card = self._draw_rubble_card()
+        card = self._draw_rubble_card(seat, why)
         if card is None:
             return
         if self.cards[card]["kind"].startswith("event_"):
@@ -568,10 +606,11 @@ class Reference:
 
     def _event(self, seat: int, card: str):
         info = self.cards[card]
+        self._log("event", seat, card)
         self.rubble_discard[card] = self.rubble_discard.get(card, 0) + 1
         if info["kind"] == "event_noise":
             for _ in range(info["amount"]):
-                e = self._draw_horde_card()
+                e = self._draw_horde_card(seat)
                 if e is not None:
                     self.areas[seat].append(e)
         elif info["kind"] == "event_injury":
@@ -586,6 +625,7 @@ class Reference:
             return
         a = yield from self._ask(seat, "discard", [("discard", c) for c in held])
         self._discard_card(seat, a[1])
+        self._log("discard", seat, a[1], "chosen")
 
     def _check_limit(self, seat: int):
         while self.slots_used(seat) > self.seats[seat].slots:
@@ -594,12 +634,15 @@ class Reference:
     # ------------------------------------------------------------------ damage
     def _die(self, seat: int) -> None:
         if self.seats[seat].health <= 0:
+            self._log("death", seat)
             raise _End("character_died", seat)
 
     def _collateral(self, seat: int, amount: int) -> None:
         """Straight to health (docs: collateral skips the damage path)."""
+        for _ in range(amount):  # logged a point at a time, like the damage path
+            self.seats[seat].health -= 1
+            self._log("damage", seat, 1, self.seats[seat].health)
         if amount > 0:
-            self.seats[seat].health -= amount
             self._die(seat)
 
     def _damage(self, seat: int, amount: int, raider: bool, protection: bool = False):
@@ -609,6 +652,7 @@ class Reference:
         for _ in range(amount):
             if s.ignored < self.mod(seat, "ignore_damage"):
                 s.ignored += 1
+                self._log("ignored", seat, None)
                 continue
             pillar = None
             for nb in ((seat - 1) % self.n, (seat + 1) % self.n):
@@ -617,6 +661,7 @@ class Reference:
                     break
             if pillar is not None:
                 self.seats[pillar].absorbed += 1
+                self._log("ignored", seat, pillar)
                 continue
             # enemy damage: a protection card after the special capacities (rulebook: a
             # survivor "takes damage before barricades, special capacities, rubble cards or
@@ -628,11 +673,13 @@ class Reference:
                 prot = self._held_of_kind(seat, "protection")
                 if prot:
                     self._discard_card(seat, prot[0])
+                    self._log("protection", seat, prot[0])
                     prot_left = max(1, self.cards[prot[0]]["amount"]) - 1
                     continue
             if s.saved > 0:
                 a = yield from self._ask(seat, "sacrifice", [("sacrifice",), ("endure",)])
                 if a == ("sacrifice",):
+                    self._log("sacrifice", seat)
                     s.saved -= 1
                     # a saved survivor "is now worth one experience point" and the score
                     # follows "as soon as a player wins or loses an experience point"
@@ -641,6 +688,7 @@ class Reference:
                     self._to_horde_discard(self._survivor_name())
                     continue
             s.health -= 1
+            self._log("damage", seat, 1, s.health)
             self._die(seat)
             if raider:
                 yield from self._choose_discard(seat)
@@ -649,11 +697,13 @@ class Reference:
         return next(e for e in self.enemy_names if self.enemies[e]["kind"] == SURVIVOR)
 
     # ------------------------------------------------------------------ kills
-    def _kill(self, area: int, idx: int, credit: int | None, rewards: list) -> str:
+    def _kill(self, area: int, idx: int, credit: int | None, rewards: list,
+              by_trap: bool = False) -> str:
         """Eliminate the enemy at areas[area][idx]; rewards (seat, cards) are queued."""
         e = self.areas[area].pop(idx)
         info = self.enemies[e]
         self.killed[e] += 1
+        self._log("kill", area if by_trap else credit, e, area, by_trap)
         if info["kind"] == SURVIVOR:  # variant survivors_block_attacks: no reward
             self._to_horde_discard(e)
             if credit is not None:  # the record's kills: every card the seat's attacks removed
@@ -675,7 +725,7 @@ class Reference:
     def _give_rewards(self, rewards: list):
         for seat, k in rewards:
             for _ in range(k):
-                yield from self._draw_into(seat)
+                yield from self._draw_into(seat, "reward")
 
     # ------------------------------------------------------------------ game flow
     def _play(self):
@@ -696,6 +746,7 @@ class Reference:
                     if self.exchange >= self.stalemate_cap:
                         raise _End("stalemate")
                     self.exchange += 1
+                    self._log("exchange", None, self.exchange)
                     if self.exchange > 1:
                         # per-round abilities are fresh each exchange: the kernel's reading
                         # (the docs page is silent; the rulebook calls the whole fight "the
@@ -718,11 +769,13 @@ class Reference:
                                               for d in range(-t["spread"], t["spread"] + 1)])
         self.search_actions = 0
         actor = self.first_player
+        self._log("round", None, actor, k)
         while self.search_actions < k:
             yield from self._turn(actor, "search")
             self.search_actions += 1
             actor = (actor + 1) % self.n
         self.caught = actor
+        self._log("caught", actor)
 
     def _horde(self):
         self.phase = "combat"
@@ -733,19 +786,21 @@ class Reference:
             size -= 1
         elif face == "add_enemy":
             size += 1
+        self._log("fate", seat, face, max(0, size))
         if face == "discard_card":
             yield from self._choose_discard(seat)
         elif face == "draw_card":
-            yield from self._draw_into(seat)
+            yield from self._draw_into(seat, "fate")
         elif face == "heal":
             s = self.seats[seat]
             s.health = min(s.max_health, s.health + 1)
+            self._log("heal", seat, 1, s.health)
         elif face == "damage":
             yield from self._damage(seat, 1, raider=False)
         # the effect is added, "then" the horde cards are disposed (rulebook, The Release of
         # the Hordes Cards): a noise drawn by draw_card enters the area before the wave
         for _ in range(max(0, size)):
-            e = self._draw_horde_card()
+            e = self._draw_horde_card(seat)
             if e is None:
                 break
             self.areas[seat].append(e)
@@ -763,6 +818,7 @@ class Reference:
             if not self._area_has_enemy(a):
                 surv = [e for e in self.areas[a] if self.enemies[e]["kind"] == SURVIVOR]
                 if surv:
+                    self._log("saved", a, len(surv))
                     self.seats[a].saved += len(surv)
                     self.seats[a].xp_earned += self.survivor_xp * len(surv)
                     self.areas[a] = [e for e in self.areas[a]
@@ -775,14 +831,20 @@ class Reference:
             owner = self.seats[a]
             rewards: list = []
             hits = 0
+            fired = kills = 0
+            at = len(self.history)
             while owner.traps > 0 and self._area_has_enemy(a):
                 idx = next(j for j, e in enumerate(self.areas[a]) if self._is_enemy(e))
                 owner.traps -= 1
                 self.trap_supply += 1
+                fired += 1
                 hits += self.trap_heads
                 if hits >= self.enemies[self.areas[a][idx]]["kill_heads"]:
-                    self._kill(a, idx, a if self.v_trap_rewards else None, rewards)
+                    self._kill(a, idx, a if self.v_trap_rewards else None, rewards, True)
+                    kills += 1
                     hits = 0
+            if fired:  # the area's summary, before the kills it made
+                self.history.insert(at, ("trap", self.round, a, fired, kills))
             yield from self._give_rewards(rewards)
 
     def _enemies_attack(self):
@@ -814,6 +876,7 @@ class Reference:
                 j = first_survivor()
                 if j is not None:
                     self._to_horde_discard(area.pop(j))
+                    self._log("survivor_killed", a)
         else:  # infected hit survivors first, heads before bodies
             while True:
                 j = first_survivor()
@@ -827,10 +890,12 @@ class Reference:
                 else:
                     break
                 self._to_horde_discard(area.pop(j))
+                self._log("survivor_killed", a)
         while owner.barricades > 0 and h >= self.barricade_heads:
             h -= self.barricade_heads
             owner.barricades -= 1
             self.barricade_supply += 1
+            self._log("barricade_down", a)
         # damage short of destroying a standing barricade lands on it and stops there: "the
         # barricade will take the first damage (after the survivors), protecting players"
         # (rulebook; equal results with 1 H / 2 B barricades, not with other numbers)
@@ -840,6 +905,7 @@ class Reference:
             b -= self.barricade_bodies
             owner.barricades -= 1
             self.barricade_supply += 1
+            self._log("barricade_down", a)
         if owner.barricades > 0:
             b = 0
         damage = h + b // self.bodies_per_damage  # an odd body is lost with its batch
@@ -870,19 +936,23 @@ class Reference:
                 card = a[1]
                 info = self.cards[card]
                 self._discard_card(seat, card)
+                self._log("use", seat, card)
                 s = self.seats[seat]
                 s.health = min(s.max_health, s.health + info["amount"])
+                self._log("heal", seat, info["amount"], s.health)
                 if not info["needs_action"]:
                     continue
             elif kind == "pickpocket":
                 card = self._held_of_kind(seat, "pickpocket")[0]
                 self._discard_card(seat, card)
+                self._log("use", seat, card)
                 self.seats[seat].xp_earned += self.cards[card]["amount"]
                 self._update_leader()
                 victim, stolen = a[1], a[2]
                 k = self.seats[victim].inv[stolen] if self.cards[stolen]["stacks"] else 1
                 self._remove(victim, stolen, k, update=False)  # one move: see _trade
                 self._add(seat, stolen, k)
+                self._log("take", seat, stolen, victim, k, True)
                 yield from self._check_limit(seat)
             elif kind == "attack":
                 yield from self._attack(seat, a[1], a[2])
@@ -893,8 +963,12 @@ class Reference:
                     b = yield from self._ask(seat, "adrenaline", more + [("done",)])
                     if b == ("done",):
                         break
-                    self._discard_card(seat, self._held_of_kind(seat, "adrenaline")[0])
+                    card = self._held_of_kind(seat, "adrenaline")[0]
+                    self._discard_card(seat, card)
+                    self._log("played", seat, card, 0, 0, 0)
                     yield from self._attack(seat, b[1], b[2])
+            elif kind == "pass":
+                self._log("nothing", seat)
             return
 
     def _turn_actions(self, seat: int, phase: str) -> list[tuple]:
@@ -936,6 +1010,7 @@ class Reference:
         return all(s.inv.get(c, 0) >= k for c, k in need.items())
 
     def _craft(self, seat: int, recipe: str):
+        self._log("craft", seat, recipe)
         for c in self.recipes[recipe]:
             self._discard_card(seat, c)
         if recipe == "trap":
@@ -958,15 +1033,20 @@ class Reference:
         self._remove(giver, card, k, update=False)
         self._add(taker, card, k)
         yield from self._check_limit(taker)
+        # logged once the taker is back within the slot limit (after its discards)
+        if actor == giver:
+            self._log("give", actor, card, taker, k)
+        else:
+            self._log("take", actor, card, giver, k, False)
 
     def _draw_action(self, seat: int):
         looks = 1 + max(0, self.mod(seat, "draw_extra"))
         if looks == 1:
-            yield from self._draw_into(seat)
+            yield from self._draw_into(seat, "action")
             return
         seen = self.looking = []
         for _ in range(looks):
-            card = self._draw_rubble_card()
+            card = self._draw_rubble_card(seat, "action")
             if card is None:
                 break
             if self.cards[card]["kind"].startswith("event_"):
@@ -981,6 +1061,7 @@ class Reference:
         seen.remove(a[1])
         for c in seen:
             self.rubble_discard[c] = self.rubble_discard.get(c, 0) + 1
+            self._log("discard", seat, c, "looked_at")
         self._add(seat, a[1])
         yield from self._check_limit(seat)
 
@@ -1027,6 +1108,7 @@ class Reference:
             a = yield from self._ask(seat, "ammo", [("ammo", m) for m in range(1, most + 1)])
             self._discard_card(seat, ammo, a[1])
             st["dice"] = base + a[1] * per
+            st["ammo"] = a[1]
         while True:
             options = []
             if st["dice"] < self.cap:
@@ -1038,8 +1120,10 @@ class Reference:
             if a == ("roll",):
                 break
             self._discard_card(seat, a[1])
+            self._log("played", seat, a[1], 0, 0, 0)
             st["dice"] += self.cards[a[1]]["dice"]
         st["dice"] = max(0, min(self.cap, st["dice"]))
+        self._log("attack", seat, area, weapon, st["dice"], st.get("ammo", 0))
         rolled = st["rolled"]
         for _ in range(st["dice"]):
             rolled[self.chance.draw("attack_die", self.combat_faces)] += 1
@@ -1056,7 +1140,8 @@ class Reference:
             a = yield from self._ask(seat, "after_roll", options + [("resolve",)])
             if a == ("resolve",):
                 break
-            self._discard_card(seat, self._held_of_kind(seat, a[0])[0])
+            card = self._held_of_kind(seat, a[0])[0]
+            self._discard_card(seat, card)
             if a == ("focus",):
                 rolled["B"] -= 1
                 rolled["H"] += 1
@@ -1069,6 +1154,7 @@ class Reference:
                 rolled["X"] = 0
                 for _ in range(xs):
                     rolled[self.chance.draw("reroll_die", self.combat_faces)] += 1
+            self._log("played", seat, card, rolled["H"], rolled["B"], rolled["X"])
         self.attack_state = None
         # ordered damage: the docs page's rule is "to kill the longest prefix".  Bodies first
         # where bodies can kill is that only while every later target needs a head or a
@@ -1106,11 +1192,17 @@ class Reference:
         yield from self._give_rewards(rewards)
         if area != seat and not melee:
             per_x = self.collateral_per_x + max(0, self.mod(seat, "extra_collateral"))
+            if rolled["X"] * per_x > 0:
+                self._log("collateral", seat, area, rolled["X"] * per_x)
             self._collateral(area, rolled["X"] * per_x)
         if area != seat and (melee or w["firearm"]) and not w["silent"]:
+            moved = 0
             for _ in range(infected_killed):
                 k = next((i for i, e in enumerate(self.areas[area])
                           if self.enemies[e]["kind"] == INFECTED), None)
                 if k is None:
                     break
                 self.areas[seat].append(self.areas[area].pop(k))
+                moved += 1
+            if moved:
+                self._log("tame", seat, area, moved)
