@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from simlib.games.until_the_world_ends import codes as K
-from simlib.games.until_the_world_ends.api import Game
+from simlib.games.until_the_world_ends.step import Game
 from simlib.games.until_the_world_ends.ruleset import load_ruleset
 
 RULES = load_ruleset()

@@ -145,7 +145,8 @@ import math  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from simlib.games.until_the_world_ends.api import Game, play_games  # noqa: E402
+from simlib.games.until_the_world_ends.api import play_games  # noqa: E402
+from simlib.games.until_the_world_ends.step import Game  # noqa: E402
 from simlib.games.until_the_world_ends.api import Engine  # noqa: E402
 from simlib.games.until_the_world_ends.ruleset import RulesetError, load_ruleset, parse_effect  # noqa: E402
 

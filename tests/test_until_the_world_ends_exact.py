@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from simlib.games.until_the_world_ends import codes as K
-from simlib.games.until_the_world_ends.api import Game
+from simlib.games.until_the_world_ends.step import Game
 from simlib.games.until_the_world_ends.exact import Solver, _multisubsets, reduced_ruleset
 
 _spec = importlib.util.spec_from_file_location("uwe_t", Path(__file__).with_name("test_until_the_world_ends.py"))

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from simlib.games.until_the_world_ends import codes as K
-from simlib.games.until_the_world_ends.api import Game, check_players, play_games
+from simlib.games.until_the_world_ends.api import check_players, play_games
+from simlib.games.until_the_world_ends.step import Game
 from simlib.games.until_the_world_ends.kernels.play_nb import kernel_nb
 from simlib.games.until_the_world_ends.ruleset import load_ruleset
 

@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import comb, factorial
 
 from . import codes as K
-from .api import Game
+from .step import Game
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
 __all__ = ["reduced_ruleset", "REDUCED_DECK", "solve", "policy_value", "Solver"]

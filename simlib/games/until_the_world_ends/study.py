@@ -39,6 +39,7 @@ from . import codes as K
 from .instruments import outcomes as _outcomes
 from .policies import POLICIES, Seat
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
+from .step import Game
 
 __all__ = ["load_result", "make_adapter", "UntilTheWorldEndsAdapter", "TABLE_SPEC",
            "default_games", "render", "GAMES_PER_TABLE", "GAME", "GAME_VALUES", "trace_text", "policy_arm"]
@@ -139,10 +140,10 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
         """The instruments' view of games ``start .. start + count - 1``."""
         return _outcomes(self.run_chunk(start, count, threads), self)
 
-    def step_game(self, game: int) -> "api.Game":
+    def step_game(self, game: int) -> Game:
         """Game ``game`` of this study in the step model, with the study's seats."""
         p, seats = self.game_setup(game)
-        return api.Game(seed=self.seed, game=int(game), players=p, seats=seats, ruleset=self.rules)
+        return Game(self.seed, int(game), players=p, seats=seats, ruleset=self.rules)
 
     def focal_seats(self, games: np.ndarray) -> np.ndarray:
         """Seat of the player of table seat 0 (its first strategy) in each game."""
