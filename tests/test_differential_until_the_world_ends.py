@@ -48,7 +48,8 @@ from collections import Counter
 import pytest
 
 from simlib.games.until_the_world_ends import codes as K
-from simlib.games.until_the_world_ends.api import Game, card_name
+from simlib.games.until_the_world_ends.api import card_name
+from simlib.games.until_the_world_ends.step import Game
 from simlib.games.until_the_world_ends.ruleset import load_ruleset
 from tests.reference.chance import ChanceMismatch, ScriptedChance
 from tests.reference.until_the_world_ends import Reference
