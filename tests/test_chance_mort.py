@@ -10,7 +10,8 @@ import pytest
 
 from simlib.core.rng import GOLDEN
 from simlib.games.mort import codes as K
-from simlib.games.mort.api import Game, _stream_seed
+from simlib.core.step import stream_seed as _stream_seed
+from simlib.games.mort.step import Game
 from simlib.games.mort.ruleset import load_ruleset
 
 KINDS = {"setup_token", "chest_token", "hatch_token", "energy", "killer_card", "survivor_card",

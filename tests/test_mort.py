@@ -20,7 +20,8 @@ import pytest
 from simlib.core.rng import mix64_nb
 from simlib.games.mort import codes as K
 from simlib.games.mort import exact
-from simlib.games.mort.api import Game, parse_seats, play_games
+from simlib.games.mort.api import parse_seats, play_games
+from simlib.games.mort.step import Game
 from simlib.games.mort.ruleset import RulesetError, load_ruleset
 
 R = load_ruleset()

@@ -38,6 +38,7 @@ from . import api
 from . import codes as K
 from .policies import Seat, make_seat
 from .ruleset import MortRules, load_ruleset
+from .step import Game
 
 __all__ = ["make_adapter", "MortAdapter", "TABLE_SPEC", "default_games", "render",
            "reference_points", "reference_tables",
@@ -137,10 +138,9 @@ class MortAdapter(StudyAdapter):
         ad = self if len(self.tables) == 1 else replace(self, tables=self.tables[:1])
         return outcomes(ad.run_chunk(start, count, threads), self)
 
-    def step_game(self, game: int) -> "api.Game":
+    def step_game(self, game: int) -> Game:
         """Game ``game`` of this study in the step model, with its table's seats."""
-        return api.Game(seed=self.seed, game=int(game), seats=list(self.table_of(game)),
-                        ruleset=self.rules)
+        return Game(self.seed, int(game), seats=list(self.table_of(game)), ruleset=self.rules)
 
     def aggregate(self, records: pd.DataFrame) -> Counts:
         return count_records(records, self.spec)
