@@ -7,6 +7,8 @@ deck order and each redeal's order, fed to the reference card by card as its ``d
 ``redeal`` and ``draw`` draws).  After every decision the legal actions and the whole
 observation agree; at the end the records agree field by field and no scripted outcome is
 left unused.
+At every decision the kernel's own single-action check (``apply_action_nb``) also refuses
+the codes next to a legal one (``Driver.check_refusals``): it is code apart from the legal list.
 
 Compared observation keys: all the reference's (``seat``, ``phase``, ``round``, ``dealer``,
 ``turn``, ``totals``, ``timelines``, ``common``, ``discards``, ``pile_size``,
@@ -45,10 +47,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from simlib.games.until_the_world_ends import codes as K
 from simlib.games.until_the_world_ends.api import card_name
+from simlib.games.until_the_world_ends.kernels import engine_nb as E
 from simlib.games.until_the_world_ends.step import Game
 from simlib.games.until_the_world_ends.ruleset import load_ruleset
 from tests.reference.chance import ChanceMismatch, ScriptedChance
@@ -267,6 +271,7 @@ class Driver:
             rset = {("play_marked",) if a[0] == "play" and a[1] in ro["marked"] else a for a in rset}
         if kset != rset or len(set(kacts)) != len(kacts):
             self.fail("legal actions differ", kernel=sorted(kacts), reference=sorted(racts))
+        self.check_refusals(codes)
         i = g.policy_choice()
         code, act = codes[i], kacts[i]
         if act not in racts:
@@ -275,6 +280,37 @@ class Driver:
         self._kernel_apply(code, act)
         self.ref.apply(act)
         return not g.over
+
+    def check_refusals(self, codes: list[int]) -> None:
+        """The kernel's single-action check (``apply_action_nb``'s, ``legal_scan_nb``) is
+        code apart from its legal list: the codes next to a legal one (one past a hand, a
+        timeline, the shown endings) and the fixed actions' codes, when not listed, must be
+        refused by the kernel itself (the step Game checks the list first), nothing changed."""
+        st, legal = self.g.state, set(codes)
+        flat, nolog = self.rules.flat(), np.zeros((1, K.LOG_W), dtype=np.int64)
+        near = {c + d for c in codes for d in (-1, 1)} | set(range(K.A_PLAY))
+        # the legal list offers one play per distinct card; another copy of a listed card
+        # is the same action (the kernel accepts it), so it is not a refusal to check
+        hand = K.S_HAND + int(st[K.S_DECIDER]) * K.SEAT_W
+
+        def entry(c: int) -> tuple[int, int] | None:
+            """The card a play or pick code names (copies of a card are one move, listed once)."""
+            if K.A_PLAY <= c < K.A_PLAY + st[K.S_S_HAND_N + hand - K.S_HAND]:
+                return 0, int(E.card_nb(flat, st[hand + c - K.A_PLAY], K.CC_ENTRY))
+            if K.A_PICK <= c < K.A_PICK + st[K.S_N_SHOWN] and st[K.S_SHOWN_LEFT + c - K.A_PICK] > 0:
+                return 1, int(E.card_nb(flat, st[K.S_SHOWN + c - K.A_PICK], K.CC_ENTRY))
+            return None
+
+        listed = {entry(c) for c in codes} - {None}
+        for c in sorted(near - legal):
+            if not 0 <= c < K.N_ACTION_CODES or entry(c) in listed:
+                continue
+            tried = st.copy()
+            if E.apply_action_nb(tried, flat, np.int64(c), nolog):
+                self.fail("the kernel applies an action it does not list as legal", code=c,
+                          legal=sorted(codes))
+            if not np.array_equal(tried, st):
+                self.fail("a refused action changed the state", code=c)
 
     def run(self) -> None:
         while self.step():
