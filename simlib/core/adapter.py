@@ -6,9 +6,16 @@ the runner plays adapters, the contract declares how a game makes one.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
-__all__ = ["DeferredRecords", "StudyAdapter", "records_frame_of"]
+import numpy as np
+
+from .seats import table_focal_seats, tables_cycle
+from .tables import count_records
+
+__all__ = ["DeferredRecords", "StudyAdapter", "records_frame_of", "TableAdapter",
+           "RotatingTables", "table_label", "whole_cycles"]
 
 
 class DeferredRecords:
@@ -82,3 +89,88 @@ class StudyAdapter(Protocol):
         if parts[:2] != ["simlib", "games"] or len(parts) < 3:
             return None  # a game outside simlib says it itself (or nothing)
         return compile_notice(parts[2], self.game.replace("_", " "))
+
+
+def table_label(table) -> str:
+    """``greedy x4`` when every seat plays the same, else ``rollout + greedy + random``
+    (the seats' labels in seat order)."""
+    labels = [s.label for s in table]
+    if len(set(labels)) == 1:
+        return f"{labels[0]} x{len(labels)}"
+    return " + ".join(labels)
+
+
+def whole_cycles(games: int, cycle: int) -> int:
+    """``games`` rounded up to whole cycles of ``cycle`` games (a study's default size:
+    every table in every seat rotation equally often)."""
+    return -(-int(games) // int(cycle)) * int(cycle)
+
+
+@dataclass(frozen=True, eq=False)
+class TableAdapter(StudyAdapter):
+    """A competitive study: the ruleset, the root seed and the tables of seats (each a tuple
+    of a game's :class:`simlib.core.seats.Seat`) fix every game.  What every such adapter
+    does alike is here: counts, ``identity`` and ``provenance``; a game adds its fields
+    (after these three), ``game``, ``spec``, ``run_chunk``, ``outcomes``, ``step_game``, and
+    its extra identity or provenance keys through :meth:`identity_extra` and
+    :meth:`provenance_extra`, and its tables' names through :meth:`label_of`."""
+
+    rules: Any
+    seed: int
+    tables: tuple
+
+    def run_chunk_counts(self, start: int, count: int, threads: int | None = None):
+        return self.aggregate(self.run_chunk(start, count, threads))
+
+    def aggregate(self, records):
+        return count_records(records, self.spec)
+
+    def label_of(self, table) -> str:
+        """A table's name in the provenance and the text (:func:`table_label` by default)."""
+        return table_label(table)
+
+    def identity_extra(self) -> dict:
+        """A game's own parameters that fix its games (beyond seed, ruleset and tables)."""
+        return {}
+
+    def provenance_extra(self) -> dict:
+        """What a reader of this game's results needs beyond the common keys."""
+        return {}
+
+    def identity(self) -> dict:
+        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
+                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables],
+                **self.identity_extra()}
+
+    def provenance(self) -> dict:
+        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
+                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
+                "players": list(self.players),
+                "table_labels": [self.label_of(t) for t in self.tables],
+                **self.provenance_extra()}
+
+
+@dataclass(frozen=True, eq=False)
+class RotatingTables(TableAdapter):
+    """Tables of equal seats played in turn, each table's seats turned one place a round
+    (:func:`simlib.core.seats.table_seats`): game ``g`` plays table ``g % T`` with seat
+    ``s`` taking table seat ``(s + r) % p``, ``r = (g // T) % p``."""
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted({len(t) for t in self.tables}))
+
+    def cycle(self) -> int:
+        """Games after which every table has been played in every seat rotation."""
+        return tables_cycle(self.tables)
+
+    def seats_of(self, game: int) -> tuple:
+        """The seats of game ``game`` in seat order (its table, rotated)."""
+        g = int(game)
+        table = self.tables[g % len(self.tables)]
+        r = (g // len(self.tables)) % len(table)
+        return tuple(table[(s + r) % len(table)] for s in range(len(table)))
+
+    def focal_seats(self, games: np.ndarray) -> np.ndarray:
+        """Seat of the player of table seat 0 (its table's first player) in each game."""
+        return table_focal_seats(self.tables, games)

@@ -22,7 +22,7 @@ import numpy as np
 from .params import PolicySpec, param_vector
 
 __all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "player_counts", "seat_tables",
-           "tables_cycle", "table_seats", "table_focal_seats"]
+           "study_tables", "tables_cycle", "table_seats", "table_focal_seats"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -85,6 +85,16 @@ class Seat:
         vec = checked_params(cls.policies, name, params)
         cls.check(name, dict(zip(cls.policies[name].param_names, vec)))
         return cls(name, tuple(vec))
+
+    @classmethod
+    def of(cls, x: Any) -> "Seat":
+        """A seat from a seat, a spec string (``"threshold:t=8"``) or ``(name, params)``."""
+        if isinstance(x, cls):
+            return x
+        if isinstance(x, str):
+            return cls.parse(x)
+        name, params = x
+        return cls.make(name, params)
 
     @classmethod
     def parse(cls, text: Any) -> "Seat":
@@ -160,6 +170,19 @@ def seat_tables(seats, counts: Sequence[int] | None, as_seat: Callable[[Any], Se
             raise ValueError(f"table {'+'.join(s.label for s in t)} has {len(t)} seats, "
                              f"not one of the player counts {counts}")
     return tables
+
+
+def study_tables(players, seats, policy, policy_params, *, seat_type: type[Seat],
+                 check_players: Callable[[int], int],
+                 default_counts: Sequence[int]) -> list[tuple[Seat, ...]]:
+    """A competitive study's tables: ``seats`` as :func:`seat_tables` reads them, or else
+    one table per player count (``players``, default ``default_counts``) with every seat
+    playing ``policy`` with ``policy_params``."""
+    counts = player_counts(players, check_players)
+    if seats is not None:
+        return seat_tables(seats, counts, seat_type.of, check_players)
+    seat = seat_type.make(policy, policy_params)
+    return [tuple([seat] * p) for p in (counts or default_counts)]
 
 
 # ---------------------------------------------------------------- rotating tables

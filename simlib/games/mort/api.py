@@ -24,7 +24,7 @@ from ...core.parallel import run_ranges
 from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
-from .policies import POLICIES, Seat, make_seat, parse_seat
+from .policies import POLICIES, Seat
 from .records import TIMELINE_ROUNDS, records_frame
 from .ruleset import MortRules, load_ruleset
 
@@ -62,13 +62,7 @@ def _searches(pol: np.ndarray) -> bool:
     return bool((np.asarray(pol) == POLICY_ROLLOUT).any())
 
 
-def _as_seat(x) -> Seat:
-    if isinstance(x, Seat):
-        return x
-    if isinstance(x, str):
-        return parse_seat(x)
-    name, params = x
-    return make_seat(name, params)
+_as_seat = Seat.of  # a Seat from a Seat, a spec string or (name, params)
 
 
 def parse_seats(seats, rules: MortRules, default: str = "heuristic") -> tuple[Seat, ...]:

@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult
-from ...core.tables import Counts, TableSpec, pct, count_records, format_tables
-from ...core.adapter import StudyAdapter
+from ...core.tables import Counts, TableSpec, pct, format_tables
+from ...core.adapter import TableAdapter
 from . import api
 from . import codes as K
 from .policies import Seat, make_seat
@@ -78,12 +78,9 @@ TABLE_SPEC = TableSpec(
 
 
 @dataclass(frozen=True, eq=False)
-class MortAdapter(StudyAdapter):
+class MortAdapter(TableAdapter):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
-    rules: MortRules
-    seed: int
-    tables: tuple[tuple[Seat, ...], ...]
     side: str = "killer"  # the side the focal player sits on (the outcome is the killer's win)
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
@@ -117,9 +114,6 @@ class MortAdapter(StudyAdapter):
         out = api.run_kernel(self.rules, self.seed, start, pol, par, threads)
         return api.records_frame(out, self.rules, kl, sl)
 
-    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
-        return self.aggregate(self.run_chunk(start, count, threads))
-
     def play_records(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         return self.run_chunk(start, count, threads)
 
@@ -142,20 +136,14 @@ class MortAdapter(StudyAdapter):
         """Game ``game`` of this study in the step model, with its table's seats."""
         return Game(self.seed, int(game), seats=list(self.table_of(game)), ruleset=self.rules)
 
-    def aggregate(self, records: pd.DataFrame) -> Counts:
-        return count_records(records, self.spec)
+    def label_of(self, table) -> str:
+        return table_label(table)
 
-    def identity(self) -> dict:
-        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
-                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables],
-                "side": self.side}
+    def identity_extra(self) -> dict:
+        return {"side": self.side}
 
-    def provenance(self) -> dict:
-        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
-                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
-                "players": list(self.players),
-                "table_labels": [table_label(t) for t in self.tables],
-                "headline_pairing": pairing_label(self.tables[0]),
+    def provenance_extra(self) -> dict:
+        return {"headline_pairing": pairing_label(self.tables[0]),
                 "measured_tables": [table_label(self.tables[0])],
                 "reference_points": reference_points(self.rules)}
 

@@ -19,7 +19,7 @@ from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
 from .kernels.policies_nb import N_PARAMS, dp_scratch_floats_nb
-from .policies import POLICIES, Seat, make_seat, parse_seat
+from .policies import POLICIES, Seat
 from .records import records_frame
 from .ruleset import TillDawnRules, load_ruleset
 
@@ -55,14 +55,7 @@ def team_codes(names: Sequence[str] | None, players: int, rules: TillDawnRules) 
     return row
 
 
-def as_seat(x) -> Seat:
-    """A Seat from a Seat, a seat spec string (``threshold:t=8``) or ``(name, params)``."""
-    if isinstance(x, Seat):
-        return x
-    if isinstance(x, str):
-        return parse_seat(x)
-    name, params = x
-    return make_seat(name, params)
+as_seat = Seat.of  # a Seat from a Seat, a spec string or (name, params)
 
 
 def work_size(rules: TillDawnRules, seats: Sequence[Seat]) -> int:

@@ -26,15 +26,14 @@ import pandas as pd
 
 from ...core.runner import RunResult
 from ...core.effects import pointer
-from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
-from ...core.adapter import StudyAdapter
-from ...core.seats import check_seed, focal_arm, player_counts, seat_tables, table_focal_seats, \
-    table_seats, tables_cycle
+from ...core.tables import TableSpec, format_tables, rate_matrix
+from ...core.adapter import RotatingTables, whole_cycles
+from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
 from . import codes as K
 from .instruments import outcomes
-from .policies import POLICIES, Seat, make_seat
-from .ruleset import TillDawnRules, load_ruleset
+from .policies import POLICIES, Seat
+from .ruleset import load_ruleset
 from .step import Game
 
 __all__ = ["make_adapter", "TillDawnAdapter", "TABLE_SPEC",
@@ -59,27 +58,13 @@ TABLE_SPEC = TableSpec(
     none_value="none",
 )
 
-_STR_DTYPE = pd.Series(["a"]).dtype
-
-
 @dataclass(frozen=True, eq=False)
-class TillDawnAdapter(StudyAdapter):
+class TillDawnAdapter(RotatingTables):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
-    rules: TillDawnRules
-    seed: int
-    tables: tuple[tuple[Seat, ...], ...]
     team: tuple[str, ...] | None  # None: a random team per game
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return tuple(sorted({len(t) for t in self.tables}))
-
-    def cycle(self) -> int:
-        """Games after which every table has been played in every seat rotation."""
-        return tables_cycle(self.tables)
 
     def configs(self, start: int, count: int):
         """Players (count,), characters (count, MAX_SEATS), seat policies, seat parameters
@@ -92,11 +77,9 @@ class TillDawnAdapter(StudyAdapter):
         return npl, chars, pol, par, labels
 
     def game_setup(self, game: int):
-        npl, chars, pol, par, labels = self.configs(int(game), 1)
-        p = int(npl[0])
-        seats = [Seat(POLICIES_BY_ID[int(pol[0, s])], tuple(par[0, s, :len(POLICIES[POLICIES_BY_ID[int(pol[0, s])]].defaults)]))
-                 for s in range(p)]
-        return p, chars[0], seats
+        """Players, the characters row (-1: drawn in the kernel) and the seats of game ``game``."""
+        seats = list(self.seats_of(game))
+        return len(seats), api.team_codes(self.team, len(seats), self.rules), seats
 
     def _play(self, start: int, count: int, threads: int | None):
         npl, chars, pol, par, labels = self.configs(start, count)
@@ -110,9 +93,6 @@ class TillDawnAdapter(StudyAdapter):
         out, labels = self._play(start, count, threads)
         return api.records_frame(out, self.rules, labels, strings=True)
 
-    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
-        return self.aggregate(self.run_chunk(start, count, threads))
-
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
         return outcomes(self.run_chunk(start, count, threads), self)
@@ -125,49 +105,15 @@ class TillDawnAdapter(StudyAdapter):
                      for s, c in zip(seats, chars)]
         return Game(self.seed, int(game), players=p, seats=seats, ruleset=self.rules)
 
-    def focal_seats(self, games: np.ndarray) -> np.ndarray:
-        """Seat of the player of table seat 0 (its first strategy) in each game."""
-        return table_focal_seats(self.tables, games)  # seat s plays table seat (s + r) % p
+    def identity_extra(self) -> dict:
+        return {"team": None if self.team is None else list(self.team)}
 
-    def aggregate(self, records: pd.DataFrame) -> Counts:
-        return count_records(records, self.spec)
-
-    def identity(self) -> dict:
-        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
-                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables],
-                "team": None if self.team is None else list(self.team)}
-
-    def provenance(self) -> dict:
-        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
-                "ruleset_lineage": self.rules.lineage,
-                "players": list(self.players),
-                "table_labels": [table_label(t) for t in self.tables],
-                "characters": list(self.rules.character_names)}
-
-
-POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
-
-
-def table_label(table) -> str:
-    """``threshold x4`` or ``optimal + threshold(t=8) + random`` (seat order)."""
-    labels = [s.label for s in table]
-    if len(set(labels)) == 1:
-        return f"{labels[0]} x{len(labels)}"
-    return " + ".join(labels)
-
-
-def _normalize(df: pd.DataFrame) -> pd.DataFrame:
-    if _STR_DTYPE is not object:
-        for c in df.columns:
-            if df[c].dtype == object:
-                df[c] = df[c].astype(_STR_DTYPE)
-    return df
+    def provenance_extra(self) -> dict:
+        return {"characters": list(self.rules.character_names)}
 
 
 def default_games(adapter: TillDawnAdapter) -> int:
-    n = GAMES_PER_TABLE * len(adapter.tables)
-    c = adapter.cycle()
-    return -(-n // c) * c
+    return whole_cycles(GAMES_PER_TABLE * len(adapter.tables), adapter.cycle())
 
 
 def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "threshold",
@@ -181,21 +127,13 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     """
     rules = load_ruleset(ruleset)
     check_seed(seed)
-    def check(p):
-        return api.check_players(p, rules)
-
-    counts = player_counts(players, check)
-    if seats is not None:
-        tables = seat_tables(seats, counts, api.as_seat, check)
-    else:
-
-        seat = make_seat(policy, policy_params)
-        if counts is None and isinstance(characters, (list, tuple)):
-            counts = [api.check_players(len(characters), rules)]  # the team's size
-        if counts is None:
-            counts = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
-                or [rules.min_players()]
-        tables = [tuple([seat] * p) for p in counts]
+    default = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
+        or [rules.min_players()]
+    if players is None and seats is None and isinstance(characters, (list, tuple)):
+        players = len(characters)  # the team's size
+    tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
+                          check_players=lambda p: api.check_players(p, rules),
+                          default_counts=default)
     team = None
     if characters is not None and not (isinstance(characters, str) and characters == "random"):
         if isinstance(characters, str):

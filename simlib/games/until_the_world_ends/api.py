@@ -20,7 +20,7 @@ from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.play_nb import kernel_nb
 from .kernels.policies_nb import N_PARAMS
-from .policies import POLICIES, Seat, make_seat, parse_seat
+from .policies import POLICIES, Seat
 from .records import GAME_VALUES, records_frame
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
@@ -41,14 +41,7 @@ def check_players(players: int, rules: UntilTheWorldEndsRules) -> int:
     return int(players)
 
 
-def as_seat(x) -> Seat:
-    """A Seat from a Seat, a seat spec string (``greedy:end_margin=10``) or ``(name, params)``."""
-    if isinstance(x, Seat):
-        return x
-    if isinstance(x, str):
-        return parse_seat(x)
-    name, params = x
-    return make_seat(name, params)
+as_seat = Seat.of  # a Seat from a Seat, a spec string or (name, params)
 
 
 def new_scratch(players: int = 1):

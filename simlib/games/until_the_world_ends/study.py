@@ -30,10 +30,9 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
-from ...core.tables import Counts, TableSpec, pct, count_records, format_tables, rate_matrix
-from ...core.adapter import StudyAdapter
-from ...core.seats import check_seed, focal_arm, player_counts, seat_tables, table_focal_seats, \
-    table_seats, tables_cycle
+from ...core.tables import Counts, TableSpec, pct, format_tables, rate_matrix
+from ...core.adapter import RotatingTables, whole_cycles
+from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
 from . import codes as K
 from .instruments import outcomes as _outcomes
@@ -83,31 +82,17 @@ def table_spec(seats: int = K.RECORD_SEATS) -> TableSpec:
 
 TABLE_SPEC = table_spec(K.RECORD_SEATS)  # every study of tables of up to 8 players
 
-POLICIES_BY_ID = {spec.id: name for name, spec in POLICIES.items()}
-
-
 @dataclass(frozen=True, eq=False)
-class UntilTheWorldEndsAdapter(StudyAdapter):
+class UntilTheWorldEndsAdapter(RotatingTables):
     """Everything that fixes the games of a study; picklable (sent to Dask workers)."""
 
-    rules: UntilTheWorldEndsRules
-    seed: int
-    tables: tuple[tuple[Seat, ...], ...]
     game: str = GAME
     spec: TableSpec = field(default=TABLE_SPEC)
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return tuple(sorted({len(t) for t in self.tables}))
 
     @property
     def seats(self) -> int:
         """The records' seat columns (``codes.record_seats`` of the largest table)."""
         return K.record_seats(max(len(t) for t in self.tables))
-
-    def cycle(self) -> int:
-        """Games after which every table has been played in every seat rotation."""
-        return tables_cycle(self.tables)
 
     def configs(self, start: int, count: int):
         """Players (count,), seat policies, seat parameters and labels of games
@@ -119,22 +104,14 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
         return npl, pol, par, labels
 
     def game_setup(self, game: int):
-        npl, pol, par, labels = self.configs(int(game), 1)
-        p = int(npl[0])
-        seats = []
-        for s in range(p):
-            name = POLICIES_BY_ID[int(pol[0, s])]
-            seats.append(Seat(name, tuple(par[0, s, :len(POLICIES[name].defaults)])))
-        return p, seats
+        seats = list(self.seats_of(game))
+        return len(seats), seats
 
     # ------------------------------------------------------------------ adapter protocol
     def run_chunk(self, start: int, count: int, threads: int | None = None) -> pd.DataFrame:
         npl, pol, par, labels = self.configs(start, count)
         out = api.run_kernel(self.rules, self.seed, start, npl, pol, par, threads)
         return api.records_frame(out, self.rules, labels)
-
-    def run_chunk_counts(self, start: int, count: int, threads: int | None = None) -> Counts:
-        return self.aggregate(self.run_chunk(start, count, threads))
 
     def outcomes(self, start: int, count: int, threads: int | None = None):
         """The instruments' view of games ``start .. start + count - 1``."""
@@ -145,37 +122,12 @@ class UntilTheWorldEndsAdapter(StudyAdapter):
         p, seats = self.game_setup(game)
         return Game(self.seed, int(game), players=p, seats=seats, ruleset=self.rules)
 
-    def focal_seats(self, games: np.ndarray) -> np.ndarray:
-        """Seat of the player of table seat 0 (its first strategy) in each game."""
-        return table_focal_seats(self.tables, games)
-
-    def aggregate(self, records: pd.DataFrame) -> Counts:
-        return count_records(records, self.spec)
-
-    def identity(self) -> dict:
-        return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
-                "tables": [[[s.policy, list(s.params)] for s in t] for t in self.tables]}
-
-    def provenance(self) -> dict:
-        return {"game": self.game, **self.identity(), "ruleset_origin": self.rules.origin,
-                "ruleset_lineage": getattr(self.rules, "lineage", self.rules.origin),
-                "players": list(self.players),
-                "table_labels": [table_label(t) for t in self.tables],
-                "target": int(self.rules.get("constants.target"))}
-
-
-def table_label(table) -> str:
-    """``greedy x4`` or ``rollout + greedy + random`` (seat order)."""
-    labels = [s.label for s in table]
-    if len(set(labels)) == 1:
-        return f"{labels[0]} x{len(labels)}"
-    return " + ".join(labels)
+    def provenance_extra(self) -> dict:
+        return {"target": int(self.rules.get("constants.target"))}
 
 
 def default_games(adapter: UntilTheWorldEndsAdapter) -> int:
-    n = GAMES_PER_TABLE * len(adapter.tables)
-    c = adapter.cycle()
-    return -(-n // c) * c
+    return whole_cycles(GAMES_PER_TABLE * len(adapter.tables), adapter.cycle())
 
 
 def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "greedy",
@@ -191,20 +143,11 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     check_seed(seed)
     if characters is not None and characters != "random":
         raise ValueError(f"Until the World Ends has no characters; got {characters!r}")
-    def check(p):
-        return api.check_players(p, rules)
-
-    counts = player_counts(players, check)
-    if seats is not None:
-        tables = seat_tables(seats, counts, api.as_seat, check)
-    else:
-        from .policies import make_seat
-
-        seat = make_seat(policy, policy_params)
-        if counts is None:
-            counts = [p for p in DEFAULT_PLAYERS if rules.min_players() <= p <= rules.max_players()] \
-                or [rules.min_players()]
-        tables = [tuple([seat] * p) for p in counts]
+    default = [p for p in DEFAULT_PLAYERS if rules.min_players() <= p <= rules.max_players()] \
+        or [rules.min_players()]
+    tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
+                          check_players=lambda p: api.check_players(p, rules),
+                          default_counts=default)
     most = max(len(t) for t in tables)
     return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables),
                                     spec=table_spec(K.record_seats(most)))
