@@ -29,6 +29,18 @@ class PigRules(TaggedRuleset):
         """The constants in ``codes.R_*`` order (the kernels' one int64 array)."""
         return np.array([self.get(f"constants.{n}") for n in K.RULE_NAMES], dtype=np.int64)
 
+    def min_players(self) -> int:
+        return self.get("constants.min_players")
+
+    def max_players(self) -> int:
+        return self.get("constants.max_players")
+
+    def check_players(self, p) -> int:
+        lo, hi = self.min_players(), self.max_players()
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not lo <= p <= hi:
+            raise ValueError(f"players must be an integer from {lo} to {hi}; got {p!r}")
+        return int(p)
+
 
 def reference_ruleset() -> PigRules:
     return load_tagged(Path(__file__).with_name("data") / "pig", PigRules)
