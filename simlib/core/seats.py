@@ -21,7 +21,7 @@ import numpy as np
 
 from .params import PolicySpec, param_vector
 
-__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "player_counts", "seat_tables",
+__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "check_players", "player_counts", "seat_tables",
            "study_tables", "tables_cycle", "table_seats", "table_focal_seats"]
 
 
@@ -134,6 +134,14 @@ def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     return int(seed)
+
+
+def check_players(players, rules) -> int:
+    """A table's size, checked against the ruleset's ``min_players()``..``max_players()``."""
+    lo, hi = rules.min_players(), rules.max_players()
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not lo <= players <= hi:
+        raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
+    return int(players)
 
 
 def player_counts(players, check_players: Callable[[int], int]) -> list[int] | None:

@@ -35,12 +35,6 @@ class PigRules(TaggedRuleset):
     def max_players(self) -> int:
         return self.get("constants.max_players")
 
-    def check_players(self, p) -> int:
-        lo, hi = self.min_players(), self.max_players()
-        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not lo <= p <= hi:
-            raise ValueError(f"players must be an integer from {lo} to {hi}; got {p!r}")
-        return int(p)
-
 
 def reference_ruleset() -> PigRules:
     return load_tagged(Path(__file__).with_name("data") / "pig", PigRules)

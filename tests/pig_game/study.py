@@ -7,7 +7,7 @@ from simlib.core.adapter import RotatingTables, whole_cycles
 from simlib.core.instruments import Outcomes
 from simlib.core.parallel import run_ranges
 from simlib.core.report import game_report, seat_section
-from simlib.core.seats import check_seed, focal_arm, study_tables, table_seats
+from simlib.core.seats import check_players, check_seed, focal_arm, study_tables, table_seats
 from simlib.core.tables import TableSpec, format_tables
 
 from . import codes as K
@@ -58,7 +58,7 @@ def make_adapter(players=None, characters=None, *, seed=0, policy="hold_at", pol
     if characters not in (None, "random"):
         raise ValueError("Pig has no characters; allowed: random")
     tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
-                          check_players=rules.check_players, default_counts=(2, 3))
+                          check_players=lambda p: check_players(p, rules), default_counts=(2, 3))
     return PigAdapter(rules, check_seed(seed), tuple(tables))
 
 

@@ -14,6 +14,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ...core import seats
 from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
@@ -31,11 +32,7 @@ def _rules(ruleset) -> TillDawnRules:
     return load_ruleset(ruleset)  # None: the declared default
 
 
-def check_players(players: int, rules: TillDawnRules) -> int:
-    lo, hi = rules.min_players(), rules.max_players()
-    if isinstance(players, bool) or int(players) != players or not lo <= players <= hi:
-        raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
-    return int(players)
+check_players = seats.check_players  # (players, rules) -> players, or ValueError
 
 
 def team_codes(names: Sequence[str] | None, players: int, rules: TillDawnRules) -> np.ndarray:

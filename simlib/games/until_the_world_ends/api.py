@@ -16,6 +16,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ...core import seats
 from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.play_nb import kernel_nb
@@ -34,11 +35,7 @@ def _rules(ruleset) -> UntilTheWorldEndsRules:
     return load_ruleset(ruleset)
 
 
-def check_players(players: int, rules: UntilTheWorldEndsRules) -> int:
-    lo, hi = rules.min_players(), rules.max_players()
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not lo <= players <= hi:
-        raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
-    return int(players)
+check_players = seats.check_players  # (players, rules) -> players, or ValueError
 
 
 as_seat = Seat.of  # a Seat from a Seat, a spec string or (name, params)
