@@ -399,10 +399,10 @@ def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None
 
 def study(rounds: int, games: int, threads: int) -> None:
     """``simulate`` over ``play_games`` on the same games (issue #33's 5 % target): the
-    measurement of ``simlib bench``'s study note (``benches.study_overhead``: reference
+    measurement of ``simlib bench``'s study note (``until_daylight_speed.study_overhead``: reference
     ruleset, 4 players, baseline; play_games, simulate with records and without, in
     alternating order), every round printed with its load average."""
-    from simlib.games.until_daylight.benches import overhead_summary, study_overhead
+    from until_daylight_speed import overhead_summary, study_overhead  # beside this script
 
     out = study_overhead(games, rounds, threads, say=lambda line: print(line, flush=True))
     print(f"median over {rounds} rounds of the overhead over play_games ({games:,} games, "

@@ -7,13 +7,13 @@ each chunk, times what a study adds to it, in CPU time of the same thread: the
 counts-only path (count the kernel's codes) and the records path (the records frame, then
 the same counting).  Prints the best of 5 of each and its share of the kernel's time
 (``simlib bench`` prints the same figures on the reference ruleset under the game
-benchmark, beside ``simulate`` over ``play_games``: ``benches.layer_share``).
+benchmark, beside ``simulate`` over ``play_games``: ``until_daylight_speed.layer_share``).
 """
 from __future__ import annotations
 
 import sys
 
-from simlib.games.until_daylight.benches import layer_share
+from until_daylight_speed import layer_share  # beside this script
 
 
 def main(ruleset: str = "reference", n: int = 10_000, repeats: int = 5) -> str:

@@ -7,6 +7,7 @@ import pytest
 
 from simlib.core import bench
 from simlib.games.until_daylight import benches as ud
+from until_daylight_speed import continuation_bench, rollout_bench  # benchmarks/ (pytest's rootdir)
 
 
 def test_game(run_bench):
@@ -62,7 +63,7 @@ def test_cold_compile(benchmark, full_mode):
 def test_rollout_100(run_bench, benchmark):
     """rollout-100 full games (reference ruleset, 4 players, 1 thread; issue #10's bar:
     5 games/s per core)."""
-    run_bench(ud.rollout_bench(), rounds=3, group="search")  # 8 games a round
+    run_bench(rollout_bench(), rounds=3, group="search")  # 8 games a round
 
 
 def test_rollout_overhead(benchmark, calibrator):
@@ -70,7 +71,7 @@ def test_rollout_overhead(benchmark, calibrator):
     share of a whole continuation (``extra_info``; issue #10's bar: under 5 %)."""
     benchmark.group = "search"
     full, setup = benchmark.pedantic(
-        lambda: bench.measure_all([ud.continuation_bench(), ud.continuation_bench(setup_only=True)],
+        lambda: bench.measure_all([continuation_bench(), continuation_bench(setup_only=True)],
                                   0.05, cal=calibrator), rounds=1, iterations=1)
     benchmark.extra_info["continuations_per_s"] = full.ops_per_s
     benchmark.extra_info["overhead_share"] = full.ops_per_s / setup.ops_per_s

@@ -260,11 +260,14 @@ def test_anchor_without_openspiel_is_a_clear_error(monkeypatch, capsys):
 
 
 def test_rollout_report_measures_games_and_the_search_overhead():
-    """``simlib bench`` ends with the rollout player's games/s and its own overhead per
-    continuation (a share of the whole continuation's time)."""
+    """``simlib bench`` in a source checkout ends with the rollout player's games/s and its
+    own overhead per continuation (a share of the whole continuation's time), from
+    ``benchmarks/until_daylight_speed.py``."""
     import re
 
-    line = ud.rollout_report(target=0.005)
+    speed = bench.checkout_module("until_daylight")
+    assert set(bench.checkout_notes(["until_daylight"])) == {"runner", "game", "search"}
+    line = speed.rollout_report(target=0.005)
     games = float(re.search(r"rollout-100: ([\d.]+) full games", line).group(1))
     share = float(re.search(r"= ([\d.]+) % of a continuation", line).group(1))
     assert games > 0 and 0 < share < 100, line

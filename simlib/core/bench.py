@@ -22,7 +22,9 @@ mapping; :mod:`simlib.core.benchkit`): functions ``run(n)`` performing ``n`` ope
 ~``target`` seconds after a warm-up call outside the timed region; ops/s is the best block
 (noise on a shared machine only ever slows a block down).  JIT compile time is never
 inside a timed block; it is a figure of its own (below).  A benchmark may add lines
-under the table (its ``note``: a game's headline, for instance).
+under the table (its ``note``: a game's headline, for instance); in a source checkout,
+``benchmarks/<game>_speed.py`` adds a game's developer figures after them
+(:func:`checkout_notes`: speed experiments that do not ship in the wheel).
 
 The speed guard
 ---------------
@@ -149,6 +151,35 @@ def game_benches() -> dict[str, dict[str, Callable[[], Bench]]]:
 
 BENCH_FACTORIES = game_bench_factories()
 GUARDED = tuple(BENCH_FACTORIES)  # every declared benchmark is guarded
+
+def checkout_module(game: str):
+    """``benchmarks/<game>_speed.py`` of the source checkout simlib is imported from (a
+    game's speed experiments: developer tooling, not part of the wheel), loaded once by
+    path; ``None`` for an installed simlib or a game without one."""
+    tree = source_tree()
+    path = None if tree is None else tree / "benchmarks" / f"{game}_speed.py"
+    if path is None or not path.is_file():
+        return None
+    name = f"simlib_benchmarks_{game}_speed"  # benchmarks/ is a folder, not a package
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+def checkout_notes(games: Iterable[str]) -> dict[str, list[Callable]]:
+    """``{benchmark: [note, ...]}``: the developer figures a source checkout adds to the
+    report, the ``NOTES`` of each game's :func:`checkout_module`; empty for an installed
+    simlib."""
+    out: dict[str, list[Callable]] = {}
+    for game in games:
+        mod = checkout_module(game)
+        for bench, note in (getattr(mod, "NOTES", None) or {}).items():
+            out.setdefault(bench, []).append(note)
+    return out
+
 
 # --------------------------------------------------------------------------- calibration
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -998,6 +1029,7 @@ def report(args) -> int:
     names = [n for n in args.only.split(",") if n] if args.only else list(GUARDED)
     games = {g: {n: f for n, f in fs.items() if n in names} for g, fs in game_benches().items()}
     games = {g: fs for g, fs in games.items() if fs}
+    extra = checkout_notes(games)  # before measuring: a broken file fails in seconds
     say(f"simlib bench{' --quick' if quick else ''}{' --full' if args.full else ''}: kernels "
         f"of {', '.join(games)}, {datetime.date.today().isoformat()}")
     say(f"machine: {machine_description()}; Python {platform.python_version()}, "
@@ -1071,9 +1103,11 @@ def report(args) -> int:
                 f"cache): {_secs(t.get(first))}; with every kernel of {g}: {_secs(t.get('total'))}")
     ctx = ReportContext({m.name: m for m in ms}, cal, target, quick)
     for m, b in zip(ms, benches):
-        if b.note is not None:
+        notes = ([b.note] if b.note is not None else []) + extra.get(b.name, [])
+        if notes:
             say("")
-            for line in b.note(m, ctx):
+        for note in notes:
+            for line in note(m, ctx):
                 say(line)
     return 0
 
