@@ -17,9 +17,11 @@ from simlib.core.rng import (
     DEFAULT_STREAMS as N_STREAMS,
     game_key_nb,
     init_streams_nb,
+    key_streams_at_nb,
     make_streams,
     mix64_nb,
     next_u64_nb,
+    randint_at_nb,
     randint_nb,
 )
 
@@ -94,3 +96,25 @@ def test_randint_uses_the_top_32_bits():
     state[0] = np.uint64(SEED)
     for ref in REFERENCE:
         assert int(randint_nb(state, 0, 6)) == ((ref >> 32) * 6) >> 32
+
+
+def test_streams_kept_in_an_int64_state_are_the_same_streams():
+    """The step games keep their streams bit for bit in an int64 state array at a slot of
+    its layout (key_streams_at_nb, randint_at_nb): the same states and draws as the uint64
+    streams, keys and states above 2**63 included, and no other slot touched."""
+    first = 3
+    for seed, game in STREAM_CASES:
+        key = np.uint64(game_key_nb(np.int64(seed), np.int64(game)))
+        st = np.full(first + N_STREAMS + 2, -7, dtype=np.int64)
+        key_streams_at_nb(st, first, N_STREAMS, key)
+        assert st[first:first + N_STREAMS].view(np.uint64).tolist() == py_streams(seed, game)
+        assert st[:first].tolist() == [-7] * first and st[first + N_STREAMS:].tolist() == [-7, -7]
+        ref = make_streams(seed, game)
+        for n in (1, 2, 6, 52, 2**31 - 1):
+            got = int(randint_at_nb(st, first + STREAM_DICE, n))
+            assert got == int(randint_nb(ref, STREAM_DICE, n)) and 0 <= got < n
+        assert st[first:first + N_STREAMS].view(np.uint64).tolist() == ref.tolist()
+    st = np.zeros(2, dtype=np.int64)
+    st[1] = np.int64(SEED)
+    draws = [int(randint_at_nb(st, 1, 6)) for _ in REFERENCE]
+    assert draws == [((ref >> 32) * 6) >> 32 for ref in REFERENCE] and st[0] == 0

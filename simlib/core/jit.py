@@ -40,7 +40,7 @@ from .numba_patches import COMPILING as _COMPILING
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # core modules every game's kernels are compiled with (their edits recompile every game)
-_CORE_SOURCES = ("core/jit.py", "core/rng.py", "core/numba_patches.py")
+_CORE_SOURCES = ("core/jit.py", "core/rng.py", "core/gamelog_nb.py", "core/numba_patches.py")
 
 
 def kernel_source_hash(group: str | None = None) -> str:
@@ -48,7 +48,7 @@ def kernel_source_hash(group: str | None = None) -> str:
 
     ``group`` is a game package's folder relative to ``simlib/`` (``"games/until_daylight"``,
     ``"games/till_dawn"``): the hash covers that package's ``*_nb.py``, every module of its
-    ``kernels/`` folder and ``codes.py``, plus the core's jit, numba patch and rng modules.
+    ``kernels/`` folder and ``codes.py``, plus the core's modules in ``_CORE_SOURCES``.
     ``None``: every kernel source of simlib.
     """
     core = [_PACKAGE / c for c in _CORE_SOURCES]

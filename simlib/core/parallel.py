@@ -12,7 +12,8 @@ from typing import Callable
 import numba
 import numpy as np
 
-__all__ = ["BLOCK_GAMES", "TAIL_GAMES", "range_edges", "default_threads", "run_ranges"]
+__all__ = ["BLOCK_GAMES", "TAIL_GAMES", "range_edges", "default_threads", "run_ranges",
+           "run_prange"]
 
 BLOCK_GAMES = 128  # games a thread takes at a time
 TAIL_GAMES = 8  # the smallest range: the last ranges shrink to this
@@ -55,3 +56,16 @@ def run_ranges(kernel: Callable, args: tuple, n: int, threads: int | None = None
         for f in [pool.submit(kernel, *args, edges[i], edges[i + 1])
                   for i in range(len(edges) - 1)]:
             f.result()
+
+
+def run_prange(kernel: Callable, args: tuple, threads: int | None = None):
+    """``kernel(*args)`` for a kernel that spreads its games itself (numba's ``prange``),
+    on ``threads`` of numba's threads (default: numba's setting), restored after."""
+    if threads is None:
+        return kernel(*args)
+    old = numba.get_num_threads()
+    numba.set_num_threads(int(threads))
+    try:
+        return kernel(*args)
+    finally:
+        numba.set_num_threads(old)

@@ -67,6 +67,30 @@ def uniform_nb(state, stream):
     return np.float64(next_u64_nb(state, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+# The step-model games (Mort, Till Dawn, Until the World Ends) keep their streams bit for
+# bit inside the game's int64 state array, at slots of its layout: the same streams as
+# above, addressed by slot.
+@njit_nb
+def key_streams_at_nb(state, first, n_streams, key):
+    """:func:`init_streams_nb` into ``state[first:first + n_streams]`` of an int64 array:
+    stream ``i`` of ``key`` (uint64) at slot ``first + i``, its bits as int64."""
+    for i in range(n_streams):
+        state[first + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
+
+
+@njit_nb
+def randint_at_nb(state, slot, n):
+    """:func:`randint_nb` (``1 <= n < 2**31``) from the stream kept at ``state[slot]`` of
+    an int64 array: the splitmix64 step and the multiply-shift written out in one function
+    (one compile instead of three)."""
+    z = np.uint64(state[slot]) + GOLDEN
+    state[slot] = np.int64(z)
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 def make_streams(seed: int, game_index: int, n_streams: int = DEFAULT_STREAMS) -> np.ndarray:
     """Python helper: the ``n_streams`` stream states of one game (for tests and traces)."""
     st = np.zeros(n_streams, dtype=np.uint64)

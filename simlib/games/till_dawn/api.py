@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numba
 import numpy as np
 import pandas as pd
 
 from ...core import seats
+from ...core.parallel import run_prange
 from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
@@ -74,15 +74,7 @@ def run_kernel(rules: TillDawnRules, seed: int, start: int, players: np.ndarray,
     args = (rules.flat(), np.int64(seed), np.int64(start), np.ascontiguousarray(players, np.int64),
             np.ascontiguousarray(chars, np.int64), np.ascontiguousarray(seat_policy, np.int64),
             np.ascontiguousarray(seat_params, np.float64), np.int64(wsize), out)
-    if threads is None:
-        play_batch_nb(*args)
-    else:
-        old = numba.get_num_threads()
-        numba.set_num_threads(int(threads))
-        try:
-            play_batch_nb(*args)
-        finally:
-            numba.set_num_threads(old)
+    run_prange(play_batch_nb, args, threads)
     return out
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numba
 import numpy as np
 import pandas as pd
 
 from ...core import seats
+from ...core.parallel import run_prange
 from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.play_nb import kernel_nb
@@ -114,15 +114,7 @@ def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np
             players, np.ascontiguousarray(seat_policy, np.int64),
             np.ascontiguousarray(seat_params, np.float64), out, np.zeros(1, np.int64),
             np.int64(0), np.int64(0), legal, work, slog, slog)
-    if threads is None:
-        kernel_nb(*args)
-    else:
-        old = numba.get_num_threads()
-        numba.set_num_threads(int(threads))
-        try:
-            kernel_nb(*args)
-        finally:
-            numba.set_num_threads(old)
+    run_prange(kernel_nb, args, threads)
     return out
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
-from ....core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, mix64_nb
+from ....core.gamelog_nb import log_nb
+from ....core.rng import key_streams_at_nb, randint_at_nb
 from .. import codes as K
 
 BIG = 1 << 30
@@ -34,38 +35,11 @@ Q_SIDE = (2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 3)
 
 # =========================================================================== randomness
 @njit_nb
-def randint_nb(state, stream, n):
-    """Uniform integer in ``[0, n)`` from a stream kept in the int64 state (splitmix64
-    step and multiply-shift of ``simlib.core.rng``, written out in one function)."""
-    z = np.uint64(state[K.S_STREAMS + stream]) + GOLDEN
-    state[K.S_STREAMS + stream] = np.int64(z)
-    z = (z ^ (z >> np.uint64(30))) * MIX1
-    z = (z ^ (z >> np.uint64(27))) * MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit_nb
 def roll_nb(state, rules, black):
     """One roll of the white (``black`` False) or black die: 1 on a success."""
     if black:
-        return rules[K.R_BLACK + randint_nb(state, K.STREAM_DICE, rules[K.R_PARAMS + K.P_BLACK_FACES])]
-    return rules[K.R_WHITE + randint_nb(state, K.STREAM_DICE, rules[K.R_PARAMS + K.P_WHITE_FACES])]
-
-
-@njit_nb
-def log_nb(log, kind, rnd, seat, a, b, c, d):
-    n = log[0, 0]
-    if n + 1 < log.shape[0]:
-        r = n + 1
-        log[r, 0] = kind
-        log[r, 1] = rnd
-        log[r, 2] = seat
-        log[r, 3] = a
-        log[r, 4] = b
-        log[r, 5] = c
-        log[r, 6] = d
-        log[0, 0] = n + 1
+        return rules[K.R_BLACK + randint_at_nb(state, K.S_STREAMS + K.STREAM_DICE, rules[K.R_PARAMS + K.P_BLACK_FACES])]
+    return rules[K.R_WHITE + randint_at_nb(state, K.S_STREAMS + K.STREAM_DICE, rules[K.R_PARAMS + K.P_WHITE_FACES])]
 
 
 # =========================================================================== small helpers
@@ -184,7 +158,7 @@ def draw_free_token_nb(state, rules):
             free += 1
     if free == 0:
         return -1
-    r = randint_nb(state, K.STREAM_TOKENS, free)
+    r = randint_at_nb(state, K.S_STREAMS + K.STREAM_TOKENS, free)
     for t in range(nt):
         if token_free_nb(state, t):
             if r == 0:
@@ -208,7 +182,7 @@ def draw_energy_nb(state, seat):
             state[K.S_ENERGY_DISCARD + v] = 0
         if tot == 0:
             return -1
-    r = randint_nb(state, K.STREAM_DECKS, tot)
+    r = randint_at_nb(state, K.S_STREAMS + K.STREAM_DECKS, tot)
     for v in range(K.HAND_W):
         c = state[K.S_ENERGY_DECK + v]
         if r < c:
@@ -241,7 +215,7 @@ def draw_card_nb(state, seat, deck, discard):
             state[discard + k] = 0
         if tot == 0:
             return -1
-    r = randint_nb(state, K.STREAM_DECKS, tot)
+    r = randint_at_nb(state, K.S_STREAMS + K.STREAM_DECKS, tot)
     for k in range(K.MAX_K):
         c = state[deck + k]
         if r < c:
@@ -270,8 +244,7 @@ def init_state_nb(state, rules, key, log):
     for i in range(K.S_SIZE):
         state[i] = 0
     state[K.S_KEY] = np.int64(key)
-    for i in range(K.N_STREAMS):
-        state[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
+    key_streams_at_nb(state, K.S_STREAMS, K.N_STREAMS, key)
     ns = rules[K.R_PARAMS + K.P_SURVIVORS]
     for s in range(K.MAX_SEATS):
         state[K.S_S_STATUS + s] = K.ST_KILLED if s > ns else K.ST_IN
@@ -304,7 +277,7 @@ def _setup_draw_nb(state, rules, log):
     for t in range(nt):
         if state[K.S_TOKEN_USED + t] == 0:
             left += 1
-    r = randint_nb(state, K.STREAM_TOKENS, left)
+    r = randint_at_nb(state, K.S_STREAMS + K.STREAM_TOKENS, left)
     for t in range(nt):
         if state[K.S_TOKEN_USED + t] == 0:
             if r == 0:

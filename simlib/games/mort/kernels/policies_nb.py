@@ -36,11 +36,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
-from ....core.rng import STREAM_SALT, mix64_nb
+from ....core.rng import key_streams_at_nb, randint_at_nb
 from .. import codes as K
 from .engine_nb import (blocked_nb, card_of_nb, cards_held_nb, repair_card_nb,
-                        guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb,
-                        randint_nb, step_nb)
+                        guarded_nb, hand_size_nb, kcard_of_nb, legal_actions_nb, step_nb)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -523,8 +522,7 @@ def heuristic_nb(state, rules, params, legal, n):
 def _redeal_nb(sim, s, key):
     """Deal again every hand seat ``s`` cannot see from the cards it cannot see (the deck
     and those hands), with new random streams: the playout knows only what ``s`` knows."""
-    for i in range(K.N_STREAMS):
-        sim[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
+    key_streams_at_nb(sim, K.S_STREAMS, K.N_STREAMS, key)
     ns = K.MAX_SEATS
     # energy cards
     for o in range(ns):
@@ -540,7 +538,7 @@ def _redeal_nb(sim, s, key):
             tot = 0
             for v in range(K.HAND_W):
                 tot += sim[K.S_ENERGY_DECK + v]
-            r = randint_nb(sim, K.STREAM_DECKS, tot)
+            r = randint_at_nb(sim, K.S_STREAMS + K.STREAM_DECKS, tot)
             for v in range(K.HAND_W):
                 c = sim[K.S_ENERGY_DECK + v]
                 if r < c:
@@ -563,7 +561,7 @@ def _redeal_nb(sim, s, key):
             tot = 0
             for k in range(K.MAX_K):
                 tot += sim[deck + k]
-            r = randint_nb(sim, K.STREAM_DECKS, tot)
+            r = randint_at_nb(sim, K.S_STREAMS + K.STREAM_DECKS, tot)
             for k in range(K.MAX_K):
                 c = sim[deck + k]
                 if r < c:
@@ -612,7 +610,7 @@ def _rollout_nb(state, rules, params, legal, n, work, log):
     margin = params[PR_MARGIN] * m
     sim = work[:K.S_SIZE]
     lg = work[K.S_SIZE:K.S_SIZE + K.MAX_LEGAL]
-    base = np.uint64(randint_nb(state, K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
+    base = np.uint64(randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
     h = heuristic_nb(state, rules, params, legal, n)
     best = h
     bv = -1.0
@@ -654,7 +652,7 @@ def choose_nb(state, rules, policy, params, legal, n, work, log):
     """One of ``legal[:n]`` for the seat to move under ``policy`` (random or heuristic:
     the kernels without the search compile faster; ``choose_search_nb`` has every one)."""
     if policy == POLICY_RANDOM:
-        return legal[randint_nb(state, K.STREAM_POLICY, n)]
+        return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]
     return heuristic_nb(state, rules, params, legal, n)
 
 

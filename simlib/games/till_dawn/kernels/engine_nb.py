@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
-from ....core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, mix64_nb
+from ....core.gamelog_nb import log_nb
+from ....core.rng import key_streams_at_nb, mix64_nb, randint_at_nb
 from .. import codes as K
 
 NIGHT_SALT = np.uint64(0xA0761D6478BD642F)
@@ -32,46 +33,12 @@ NIGHT_SALT = np.uint64(0xA0761D6478BD642F)
 
 # =========================================================================== randomness
 @njit_nb
-def randint_nb(state, stream, n):
-    """Uniform integer in ``[0, n)`` (``1 <= n < 2**31``) from a stream kept bit for bit in
-    the int64 state: ``simlib.core.rng``'s splitmix64 step and multiply-shift, written out
-    in one function (one compile instead of three)."""
-    z = np.uint64(state[K.S_STREAMS + stream]) + GOLDEN
-    state[K.S_STREAMS + stream] = np.int64(z)
-    z = (z ^ (z >> np.uint64(30))) * MIX1
-    z = (z ^ (z >> np.uint64(27))) * MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit_nb
-def _key_streams_nb(state, key):
-    for i in range(K.N_STREAMS):
-        state[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
-
-
-@njit_nb
 def _rekey_hunt_nb(state, night):
     key = np.uint64(state[K.S_KEY])
     state[K.S_STREAMS + K.STREAM_HUNT] = np.int64(mix64_nb(key ^ (np.uint64(night + 1) * NIGHT_SALT)))
 
 
 # =========================================================================== small helpers
-@njit_nb
-def log_nb(log, kind, night, seat, a, b, c, d):
-    n = log[0, 0]
-    if n + 1 < log.shape[0]:
-        r = n + 1
-        log[r, 0] = kind
-        log[r, 1] = night
-        log[r, 2] = seat
-        log[r, 3] = a
-        log[r, 4] = b
-        log[r, 5] = c
-        log[r, 6] = d
-        log[0, 0] = n + 1
-
-
 @njit_nb
 def next_active_nb(state, seat):
     """The first active seat to the left of ``seat`` (``-1``: nobody is active)."""
@@ -122,7 +89,7 @@ def _start_night_nb(state, rules, log):
     # powers: all gathered, one dealt to each player (partial Fisher-Yates on the pile)
     npw = rules[K.R_PARAMS + K.P_N_POWERS]
     for s in range(n):
-        j = s + randint_nb(state, K.STREAM_DECKS, npw - s)
+        j = s + randint_at_nb(state, K.S_STREAMS + K.STREAM_DECKS, npw - s)
         tmp = state[K.S_POWERS + s]
         state[K.S_POWERS + s] = state[K.S_POWERS + j]
         state[K.S_POWERS + j] = tmp
@@ -156,14 +123,14 @@ def init_state_nb(state, rules, players, chars, key, log):
     for i in range(K.S_SIZE):
         state[i] = 0
     state[K.S_KEY] = np.int64(key)
-    _key_streams_nb(state, key)
+    key_streams_at_nb(state, K.S_STREAMS, K.N_STREAMS, key)
     state[K.S_PLAYERS] = players
     nch = rules[K.R_PARAMS + K.P_N_CHARS]
     if chars[0] < 0:  # random team: partial Fisher-Yates over the characters
         for c in range(nch):
             state[K.S_HUNT + c] = c  # the hunt pile is filled below: borrow it as scratch
         for s in range(players):
-            j = s + randint_nb(state, K.STREAM_DECKS, nch - s)
+            j = s + randint_at_nb(state, K.S_STREAMS + K.STREAM_DECKS, nch - s)
             tmp = state[K.S_HUNT + s]
             state[K.S_HUNT + s] = state[K.S_HUNT + j]
             state[K.S_HUNT + j] = tmp
@@ -398,7 +365,7 @@ def _draw_nb(state, rules, log):
             _sunrise_nb(state, log)
             state[K.S_PHASE] = K.PH_END_TURN
             return
-    j = randint_nb(state, K.STREAM_HUNT, n)
+    j = randint_at_nb(state, K.S_STREAMS + K.STREAM_HUNT, n)
     card = state[K.S_HUNT + j]
     state[K.S_HUNT + j] = state[K.S_HUNT + n - 1]
     state[K.S_HUNT + n - 1] = card
@@ -453,7 +420,7 @@ def _after_card_nb(state, rules, log):
     if rules[K.R_TYPES + card * K.CT_N + (K.CT_ICON)] == 1:
         ne = state[K.S_N_EVENTS]
         if ne > 0:
-            j = randint_nb(state, K.STREAM_DECKS, ne)
+            j = randint_at_nb(state, K.S_STREAMS + K.STREAM_DECKS, ne)
             e = state[K.S_EVENTS + j]
             state[K.S_EVENTS + j] = state[K.S_EVENTS + ne - 1]
             state[K.S_EVENTS + ne - 1] = e

@@ -53,8 +53,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
+from ....core.rng import randint_at_nb
 from .. import codes as K
-from .engine_nb import event_kind_nb, n_active_nb, randint_nb
+from .engine_nb import event_kind_nb, n_active_nb
 
 POLICY_RANDOM = 0
 POLICY_THRESHOLD = 1
@@ -873,4 +874,4 @@ def choose_nb(state, rules, policy, params, legal, n, work, cls_kind, cls_val, c
     if policy == POLICY_OPTIMAL:
         return optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_moon,
                           cls_prob, inv_pay)
-    return legal[randint_nb(state, K.STREAM_POLICY, n)]
+    return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
-from ....core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, mix64_nb
+from ....core.gamelog_nb import log_nb
+from ....core.rng import key_streams_at_nb, mix64_nb, randint_at_nb
 from .. import codes as K
 
 ROUND_SALT = np.uint64(0x8EBC6AF09C88C6E3)
@@ -34,40 +35,13 @@ ROUND_SALT = np.uint64(0x8EBC6AF09C88C6E3)
 
 # =========================================================================== randomness
 @njit_nb
-def randint_nb(state, stream, n):
-    """Uniform integer in ``[0, n)`` from a stream kept bit for bit in the int64 state
-    (``simlib.core.rng``'s splitmix64 step and multiply-shift, in one function)."""
-    z = np.uint64(state[K.S_STREAMS + stream]) + GOLDEN
-    state[K.S_STREAMS + stream] = np.int64(z)
-    z = (z ^ (z >> np.uint64(30))) * MIX1
-    z = (z ^ (z >> np.uint64(27))) * MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit_nb
 def shuffle_nb(state, off, n, stream):
     """Fisher-Yates over ``state[off:off + n]``."""
     for i in range(n - 1, 0, -1):
-        j = randint_nb(state, stream, i + 1)
+        j = randint_at_nb(state, K.S_STREAMS + stream, i + 1)
         t = state[off + i]
         state[off + i] = state[off + j]
         state[off + j] = t
-
-
-@njit_nb
-def log_nb(log, kind, rnd, seat, a, b, c, d):
-    n = log[0, 0]
-    if n + 1 < log.shape[0]:
-        r = n + 1
-        log[r, 0] = kind
-        log[r, 1] = rnd
-        log[r, 2] = seat
-        log[r, 3] = a
-        log[r, 4] = b
-        log[r, 5] = c
-        log[r, 6] = d
-        log[0, 0] = n + 1
 
 
 # =========================================================================== cards and piles
@@ -751,8 +725,7 @@ def init_state_nb(state, rules, players, key, log):
     for i in range(K.S_SEATS + players * K.SEAT_W):
         state[i] = 0
     state[K.S_KEY] = np.int64(key)
-    for i in range(K.N_STREAMS):
-        state[K.S_STREAMS + i] = np.int64(mix64_nb(key ^ (np.uint64(i + 1) * STREAM_SALT)))
+    key_streams_at_nb(state, K.S_STREAMS, K.N_STREAMS, key)
     state[K.S_PLAYERS] = players
     state[K.S_DEALER] = 0
     state[K.S_PENDING] = -1

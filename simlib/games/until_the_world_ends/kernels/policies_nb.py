@@ -29,8 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.jit import njit_nb
+from ....core.rng import randint_at_nb
 from .. import codes as K
-from .engine_nb import (apply_action_nb, card_nb, legal_actions_nb, multiplier_nb, randint_nb,
+from .engine_nb import (apply_action_nb, card_nb, legal_actions_nb, multiplier_nb,
                         resolve_instant_nb, score_player_nb, tl_remove_nb)
 
 POLICY_RANDOM, POLICY_GREEDY, POLICY_ROLLOUT, POLICY_CLAIRVOYANT = range(4)
@@ -227,7 +228,7 @@ def resample_nb(state, rules, me):
             j -= 1
         state[K.S_PILE + j + 1] = c
     for i in range(k - 1, 0, -1):
-        j = randint_nb(state, K.STREAM_SEARCH, i + 1)
+        j = randint_at_nb(state, K.S_STREAMS + K.STREAM_SEARCH, i + 1)
         t = state[K.S_PILE + i]
         state[K.S_PILE + i] = state[K.S_PILE + j]
         state[K.S_PILE + j] = t
@@ -296,7 +297,7 @@ def rollout_nb(state, rules, params, legal, n, work, slog, peek):
     w = work[1]
     inner = work[2:]
     g_choice = greedy_nb(state, rules, gp, legal, n, inner, slog)
-    randint_nb(state, K.STREAM_SEARCH, 2)
+    randint_at_nb(state, K.S_STREAMS + K.STREAM_SEARCH, 2)
     base = state[K.S_STREAMS + K.STREAM_SEARCH]
     gvals = legal[n + K.MAX_LEGAL:]  # greedy's value in each world
     for t in range(tries):
@@ -332,7 +333,7 @@ def choose_nb(state, rules, policy, params, legal, n, work, slog):
     """The action of the seat to decide (``legal[:n]``; ``legal`` has room for a
     continuation's own list after them)."""
     if policy == POLICY_RANDOM:
-        return legal[randint_nb(state, K.STREAM_POLICY, n)]
+        return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]
     if policy == POLICY_GREEDY:
         return greedy_nb(state, rules, params, legal, n, work, slog)
     return rollout_nb(state, rules, params, legal, n, work, slog, policy == POLICY_CLAIRVOYANT)
