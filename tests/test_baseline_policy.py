@@ -10,7 +10,7 @@ import pytest
 
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.ruleset import load_ruleset
-from simlib.games.until_daylight.step import position
+from simlib.games.until_daylight.position import position
 
 TEAM = ["hipster", "trigger", "haggler", "psycho"]
 HIP, TRI, HAG, PSY = range(4)
@@ -143,7 +143,7 @@ def test_discards_the_least_useful_card_to_a_raider(rules):
                  round=3, first=PSY, ruleset=rules.override({"dice.combat.faces": {"H": 6}}))
     for _ in range(4):
         choose(g, "do nothing")
-    assert g.decision == "card to discard" and g.seat == PSY
+    assert g.decision == "card to discard" and g.to_move == PSY
     assert baseline(g) == "discard wire"
 
 

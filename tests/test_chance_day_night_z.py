@@ -1,4 +1,4 @@
-"""Day Night Z's explicit chance (issue #40): ``api.Game.chance_events()`` lists every
+"""Day Night Z's explicit chance (issue #40): ``step.Game.chance_events()`` lists every
 outcome the kernel drew, and nothing else.
 
 Checks on seeded games: the dice events are exactly the dice stream's draws and the picks
@@ -15,7 +15,8 @@ import pytest
 
 from simlib.core import rng as R
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z.api import Game, _draws
+from simlib.core.step import draws as _draws
+from simlib.games.day_night_z.step import Game
 from simlib.games.day_night_z.play import play_games
 
 CASES = [(seed, game, team) for seed, game in ((0, 1), (3, 7), (11, 2)) for team in (1, 2, 4)]
@@ -46,7 +47,7 @@ _POS = {"search": K.G_POS_SEARCH, "spawn": K.G_POS_SPAWN, "encounter": K.G_POS_E
 def games():
     out = []
     for seed, game, team in CASES:
-        g = Game(seed=seed, game=game, team_size=team, policy="random" if team == 2 else "baseline")
+        g = Game(seed=seed, game=game, players=team, policy="random" if team == 2 else "baseline")
         g.play()
         out.append(g)
     return out
@@ -106,7 +107,7 @@ def test_the_events_match_what_the_game_shows(games):
 
 
 def test_clone_carries_the_events_and_continues_alike():
-    g = Game(seed=5, game=3, team_size=3)
+    g = Game(seed=5, game=3, players=3)
     for _ in range(12):
         if g.over:
             break
@@ -116,19 +117,19 @@ def test_clone_carries_the_events_and_continues_alike():
     g.play()
     h.play()
     assert h.chance_events() == g.chance_events()
-    assert len(g.chance_events()) > len(Game(seed=5, game=3, team_size=3).chance_events())
+    assert len(g.chance_events()) > len(Game(seed=5, game=3, players=3).chance_events())
 
 
 def test_play_a_decision_at_a_time_is_the_batch_game():
     rows = play_games(4, seed=9, team_size=2)["records"]
     for i in range(4):
-        g = Game(seed=9, game=i, team_size=2).play()
-        assert g.record() == {k: int(v) for k, v in zip(K.RECORD_FIELDS, rows[i])}
+        g = Game(seed=9, game=i, players=2).play()
+        assert g.record_array().tolist() == rows[i].tolist()
 
 
 def test_a_changed_outcome_would_show():
     """The events depend on the game: two deals differ in their dice."""
-    a = Game(seed=1, game=0, team_size=2).play().chance_events()
-    b = Game(seed=1, game=1, team_size=2).play().chance_events()
+    a = Game(seed=1, game=0, players=2).play().chance_events()
+    b = Game(seed=1, game=1, players=2).play().chance_events()
     assert a != b
     assert np.all(np.array([v for k, v in a if k == "die"]) >= 0)

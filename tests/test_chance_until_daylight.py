@@ -20,6 +20,7 @@ from simlib.games.until_daylight.codes import STREAM_CARDS, STREAM_DICE, STREAM_
 from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight.ladder import ruleset_named
 from simlib.games.until_daylight.ruleset import load_ruleset
+from simlib.games.until_daylight.position import position
 from simlib.games.until_daylight.step import Game, StepError
 
 RULES = load_ruleset("reference")
@@ -44,7 +45,7 @@ def _streams(g: Game) -> np.ndarray:
 def _replay_streams(g: Game, events) -> tuple[np.ndarray, list[int]]:
     """The game's streams from its key, advanced once per listed outcome; the dice faces
     those draws give."""
-    packed = g.ruleset.pack()
+    packed = g.rules.pack()
     die = np.asarray(packed.die_faces)
     n_fate = len(packed.fate_faces)
     rs = g.rs
@@ -111,7 +112,7 @@ def test_a_game_without_enemy_batches_lists_its_dice_in_rolling_order():
         if (rows[:cut, 0] == K.EV_ROLL).sum() == 0:
             continue
         played = rows[:cut][rows[:cut, 0] == K.EV_CARD_PLAYED]
-        kinds = g.ruleset.pack().card_tab[:, K.C_KIND]
+        kinds = g.rules.pack().card_tab[:, K.C_KIND]
         if any(kinds[int(r[3])] == K.CK_LUCKY for r in played):
             continue
         ev = g.chance_events()
@@ -132,7 +133,7 @@ def test_decks_draws_are_their_contents():
             continue
         ev = g.chance_events()
         v = g.view
-        packed = g.ruleset.pack()
+        packed = g.rules.pack()
         enemies = Counter({t: int(packed.enemy_tab[t, K.E_COUNT]) for t in range(packed.enemy_tab.shape[0])})
         drawn = Counter(v_ for k, v_ in ev if k == "horde")
         left = Counter(int(t) for t in v.hdeck[:int(g.state[K.G_HDECK_N])])
@@ -174,11 +175,14 @@ def test_clone_replay_and_trace_agree():
 
 
 def test_given_team_draws_no_character_and_unknowable_games_say_so():
-    g = Game(seed=1, game=0, players=3, characters=["pillar", "hipster", "trigger"],
+    g = Game(1, 0, seats=[{"character": c} for c in ("pillar", "hipster", "trigger")],
              ruleset=RULES, trace=50_000)
     assert all(k != "character" for k, _ in g.chance_events())
     assert g.chance_events()[0][0] == "timer"
-    h = Game(seed=1, game=0, players=3, ruleset=RULES)  # no trace; play() chooses inline
-    h.play("random")
+    h = Game(seed=1, game=0, players=3, ruleset=RULES).play("random")  # no trace: replayed
+    assert h.chance_events() == Game(seed=1, game=0, players=3, ruleset=RULES,
+                                     trace=50_000).play("random").chance_events()
+    pos = position([{"character": c} for c in ("pillar", "hipster", "trigger")], round=3,
+                   ruleset=RULES)  # no trace and no history
     with pytest.raises(StepError, match="cannot be replayed"):
-        h.chance_events()
+        pos.chance_events()

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z.api import Game
+from simlib.games.day_night_z.step import Game
 from simlib.games.day_night_z.play import play_games
 from simlib.games.day_night_z.ruleset import load_ruleset
+from simlib.games.day_night_z.study import at_hour, load_rules
 
 RS = load_ruleset()
 G = K.S_GLOBALS
@@ -84,8 +85,19 @@ def put_enemy(g, kind, place, eng=-1, slot=None):
     return slot
 
 
+def rules_at(ruleset=None, hour=None):
+    """The ruleset with the adventure starting at ``hour`` (None: the scenario's hour)."""
+    rules = load_rules(ruleset)
+    return rules if hour is None else at_hour(rules, hour)
+
+
+def engine_record(g) -> dict:
+    """The kernel's record of ``g`` (``codes.RECORD_FIELDS``, codes not names)."""
+    return dict(zip(K.RECORD_FIELDS, g.record_array().tolist()))
+
+
 def new_game(team=1, ruleset=None, hour=None, seed=0, game=0):
-    g = Game(seed=seed, game=game, team_size=team, ruleset=ruleset, start_hour=hour, policy="baseline")
+    g = Game(seed, game, players=team, ruleset=rules_at(ruleset, hour), policy="baseline")
     assert not g.over
     return g
 
@@ -286,7 +298,7 @@ def test_starvation_kills_as_hunger():
     g = new_game(hour=14)
     g.state[si(0, K.U_SUPPLIES)], g.state[si(0, K.U_HEALTH)] = 0, 1
     pass_turn(g, hours=1)
-    r = g.record()
+    r = engine_record(g)
     assert g.over and (r["dead_hunger"], r["end_cause"]) == (1, K.END_ALL_DEAD)
 
 
@@ -633,7 +645,7 @@ def test_success_searches_done_and_every_living_survivor_at_an_exit():
     g.state[si(1, K.U_DEAD_CAUSE)] = K.DEAD_DAMAGE
     g.state[G + K.G_DEAD_DAMAGE] = 1
     g.apply_code(code(K.AC_ACTIVATE, 0))
-    r = g.record()
+    r = engine_record(g)
     assert g.over and r["success"] == 1 and r["end_cause"] == K.END_SUCCESS
     assert r["vp"] == RS.get("scenario.vp_base") - RS.get("scenario.vp_per_dead")
 
@@ -652,7 +664,7 @@ def test_out_of_turns_after_the_turn_limit():
         if g.over:
             break
         pass_turn(g)
-    r = g.record()
+    r = engine_record(g)
     assert g.over and r["end_cause"] in (K.END_OUT_OF_TURNS, K.END_ALL_DEAD)
     if r["end_cause"] == K.END_OUT_OF_TURNS:
         assert r["turns"] == RS.get("scenario.turn_limit")
@@ -709,20 +721,20 @@ def test_same_seed_same_records_whatever_threads_and_start(batch):
 def test_step_game_is_the_batch_game(policy, team, hour):
     out = play_games(10, seed=4, team_size=team, start_hour=hour, policy=policy, threads=1)
     for i in range(10):
-        g = Game(seed=4, game=i, team_size=team, start_hour=hour, policy=policy)
+        g = Game(4, i, players=team, ruleset=rules_at(None, hour), policy=policy)
         while not g.over:
             g.apply(g.policy_choice())
         row = {k: int(v) for k, v in zip(K.RECORD_FIELDS, out["records"][i])}
-        assert g.record() == row
+        assert engine_record(g) == row
         assert g.threat_by_turn() == [int(x) for x in out["threat_by_turn"][i]]
         assert g.alive_by_turn() == [int(x) for x in out["alive_by_turn"][i]]
-        assert Game(seed=4, game=i, team_size=team, start_hour=hour, policy=policy).play().record() == row
+        assert engine_record(Game(4, i, players=team, ruleset=rules_at(None, hour), policy=policy).play()) == row
 
 
 def test_random_play_keeps_every_invariant():
     rng = np.random.default_rng(7)
     for i in range(40):
-        g = Game(seed=9, game=i, team_size=int(rng.integers(1, 5)), start_hour=int(rng.integers(0, 24)))
+        g = Game(9, i, players=int(rng.integers(1, 5)), ruleset=rules_at(None, int(rng.integers(0, 24))))
         steps = 0
         while not g.over:
             acts = g.legal_actions()

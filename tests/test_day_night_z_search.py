@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z.api import Game
+from simlib.games.day_night_z.step import Game
 from simlib.games.day_night_z.play import play_games
 from simlib.games.day_night_z.policies import POLICIES, param_array
 
@@ -38,13 +38,12 @@ def test_a_search_game_is_a_function_of_seed_and_game_only(policy, params):
 def test_the_step_game_plays_the_batch_games_with_the_rollout_player():
     rows = play_games(2, seed=5, policy="rollout", params=SMALL)["records"]
     for i in range(2):
-        g = Game(seed=5, game=i, policy="rollout", params=SMALL)
+        g = Game(5, i, policy=("rollout", SMALL))
         while not g.over:
             g.apply(g.policy_choice())
-        rec = g.record()
-        assert [rec[f] for f in K.RECORD_FIELDS] == list(rows[i]), i
-        h = Game(seed=5, game=i, policy="rollout", params=SMALL).play()
-        assert [h.record()[f] for f in K.RECORD_FIELDS] == list(rows[i]), i
+        assert g.record_array().tolist() == rows[i].tolist(), i
+        h = Game(5, i, policy=("rollout", SMALL)).play()
+        assert h.record_array().tolist() == rows[i].tolist(), i
 
 
 # ------------------------------------------------------------------ no peeking
@@ -91,7 +90,7 @@ def _hide_the_future(g, rng):
 def _mid_game_states(n_games=6, every=9):
     """Games of the baseline stopped every ``every`` decisions (seed 4)."""
     for i in range(n_games):
-        g = Game(seed=4, game=i, policy="rollout", params=SMALL)
+        g = Game(4, i, policy=("rollout", SMALL))
         k = 0
         while not g.over:
             if k % every == every - 1 and len(g.legal_codes()) >= 2:

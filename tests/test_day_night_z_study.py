@@ -337,16 +337,16 @@ def test_trace_ends_with_the_game_s_record_and_the_report_has_its_sections(tmp_p
 
 
 def test_the_step_model_and_the_batch_take_a_preset_name(tmp_path):
-    """``api.Game(ruleset="reference")`` and ``play_games(ruleset="reference")`` name the
+    """``step.Game(ruleset="reference")`` and ``play_games(ruleset="reference")`` name the
     preset as the other games' step models do (it was read as a path and refused); a tweak
     over the preset and a ruleset object give the same game as through the study."""
-    from simlib.games.day_night_z.api import Game
+    from simlib.games.day_night_z.step import Game
     from simlib.games.day_night_z.play import play_games
     from simlib.games.day_night_z.ruleset import RulesetError
     from simlib.games.day_night_z.study import load_rules
 
     def played(**kw):
-        g = Game(seed=3, game=1, team_size=2, **kw)
+        g = Game(seed=3, game=1, players=2, **kw)
         while not g.over:
             g.apply(g.policy_choice())
         return g.record()

@@ -1,4 +1,4 @@
-"""Differential test of Day Night Z (issue #40): the numba kernels (``api.Game``) and the
+"""Differential test of Day Night Z (issue #40): the numba kernels (``step.Game``) and the
 reference engine written apart (``tests/reference/day_night_z.py``) play the same seeded
 games, the kernel's chance outcomes (``Game.chance_events()``) scripted into the reference.
 
@@ -28,7 +28,8 @@ from collections import Counter
 import pytest
 
 from simlib.games.day_night_z import codes as K
-from simlib.games.day_night_z.api import Game
+from simlib.games.day_night_z.step import Game
+from simlib.games.day_night_z.study import at_hour, load_rules
 from simlib.games.day_night_z.ruleset import load_ruleset
 from tests.reference.chance import ScriptedChance
 from tests.reference.day_night_z import Reference
@@ -254,7 +255,7 @@ _STATS = (("kills", K.G_KILLS, "kills"), ("thr_noise", K.G_THR_NOISE, ("threat_f
           ("sp_threat", K.G_SP_THREAT, "sp_on_threat"), ("hunter_spawns", K.G_HUNTER_SPAWNS, "hunter_spawns"),
           ("hunter_damage", K.G_HUNTER_DAMAGE, "hunter_damage"), ("hunter_kills", K.G_HUNTER_KILLS, "hunter_kills"))
 _DEATHS = (("damage", K.G_DEAD_DAMAGE), ("infection", K.G_DEAD_INFECTION), ("hunger", K.G_DEAD_HUNGER))
-# the kernel's draw piles (api._DECKS order) and the reference's names for them
+# the kernel's draw piles (step._DECKS order) and the reference's names for them
 _PILES = (("search", K.S_SDECK, K.G_POS_SEARCH, K.RP_N_SEARCH, "search"),
           ("spawn", K.S_XSPAWN, K.G_POS_SPAWN, None, "spawn"),
           ("encounter", K.S_EDECK, K.G_POS_ENC, K.RP_N_ENC, "encounters"),
@@ -300,15 +301,21 @@ def k_hidden(g: Game) -> dict:
     out["places"] = places
     piles = {}
     for kind, a, pos, param, ref_name in _PILES:
-        n = g._deck_size(param)
+        n = deck_size(g, param)
         names = r.names({"encounter": "encounters", "surprise": "surprises", "corpse": "corpses"}.get(kind, kind))
         left = Counter(names[int(x)] for x in st[a + g.g(pos):a + n])
         piles[ref_name] = dict(sorted(left.items()))
-    n = g._deck_size(K.RP_N_THREAT)
+    n = deck_size(g, K.RP_N_THREAT)
     for a, ref_name, words in _THREAT_PILES:
         piles[ref_name] = dict(sorted(Counter(words[int(x)] for x in st[a + g.g(K.G_POS_THREAT):a + n]).items()))
     out["piles"] = piles
     return out
+
+
+def deck_size(g: Game, param) -> int:
+    """A pile's size in the packed rules: the spawn deck's (``param`` None) or an engine
+    parameter's."""
+    return int(g.packed[2][K.X_PARAMS + K.SP_N_CARDS] if param is None else g.packed[3][K.R_PARAMS + param])
 
 
 def r_hidden(ref: Reference) -> dict:
@@ -336,7 +343,7 @@ def r_hidden(ref: Reference) -> dict:
 
 
 def k_record(g: Game) -> dict:
-    rec = g.record()
+    rec = dict(zip(K.RECORD_FIELDS, g.record_array().tolist()))
     return {"result": K.END_CAUSES[rec["end_cause"]], "success": bool(rec["success"]), "vp": rec["vp"],
             "turns": rec["turns"], "alive": rec["alive"],
             "deaths": {"damage": rec["dead_damage"], "infection": rec["dead_infection"],
@@ -406,7 +413,8 @@ def _auto(ref: Reference, state: dict, g: Game) -> tuple | None:
 
 def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, ruleset=None, hour=None,
               chooser: str | None = None, max_decisions: int = 5000, chance_cls=None) -> dict:
-    g = Game(seed=seed, game=game, ruleset=ruleset, team_size=team, start_hour=hour, policy=policy)
+    rules = load_rules(ruleset) if hour is None else at_hour(load_rules(ruleset), hour)
+    g = Game(seed, game, ruleset=rules, players=team, policy=policy)
     ch = (chance_cls or KernelChance)(g.rules)
     fed = 0
 
@@ -561,7 +569,7 @@ def test_scenario_search_markers_go_with_the_tiles():
     Fire Station discards all its tiles): a search marker left on a tile goes with it, and
     re-entering the location finds none there (the disagreement the differential runs
     found: the kernel kept the marker)."""
-    g = Game(seed=3, game=0, team_size=1)
+    g = Game(seed=3, game=0, players=1)
     r = g.rules
     loc = 0
     access = r.get(f"locations.{r.names('locations')[loc]}.access")

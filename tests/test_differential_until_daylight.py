@@ -117,7 +117,7 @@ class Adapter:
             if act == K.A_USE and self.card_kind[a] == K.CK_PICKPOCKET:
                 inv = g.view.inv
                 return [("pickpocket", q, c[t]) for q in range(g.view.n_players)
-                        if q != g.seat for t in range(inv.shape[1]) if inv[q, t] > 0]
+                        if q != g.to_move for t in range(inv.shape[1]) if inv[q, t] > 0]
             if act == K.A_USE:
                 return [("use", c[a])]
             if act == K.A_ATTACK:
@@ -186,7 +186,7 @@ class Adapter:
         d = int(st[K.G_PENDING_D]) if not g.over else -1
         obs: dict[str, Any] = {
             "round": rnd, "phase": name, "decision": DECISION.get(d) if not g.over else None,
-            "to_move": g.seat if not g.over else None,
+            "to_move": g.to_move if not g.over else None,
             "leader": None if st[K.G_LEADER] < 0 else int(st[K.G_LEADER]),
             "trap_supply": int(st[K.G_TRAP_SUPPLY]),
             "barricade_supply": int(st[K.G_BARR_SUPPLY]),
@@ -392,7 +392,7 @@ class Duel:
         self.where = f"seed={seed} game={game} players={players} policy={policy}"
         self.policy = policy
         self.g = Game(seed=seed, game=game, players=players, ruleset=rules, trace=TRACE_CAP,
-                      policy=policy, policy_params=params)
+                      policy=(policy, params))
         self.chance = ScriptedChance()
         self.pushed = 0
         self._push()
@@ -470,18 +470,18 @@ class Duel:
             kset = {a for m in mapped for a in m}
             rset = set(ref.legal_actions())
             if ref.is_over():
-                self.fail(f"the reference game is over, the kernel asks seat {g.seat} "
+                self.fail(f"the reference game is over, the kernel asks seat {g.to_move} "
                           f"for a {DECISION[d]}: {sorted(kset, key=str)}")
             if kset != rset:
-                self.fail(f"legal actions differ at a {DECISION[d]} of seat {g.seat}",
+                self.fail(f"legal actions differ at a {DECISION[d]} of seat {g.to_move}",
                           [f"kernel only: {sorted(kset - rset, key=str)}",
                            f"reference only: {sorted(rset - kset, key=str)}"])
-            self._check_log(f"before a {DECISION[d]} of seat {g.seat}")
+            self._check_log(f"before a {DECISION[d]} of seat {g.to_move}")
             ko = ad.observation(g)
             ro = ad.reference_view(ref, ko)
             diff = _diff(ko, ro)
             if diff:
-                self.fail(f"observations differ at a {DECISION[d]} of seat {g.seat}", diff)
+                self.fail(f"observations differ at a {DECISION[d]} of seat {g.to_move}", diff)
             i = g.policy_choice()
             choice = mapped[i]
             self._kernel_apply(i)

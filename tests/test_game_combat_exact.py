@@ -29,7 +29,7 @@ from simlib.games.until_daylight import codes as K
 from simlib.games.until_daylight import exact
 from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.state import GameState
-from simlib.games.until_daylight.step import position
+from simlib.games.until_daylight.position import position
 
 RULES = load_ruleset("reference")
 PACK = RULES.pack()

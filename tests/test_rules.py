@@ -25,7 +25,7 @@ from simlib.games.until_daylight.kernels.game_nb import (
 from simlib.games.until_daylight.kernels.state_nb import xp_nb
 from simlib.games.until_daylight.ruleset import load_ruleset
 from simlib.games.until_daylight.state import GameState
-from simlib.games.until_daylight.step import position
+from simlib.games.until_daylight.position import position
 
 # no Pillar (absorbs for neighbours) and no Drifter (ignores damage): damage is plain
 TEAM = ["hipster", "trigger", "haggler", "psycho"]
@@ -100,7 +100,7 @@ def choose(g, text):
 
 def choose_attack(g, area, weapon):
     cands = g.candidates()
-    w = g.ruleset.card_id(weapon)
+    w = g.rules.card_id(weapon)
     hits = [i for i, row in enumerate(cands) if row[0] == K.A_ATTACK and row[1] == area and row[2] == w]
     assert len(hits) == 1, g.legal_actions()
     return g.apply(hits[0])
@@ -108,7 +108,7 @@ def choose_attack(g, area, weapon):
 
 def attacks_offered(g):
     """(area, weapon name) of every attack candidate of the pending decision."""
-    return {(int(r[1]), g.ruleset.card_names[int(r[2])]) for r in g.candidates() if r[0] == K.A_ATTACK}
+    return {(int(r[1]), g.rules.card_names[int(r[2])]) for r in g.candidates() if r[0] == K.A_ATTACK}
 
 
 def events(gs, kind):
@@ -164,13 +164,13 @@ def test_search_turns_go_clockwise_then_the_caught_player_starts_the_combat(rule
     g = position(table(), round=2, phase="search", first=2, ruleset=r)
     seats = []
     while g.decision == "search action":
-        seats.append(g.seat)
+        seats.append(g.to_move)
         choose(g, "do nothing")
     assert seats == [2, 3, 0, 1, 2, 3, 0, 1]  # K = 8 actions
     assert len(g.view.area_cards(2)) == 4 + 2  # the 9th actor (seat 2) is caught: the wave
     combat = []
     while g.decision == "combat action":
-        combat.append(g.seat)
+        combat.append(g.to_move)
         choose(g, "do nothing")
     assert combat == [2, 3, 0, 1]  # the caught player starts the combat
 
@@ -184,7 +184,7 @@ def test_the_next_round_starts_with_the_player_after_the_caught_one(rules):
     g = position(table(), round=2, phase="search", first=2, ruleset=r)
     seats = []
     while g.decision == "search action":
-        seats.append(g.seat)
+        seats.append(g.to_move)
         choose(g, "do nothing")
     assert seats == [2, 3, 0, 1, 2, 3] and g.view.g[K.G_CAUGHT] == 0
     while g.decision == "combat action":
@@ -192,7 +192,7 @@ def test_the_next_round_starts_with_the_player_after_the_caught_one(rules):
     assert g.decision == "search action" and g.view.g[K.G_ROUND] == 3
     seats = []
     while g.decision == "search action":
-        seats.append(g.seat)
+        seats.append(g.to_move)
         choose(g, "do nothing")
     assert seats == [1, 2, 3, 0, 1, 2]
 
@@ -246,7 +246,7 @@ def test_a_player_may_give_part_of_an_ammo_stack(rules):
     ammo = rules.card_id("gun_ammo")
     before = int(g.view.inv[HAG, ammo])
     choose(g, "give gun_ammo to haggler (seat 2)")
-    assert g.decision == "cards of the stack" and g.seat == TRI
+    assert g.decision == "cards of the stack" and g.to_move == TRI
     assert g.legal_actions() == ["1 card of the stack"] + [f"{k} cards of the stack" for k in (2, 3, 4)]
     choose(g, "3 cards of the stack")
     assert g.view.inv[TRI, ammo] == 1 and g.view.inv[HAG, ammo] == before + 3
@@ -272,12 +272,12 @@ def test_give_and_take_move_one_card_between_players(rules):
     choose(g, "give helmet to haggler (seat 2)")
     v = g.view
     assert v.inv[TRI, rules.card_id("helmet")] == 0 and v.inv[HAG, rules.card_id("helmet")] == 1
-    assert g.seat == HAG  # the give was the Trigger's action
+    assert g.to_move == HAG  # the give was the Trigger's action
     choose(g, "do nothing")  # the haggler
     choose(g, "take knife from haggler (seat 2)")  # the psycho takes, with agreement
     v = g.view
     assert v.inv[PSY, rules.card_id("knife")] == 1 and v.inv[HAG, rules.card_id("knife")] == 0
-    assert g.seat == HIP
+    assert g.to_move == HIP
 
 
 def test_red_cards_resolve_at_once_when_drawn(rules):
@@ -376,16 +376,16 @@ def test_heal_cards_canned_food_medkit_and_bandage(rules):
                                                            "medkit": 1, "canned_food": 1}}),
                  round=3, first=PSY, ruleset=rules)
     choose(g, "use bandage")
-    assert g.view.pl[PSY, K.PL_HEALTH] == 3 and g.seat == PSY  # no action used: still its turn
+    assert g.view.pl[PSY, K.PL_HEALTH] == 3 and g.to_move == PSY  # no action used: still its turn
     choose(g, "use medkit")
-    assert g.view.pl[PSY, K.PL_HEALTH] == 5 and g.seat == HIP  # the turn's action
+    assert g.view.pl[PSY, K.PL_HEALTH] == 5 and g.to_move == HIP  # the turn's action
     for _ in range(3):
         choose(g, "do nothing")
-    while g.seat != PSY:  # no enemy: the next round's search phase, up to the Psycho's turn
+    while g.to_move != PSY:  # no enemy: the next round's search phase, up to the Psycho's turn
         assert g.decision == "search action"
         choose(g, "do nothing")
     choose(g, "use canned_food")
-    assert g.view.pl[PSY, K.PL_HEALTH] == 6 and g.seat != PSY
+    assert g.view.pl[PSY, K.PL_HEALTH] == 6 and g.to_move != PSY
     assert g.view.inv[PSY].sum() == 1  # only the bat is left
 
 
@@ -590,7 +590,7 @@ def test_lucky_is_offered_after_the_roll_while_x_are_showing(rules):
     assert g.decision == "card after the roll" and g.legal_actions() == ["keep the roll", "play lucky"]
     assert g.view.g[K.G_CUR_X] == 3
     choose(g, "play lucky")
-    assert g.view.inv[PSY, rules.card_id("lucky")] == 0 and g.seat == HIP
+    assert g.view.inv[PSY, rules.card_id("lucky")] == 0 and g.to_move == HIP
 
 
 def test_each_x_is_rerolled_once_so_a_second_lucky_card_waits_for_another_attack(rules):
@@ -620,7 +620,7 @@ def test_adrenaline_gives_one_more_attack_and_damage_resets_between_attacks(rule
     choose(g, "attack own area (monster) with knife (adrenaline)")
     v = g.view
     assert v.area_cards(HAG) == ["monster"]  # 1H + 1H in two attacks: not 2H
-    assert inv(v, HAG) == {"knife": 1} and g.seat == PSY
+    assert inv(v, HAG) == {"knife": 1} and g.to_move == PSY
 
 
 def test_survivors_are_skipped_by_player_attacks_by_default(rules):
@@ -912,7 +912,7 @@ def test_a_saved_survivor_can_be_sacrificed_to_absorb_one_damage(rules):
     assert g.view.g[K.G_LEADER] == HAG and xp(g.view, HAG) == 1  # 6 '+1 XP per survivor saved'
     for _ in range(4):
         choose(g, "do nothing")
-    assert g.decision == "sacrifice a saved survivor?" and g.seat == HAG
+    assert g.decision == "sacrifice a saved survivor?" and g.to_move == HAG
     choose(g, "sacrifice a saved survivor")
     v = g.view
     assert v.pl[HAG, K.PL_HEALTH] == 4 and v.kept[HAG].sum() == 0 and v.pl[HAG, K.PL_SACRIFICED] == 1
@@ -1032,9 +1032,9 @@ def test_haggler_give_and_take_are_free_once_per_turn(rules, leader, free):
     cards = ["helmet", "vest", "wire"]
     for card in cards[:free]:
         choose(g, f"give {card} to psycho (seat 3)")
-        assert g.seat == HAG  # free: still the Haggler's turn
+        assert g.to_move == HAG  # free: still the Haggler's turn
     choose(g, f"give {cards[free]} to psycho (seat 3)")
-    assert g.seat == PSY  # this one was the turn's action
+    assert g.to_move == PSY  # this one was the turn's action
     assert g.view.inv[PSY, [rules.card_id(c) for c in cards[:free + 1]]].tolist() == [1] * (free + 1)
 
 

@@ -10,14 +10,8 @@ from simlib.games.until_daylight.api import play_games
 from simlib.games.until_daylight.kernels.game_nb import invariant_violation_nb
 from simlib.games.until_daylight.ladder import ruleset_named
 from simlib.games.until_daylight.ruleset import load_ruleset
-from simlib.games.until_daylight.step import (
-    Game,
-    StepError,
-    action_odds,
-    continuation_records,
-    odds,
-    position,
-)
+from simlib.games.until_daylight.position import action_odds, continuation_records, odds, position
+from simlib.games.until_daylight.step import Game, StepError
 
 from positions import permute_unseen
 
@@ -66,7 +60,7 @@ def _check_position(g: Game) -> None:
     d = int(g.state[K.G_PENDING_D])
     if d in MID_DRAW and v in (K.VIOL_RUBBLE_CONSERVATION, K.VIOL_INVENTORY):
         in_hand = g.rs[K.P_RUBBLE_TOTAL] - g.view.rubble_total()
-        assert 0 <= in_hand <= 1 + max(0, int(g.ruleset.pack().char_tab[:, K.CH_ADV_AMOUNT].max()))
+        assert 0 <= in_hand <= 1 + max(0, int(g.rules.pack().char_tab[:, K.CH_ADV_AMOUNT].max()))
         return
     assert v == K.VIOL_NONE, (K.VIOL_NAMES[int(v)], g.decision)
 
@@ -111,7 +105,7 @@ def test_a_game_cloned_midway_and_finished_equals_the_uncloned_game():
     half = g.clone()
     del g
     assert _drive(half, "baseline").result == ref
-    # and play() (the policy inside the engine) finishes it the same way
+    # and play() finishes it the same way
     g2 = Game(seed=8, game=4, players=5, ruleset=LIGHT)
     for _ in range(30):
         g2.apply(g2.policy_choice("baseline"))
@@ -160,7 +154,7 @@ def test_odds_and_action_odds_from_a_position():
         {"character": "trigger", "inventory": {"shotgun": 1, "shotgun_shells": 3}, "area": ["monster", "monster"]},
         {"character": "pillar"}, {"character": "hipster"}, {"character": "psycho"},
     ], round=4, phase="combat", ruleset=LIGHT)
-    assert pos.seat == 0 and pos.decision == "combat action"
+    assert pos.to_move == 0 and pos.decision == "combat action"
     texts = pos.legal_actions()
     assert any("attack own area (monster, monster) with shotgun" in t for t in texts)
     table = action_odds(pos, n=60)
@@ -198,10 +192,10 @@ def test_position_validation(players, kwargs, match):
 
 def test_step_errors():
     g = Game(seed=0, game=0, players=4)
-    with pytest.raises(StepError, match="integer from 0"):
+    with pytest.raises(ValueError, match="integer from 0"):
         g.apply(len(g.legal_actions()))
     g.play("baseline")
-    with pytest.raises(StepError, match="over"):
+    with pytest.raises(ValueError, match="over"):
         g.apply(0)
 
 
@@ -231,7 +225,7 @@ def test_a_full_step_script_is_refused_and_the_game_is_unchanged():
 
 
 def test_describe_reads_like_the_table():
-    g = Game(seed=0, game=0, players=4, characters=["trigger", "pillar", "hipster", "psycho"])
+    g = Game(0, 0, seats=[{"character": c} for c in ("trigger", "pillar", "hipster", "psycho")])
     text = g.describe()
     assert text.startswith("Round 1 of 10, search phase")
     assert "seat 0 trigger" in text and "chooses the search action" in text
@@ -258,5 +252,5 @@ def test_violation_reads_a_pending_keep_or_discard_as_the_rule_does():
             acts = g.legal_actions()
             g.apply(int(rng.integers(len(acts))) if gi % 2 else g.policy_choice("baseline"))
     assert seen == {"card to keep", "card to discard"}
-    broken.view.pl[broken.seat, K.PL_HEALTH] = -1
+    broken.view.pl[broken.to_move, K.PL_HEALTH] = -1
     assert broken.violation() == K.VIOL_NAMES[K.VIOL_HEALTH]

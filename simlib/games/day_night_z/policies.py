@@ -11,11 +11,12 @@ from typing import Mapping
 import numpy as np
 
 from ...core.params import PolicySpec
+from ...core import seats
 from ...core.seats import checked_params
 from .kernels import policies_nb as P
 from .kernels import search_nb as S
 
-__all__ = ["PolicySpec", "POLICIES", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC"]
+__all__ = ["PolicySpec", "POLICIES", "Seat", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC"]
 
 
 BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below heal_at health; "
@@ -81,3 +82,20 @@ def _check_search(name: str, p: dict) -> None:
         lo = 1 if k == "n" else 0
         if not lo <= p[k] <= hi or p[k] != int(p[k]):
             raise ValueError(f"policy {name!r}: {k} must be a whole number from {lo} to {hi}; got {p[k]:g}")
+
+
+class Seat(seats.Seat):
+    """The team's player and its parameters (:class:`simlib.core.seats.Seat`); its vector
+    is :func:`param_array`'s (a search player's own parameters after the baseline's)."""
+
+    policies = POLICIES
+    n_params = P.N_PARAMS
+    example = "baseline:heal_at=4"
+
+    @classmethod
+    def check(cls, name, values):
+        if POLICIES[name].search:
+            _check_search(name, values)
+
+    def vector(self) -> np.ndarray:
+        return param_array(self.policy, self.params)

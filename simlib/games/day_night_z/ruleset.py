@@ -234,6 +234,14 @@ class DayNightZRules(TaggedRuleset):
     def weapon_names(self) -> tuple[str, ...]:
         return self.names("weapons")
 
+    def min_players(self) -> int:
+        """The smallest team (a player is a survivor)."""
+        return int(self.get("scenario.min_team"))
+
+    def max_players(self) -> int:
+        """The largest team: the scenario's, at most the kernel's ``MAX_SURV``."""
+        return min(int(self.get("scenario.max_team")), K.MAX_SURV)
+
     # ------------------------------------------------------------------ checks
     def _bad(self, key: str, msg: str, allowed=None) -> RulesetError:
         return error(self.file_of(key), key, msg, allowed)

@@ -27,6 +27,7 @@ of them by team size, start hour or both, with 95 % intervals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -35,6 +36,8 @@ from ...core.runner import RunResult
 from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
 from ...core.adapter import StudyAdapter
 from . import codes as K
+from .records import (ENGINE_FIELDS, HUNTER, PER_TURN, SUM_VALUES, TEAM, TURN_VALUES,  # noqa: F401  (the study's names)
+                      records_frame)
 from .ruleset import DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules  # noqa: F401  (the study's names)
 
 __all__ = ["make_adapter", "DayNightZAdapter", "TABLE_SPEC",
@@ -44,26 +47,6 @@ __all__ = ["make_adapter", "DayNightZAdapter", "TABLE_SPEC",
 GAME = "day_night_z"
 DEFAULT_HOURS = (8, 14, 20)   # morning, the scenario's 14:00, an hour before night falls
 GAMES_PER_CELL = 2_000        # a cell's success rate within about +-2 points
-PER_TURN = 40                 # turns of the per-turn paths (the reference limit is 24)
-
-# The batch API's record columns, in order (the interface with the engine; play.py's
-# codes.RECORD_FIELDS must equal it, which records_frame checks).
-ENGINE_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause", "turns",
-                 "alive", "dead_damage", "dead_infection", "dead_hunger", "searches_done",
-                 "kills", "threat_final", "threat_level_final", "threat_from_noise",
-                 "threat_from_leaving", "threat_from_clock", "threat_from_cards",
-                 "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
-                 "hunter_damage", "hunter_kills", "decisions")
-# summed per cell (means with intervals): every number of a game
-SUM_VALUES = ("vp", "alive", "turns", "searches_done", "kills", "dead_damage",
-              "dead_infection", "dead_hunger", "threat_final", "threat_from_noise",
-              "threat_from_leaving", "threat_from_clock", "threat_from_cards",
-              "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
-              "hunter_damage", "hunter_kills", "decisions")
-TURN_VALUES = tuple(f"alive_t{k}" for k in range(PER_TURN + 1)) + \
-    tuple(f"threat_t{k}" for k in range(PER_TURN + 1))
-HUNTER = ("absent", "came", "wounded", "killed")
-TEAM = "team"  # the one participant of a game (a member column, so that values are summed)
 
 TABLE_SPEC = TableSpec(
     groupings=(("overall", ()), ("players", ("players",)), ("start_hour", ("start_hour",)),
@@ -80,54 +63,6 @@ TABLE_SPEC = TableSpec(
     primary="players",
     round="turns",
 )
-
-
-# =========================================================================== records
-def records_frame(out: dict, games: np.ndarray | None = None) -> pd.DataFrame:
-    """The records frame of ``play_games``' output (``records``, ``threat_by_turn``,
-    ``alive_by_turn``): names for codes, ``players``, the per-turn paths; ``games`` (the
-    study's indices) replaces the engine's game column."""
-    fields = tuple(getattr(K, "RECORD_FIELDS", ENGINE_FIELDS))
-    if fields != ENGINE_FIELDS:
-        raise RuntimeError("codes.RECORD_FIELDS differs from the study's ENGINE_FIELDS: "
-                           f"{fields} != {ENGINE_FIELDS}")
-    rec = np.asarray(out["records"], dtype=np.int64).reshape(-1, len(ENGINE_FIELDS))
-    n = len(rec)
-    col = {f: rec[:, j] for j, f in enumerate(ENGINE_FIELDS)}
-    df = {"game": np.asarray(games, dtype=np.int64) if games is not None else col["game"],
-          "players": col["team_size"], "start_hour": col["start_hour"],
-          "team": np.full(n, TEAM, dtype=object),
-          "success": col["success"].astype(bool),
-          "end_cause": np.asarray(K.END_CAUSES if hasattr(K, "END_CAUSES") else
-                                  ("success", "all_dead", "out_of_turns"),
-                                  dtype=object)[col["end_cause"]],
-          "threat_level_final": np.asarray(K.LEVELS, dtype=object)[col["threat_level_final"]]}
-    for f in SUM_VALUES:
-        df[f] = col[f]
-    hunter = np.where(col["hunter_kills"] > 0, 3, np.where(col["hunter_damage"] > 0, 2,
-                      np.where(col["hunter_spawns"] > 0, 1, 0)))
-    df["hunter"] = np.asarray(HUNTER, dtype=object)[hunter]
-    for name, key in (("alive", "alive_by_turn"), ("threat", "threat_by_turn")):
-        path = _carried(np.asarray(out[key]).reshape(n, -1), col["alive" if name == "alive"
-                                                                else "threat_final"])
-        for k in range(PER_TURN + 1):
-            df[f"{name}_t{k}"] = path[:, k]
-    return pd.DataFrame(df)
-
-
-def _carried(path: np.ndarray, final: np.ndarray) -> np.ndarray:
-    """A per-turn array (-1 once the game ended) as ``PER_TURN + 1`` columns, the last value
-    carried forward (a column past the array's end: the last one; none valid: ``final``)."""
-    n, width = path.shape
-    p = path.astype(np.int16, copy=True)
-    out = np.empty((n, PER_TURN + 1), dtype=np.int16)
-    last = np.where(p[:, 0] >= 0, p[:, 0], final).astype(np.int16) if width else \
-        final.astype(np.int16)
-    for k in range(PER_TURN + 1):
-        if k < width:
-            last = np.where(p[:, k] >= 0, p[:, k], last)
-        out[:, k] = last
-    return out
 
 
 # =========================================================================== the adapter
@@ -210,9 +145,15 @@ class DayNightZAdapter(StudyAdapter):
         return outcomes(self.run_chunk(start, count, threads), self)
 
     def step_game(self, game: int):
-        """Game ``game`` of this study in the step model (its cell and deal)."""
+        """Game ``game`` of this study in the step model: its cell's team and start hour (the
+        ruleset's, overridden), its deal; its record is the study's row (the study's index)."""
+        from .step import Game  # deferred: the step game imports the numba kernels
+
         t, h, deal = (int(x[0]) for x in self.configs(int(game), 1))
-        return study_game(self, int(game), t, h, int(deal))
+        g = Game(self.seed, deal, players=t, ruleset=at_hour(self.rules, h),
+                 policy=(self.policy, self._params() or None))
+        g.study_index = int(game)
+        return g
 
     def identity(self) -> dict:
         return {"seed": int(self.seed), "ruleset_fingerprint": self.rules.fingerprint(),
@@ -228,56 +169,11 @@ class DayNightZAdapter(StudyAdapter):
                 "team": list(self.rules.get("scenario.team"))}
 
 
-def study_game(adapter: DayNightZAdapter, index: int, team_size: int, start_hour: int, deal: int):
-    """The step model's game of study game ``index``: the engine's ``api.Game`` of the
-    cell's deal, whose ``record()`` is the study's records row (names, the study's game
-    index, the per-turn paths) rather than the engine's integer record."""
-    from . import api
-
-    cls = _study_class(api.Game)
-    g = cls(seed=adapter.seed, game=deal, ruleset=adapter.rules, team_size=team_size,
-            start_hour=start_hour, policy=adapter.policy, params=adapter._params() or None)
-    g._study_index = index
-    return g
-
-
-_CLASSES: dict = {}
-
-
-def _study_class(base):
-    """``base`` (the engine's step Game) with the study's ``record()``; a clone stays one."""
-    cls = _CLASSES.get(base)
-    if cls is None:
-        class StudyGame(base):
-            __doc__ = base.__doc__
-            _study_index = 0
-
-            def record(self) -> dict:
-                raw = base.record(self)
-                out = {"records": np.array([[int(raw[f]) for f in ENGINE_FIELDS]], dtype=np.int64)}
-                for name in ("threat", "alive"):
-                    key = f"{name}_by_turn"
-                    path = raw[key] if key in raw else self._path(name)
-                    out[key] = np.asarray(path)[None, :]
-                return records_frame(out, np.array([self._study_index])).iloc[0].to_dict()
-
-            def _path(self, name):
-                fn = getattr(base, f"{name}_by_turn", None)
-                if fn is None:
-                    raise AttributeError(f"the step Game gives no {name}_by_turn")
-                return fn(self) if callable(fn) else fn
-
-            def clone(self):
-                c = base.clone(self)
-                if not isinstance(c, StudyGame):
-                    c.__class__ = StudyGame
-                c._study_index = self._study_index
-                return c
-
-        StudyGame.__name__ = StudyGame.__qualname__ = base.__name__
-        StudyGame.__module__ = base.__module__
-        cls = _CLASSES[base] = StudyGame
-    return cls
+@lru_cache(maxsize=64)
+def at_hour(rules: DayNightZRules, hour: int) -> DayNightZRules:
+    """``rules`` with the adventure starting at ``hour`` (the start hour axis of a study)."""
+    return rules if rules.get("scenario.start_hour") == hour else \
+        rules.override({"scenario.start_hour": int(hour)})
 
 
 def default_games(adapter: DayNightZAdapter) -> int:

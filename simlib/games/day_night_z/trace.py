@@ -1,10 +1,10 @@
-"""Day Night Z traces: one game of a study played through the step model (``api.Game``),
+"""Day Night Z traces: one game of a study played through the step model (``step.Game``),
 the team's player taking every decision as in the batch, each decision in words.
 
-At the start of each turn the whole ``describe()`` (the tracks, the survivors, the
-enemies); within a turn its first line (the clock, threat, searches, noise, the Hunter)
+At the start of each turn the whole position (``describe()`` less its choices: the
+tracks, the survivors, the enemies); within a turn its first line (the clock, threat, searches, noise, the Hunter)
 whenever it changes; under them, the decisions taken (``legal_actions()[choice]``); at the
-end the whole ``describe()`` and the game's record (the row ``run_chunk`` gives).
+end the whole position and the game's record (the row ``run_chunk`` gives).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def trace_game(adapter, game: int) -> str:
     g = adapter.step_game(game)
     lines = [f"game {game}: a team of {t}, start {h:02d}:00, deal {deal} of seed {adapter.seed}, "
              f"policy {adapter.policy}"]
-    first = g.describe().splitlines()
+    first = g._lines()
     lines += first
     heading = first[0] if first else ""
     k = 0
@@ -29,7 +29,7 @@ def trace_game(adapter, game: int) -> str:
         k += 1
         lines.append(f"  {k:4d}. {acts[i]}" + (f"  (of {len(acts)})" if len(acts) > 1 else ""))
         g.apply(i)
-        now = g.describe().splitlines()
+        now = g._lines()
         if now and now[0] != heading and not g.over:
             new_turn = now[0].split(",")[0] != heading.split(",")[0]
             heading = now[0]
@@ -38,7 +38,7 @@ def trace_game(adapter, game: int) -> str:
         if k >= MAX_DECISIONS:
             raise RuntimeError(f"game {game} did not end within {MAX_DECISIONS} decisions")
     lines.append("== the end ==")
-    lines += g.describe().splitlines()
+    lines += g._lines()
     rec = g.record()
     keys = ("success", "end_cause", "vp", "turns", "alive", "searches_done", "kills",
             "dead_damage", "dead_infection", "dead_hunger", "threat_final", "threat_level_final",

@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ...core import seats
 from ...core.params import PolicySpec, param_vector
 from . import codes as K
 from .kernels import policies_nb as P
@@ -211,3 +212,22 @@ def _seat_policies() -> dict[str, PolicySpec]:
 # every name a seat's player can be chosen by (the declaration's ``policies``): the
 # policies, then the named budgets (``rollout-100``, ``tuned``) with their parameters filled in
 SEAT_POLICIES = _seat_policies()
+
+
+class Seat(seats.Seat):
+    """The table's player and its full parameter vector (:class:`simlib.core.seats.Seat`);
+    a named budget (``rollout-100``, ``tuned``) is its base policy with those parameters."""
+
+    policies = SEAT_POLICIES
+    n_params = max(len(s.param_names) for s in POLICIES.values())
+    example = "rollout:budget=50"
+
+    @classmethod
+    def check(cls, name, values):
+        if cls.policies[name].search:
+            resolve_search(name, values)  # the search's own limits (ValueError)
+
+    def resolved(self):
+        """``(policy id, params)``, or for a search ``resolve_search``'s triple."""
+        base = ALIASES.get(self.policy, (self.policy,))[0]
+        return resolve_search(base, self.params) or resolve_policy(base, self.params)

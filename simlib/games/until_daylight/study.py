@@ -172,9 +172,10 @@ class UntilDaylightAdapter(StudyAdapter):
         from .step import Game
 
         npl, chars = self.configs(int(game), 1)
-        return Game(seed=self.seed, game=int(game), players=int(npl[0]), characters=chars[0],
-                    ruleset=self.rules, policy=self.policy,
-                    policy_params=self.policy_param_dict())
+        team = [{"character": self.rules.character_names[c]} for c in chars[0][:int(npl[0])]
+                if c >= 0] or None  # a study's team is given whole or drawn by the kernel
+        return Game(self.seed, int(game), players=int(npl[0]), seats=team, ruleset=self.rules,
+                    policy=(self.policy, self.policy_param_dict()))
 
     def _policy_spec(self):
         return POLICIES[ALIASES.get(self.policy, (self.policy,))[0]]

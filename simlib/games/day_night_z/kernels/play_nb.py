@@ -7,7 +7,7 @@ calls.
     ``game_key(seed, g)`` only, so a game does not depend on the range or the thread that
     plays it (``simlib.core.parallel.run_ranges`` calls it).
 ``step_nb(op, st, rng, dice, tr, spn, rl, seed, game, team, hour, a, pid, par, legal, out)``
-    One game's operations for ``api.Game``: ``OP_INIT`` (game ``game`` of ``seed``),
+    One game's operations for ``step.Game``: ``OP_INIT`` (game ``game`` of ``seed``),
     ``OP_LEGAL`` (codes into ``legal``; their number), ``OP_APPLY`` (action ``a``; 0 if not
     legal), ``OP_CHOOSE`` (policy ``pid``'s choice now), ``OP_RECORD`` (into ``out``),
     ``OP_PLAY`` (policy ``pid`` to the end).
