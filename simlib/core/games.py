@@ -81,18 +81,30 @@ class UnknownGameError(ValueError):
 class StepGame(Protocol):
     """The step model: one game, a decision at a time (the same names for every game).
 
-    ``Game(seed=0, game=0, players=..., ruleset=None, ...)`` deals game ``game`` of a study
-    with root seed ``seed`` and plays chance and forced steps to the first decision.
+    ``Game(seed, game, *, players=None, seats=None, ruleset=None, policy=None)`` deals game
+    ``game`` of a study with root seed ``seed`` and plays chance and forced steps to the
+    first decision.  Every built-in game's ``Game`` is a :class:`simlib.core.step.StepGame`,
+    which implements all of this once over the game's kernel entry points.
     """
 
     over: bool          # the game has ended
+    to_move: int        # the seat deciding now (-1 once over)
     result: dict        # the game's record as a dict (meaningful once over)
 
     def legal_actions(self) -> list[str]:
         """The pending decision's choices in words (index ``i`` is ``apply(i)``'s)."""
 
+    def legal_codes(self) -> list[int]:
+        """The pending decision's action codes (the kernel's numbering, game by game)."""
+
     def apply(self, i: int) -> "StepGame":
         """Take choice ``i``; play on to the next decision or the end; return self."""
+
+    def apply_code(self, code: int) -> "StepGame":
+        """Take the choice whose action code is ``code`` (one of ``legal_codes()``)."""
+
+    def chance_events(self) -> list:
+        """The chance outcomes so far (dice, cards drawn, random picks), in order."""
 
     def clone(self) -> "StepGame":
         """An independent copy: the same actions give the same game."""
@@ -103,11 +115,11 @@ class StepGame(Protocol):
     def violation(self) -> str:
         """The first invariant the position breaks, ``"none"`` when all hold."""
 
-    def policy_choice(self, name: str | None = None) -> int:
-        """The choice policy ``name`` (default: the deciding seat's own player) takes now;
-        its random stream advances as it would in a study."""
+    def policy_choice(self, name: str | None = None, params=None) -> int:
+        """The choice policy ``name`` with ``params`` (default: the deciding seat's own
+        player) takes now; its random stream advances as it would in a study."""
 
-    def play(self, name: str | None = None) -> "StepGame":
+    def play(self, name: str | None = None, params=None) -> "StepGame":
         """Let policy ``name`` take every remaining decision."""
 
     def record(self) -> dict:
