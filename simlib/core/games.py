@@ -67,9 +67,12 @@ from .adapter import DeferredRecords, StudyAdapter, records_frame_of  # noqa: F4
 
 __all__ = ["GameInfo", "GameCommand", "StudyAdapter", "StepGame", "register", "get_game",
            "game_names", "default_game", "normalize", "UnknownGameError", "load_ref",
-           "KINDS"]
+           "KINDS", "FOCAL_WINS", "SEAT_WINS"]
 
 KINDS = ("cooperative", "competitive")
+# a competitive game's headline success and its per-seat wording, as most declare them
+FOCAL_WINS = "the focal player (table seat 0) wins or shares the win"
+SEAT_WINS = ("seat", "that seat wins or shares the win (every seat, not only the focal player's)")
 
 
 class UnknownGameError(ValueError):
@@ -169,7 +172,8 @@ class GameInfo:
         A co-operative study gives every seat one policy (``seats`` is refused); a
         competitive one may seat a policy per seat.
     presets : tuple of str
-        Named rulesets; ``default_ruleset`` is the one ``ruleset=None`` means everywhere.
+        Named rulesets (default: ``("reference",)``); ``default_ruleset`` (default
+        ``"reference"``) is the one ``ruleset=None`` means everywhere.
     default_policy : str
     success : str
         What the instruments' headline outcome means ("the team wins").
@@ -202,13 +206,13 @@ class GameInfo:
     display_name: str
     summary: str
     kind: str
-    presets: tuple[str, ...]
-    default_ruleset: str
     default_policy: str
     success: str
     measure: str
     measure_short: str
     measure_unit: str
+    presets: tuple[str, ...] = ("reference",)
+    default_ruleset: str = "reference"
     package: str = ""
     load_ruleset: Any = None
     policies: Any = None

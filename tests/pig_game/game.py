@@ -3,8 +3,7 @@ from simlib.core.games import GameInfo
 
 GAME = GameInfo(
     name="pig", display_name="Pig", summary="roll until you hold or bust (a test-only game)",
-    kind="competitive", presets=("reference",), default_ruleset="reference",
-    default_policy="hold_at", success="the focal player wins", measure="turns",
+    kind="competitive", default_policy="hold_at", success="the focal player wins", measure="turns",
     measure_short="turns", measure_unit="turns", package=__package__, report=".study:report",
     benches={},  # a test-only game is not guarded
 )

@@ -19,8 +19,6 @@ GAME = GameInfo(
             "points, noise and threat, spawns by threat colour, a day/night clock and the "
             "Hunter; one city adventure, the map abstracted",
     kind="cooperative",
-    presets=("reference",),
-    default_ruleset="reference",
     default_policy="baseline",
     success="the team completes the adventure (the searches done, every living survivor at "
             "an exit, within the turn limit)",

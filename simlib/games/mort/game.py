@@ -13,8 +13,6 @@ GAME = GameInfo(
     summary="asymmetric race: one killer hunts four survivors who repair generators, open a "
             "gate and escape (or slip through the hatch); energy cards and two dice (5 players)",
     kind="competitive",
-    presets=("reference",),
-    default_ruleset="reference",
     default_policy="heuristic",
     success="the killer wins (every survivor killed; any escape or the round limit is the "
             "survivors' win), in the study's headline pairing (by default the same player on "

@@ -1,7 +1,7 @@
 """Until the World Ends' declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
-from ...core.games import GameInfo
+from ...core.games import FOCAL_WINS, SEAT_WINS, GameInfo
 
 
 GAME = GameInfo(
@@ -11,15 +11,12 @@ GAME = GameInfo(
     summary="competitive card game of timelines scored over rounds like Rummy: draw or play, "
             "snipe, escalate, end the round or challenge an ending, hoard endings (2-17 players)",
     kind="competitive",
-    presets=("reference",),
-    default_ruleset="reference",
     default_policy="greedy",
-    success="the focal player (table seat 0) wins or shares the win",
+    success=FOCAL_WINS,
     measure="focal_total",
     measure_short="total",
     measure_unit="points",
-    grouping_success=(("seat", "that seat wins or shares the win (every seat, not only the "
-                               "focal player's)"),
+    grouping_success=(SEAT_WINS,
                       ("strategy", "a seat playing that strategy wins or shares the win")),
     seats_example="greedy,random,random",
     # a saved study is counted by the seat columns of its largest table (TABLE_SPEC is the
