@@ -21,8 +21,9 @@ import numpy as np
 
 from .params import PolicySpec, param_vector
 
-__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "check_players", "player_counts", "seat_tables",
-           "study_tables", "tables_cycle", "table_seats", "table_focal_seats"]
+__all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "check_players", "check_games", "one_table",
+           "seat_arrays", "team_row", "player_counts", "seat_tables", "study_tables", "tables_cycle",
+           "table_seats", "table_focal_seats"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -142,6 +143,63 @@ def check_players(players, rules) -> int:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not lo <= players <= hi:
         raise ValueError(f"players must be an integer from {lo} to {hi}; got {players!r}")
     return int(players)
+
+
+def check_games(n_games) -> int:
+    """A batch's game count (``ValueError`` unless positive)."""
+    n = int(n_games)
+    if n <= 0:
+        raise ValueError(f"n_games must be positive; got {n_games}")
+    return n
+
+
+def one_table(seats, players, default: str, as_seat: Callable[[Any], Seat],
+              check_players: Callable[[int], int], default_players: int = 4) -> list[Seat]:
+    """One table's seats: ``seats`` (seat specs) or ``default`` in each of ``players`` seats
+    (``default_players`` if neither is given); the size through the game's
+    ``check_players`` and, when both are given, the same."""
+    if seats is None:
+        seats = [default] * (default_players if players is None else int(players))
+    seats = [as_seat(x) for x in seats]
+    p = check_players(len(seats) if players is None else players)
+    if p != len(seats):
+        raise ValueError(f"{len(seats)} seats given for {p} players")
+    return seats
+
+
+def seat_arrays(seats: Sequence[Seat], n: int, width: int | None = None,
+                n_params: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The same seats in each of ``n`` games: policy ids ``(n, width)`` and parameter vectors
+    ``(n, width, n_params)``; ``width`` the kernels' seat columns (default: the seats given),
+    ``n_params`` the seats' (given when there may be no seat yet)."""
+    width = len(seats) if width is None else int(width)
+    n_params = type(seats[0]).n_params if n_params is None else int(n_params)
+    pol = np.zeros((n, width), dtype=np.int64)
+    par = np.zeros((n, width, n_params), dtype=np.float64)
+    for s, seat in enumerate(seats):
+        pol[:, s] = seat.policies[seat.policy].id
+        par[:, s, :] = seat.vector()
+    return pol, par
+
+
+def team_row(names: Sequence[str] | None, players: int, rules, width: int) -> np.ndarray:
+    """Character ids of a team in seat order (a row of ``width``, -1 padded); ``None``: a
+    random team (all -1). Each character at most once, known to ``rules``."""
+    row = np.full(width, -1, dtype=np.int64)
+    if names is None:
+        return row
+    names = list(names)
+    if len(names) != players:
+        raise ValueError(f"a team of {players} players needs {players} characters; got "
+                         f"{len(names)} ({', '.join(names)})")
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate characters in team {', '.join(names)}; each character "
+                         "plays at most once")
+    for i, n in enumerate(names):
+        if n not in rules.character_names:
+            raise ValueError(f"unknown character {n!r}; allowed: {', '.join(rules.character_names)}")
+        row[i] = rules.character_id(n)
+    return row
 
 
 def player_counts(players, check_players: Callable[[int], int]) -> list[int] | None:

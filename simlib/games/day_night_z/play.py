@@ -47,6 +47,7 @@ from typing import Mapping
 import numpy as np
 
 from ...core.parallel import run_ranges
+from ...core.seats import check_games
 from . import codes as K
 from .kernels.play_nb import batch_nb
 from .kernels.search_nb import search_batch
@@ -96,9 +97,7 @@ def play_games(n_games: int, *, ruleset=None, seed: int = 0, start: int = 0, tea
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
     par = param_array(policy, params)
-    n = int(n_games)
-    if n <= 0:
-        raise ValueError(f"n_games must be positive; got {n_games}")
+    n = check_games(n_games)
     if int(seed) < 0 or int(start) < 0:
         raise ValueError(f"seed and start must be >= 0; got {seed}, {start}")
     cols = int(rules.get("scenario.turn_limit")) + 1

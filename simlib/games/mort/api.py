@@ -21,10 +21,12 @@ import numpy as np
 import pandas as pd
 
 from ...core.parallel import run_ranges
+from ...core.seats import check_games
+from ...core.seats import seat_arrays as core_seat_arrays
 from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
-from .policies import POLICIES, Seat
+from .policies import Seat
 from .records import TIMELINE_ROUNDS, records_frame
 from .ruleset import MortRules, load_ruleset
 
@@ -108,13 +110,8 @@ def seats_label(seats: Sequence[Seat]) -> tuple[str, str]:
     return seats[0].label, surv[0] if len(set(surv)) == 1 else "+".join(surv)
 
 
-def seat_arrays(seats: Sequence[Seat], n: int) -> tuple[np.ndarray, np.ndarray]:
-    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
-    par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
-    for s, seat in enumerate(seats):
-        pol[:, s] = POLICIES[seat.policy].id
-        par[:, s, :] = seat.vector()
-    return pol, par
+def seat_arrays(table: Sequence[Seat], n: int) -> tuple[np.ndarray, np.ndarray]:
+    return core_seat_arrays(table, n, K.MAX_SEATS)
 
 
 def run_kernel(rules: MortRules, seed: int, start: int, seat_policy: np.ndarray,
@@ -137,9 +134,7 @@ def play_games(n_games: int, seats=None, seed: int = 0, ruleset=None, start: int
     """
     rules = _rules(ruleset)
     table = parse_seats(seats, rules)
-    n = int(n_games)
-    if n <= 0:
-        raise ValueError(f"n_games must be positive; got {n_games}")
+    n = check_games(n_games)
     pol, par = seat_arrays(table, n)
     out = run_kernel(rules, seed, start, pol, par, threads)
     k, s = seats_label(table)

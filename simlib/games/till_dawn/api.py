@@ -14,13 +14,14 @@ import numpy as np
 import pandas as pd
 
 from ...core import seats
+from ...core.seats import check_games, one_table
 from ...core.parallel import run_prange
 from ...core.rng import game_key_nb
 from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
-from .kernels.policies_nb import N_PARAMS, dp_scratch_floats_nb
-from .policies import POLICIES, Seat
+from .kernels.policies_nb import dp_scratch_floats_nb
+from .policies import Seat
 from .records import records_frame
 from .ruleset import TillDawnRules, load_ruleset
 
@@ -37,19 +38,7 @@ check_players = seats.check_players  # (players, rules) -> players, or ValueErro
 
 def team_codes(names: Sequence[str] | None, players: int, rules: TillDawnRules) -> np.ndarray:
     """Character ids of a team (row of MAX_SEATS, -1 padded); ``None``: a random team."""
-    row = np.full(K.MAX_SEATS, -1, dtype=np.int64)
-    if names is None:
-        return row
-    names = list(names)
-    if len(names) != players:
-        raise ValueError(f"a table of {players} players needs {players} characters; got "
-                         f"{len(names)} ({', '.join(names)})")
-    if len(set(names)) != len(names):
-        raise ValueError(f"duplicate characters in {', '.join(names)}; each character plays "
-                         "at most once")
-    for i, n in enumerate(names):
-        row[i] = rules.character_id(n)
-    return row
+    return seats.team_row(names, players, rules, K.MAX_SEATS)
 
 
 as_seat = Seat.of  # a Seat from a Seat, a spec string or (name, params)
@@ -78,13 +67,8 @@ def run_kernel(rules: TillDawnRules, seed: int, start: int, players: np.ndarray,
     return out
 
 
-def _seat_arrays(seats: Sequence[Seat], n: int):
-    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
-    par = np.zeros((n, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
-    for s, seat in enumerate(seats):
-        pol[:, s] = POLICIES[seat.policy].id
-        par[:, s, :] = seat.vector()
-    return pol, par
+def _seat_arrays(seat_list: Sequence[Seat], n: int):
+    return seats.seat_arrays(seat_list, n, K.MAX_SEATS)
 
 
 def play_games(n_games: int, players: int | None = None, seats=None, characters=None,
@@ -97,15 +81,9 @@ def play_games(n_games: int, players: int | None = None, seats=None, characters=
     order) or ``None`` for a random team per game.
     """
     rules = _rules(ruleset)
-    if seats is None:
-        seats = ["threshold"] * (4 if players is None else int(players))
-    seats = [as_seat(x) for x in seats]
-    p = check_players(len(seats) if players is None else players, rules)
-    if p != len(seats):
-        raise ValueError(f"{len(seats)} seats given for {p} players")
-    n = int(n_games)
-    if n <= 0:
-        raise ValueError(f"n_games must be positive; got {n_games}")
+    seats = one_table(seats, players, "threshold", as_seat, lambda q: check_players(q, rules))
+    p = len(seats)
+    n = check_games(n_games)
     chars = np.tile(team_codes(characters, p, rules), (n, 1))
     pol, par = _seat_arrays(seats, n)
     out = run_kernel(rules, seed, start, np.full(n, p, np.int64), chars, pol, par,

@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ...core.seats import check_games, team_row
 from ...core.parallel import BLOCK_GAMES, TAIL_GAMES, default_threads, range_edges, run_ranges  # noqa: F401
 from . import codes as K
 from .kernels.game_nb import (advance_nb, apply_action_nb, new_game_nb, play_game_nb,
@@ -54,21 +55,7 @@ def check_players(players: int, ruleset: Ruleset) -> int:
 
 def team_codes(characters: Sequence[str] | None, players: int, ruleset: Ruleset) -> np.ndarray:
     """Character ids of a team (row of MAX_PLAYERS, -1 padded); ``None``: a random team."""
-    row = np.full(K.MAX_PLAYERS, -1, dtype=np.int64)
-    if characters is None:
-        return row
-    names = list(characters)
-    if len(names) != players:
-        raise ValueError(f"a team of {players} players needs {players} characters; got "
-                         f"{len(names)} ({', '.join(names)})")
-    if len(set(names)) != len(names):
-        raise ValueError(f"duplicate characters in team {', '.join(names)}; each character "
-                         "plays at most once")
-    for i, n in enumerate(names):
-        if n not in ruleset.character_names:
-            raise ValueError(f"unknown character {n!r}; allowed: {', '.join(ruleset.character_names)}")
-        row[i] = ruleset.character_id(n)
-    return row
+    return team_row(characters, players, ruleset, K.MAX_PLAYERS)
 
 
 def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None = None,
@@ -104,8 +91,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
         Record dtype ``codes.record_dtype()``; see ``records_frame`` for names.
     """
     rules = _rules(ruleset)
-    if int(n_games) <= 0:
-        raise ValueError(f"n_games must be positive; got {n_games}")
+    check_games(n_games)
     if int(seed) < 0:
         raise ValueError(f"seed must be >= 0; got {seed}")
     p = check_players(players, rules)

@@ -16,12 +16,13 @@ import numpy as np
 import pandas as pd
 
 from ...core import seats
+from ...core.seats import check_games, one_table
+from ...core.seats import seat_arrays as core_seat_arrays
 from ...core.parallel import run_prange
 from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.play_nb import kernel_nb
-from .kernels.policies_nb import N_PARAMS
-from .policies import POLICIES, Seat
+from .policies import Seat
 from .records import GAME_VALUES, records_frame
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
@@ -87,16 +88,10 @@ class Engine:
         return self.out[0].copy()
 
 
-def seat_arrays(seats: Sequence[Seat], n: int, width: int | None = None):
+def seat_arrays(seat_list: Sequence[Seat], n: int, width: int | None = None):
     """Each of ``n`` games' seat policies and parameters, ``width`` seats (default: the
     seats given)."""
-    width = len(seats) if width is None else int(width)
-    pol = np.zeros((n, width), dtype=np.int64)
-    par = np.zeros((n, width, N_PARAMS), dtype=np.float64)
-    for s, seat in enumerate(seats):
-        pol[:, s] = POLICIES[seat.policy].id
-        par[:, s, :] = seat.vector()
-    return pol, par
+    return core_seat_arrays(seat_list, n, width, Seat.n_params)
 
 
 def run_kernel(rules: UntilTheWorldEndsRules, seed: int, start: int, players: np.ndarray,
@@ -127,15 +122,9 @@ def play_games(n_games: int, players: int | None = None, seats=None, seed: int =
     ``players`` seats (default 4).  ``ruleset=None``: the reference ruleset.
     """
     rules = _rules(ruleset)
-    if seats is None:
-        seats = ["greedy"] * (4 if players is None else int(players))
-    seats = [as_seat(x) for x in seats]
-    p = check_players(len(seats) if players is None else players, rules)
-    if p != len(seats):
-        raise ValueError(f"{len(seats)} seats given for {p} players")
-    n = int(n_games)
-    if n <= 0:
-        raise ValueError(f"n_games must be positive; got {n_games}")
+    seats = one_table(seats, players, "greedy", as_seat, lambda q: check_players(q, rules))
+    p = len(seats)
+    n = check_games(n_games)
     pol, par = seat_arrays(seats, n)
     out = run_kernel(rules, seed, start, np.full(n, p, np.int64), pol, par, threads)
     labels = np.full((n, K.record_seats(p)), None, dtype=object)

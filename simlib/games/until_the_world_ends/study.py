@@ -100,7 +100,7 @@ class UntilTheWorldEndsAdapter(RotatingTables):
         # the kernels' seat columns: the largest table; the records': ``self.seats``
         most = max(len(t) for t in self.tables)
         npl, pol, par, labels = table_seats(self.tables, start, count, POLICIES, seats=most,
-                                            n_params=api.N_PARAMS, label_seats=self.seats)
+                                            n_params=Seat.n_params, label_seats=self.seats)
         return npl, pol, par, labels
 
     def game_setup(self, game: int):
