@@ -174,6 +174,8 @@ def test_a_tweak_is_named_in_the_header_and_the_report(name, tmp_path, capsys):
     out = _cli(capsys, "simulate", "--game", info.cli_name, "--rules", str(tweak), "--games",
                str(N), "--no-progress", "--html", str(html))
     assert f"{key} {ref} -> {new}" in out.splitlines()[1], out[:600]
+    # the header's ruleset: the tweak's lineage, its fingerprint and how many values it changed
+    assert "tweak.toml" in out.splitlines()[0] and "value(s) changed" in out.splitlines()[0], out[:600]
     page = html.read_text()
     assert key in page and "not recorded in this run" not in page
 

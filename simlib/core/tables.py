@@ -29,7 +29,7 @@ import pandas as pd
 from .stats import rate_columns
 
 __all__ = ["TableSpec", "Counts", "Tables", "count_records", "make_tables", "format_tables",
-           "rate_matrix"]
+           "rate_matrix", "ruleset_label", "run_label"]
 
 GAMES = "games"
 WINS = "wins"
@@ -585,6 +585,22 @@ def make_tables(counts: Counts, confidence: float = 0.95) -> Tables:
 
 
 # =========================================================================== text
+def ruleset_label(p: Mapping) -> str:
+    """A run's ruleset as every game's header and report name it, from its provenance: the
+    lineage (a preset, or a preset and the tweak files on it), the fingerprint's first 12
+    characters and how many values a tweak changed."""
+    lineage = p.get("ruleset_lineage") or str(p.get("ruleset_origin") or "reference")
+    changes = p.get("ruleset_changes")
+    return (f"{lineage} ({str(p.get('ruleset_fingerprint', ''))[:12]})"
+            + (f", {len(changes)} value(s) changed" if changes else ""))
+
+
+def run_label(p: Mapping) -> str:
+    """``ruleset ..., backend ...[, seconds]``: the end of every game's text header."""
+    return (f"ruleset {ruleset_label(p)}, backend {p.get('backend')}"
+            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+
+
 def pct(x: float) -> str:
     """A rate (a fraction) in percent with one decimal: the one precision of every rate
     and interval bound that simlib prints.  A rate above 0 that would round to 0.0 prints

@@ -8,7 +8,7 @@ from simlib.core.instruments import Outcomes
 from simlib.core.parallel import run_ranges
 from simlib.core.report import game_report, seat_section
 from simlib.core.seats import check_players, check_seed, focal_arm, study_tables, table_seats
-from simlib.core.tables import TableSpec, format_tables
+from simlib.core.tables import TableSpec, format_tables, run_label
 
 from . import codes as K
 from .kernels_nb import play_range_nb
@@ -73,7 +73,8 @@ def policy_arm(policy, params, *, field_policy, field_params, **kw):
 
 def render(result, all_tables: bool = False) -> str:
     p = result.provenance
-    head = f"Pig: {result.games} games, seed {p.get('seed')}, tables {'; '.join(p['table_labels'])}"
+    head = (f"Pig: {result.games} games, seed {p.get('seed')}, tables {'; '.join(p['table_labels'])}, "
+            f"{run_label(p)}")
     return head + "\n\n" + format_tables(result.tables, None if all_tables else ["overall", "by_seat"]) + "\n"
 
 

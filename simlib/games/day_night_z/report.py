@@ -10,7 +10,7 @@ import pandas as pd
 from ...core import plots
 from ...core.report import (Note, Report, Section, figure_block, frame_table, game_report,
                             rate_interval, rate_table)
-from ...core.tables import rate_matrix
+from ...core.tables import rate_matrix, ruleset_label
 from .study import (DEATHS, HUNTER_VALUES, SP_VALUES, THREAT_SOURCES, _ci_text, cell_means,
                     hour_label, hour_labels, mean_matrix, turn_paths)
 
@@ -68,7 +68,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     hours = ", ".join(hour_label(h) for h in p.get("start_hours") or [])
     sub = (f"scenario {p.get('scenario')}, seed {p.get('seed')}, teams of "
            f"{', '.join(map(str, p.get('players') or []))}, start {hours}, policy "
-           f"{p.get('policy')}, ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}")
+           f"{p.get('policy')}, ruleset {ruleset_label(p)}")
     notes = ["These are results of computer players (bots), not of human players. The city "
              "is abstracted (zones, tiles, engaged and far enemies; see the game's page). "
              "Success: the scenario's searches done, then every living survivor on an exit, "

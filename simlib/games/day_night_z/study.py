@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult
-from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix
+from ...core.tables import Counts, TableSpec, count_records, format_tables, rate_matrix, run_label
 from ...core.adapter import StudyAdapter
 from . import codes as K
 from .records import (ENGINE_FIELDS, HUNTER, PER_TURN, SUM_VALUES, TEAM, TURN_VALUES,  # noqa: F401  (the study's names)
@@ -386,9 +386,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     hours = ", ".join(f"{int(h):02d}:00" for h in p.get("start_hours", []))
     head = (f"Day Night Z ({p.get('scenario', 'supply_run')}): {result.games} games, seed "
             f"{p.get('seed')}, teams of {', '.join(map(str, p.get('players', [])))}, start "
-            f"{hours}, policy {p.get('policy')}, ruleset {p.get('ruleset_lineage', 'reference')} "
-            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
-            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+            f"{hours}, policy {p.get('policy')}, {run_label(p)}")
     note = ("Note: results of computer players, not of people; the map is abstracted (see the "
             "docs); success = the searches done and every living survivor at an exit within "
             f"{p.get('turn_limit', 24)} turns; 95 % intervals (Wilson for rates, normal for "

@@ -3,6 +3,7 @@
 kills and escapes, and how the race between repairs and kills runs round by round."""
 from __future__ import annotations
 
+from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import Note, Report, Section, figure_block, frame_table, game_report
 from .study import (_distribution, _means, fairness_table, headline_pairing, headline_text,
@@ -38,7 +39,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     t = result.tables
     p = dict(result.provenance)
     sub = (f"seed {p.get('seed')}, tables {'; '.join(p.get('table_labels') or [])}, ruleset "
-           f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]})")
+           f"{ruleset_label(p)}")
     notes = ["These are results of computer players, not of people. The killer wins by killing "
              "every survivor; one escape (gate or hatch), or the round limit, is the survivors' "
              "win. Every rate comes with its 95 % Wilson interval."]

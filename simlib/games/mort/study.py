@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult
-from ...core.tables import Counts, TableSpec, pct, format_tables
+from ...core.tables import Counts, TableSpec, pct, format_tables, run_label
 from ...core.adapter import TableAdapter
 from . import api
 from . import codes as K
@@ -389,9 +389,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     p = result.provenance
     t = result.tables
     head = (f"Mort de la lumière du jour: {result.games} games, seed {p.get('seed')}, tables "
-            f"{'; '.join(p.get('table_labels', []))}, ruleset {p.get('ruleset_lineage', 'reference')} "
-            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
-            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+            f"{'; '.join(p.get('table_labels', []))}, {run_label(p)}")
     note = ("Note: results of computer players, not of people. The killer wins by killing every "
             "survivor; any escape (gate or hatch) or the round limit is the survivors' win. "
             "Fair means a killer win rate of 50 %; 95 % intervals (Wilson for rates, normal "

@@ -4,6 +4,7 @@ a competitive game's questions, built from the core report's blocks
 victory shared, how many coffin points, how do games end."""
 from __future__ import annotations
 
+from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import (Report, Section, effects_section, figure_block, frame_table,
                             game_report, mean_points_section, rate_table, seat_section,
@@ -18,7 +19,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     p = dict(result.provenance)
     labels = p.get("table_labels") or []
     sub = (f"seed {p.get('seed')}, players {', '.join(map(str, p.get('players') or []))}, "
-           f"tables {'; '.join(labels)}, ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}")
+           f"tables {'; '.join(labels)}, ruleset {ruleset_label(p)}")
     notes = ["These are results of computer players (bots), not of human players. A seat wins "
              "when it has the most coffin points; tied seats each count a win, so a game's win "
              "shares add up to 1 plus its ties. A fair seat, character or strategy at a table "

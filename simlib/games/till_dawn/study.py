@@ -26,7 +26,7 @@ import pandas as pd
 
 from ...core.runner import RunResult
 from ...core.effects import pointer
-from ...core.tables import TableSpec, format_tables, rate_matrix
+from ...core.tables import TableSpec, format_tables, rate_matrix, run_label
 from ...core.adapter import RotatingTables, whole_cycles
 from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
@@ -157,10 +157,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     t = result.tables
     head = (f"Till Dawn: {result.games} games, seed {p.get('seed')}, tables "
             f"{'; '.join(p.get('table_labels', []))}, characters "
-            f"{'random' if not p.get('team') else '+'.join(p['team'])}, ruleset "
-            f"{p.get('ruleset_lineage', 'reference')} "
-            f"({str(p.get('ruleset_fingerprint', ''))[:12]}), backend {p.get('backend')}"
-            + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+            f"{'random' if not p.get('team') else '+'.join(p['team'])}, {run_label(p)}")
     note = ("Note: win rates of bots, not of human players; a seat wins with the most coffin "
             "points, tied seats share the victory (each counts a win); 95 % intervals "
             "(Wilson for rates, normal for mean points).")

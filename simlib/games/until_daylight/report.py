@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...core.report import (Note, Report, Section, effects_section, figure_block,
                             format_value, game_report, rate_table)
-from ...core.tables import pct
+from ...core.tables import pct, ruleset_label
 
 __all__ = ["study_report"]
 
@@ -33,9 +33,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                     f"{pct(overall['ci_high']).strip()} %).")
     teams = p.get("teams")
     sub = (f"seed {p.get('seed')}, {primary or 'groups'} {format_value(p.get('players'))}, teams "
-           f"{format_value(teams)}, policy {p.get('policy')}, ruleset "
-           f"{str(p.get('ruleset_fingerprint', ''))[:12]}"
-           + (f" ({len(p['ruleset_changes'])} value(s) changed)" if p.get("ruleset_changes") else ""))
+           f"{format_value(teams)}, policy {p.get('policy')}, ruleset {ruleset_label(p)}")
     notes = [f"These are win rates of the {p.get('policy', '?')!r} bot (computer players), not of "
              "human players. Every rate comes with its 95 % Wilson interval: where two "
              "intervals overlap widely, the study cannot tell the two apart."]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...core.effects import pointer
-from ...core.tables import format_tables, rate_matrix
+from ...core.tables import format_tables, rate_matrix, run_label
 
 __all__ = ["render", "header"]
 
@@ -16,11 +16,10 @@ def header(result) -> str:
     what = {"calibrated": "calibrated preset (a chosen difficulty: the reference with one "
                           "assumed number moved)",
             "reference": "reference (the rulebook and the assumptions as they stand)"}
-    rate = f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""
     lines = [
         f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
         f"{','.join(map(str, p.get('players', [])))}, teams {teams_txt}, policy {p.get('policy')}, "
-        f"ruleset {str(p.get('ruleset_fingerprint', ''))[:12]}, backend {p.get('backend')}{rate}",
+        f"{run_label(p)}",
         f"Ruleset: {what.get(lineage, lineage)}",
         f"Note: these are win rates of the {p.get('policy')!r} bot, not of human players; "
         "intervals are 95 % Wilson intervals.",

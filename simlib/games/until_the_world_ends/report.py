@@ -3,6 +3,7 @@
 long do games last, how do rounds end, what is each card kind worth."""
 from __future__ import annotations
 
+from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import (Report, Section, figure_block, frame_table, game_report,
                             mean_points_section, seat_section, strategy_section, tie_headline)
@@ -19,7 +20,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     labels = p.get("table_labels") or []
     sub = (f"seed {p.get('seed')}, target {p.get('target')}, players "
            f"{', '.join(map(str, p.get('players') or []))}, tables {'; '.join(labels)}, ruleset "
-           f"{str(p.get('ruleset_fingerprint', ''))[:12]}")
+           f"{ruleset_label(p)}")
     notes = ["These are results of computer players (bots), not of human players. A seat wins "
              "with the highest total once a total reaches the target; tied seats each count a "
              "win, so a game's win shares add up to 1 plus its ties. Seat 0 deals the first "

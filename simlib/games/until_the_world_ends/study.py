@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.runner import RunResult, result_from_output
-from ...core.tables import Counts, TableSpec, pct, format_tables, rate_matrix
+from ...core.tables import Counts, TableSpec, pct, format_tables, rate_matrix, run_label
 from ...core.adapter import RotatingTables, whole_cycles
 from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
@@ -246,9 +246,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     p = result.provenance
     t = result.tables
     head = (f"Until the World Ends: {result.games} games, seed {p.get('seed')}, target "
-            f"{p.get('target')}, tables {'; '.join(p.get('table_labels', []))}, ruleset "
-            f"{p.get('ruleset_lineage', 'reference')} ({str(p.get('ruleset_fingerprint', ''))[:12]}), "
-            f"backend {p.get('backend')}" + (f", {p['elapsed_s']:.1f} s" if p.get("elapsed_s") else ""))
+            f"{p.get('target')}, tables {'; '.join(p.get('table_labels', []))}, {run_label(p)}")
     note = ("Note: results of computer players, not of people; a seat wins with the highest total "
             "once a total reaches the target, tied seats share the victory (each counts a win); "
             "seat 0 deals the first round, seat 1 plays first; 95 % intervals (Wilson for rates, "
