@@ -93,3 +93,12 @@ def test_team_row_ids_in_seat_order_and_clear_errors():
         team_row(["cy", "cy"], 2, rules, 4)
     with pytest.raises(ValueError, match="unknown character 'dan'; allowed: ann, bob, cy"):
         team_row(["dan", "cy"], 2, rules, 4)
+
+
+def test_layout_offsets_and_part_names():
+    from simlib.core.layout import layout, part_names
+
+    parts = (("game", 1), ("score", 3), ("end", 1))
+    assert layout(parts, "REC_") == ({"REC_GAME": 0, "REC_SCORE": 1, "REC_END": 4}, 5)
+    assert layout(parts, "S_", start=10)[0]["S_END"] == 14
+    assert part_names(parts) == ["game", "score_0", "score_1", "score_2", "end"]

@@ -7,6 +7,8 @@ data (``data/day_night_z``).  Kernels import the integer codes as module constan
 """
 from __future__ import annotations
 
+from ...core.layout import layout
+
 # ------------------------------------------------------------------ colours
 STAR_COLOURS = ("green", "gold", "red")        # a face's star (attribute checks)
 TARGET_COLOURS = ("green", "yellow", "red")    # a face's target (survivors' attacks)
@@ -57,20 +59,11 @@ TARGET_PRIORITIES = ("noisiest_then_weakest", "weakest_then_noisiest")
 # ``F_N`` columns) at ``D_FACES``, and 0/1 masks of the symbol colours that succeed, one
 # row a level: stars for checks at ``D_CHECK_OK``, targets for attacks at ``D_ATTACK_OK``
 # (``LEVELS`` rows of 3 columns).
-def _layout(parts: tuple[tuple[str, int], ...], prefix: str) -> tuple[dict, int]:
-    """Offsets ``{PREFIX_NAME: offset}`` of consecutive parts, and the total size."""
-    out, off = {}, 0
-    for name, size in parts:
-        out[f"{prefix}{name.upper()}"] = off
-        off += size
-    return out, off
-
-
 DICE_PARAMS = ("n_faces", "min_pool", "max_sp", "star_any", "stress_per_hit")
 DP_N_FACES, DP_MIN_POOL, DP_MAX_SP, DP_STAR_ANY, DP_STRESS_PER_HIT = range(len(DICE_PARAMS))
 DICE_PARTS = (("params", len(DICE_PARAMS)), ("faces", MAX_FACES * F_N),
               ("check_ok", len(LEVELS) * len(STAR_COLOURS)), ("attack_ok", len(LEVELS) * len(TARGET_COLOURS)))
-_DICE, D_SIZE = _layout(DICE_PARTS, "D_")
+_DICE, D_SIZE = layout(DICE_PARTS, "D_")
 D_PARAMS = _DICE["D_PARAMS"]
 D_FACES = _DICE["D_FACES"]
 D_CHECK_OK = _DICE["D_CHECK_OK"]
@@ -104,7 +97,7 @@ EV_INFECTION = 2      # infected survivors test Strength
 EV_EAT = 4            # survivors eat
 EV_THREAT = 8         # threat +threat_hour_rise
 TRACK_PARTS = (("params", len(TRACK_PARAMS)), ("locked", len(LEVELS) * MAX_UNITS), ("hours", 24))
-_TRACKS, T_SIZE = _layout(TRACK_PARTS, "T_")
+_TRACKS, T_SIZE = layout(TRACK_PARTS, "T_")
 T_PARAMS = _TRACKS["T_PARAMS"]
 T_LOCKED = _TRACKS["T_LOCKED"]      # 0/1: level row, unit - 1 column (red's row is all locked)
 T_HOURS = _TRACKS["T_HOURS"]
@@ -122,7 +115,7 @@ SP_N_KINDS, SP_N_CARDS, SP_UNLIMITED, SP_TILE_CAPACITY = range(len(SPAWN_PARAMS)
 SPAWN_PARTS = (("params", len(SPAWN_PARAMS)), ("deck", MAX_SPAWN_CARDS),
                ("rows", MAX_SPAWN_KINDS * len(LEVELS) * N_ENEMIES), ("order", 2 * N_ENEMIES),
                ("minis", N_ENEMIES))
-_SPAWN, X_SIZE = _layout(SPAWN_PARTS, "X_")
+_SPAWN, X_SIZE = layout(SPAWN_PARTS, "X_")
 X_PARAMS = _SPAWN["X_PARAMS"]
 X_DECK = _SPAWN["X_DECK"]
 X_ROWS = _SPAWN["X_ROWS"]          # [kind, level, enemy] -> count
@@ -232,7 +225,7 @@ ENGINE_PARTS = (("params", len(ENGINE_PARAMS)), ("surv", MAX_SURV * SV_W),
                 ("locs", MAX_LOCS * LK_W), ("nb", MAX_PLACES * MAX_NB),
                 ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES),
                 ("ckinds", MAX_CORPSE_KINDS * CK_W), ("cdeck", MAX_CORPSE_CARDS))
-_ENGINE, R_SIZE = _layout(ENGINE_PARTS, "R_")
+_ENGINE, R_SIZE = layout(ENGINE_PARTS, "R_")
 R_PARAMS = _ENGINE["R_PARAMS"]
 R_SURV = _ENGINE["R_SURV"]
 R_ENEMY = _ENGINE["R_ENEMY"]          # [kind, night, stat]
@@ -303,7 +296,7 @@ STATE_PARTS = (("globals", len(GLOBALS)), ("surv", MAX_SURV * U_W), ("enemies", 
                ("edeck", MAX_ENC_CARDS), ("udeck", MAX_SUR_CARDS), ("xdeck", MAX_EXP_CARDS),
                ("cdeck", MAX_CORPSE_CARDS), ("placed", 64), ("fired", 8), ("picks", MAX_PICK),
                ("threat_by_turn", MAX_TURNS + 1), ("alive_by_turn", MAX_TURNS + 1))
-_STATE, S_SIZE = _layout(STATE_PARTS, "S_")
+_STATE, S_SIZE = layout(STATE_PARTS, "S_")
 S_GLOBALS = _STATE["S_GLOBALS"]
 S_SURV = _STATE["S_SURV"]
 S_ENEMIES = _STATE["S_ENEMIES"]

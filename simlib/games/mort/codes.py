@@ -21,7 +21,8 @@ Seats: seat 0 is the killer, seats 1 .. survivors are the survivors (at most
 """
 from __future__ import annotations
 
-from typing import Sequence
+from ...core.layout import layout, part_names
+
 
 # ------------------------------------------------------------------ capacities (layout bounds)
 MAX_SURV = 4          # survivors a state holds (4 survivor boards in the box)
@@ -45,14 +46,6 @@ FX_REFLEX, FX_REPAIR, FX_HEAL, FX_MAP, FX_KEY = range(5)
 KILLER_EFFECTS = ("break_pallet", "sprint", "block")
 FX_BREAK, FX_SPRINT, FX_BLOCK = range(3)
 GATE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # two different sides
-
-
-def _layout(parts: Sequence[tuple[str, int]], prefix: str) -> tuple[dict, int]:
-    out, off = {}, 0
-    for name, size in parts:
-        out[f"{prefix}{name.upper()}"] = off
-        off += size
-    return out, off
 
 
 # ------------------------------------------------------------------ packed rules
@@ -84,7 +77,7 @@ RULES = (("params", len(PARAMS)), ("token_x", MAX_TOKENS), ("token_y", MAX_TOKEN
          ("energy", MAX_V + 1),
          ("kk_effect", MAX_K), ("kk_amount", MAX_K), ("kk_count", MAX_K),
          ("sk_effect", MAX_K), ("sk_amount", MAX_K), ("sk_count", MAX_K))
-_r, R_SIZE = _layout(RULES, "R_")
+_r, R_SIZE = layout(RULES, "R_")
 (R_PARAMS, R_TOKEN_X, R_TOKEN_Y, R_GATE_X, R_GATE_Y, R_WHITE, R_BLACK, R_ENERGY,
  R_KK_EFFECT, R_KK_AMOUNT, R_KK_COUNT, R_SK_EFFECT, R_SK_AMOUNT, R_SK_COUNT) = _r.values()
 
@@ -108,7 +101,7 @@ STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SE
     ("pallet_x", MAX_PALLETS), ("pallet_y", MAX_PALLETS), ("pallet_state", MAX_PALLETS),
     ("pallet_detour", MAX_PALLETS), ("token_used", MAX_TOKENS), ("scratch", 160),
     ("streams", 4))
-_s, S_SIZE = _layout(STATE, "S_")
+_s, S_SIZE = layout(STATE, "S_")
 (S_ROUND, S_PHASE, S_DECIDER, S_CURRENT, S_OVER, S_END_CAUSE, S_PURPOSE, S_BUDGET, S_POOL,
  S_ADJ_NOW, S_ADJ_NEXT, S_SPRINT, S_BLOCKED, S_TARGET, S_SCAN, S_TOKEN, S_SETUP_ROUND,
  S_STEPS, S_KEY, S_REPAIRED, S_HATCH_TOKEN, S_HATCH, S_KILLS, S_ESCAPES, S_HATCH_ESCAPES,
@@ -164,7 +157,7 @@ BLOCKS = (("pool", NQ), ("commit", NQ * MAX_V), ("repair", MAX_GENS), ("toolbox"
           ("drop", MAX_PALLETS), ("break", MAX_PALLETS), ("casse", MAX_PALLETS),
           ("detour", MAX_PALLETS), ("strike", MAX_SEATS), ("medkit", MAX_SEATS),
           ("discard", MAX_K), ("gates", len(GATE_PAIRS)), ("pallet_at", MAX_TOKENS))
-_a, _n_blocks = _layout(BLOCKS, "A_")
+_a, _n_blocks = layout(BLOCKS, "A_")
 _base = len(SIMPLE)
 (A_POOL, A_COMMIT, A_REPAIR, A_TOOLBOX, A_BLOCK, A_CHEST, A_GATE, A_ESCAPE, A_DROP, A_BREAK,
  A_CASSE, A_DETOUR, A_STRIKE, A_MEDKIT, A_DISCARD, A_GATES, A_PALLET_AT) = \
@@ -184,7 +177,7 @@ RECORD = (("game", 1), ("rounds", 1), ("end_cause", 1), ("killer_win", 1), ("kil
           ("pallet_spend", 1), ("pallets_dropped", 1), ("cards_played", 1), ("decisions", 1),
           ("rolls", 1), ("outcome", MAX_SURV), ("end_round", MAX_SURV),
           ("gen_round", MAX_GENS))
-_rec, REC_SIZE = _layout(RECORD, "REC_")
+_rec, REC_SIZE = layout(RECORD, "REC_")
 (REC_GAME, REC_ROUNDS, REC_END_CAUSE, REC_KILLER_WIN, REC_KILLS, REC_ESCAPES,
  REC_HATCH_ESCAPES, REC_REPAIRED, REC_GATES_OPEN, REC_FIRST_HIT, REC_HITS, REC_STRIKES,
  REC_KILLER_GAIN, REC_PALLET_SPEND, REC_PALLETS_DROPPED, REC_CARDS_PLAYED, REC_DECISIONS,
@@ -195,10 +188,7 @@ OUTCOME_NAMES = ("alive", "killed", "gate", "hatch")
 
 
 def record_names() -> list[str]:
-    out = []
-    for name, size in RECORD:
-        out += [name] if size == 1 else [f"{name}_{s}" for s in range(size)]
-    return out
+    return part_names(RECORD)
 
 
 # ------------------------------------------------------------------ trace log

@@ -20,7 +20,8 @@ log : int64, shape (n, LOG_W)
 """
 from __future__ import annotations
 
-from typing import Sequence
+from ...core.layout import layout, part_names
+
 
 # ------------------------------------------------------------------ capacities (layout bounds)
 MAX_SEATS = 8        # seats a state holds (8 character cards in the box)
@@ -42,15 +43,6 @@ EVENT_KINDS = ("double_feeding", "protection", "heal")
 EV_DOUBLE, EV_PROTECT, EV_HEAL = range(3)
 
 
-def _layout(parts: Sequence[tuple[str, int]], prefix: str) -> tuple[dict, int]:
-    """Offsets ``{PREFIX_NAME: offset}`` of consecutive parts, and the total size."""
-    out, off = {}, 0
-    for name, size in parts:
-        out[f"{prefix}{name.upper()}"] = off
-        off += size
-    return out, off
-
-
 # ------------------------------------------------------------------ packed rules
 PARAMS = ("nights", "track", "min_players", "max_players", "fav_bonus", "refuse_cost",
           "points_per_blood", "blood_supply", "coffin_supply", "unlimited", "reshuffle",
@@ -61,7 +53,7 @@ CT_N = len(CT_COLS)
 RULES = (("params", len(PARAMS)), ("types", MAX_TYPES * CT_N), ("deck", MAX_HUNT),
          ("char_health", MAX_CHARS), ("char_ground", MAX_CHARS),
          ("event_kind", MAX_EVENTS), ("event_amount", MAX_EVENTS), ("power_kind", MAX_POWERS))
-_r, R_SIZE = _layout(RULES, "R_")
+_r, R_SIZE = layout(RULES, "R_")
 R_PARAMS, R_TYPES, R_DECK = _r["R_PARAMS"], _r["R_TYPES"], _r["R_DECK"]
 R_CHAR_HEALTH, R_CHAR_GROUND = _r["R_CHAR_HEALTH"], _r["R_CHAR_GROUND"]
 R_EVENT_KIND, R_EVENT_AMOUNT, R_POWER_KIND = _r["R_EVENT_KIND"], _r["R_EVENT_AMOUNT"], _r["R_POWER_KIND"]
@@ -82,7 +74,7 @@ SEAT_PARTS = ("character", "health", "max_health", "ground", "blood", "coffin", 
 STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
     ("type_left", MAX_TYPES), ("hunt", MAX_HUNT), ("events", MAX_EVENTS),
     ("powers", MAX_POWERS), ("streams", 4))
-_s, S_SIZE = _layout(STATE, "S_")
+_s, S_SIZE = layout(STATE, "S_")
 # unpacked in layout order: adding a part without its name here fails at import
 (S_PLAYERS, S_NIGHT, S_TRACK, S_CURRENT, S_PHASE, S_DECIDER, S_SCAN, S_PENDING, S_CARD,
  S_OVER, S_END_CAUSE, S_BLOOD_SUPPLY, S_COFFIN_SUPPLY, S_N_HUNT, S_N_EVENTS, S_PLAYED_MASK,
@@ -129,17 +121,14 @@ RECORD = (("game", 1), ("players", 1), ("nights", 1), ("end_cause", 1), ("draws"
           ("winners", 1), ("top_score", 1), ("character", MAX_SEATS), ("score", MAX_SEATS),
           ("win", MAX_SEATS), ("deaths", MAX_SEATS), ("retires", MAX_SEATS),
           ("lost_sunrise", MAX_SEATS), ("lost_death", MAX_SEATS))
-_rec, REC_SIZE = _layout(RECORD, "REC_")
+_rec, REC_SIZE = layout(RECORD, "REC_")
 (REC_GAME, REC_PLAYERS, REC_NIGHTS, REC_END_CAUSE, REC_DRAWS, REC_WINNERS, REC_TOP_SCORE,
  REC_CHARACTER, REC_SCORE, REC_WIN, REC_DEATHS, REC_RETIRES, REC_LOST_SUNRISE,
  REC_LOST_DEATH) = _rec.values()
 
 def record_names() -> list[str]:
     """Column names of a record row: ``game``, ..., ``character_0`` .. ``character_7``, ..."""
-    out = []
-    for name, size in RECORD:
-        out += [name] if size == 1 else [f"{name}_{s}" for s in range(size)]
-    return out
+    return part_names(RECORD)
 
 
 # ------------------------------------------------------------------ trace log

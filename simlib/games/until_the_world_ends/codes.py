@@ -24,7 +24,8 @@ log : int64 (n, LOG_W)
 """
 from __future__ import annotations
 
-from typing import Sequence
+from ...core.layout import layout
+
 
 # ------------------------------------------------------------------ capacities (layout bounds)
 MAX_DECK = 128       # physical cards (two combined 54-card decks fit)
@@ -63,18 +64,10 @@ TARGET_WORDS = ("disaster", "every")  # every disaster colour; every colour
 # ------------------------------------------------------------------ layouts
 
 
-def _layout(parts: Sequence[tuple[str, int]], prefix: str, start: int = 0):
-    off, out = start, {}
-    for name, size in parts:
-        out[prefix + name.upper()] = off
-        off += size
-    return out, off
-
-
 PARAMS = ("min_players", "max_players", "deal", "hand_limit", "target", "hoard_size",
           "hoard_share", "turn_cap", "round_cap", "n_colours", "disaster_mask",
           "draw_again", "additive", "deal_all", "n_cards")
-_p, N_PARAMS = _layout([(p, 1) for p in PARAMS], "P_")
+_p, N_PARAMS = layout([(p, 1) for p in PARAMS], "P_")
 (P_MIN_PLAYERS, P_MAX_PLAYERS, P_DEAL, P_HAND_LIMIT, P_TARGET, P_HOARD_SIZE, P_HOARD_SHARE,
  P_TURN_CAP, P_ROUND_CAP, P_N_COLOURS, P_DISASTER_MASK, P_DRAW_AGAIN, P_ADDITIVE, P_DEAL_ALL,
  P_N_CARDS) = _p.values()
@@ -87,7 +80,7 @@ CARD_COLS = ("kind", "mask", "value", "effect", "arg", "entry")
 CC_KIND, CC_MASK, CC_VALUE, CC_EFFECT, CC_ARG, CC_ENTRY = range(len(CARD_COLS))
 CC_N = len(CARD_COLS)
 RULES = (("params", N_PARAMS), ("cards", MAX_DECK * CC_N))
-_r, R_SIZE = _layout(RULES, "R_")
+_r, R_SIZE = layout(RULES, "R_")
 R_PARAMS, R_CARDS = _r.values()
 
 # ------------------------------------------------------------------ state
@@ -113,7 +106,7 @@ TABLE_PART = tuple((s, 1) for s in SCALARS) + (
 SEAT_BLOCK = tuple((f"s_{p}", 1) for p in SEAT_PARTS) + (
     ("hand", MAX_HAND), ("marked", MAX_HAND), ("tl", MAX_DECK))
 STATE = TABLE_PART + SEAT_BLOCK
-_s, _seat0_end = _layout(STATE, "S_")
+_s, _seat0_end = layout(STATE, "S_")
 S_SEATS = sum(size for _, size in TABLE_PART)  # seat 0's block
 SEAT_W = _seat0_end - S_SEATS
 (S_PLAYERS, S_ROUND, S_DEALER, S_TURN, S_PHASE, S_DECIDER, S_OVER, S_KEY, S_N_PILE,
@@ -169,7 +162,7 @@ RECORD = (("game", 1), ("players", 1), ("rounds", 1), ("turns", 1), ("decisions"
           ("redeals", 1), ("ender_top", 1), ("ender_gain", 1), ("pts_escalation", 1),
           ("pts_good", 1), ("pts_ending", 1), ("pts_colour", MAX_COLOURS),
           ("plays", len(CARD_KINDS) + len(INSTANTS)))
-_rec, REC_SEATS = _layout(RECORD, "REC_")  # REC_SEATS: where the seat parts begin
+_rec, REC_SEATS = layout(RECORD, "REC_")  # REC_SEATS: where the seat parts begin
 (REC_GAME, REC_PLAYERS, REC_ROUNDS, REC_TURNS, REC_DECISIONS, REC_END_CAUSE, REC_WINNERS,
  REC_TOP_TOTAL, REC_ENDS_ENDING, REC_ENDS_HOARD, REC_ENDS_EXHAUSTED, REC_ENDS_CAP,
  REC_CHALLENGES, REC_REDEALS, REC_ENDER_TOP, REC_ENDER_GAIN, REC_PTS_ESCALATION, REC_PTS_GOOD,
