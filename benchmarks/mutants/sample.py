@@ -486,6 +486,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the first run on unmutated code (which must pass)")
     ap.add_argument("--deselect", action="append", default=[], metavar="NODEID",
                     help="a test not to run (repeatable)")
+    ap.add_argument("--only", action="append", default=[], metavar="ID",
+                    help="run only this mutant of the sample (its id as printed; repeatable): "
+                         "re-check a sample's survivors after new tests")
     a = ap.parse_args(argv)
     if a.count < 1:
         ap.error(f"--count must be at least 1 (got {a.count})")
@@ -495,6 +498,11 @@ def main(argv: list[str] | None = None) -> int:
     for game in chosen:
         sites = enumerate_sites(game, players=a.with_players)
         sample = draw(sites, a.seed, a.count)
+        if a.only:
+            missing = [i for i in a.only if i.startswith(game + ":") and i not in {m.id for m in sample}]
+            if missing:
+                ap.error(f"--only: not in seed {a.seed}'s sample of {game}: {', '.join(missing)}")
+            sample = [m for m in sample if m.id in a.only]
         by_op = ", ".join(f"{op} {sum(s.operator == op for s in sites)}" for op in OPERATORS)
         print(f"{game}: {len(sites)} candidate sites ({by_op}); seed {a.seed} draws {len(sample)}",
               flush=True)
