@@ -590,3 +590,47 @@ def test_scenario_search_markers_go_with_the_tiles():
     assert move in g.legal_codes()
     g.apply_code(move)
     assert int(g.state[pb + K.P_MARKERS]) == 0
+
+
+def _reordered(folder, file: str, key) -> None:
+    """Rewrite ``file``'s top-level tables in the order ``key`` gives (a stable sort of the
+    tables by ``key(name, text)``); each table keeps its sub-tables and text."""
+    path = folder / file
+    lines = path.read_text().splitlines(keepends=True)
+    head, tables = [], []
+    for line in lines:
+        if line.startswith("[") and "." not in line.split("]")[0]:
+            tables.append([line])
+        elif tables:
+            tables[-1].append(line)
+        else:
+            head.append(line)
+    named = [(t[0].strip()[1:-1], "".join(t)) for t in tables]
+    named.sort(key=lambda nt: key(*nt))
+    path.write_text("".join(head) + "".join(text if text.endswith("\n\n") else text + "\n" for _, text in named))
+
+
+@pytest.fixture(scope="module")
+def reordered(tmp_path_factory):
+    """The reference ruleset with its tables in another order: ranged weapons first (the
+    Colt is weapon 0), the survivors and the enemies reversed.  A rule is its data, not its
+    place in a file: both engines must play this as they play the reference."""
+    import shutil
+
+    from simlib.games.day_night_z.ruleset import default_ruleset_dir
+
+    folder = tmp_path_factory.mktemp("dnz") / "reordered"
+    shutil.copytree(default_ruleset_dir(), folder)
+    _reordered(folder, "weapons.toml", lambda name, text: ('"ranged"' not in text, 0))
+    for file in ("survivors.toml", "enemies.toml"):
+        order = [n for n in load_ruleset().names(file.removesuffix(".toml"))][::-1]
+        _reordered(folder, file, lambda name, text, order=order: order.index(name) if name in order else -1)
+    rules = load_ruleset(folder)
+    assert rules.get(f"weapons.{rules.names('weapons')[0]}.kind") == "ranged"
+    assert rules.names("survivors") == load_ruleset().names("survivors")[::-1]
+    return rules
+
+
+@pytest.mark.parametrize("game", range(8 * MULT))
+def test_tables_in_another_order(reordered, game):
+    play_both(707, game, 1 + game % 4, "random" if game % 2 else "baseline", ruleset=reordered)
