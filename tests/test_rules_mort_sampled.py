@@ -86,3 +86,52 @@ def test_the_pool_pays_for_any_purpose_a_walk_round_included():
     assert K.A_POOL + K.Q_BREAK not in legal          # out of reach
     g.apply_code(K.A_POOL + K.Q_DETOUR)
     assert K.A_DETOUR + 0 in g.legal_codes()
+
+
+@pytest.mark.parametrize("seats,variant", [
+    ("killer=random,survivors=random", None),
+    ("killer=heuristic,survivors=heuristic", None),
+    ("killer=random,survivors=random", "pooled"),
+    ("killer=heuristic,survivors=heuristic", "high"),
+], ids=["random", "heuristic", "random_pooled", "heuristic_high_values"])
+def test_every_card_stays_in_play_by_value_and_kind(seats, variant):
+    """"The decks keep every card in play" (docs): after every decision each energy value's
+    cards in the deck, the discards and the hands add up to the ruleset's count, and each
+    killer and survivor card kind's likewise -- a hand emptied into the discard when a
+    survivor dies or escapes included (a sampled mutant moved it one value over).  The
+    shipped energy cards are worth 1 to 3; ``high`` deals them as the highest values the
+    engine holds (``codes.MAX_V`` and below), where an off-by-one at a hand's last slot shows."""
+    import numpy as np
+
+    from simlib.games.mort import codes as K
+    from simlib.games.mort.ruleset import load_ruleset
+    from simlib.games.mort.step import Game
+
+    rules = load_ruleset()
+    if variant == "pooled":
+        rules = rules.override({"rules.variants.pooled_energy": True})
+    elif variant == "high":
+        rules = rules.override({f"energy.{n}.value": K.MAX_V - i for i, n in enumerate(rules.names("energy"))})
+    energy = np.zeros(K.HAND_W, np.int64)
+    for n in rules.names("energy"):
+        energy[rules.get(f"energy.{n}.value")] += rules.get(f"energy.{n}.count")
+    kinds = {deck: [rules.get(f"{deck}.{n}.count") for n in rules.names(deck)]
+             for deck in ("killer_cards", "survivor_cards")}
+    rng = np.random.default_rng(8)
+    for game in range(6):
+        g = Game(29, game, seats=seats, ruleset=rules)
+        while True:
+            st = g.state
+            hands = st[K.S_HAND:K.S_HAND + K.MAX_SEATS * K.HAND_W].reshape(K.MAX_SEATS, K.HAND_W)
+            held = (st[K.S_ENERGY_DECK:K.S_ENERGY_DECK + K.HAND_W]
+                    + st[K.S_ENERGY_DISCARD:K.S_ENERGY_DISCARD + K.HAND_W] + hands.sum(axis=0))
+            assert held.tolist() == energy.tolist(), (game, g.phase)
+            cards = st[K.S_CARDS:K.S_CARDS + K.MAX_SEATS * K.MAX_K].reshape(K.MAX_SEATS, K.MAX_K)
+            for deck, who, pile, discard in (("killer_cards", slice(0, 1), K.S_KDECK, K.S_KDISCARD),
+                                             ("survivor_cards", slice(1, None), K.S_SDECK, K.S_SDISCARD)):
+                n = len(kinds[deck])
+                got = st[pile:pile + n] + st[discard:discard + n] + cards[who, :n].sum(axis=0)
+                assert got.tolist() == kinds[deck], (game, deck, g.phase)
+            if g.over:
+                break
+            g.apply(int(rng.integers(len(g.legal_actions()))) if "random" in seats else g.policy_choice())
