@@ -70,7 +70,7 @@ SCALARS = ("players", "night", "track", "current", "phase", "decider", "scan", "
            "react", "steps", "key", "candidate", "cancel_scan", "last_amount")
 SEAT_PARTS = ("character", "health", "max_health", "ground", "blood", "coffin", "active",
               "power", "event", "vote", "doubled", "protected", "deaths", "retires",
-              "lost_sunrise", "lost_death", "banked_nights")
+              "lost_sunrise", "lost_death")
 STATE = tuple((s, 1) for s in SCALARS) + tuple((f"s_{p}", MAX_SEATS) for p in SEAT_PARTS) + (
     ("type_left", MAX_TYPES), ("hunt", MAX_HUNT), ("events", MAX_EVENTS),
     ("powers", MAX_POWERS), ("streams", 4))
@@ -82,7 +82,7 @@ _s, S_SIZE = layout(STATE, "S_")
  S_CANDIDATE, S_CANCEL_SCAN, S_LAST_AMOUNT,
  S_S_CHARACTER, S_S_HEALTH, S_S_MAX_HEALTH, S_S_GROUND, S_S_BLOOD, S_S_COFFIN, S_S_ACTIVE,
  S_S_POWER, S_S_EVENT, S_S_VOTE, S_S_DOUBLED, S_S_PROTECTED, S_S_DEATHS, S_S_RETIRES,
- S_S_LOST_SUNRISE, S_S_LOST_DEATH, S_S_BANKED_NIGHTS,
+ S_S_LOST_SUNRISE, S_S_LOST_DEATH,
  S_TYPE_LEFT, S_HUNT, S_EVENTS, S_POWERS, S_STREAMS) = _s.values()
 
 # random streams (indices into the state's stream part)

@@ -236,8 +236,6 @@ def retire_nb(state, rules, s, log):
     _lose_blood_nb(state, s)
     state[K.S_S_COFFIN + s] += pts
     state[K.S_COFFIN_SUPPLY] -= pts
-    if b > 0:
-        state[K.S_S_BANKED_NIGHTS + s] += 1
 
 
 @njit_nb
