@@ -182,3 +182,20 @@ def test_a_numba_compile_error_is_told_apart_from_a_failing_test():
 
 def test_the_ruleset_check_passes_on_the_unmutated_data():
     assert S.ruleset_refuses(ROOT, "till_dawn") == ""
+
+
+def test_a_crash_of_the_tests_counts_as_caught():
+    """A mutant that makes the tests' process die of a signal (an index out of bounds in a
+    kernel segfaults) is caught: the test command fails, as a user's would."""
+    import subprocess
+
+    from benchmarks.mutants import run as R
+
+    err = ("Fatal Python error: Segmentation fault\n\nCurrent thread 0x1 (most recent call first):\n"
+           '  File "/tmp/copy/simlib/games/x/api.py", line 3 in play\n'
+           '  File "/tmp/copy/tests/test_rules.py", line 12 in test_a_rule\n')
+    p = subprocess.CompletedProcess([], -11, stdout="..", stderr=err)
+    assert R.result_of(p, 900, 1.0) == ("caught", "the tests crashed (signal 11) in "
+                                        "tests/test_rules.py::test_a_rule", 1.0)
+    p = subprocess.CompletedProcess([], 2, stdout="", stderr="usage error")
+    assert R.result_of(p, 900, 1.0)[0] == "broken"

@@ -114,6 +114,7 @@ def child_env(tree: Path, cache: Path) -> dict:
 
 
 FAILED = re.compile(r"^(FAILED|ERROR) (\S+)")
+CURRENT = re.compile(r'File "[^"]*/(tests/test_\w+\.py)", line \d+ in (test_\w+)')
 
 
 def pytest_in(tree: Path, tests: list[str], timeout: float,
@@ -147,6 +148,12 @@ def result_of(p: subprocess.CompletedProcess | None, timeout: float, dt: float) 
     hits = [m.group(2) for m in map(FAILED.match, p.stdout.splitlines()) if m]
     if p.returncode == 1 and hits:
         return "caught", hits[0], dt
+    if p.returncode < 0:
+        # the test process died of a signal (a mutant writing out of bounds segfaults): the
+        # tests fail on it, as a user's run would; the unmutated code passed first
+        running = CURRENT.findall(p.stdout + p.stderr)
+        return "caught", f"the tests crashed (signal {-p.returncode})" + (
+            f" in {'::'.join(running[-1])}" if running else ""), dt
     tail = (p.stdout + p.stderr).strip().splitlines()[-1:] or [""]
     return "broken", f"pytest exit {p.returncode}: {tail[0][:100]}", dt
 
