@@ -307,7 +307,7 @@ def render_compare(res) -> str:
             lines.append("")
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
-    lines.append("== speed (kernel time per variant) ==\n" + sp.to_string(index=False))
+    lines.append("== speed (kernel time per variant, compile excluded) ==\n" + sp.to_string(index=False))
     lines.append("\n'B-A points': B's win rate minus A's (changed minus base: positive when B "
                  "wins more); 'differ %': games whose result differs between A and B; 'unpaired "
                  "games': games per variant two independent runs would need for the same "

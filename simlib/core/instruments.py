@@ -518,6 +518,10 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     labels_of: dict[str, Sequence] = {}
     kernel_s = [0.0, 0.0]
     changed = 0
+    # one untimed game each first: the first call compiles the kernels (or loads them from
+    # numba's cache), which would otherwise be charged to variant A's speed alone
+    for ad in adapters:
+        ad.outcomes(0, 1, threads)
     try:
         for start, count in _chunks(games, chunk_size):
             outs = []
