@@ -484,7 +484,7 @@ def run_games(seed: int, games: range, players: int, policy: str, rules=None) ->
 RULES = load_ruleset()
 # a tweaked ruleset: shorter games, more hoards, every variant but draw_again (the two
 # engines read "the drawer acts again" differently: see the report in the module below)
-TWEAK = {"constants.target": 60, "constants.hoard_size": 4, "constants.turn_cap": 80,
+TWEAK = {"constants.target": 60, "constants.hoard_size": 4, "constants.hoard_share": 4, "constants.turn_cap": 80,
          "constants.variants.deal_all": True, "constants.variants.additive_escalation": True}
 
 

@@ -564,12 +564,37 @@ def test_ruleset_reference_deck_matches_the_spec():
     ({"constants.min_players": 18}, ["constants.min_players", "max_players 17"]),
     ({"constants.max_players": 43}, ["constants.max_players", "42"]),
     ({"cards.outbreak_2.count": 200}, ["cards.outbreak_2.count"]),
+    # 4 endings, one picker each, cannot go round a table of 5 (the kernel would wait for a
+    # pick nobody can make)
+    ({"constants.hoard_size": 4}, ["constants.hoard_size", "table of 5", "max_players below 5"]),
+    ({"constants.hoard_size": 2, "constants.hoard_share": 3}, ["constants.hoard_size", "table of 3"]),
 ])
 def test_ruleset_errors_name_file_key_and_allowed_values(override, words):
     with pytest.raises(RulesetError) as exc:
         RULES.override(override)
     for w in words:
         assert w in str(exc.value)
+
+
+def test_every_table_the_ruleset_allows_can_finish_a_hoard():
+    """hoard_size endings shown, each taken by ceil(players / hoard_share) players: every
+    player of every allowed table gets one (so a hoard always ends) -- the tweaks the check
+    lets through play to the end with hoards at every table size."""
+    from simlib.games.until_the_world_ends.step import Game
+
+    for over in ({"constants.hoard_size": 2, "constants.max_players": 2},
+                 {"constants.hoard_size": 2, "constants.hoard_share": 2},
+                 {"constants.hoard_size": 1, "constants.hoard_share": 1, "constants.max_players": 6}):
+        r = RULES.override(over)
+        hoards = 0
+        for p in range(r.min_players(), r.max_players() + 1):
+            for gi in range(4):
+                g = Game(5, gi, players=p, ruleset=r, seats=["random"] * p)
+                while not g.over:
+                    assert g.legal_actions(), (over, p, gi)
+                    g.apply(g.policy_choice())
+                hoards += g.record()["ends_hoard"]
+        assert hoards > 0, over
 
 
 def test_combined_decks(tmp_path):

@@ -216,6 +216,17 @@ class UntilTheWorldEndsRules(TaggedRuleset):
         if n < need:
             raise error(dfile, "cards", f"{lo} players dealt {self.get('constants.deal')} each need "
                         f"at least {need} cards; got {n}")
+        # a hoard: every player picks one of the hoard_size endings shown, each ending taken
+        # by ceil(players / hoard_share) of them, so the endings must go round the table
+        size, share = self.get("constants.hoard_size"), self.get("constants.hoard_share")
+        short = [p for p in range(lo, self.max_players() + 1) if size * -(-p // share) < p]
+        if short:
+            p = short[0]
+            raise error(cfile, "constants.hoard_size",
+                        f"{size} endings, each picked by ceil({p} / hoard_share {share}) = "
+                        f"{-(-p // share)} player(s), leave a player of a table of {p} with no ending to "
+                        f"pick in a hoard; raise hoard_size, lower hoard_share, or set max_players "
+                        f"below {p}")
 
     def flat(self) -> np.ndarray:
         """The ruleset as the kernels' int64 array (layout ``codes.RULES``; read-only, cached)."""
