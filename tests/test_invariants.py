@@ -224,3 +224,16 @@ def test_other_negative_counts(gs, where):
     else:
         gs.array[K.G_HDECK_N] = -1
     assert check(gs) == K.VIOL_NEGATIVE
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_the_game_checks_its_invariants_only_when_asked(on):
+    """``check`` on: the first broken invariant is recorded (``G_VIOLATION``) as play goes
+    on; off: nothing is checked (checks cost time; a study plays without them)."""
+    gs = GameState(BASES["midgame"].array.copy(), RULES)
+    s = 2
+    gs.pl[s, K.PL_TRAPS] += int(PARAMS[K.P_TOKEN_LIMIT]) + 1  # over the limit, from nowhere
+    gs.array[K.G_CHECK] = int(on)
+    gs.run(K.PC_SAVE, K.PC_ENEMIES)
+    assert check(gs) != K.VIOL_NONE  # still broken at the end
+    assert (int(gs.array[K.G_VIOLATION]) != K.VIOL_NONE) == on
