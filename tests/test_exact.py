@@ -488,3 +488,29 @@ def test_default_ruleset_reference_numbers():
                                    exact=True))
     assert prob_clear(4, ["brute", "wanderer", "wanderer"], ruleset=rs) == pytest.approx(
         float(ref.iloc[-1]))
+
+
+@pytest.mark.parametrize("faces", [(2, 1, 1, 1, 0, 0), (1, 1, 2, 2, 2, 0), (0, 0, 0, 0, 0, 1)])
+def test_the_players_attack_table_is_the_exact_multinomial(faces):
+    """``outcome_table``: P(h heads and b bodies among d dice) * OUTCOME_SCALE, what the
+    players weigh their attacks with, against the multinomial counted exactly here from
+    the die's faces (the shipped die first, then two others)."""
+    from math import factorial
+
+    from simlib.games.until_daylight.kernels.state_nb import outcome_table
+
+    cap = 6
+    n = len(faces)
+    ph = Fraction(sum(f == C.FACE_H for f in faces), n)
+    pb = Fraction(sum(f == C.FACE_B for f in faces), n)
+    px = 1 - ph - pb
+    t = outcome_table(np.array(faces, np.int64), cap)
+    for d in range(cap + 1):
+        for h in range(cap + 1):
+            for b in range(cap + 1):
+                if h + b > d:
+                    assert t[d, h, b] == 0
+                    continue
+                p = (Fraction(factorial(d), factorial(h) * factorial(b) * factorial(d - h - b))
+                     * ph ** h * pb ** b * px ** (d - h - b))
+                assert abs(int(t[d, h, b]) - p * C.OUTCOME_SCALE) <= 2, (d, h, b)
