@@ -254,3 +254,25 @@ def test_violation_reads_a_pending_keep_or_discard_as_the_rule_does():
     assert seen == {"card to keep", "card to discard"}
     broken.view.pl[broken.to_move, K.PL_HEALTH] = -1
     assert broken.violation() == K.VIOL_NAMES[K.VIOL_HEALTH]
+
+
+def test_a_peeking_continuation_by_the_games_own_player_is_the_game_itself():
+    """From any decision of a game the baseline has played so far, a continuation with the
+    game's real streams (``peek``) by the baseline plays to the end exactly as the game
+    does: the same final record (a continuation must leave step mode for the policy's,
+    not stop at its next decision)."""
+    ref = Game(seed=31, game=2, players=4, ruleset=LIGHT)
+    ref.play("baseline")
+    want = ref.record_array()
+    g = Game(seed=31, game=2, players=4, ruleset=LIGHT)
+    checked = 0
+    while not g.over:
+        if checked < 6 and g.state[K.G_DECISIONS] % 5 == 0:
+            got = continuation_records(g, 1, peek=True)[0]
+            assert got[K.REC_OUTCOME] == want[K.REC_OUTCOME]
+            assert got[K.REC_ROUND_REACHED] == want[K.REC_ROUND_REACHED]
+            assert np.array_equal(got[1:], want[1:]), [(K.REC_FIELDS[i], got[i], want[i])
+                                                      for i in np.flatnonzero(got != want)]
+            checked += 1
+        g.apply(g.policy_choice("baseline"))
+    assert checked >= 3
