@@ -14,9 +14,7 @@ set.
 """
 from __future__ import annotations
 
-import pytest
-
-from simlib.core.games import get_game
+from tests.transcription import transcription_tests
 
 
 def _spawn(**enemies):
@@ -682,11 +680,6 @@ ARMOUR_CARDS = 8
 MINIATURES = 31
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return get_game("day_night_z").load_ruleset(None)
-
-
 def _normal(value):
     """Lists and tuples compare alike; a spawn row ignores its zero entries."""
     if isinstance(value, (list, tuple)):
@@ -696,15 +689,8 @@ def _normal(value):
     return value
 
 
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_reference_value(rules, key):
-    assert _normal(rules.get(key)) == _normal(EXPECTED[key]), key
-
-
-def test_every_key_exists(rules):
-    shipped = set(rules.keys())
-    missing = sorted(k for k in EXPECTED if k not in shipped)
-    assert not missing, f"keys not in the shipped ruleset: {missing}"
+rules, test_reference_value, test_every_key_exists = transcription_tests(
+    "day_night_z", None, EXPECTED, same=lambda got, want, rules: _normal(got) == _normal(want))
 
 
 def _entries(rules, head):

@@ -10,9 +10,7 @@ the energy a killer card costs beyond the energy card that pays for it).
 """
 from __future__ import annotations
 
-import pytest
-
-from simlib.core.games import get_game
+from tests.transcription import transcription_tests
 
 EXPECTED = {
     # --- board: reference ruleset (15 x 15 squares, lair at (7, 7), location tokens on
@@ -124,26 +122,8 @@ LAMPS_IN_BOX = 24
 PALLETS = 8
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return get_game("mort-de-la-lumiere-du-jour").load_ruleset(None)
-
-
-def _normal(value):
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return value
-
-
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_reference_value(rules, key):
-    assert _normal(rules.get(key)) == _normal(EXPECTED[key]), key
-
-
-def test_every_key_exists(rules):
-    shipped = set(rules.keys())
-    missing = sorted(k for k in EXPECTED if k not in shipped)
-    assert not missing, f"keys not in the shipped ruleset: {missing}"
+rules, test_reference_value, test_every_key_exists = transcription_tests(
+    "mort-de-la-lumiere-du-jour", None, EXPECTED)
 
 
 def test_deck_sizes_and_components(rules):

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from simlib.core.games import get_game
+from tests.transcription import transcription_tests
 
 GROUNDS = ("forest", "village", "graveyard", "castle")
 
@@ -116,24 +116,11 @@ POWER_TOTAL = 15  # rulebook "Components"
 EVENT_TOTAL = 10  # rulebook "Components"
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return get_game("till_dawn").load_ruleset("reference")
+rules, test_reference_value, test_every_key_exists = transcription_tests("till_dawn", "reference", EXPECTED)
 
 
 def _size(rules, group):
     return sum(rules.get(f"hunt.{group}.moons").values())
-
-
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_reference_value(rules, key):
-    assert rules.get(key) == EXPECTED[key], key
-
-
-def test_every_key_exists(rules):
-    shipped = set(rules.keys())
-    missing = sorted(k for k in EXPECTED if k not in shipped)
-    assert not missing, f"keys not in the shipped reference ruleset: {missing}"
 
 
 def test_entries(rules):

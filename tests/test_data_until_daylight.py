@@ -9,9 +9,7 @@ moves some assumed values.  Values the rules do not state are left out.
 """
 from __future__ import annotations
 
-import pytest
-
-from simlib.core.games import get_game
+from tests.transcription import transcription_tests
 
 EXPECTED = {
     # --- constants: rulebook "Goal & How to Play" (10 rounds), "The 6-Dice Rule",
@@ -287,27 +285,15 @@ RUBBLE_CARDS = {
 BASIC_WEAPONS = {"crowbar", "bow", "trigger_pistol", "knife", "drifter_machete", "baseball_bat"}
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return get_game("until_daylight").load_ruleset("reference")
+def _same(got, want, rules=None):
+    """Lists come back as tuples; ingredient lists compare in any order."""
+    def norm(v):
+        return sorted(v) if isinstance(v, (list, tuple)) else v
+    return norm(got) == norm(want)
 
 
-def _normal(value):
-    """Lists come back as tuples; compare ingredient lists in any order."""
-    if isinstance(value, (list, tuple)):
-        return sorted(value)
-    return value
-
-
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_reference_value(rules, key):
-    assert _normal(rules.get(key)) == _normal(EXPECTED[key]), key
-
-
-def test_every_key_exists(rules):
-    shipped = set(rules.keys())
-    missing = sorted(k for k in EXPECTED if k not in shipped)
-    assert not missing, f"keys not in the shipped reference ruleset: {missing}"
+rules, test_reference_value, test_every_key_exists = transcription_tests(
+    "until_daylight", "reference", EXPECTED, same=_same)
 
 
 def test_entries_and_deck_sizes(rules):
