@@ -1,7 +1,8 @@
 """Day Night Z: a second transcription of the reference values, from the rulebook and the
 game's rules as simlib documents them (the game's reference ruleset: die faces, tracks,
 clock, survivors day and night, enemies day and night, weapons, the search, spawn, threat,
-encounter, surprise and exploration decks, the city and the "Supply run" scenario).  Every
+encounter, surprise and exploration decks, the city and the "Supply run" scenario, the
+campaign's shelter at its start).  Every
 value below was typed from that text, not copied from the data files; the test compares it
 key by key with the shipped ruleset.  A disagreement is a data error or a transcription
 error, to be settled against the rulebook.
@@ -668,6 +669,18 @@ EXPECTED = {
     "scenario.vp_per_dead": 1,
     "scenario.min_team": 1,
     "scenario.max_team": 4,
+    # --- the campaign: rulebook §6 (the survivors travel from the shelter to the city
+    # before an adventure), §7 (a campaign's shelter starts with the basic Warehouse and
+    # Rest zone only; a facility has 2 levels; each survivor makes a feeding check)
+    "campaign.travel_before_first": True,
+    "campaign.shelter.feeding": True,
+    "facilities.rest_zone.start_level": 1,
+    "facilities.warehouse.start_level": 1,
+    "facilities.workshop.start_level": 0,
+    "facilities.infirmary.start_level": 0,
+    "facilities.training_zone.start_level": 0,
+    "facilities.supply_zone.start_level": 0,
+    "facilities.fence.start_level": 0,
 }
 
 # The two locations the rules leave unnamed: (access cell, tiles), reference ruleset "City".
@@ -711,3 +724,14 @@ def test_deck_sizes(rules):
     assert sum(rules.get(f"search.{n}.count") for n in armour) == ARMOUR_CARDS
     assert sum(rules.get(f"enemies.{n}.miniatures") for n in _entries(rules, "enemies")) \
         == MINIATURES
+
+
+def test_campaign_names(rules):
+    """Rulebook §7: 6 facilities (Rest zone, Warehouse, Workshop, Infirmary, Training zone,
+    Supply zone) and a perimeter fence; §6: 3 terrain types (mountain, plain, wood), each
+    travel card with a section for each."""
+    assert set(rules.names("facilities")) == {"rest_zone", "warehouse", "workshop", "infirmary",
+                                              "training_zone", "supply_zone", "fence"}
+    for card in rules.names("travel"):
+        assert {k.split(".")[2] for k in rules.keys() if k.startswith(f"travel.{card}.")} \
+            >= {"mountain", "plain", "wood"}

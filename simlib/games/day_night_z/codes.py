@@ -47,6 +47,12 @@ EXPLORATION_KINDS = ("spawn", "spawn_and_search", "search")
 EXITS = ("a", "b", "c")
 CORPSE_KINDS = ("nothing", "ammo", "battery", "supplies", "infection")
 
+# ------------------------------------------------------------------ the campaign (§6, §7)
+TERRAINS = ("mountain", "plain", "wood")          # the travel map's terrain icons
+FACILITIES = ("rest_zone", "warehouse", "workshop", "infirmary", "training_zone", "supply_zone",
+              "fence")                            # §7: 6 facilities and the perimeter fence
+FACILITY_EFFECTS = ("health", "stress", "infection", "supplies", "ammo", "sp")
+
 # ------------------------------------------------------------------ rule choices
 STAR_TRAIT_RULES = ("any_star", "stress_star")  # which star fires a weapon's star trait
 THREAT_COMBINATIONS = ("independent",)            # how a threat card's sides are paired
@@ -339,3 +345,65 @@ RECORD_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause"
                  "sp_on_threat", "hunter_spawns", "hunter_damage", "hunter_kills", "decisions")
 REC_SIZE = len(RECORD_FIELDS)
 DEAD_DAMAGE, DEAD_INFECTION, DEAD_HUNGER = 1, 2, 3     # U_DEAD_CAUSE
+
+# ================================================================== the campaign (§6, §7)
+# ``campaign.pack_campaign(rules)``: the travel route, the travel deck, the facilities, the
+# shelter events and the build order as one int64 array, read by ``kernels/campaign_nb.py``.
+MAX_ROUTE = 16             # terrain icons a route
+MAX_TRAVEL_KINDS = 16
+MAX_TRAVEL_CARDS = 64
+MAX_SHELTER_KINDS = 16
+MAX_SHELTER_CARDS = 64
+N_FAC = len(FACILITIES)
+(F_REST_ZONE, F_WAREHOUSE, F_WORKSHOP, F_INFIRMARY, F_TRAINING_ZONE, F_SUPPLY_ZONE,
+ F_FENCE) = range(N_FAC)
+CAMPAIGN_PARAMS = ("travel_first", "days", "feeding", "n_known", "n_unknown", "n_travel",
+                   "n_shelter", "n_build")
+(CP_TRAVEL_FIRST, CP_DAYS, CP_FEEDING, CP_N_KNOWN, CP_N_UNKNOWN, CP_N_TRAVEL, CP_N_SHELTER,
+ CP_N_BUILD) = range(len(CAMPAIGN_PARAMS))
+# a travel card's section (one a terrain): attribute (-1 none: the failure always happens),
+# then what a failure does to every living survivor
+TV_ATTR, TV_DAMAGE, TV_STRESS, TV_SUPPLIES, TV_INFECTION = range(5)
+TV_W = 5
+# a facility: in the box (0/1), start level, build and upgrade costs, check attribute (-1
+# none), extra dice at the advanced level, fence (0/1), then FACILITY_EFFECTS at basic and
+# at advanced level
+FA_PRESENT, FA_START, FA_BUILD, FA_UPGRADE, FA_CHECK, FA_ADV_DICE, FA_FENCE, FA_EFFECTS = range(8)
+N_FX = len(FACILITY_EFFECTS)
+FX_HEALTH, FX_STRESS, FX_INFECTION, FX_SUPPLIES, FX_AMMO, FX_SP = range(N_FX)
+FA_W = FA_EFFECTS + 2 * N_FX
+# a shelter event: damage, stress, supplies lost, infection levels, turned away by the fence
+SE_DAMAGE, SE_STRESS, SE_SUPPLIES, SE_INFECTION, SE_FENCE_BLOCKS = range(5)
+SE_W = 5
+CAMPAIGN_PARTS = (("params", len(CAMPAIGN_PARAMS)), ("known", MAX_ROUTE), ("unknown", MAX_ROUTE),
+                  ("unknown_dice", MAX_ROUTE), ("tkinds", MAX_TRAVEL_KINDS * len(TERRAINS) * TV_W),
+                  ("tdeck", MAX_TRAVEL_CARDS), ("fac", N_FAC * FA_W),
+                  ("skinds", MAX_SHELTER_KINDS * SE_W), ("sdeck", MAX_SHELTER_CARDS),
+                  ("build", 2 * N_FAC))
+_CAMPAIGN, C_SIZE = layout(CAMPAIGN_PARTS, "C_")
+C_PARAMS = _CAMPAIGN["C_PARAMS"]
+C_KNOWN = _CAMPAIGN["C_KNOWN"]
+C_UNKNOWN = _CAMPAIGN["C_UNKNOWN"]
+C_UNKNOWN_DICE = _CAMPAIGN["C_UNKNOWN_DICE"]
+C_TKINDS = _CAMPAIGN["C_TKINDS"]      # [card kind, terrain, TV_*]
+C_TDECK = _CAMPAIGN["C_TDECK"]        # one entry a physical travel card: its kind
+C_FAC = _CAMPAIGN["C_FAC"]            # [facility code, FA_*]
+C_SKINDS = _CAMPAIGN["C_SKINDS"]      # [event kind, SE_*]
+C_SDECK = _CAMPAIGN["C_SDECK"]        # the shelter events table, one entry a chance
+C_BUILD = _CAMPAIGN["C_BUILD"]        # building steps in order: facility code * 2 + level - 1
+
+# the shelter player's parameters (float64, ``campaign.SHELTER_PARAMS`` names them)
+SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD = range(4)
+
+# a campaign's random streams: adventure k > 0 is keyed by mix(game key ^ k * ADVENTURE_SALT);
+# its travel and shelter by mix(adventure key ^ CAMPAIGN_SALT), a stream array of their own
+# (STREAM_DICE for checks and skull rolls, STREAM_DECKS for travel cards and shelter events)
+ADVENTURE_SALT = 0x1E3779B97F4A7C15
+CAMPAIGN_SALT = 0x42B2AE3D27D4EB4F
+DEAD_TRAVEL, DEAD_SHELTER = 4, 5                       # U_DEAD_CAUSE of the campaign's phases
+CAMPAIGN_FIELDS = ("game", "team_size", "adventures", "played", "accomplished", "success",
+                   "alive", "vp_earned", "vp_spent", "dead_adventures", "dead_travel",
+                   "dead_shelter", "facilities_built")
+CAMPAIGN_REC = len(CAMPAIGN_FIELDS)
+ADVENTURE_FIELDS = RECORD_FIELDS + ("adventure", "alive_start", "played")
+ADVENTURE_REC = len(ADVENTURE_FIELDS)

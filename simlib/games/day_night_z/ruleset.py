@@ -183,6 +183,32 @@ SCHEMAS = (
         "spawn_small": _int(0, 10), "spawn_large": _int(0, 10), "small_team": _int(0, 4),
         "text": Field("text", required=False, default=""),
     }, what="location")),
+    # the campaign (§6, §7): the travel, the shelter and its facilities, the shelter events
+    FileSchema("campaign", fields={"travel_before_first": _BOOL, "shelter_days": _int(0, 30)}, tables={
+        "travel": {"known_route": Field("terrains"), "unknown_route": Field("terrains"),
+                   "unknown_dice": Field("ints", 0, 10)},
+        "shelter": {"build_order": Field("names"), "feeding": _BOOL},
+    }),
+    FileSchema("travel", entities=Entities({
+        "count": _int(0, 99), "text": Field("text", required=False, default=""),
+    }, tables={t: {"attribute": Field("choice", choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
+                   "fail_damage": _int(0, 20, False, 0), "fail_stress": _int(0, 20, False, 0),
+                   "fail_supplies": _int(0, 20, False, 0), "fail_infection": _int(0, 10, False, 0)}
+               for t in K.TERRAINS}, what="travel card")),
+    FileSchema("facilities", entities=Entities({
+        "start_level": _int(0, 2), "build_cost": _int(0, 99), "upgrade_cost": _int(0, 99),
+        "check": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
+        "advanced_dice": _int(0, 10, False, 0),
+        **{e: Field("ints", 0, 20, False, (0, 0)) for e in K.FACILITY_EFFECTS},
+        "fence": Field("bool", required=False, default=False),
+        "text": Field("text", required=False, default=""),
+    }, what="facility", allowed=K.FACILITIES, allowed_what="facility")),
+    FileSchema("shelter_events", entities=Entities({
+        "count": _int(0, 99), "damage": _int(0, 20, False, 0), "stress": _int(0, 20, False, 0),
+        "supplies": _int(0, 20, False, 0), "infection": _int(0, 10, False, 0),
+        "fence_blocks": Field("bool", required=False, default=False),
+        "text": Field("text", required=False, default=""),
+    }, what="shelter event")),
     FileSchema("scenario", fields={
         "name": Field("str"), "start_hour": _int(0, 23), "start_exit": Field("choice", choices=K.EXITS),
         "searches_needed": _int(0, 20), "turn_limit": _int(1, 200), "vp_base": _int(0, 20),
@@ -210,6 +236,13 @@ class DayNightZRules(TaggedRuleset):
                 raise error(file, key, f"expected a list of integers, got {type(value).__name__} {value!r}")
             return tuple(check_value(file, f"{key}[{i}]", Field("int", f.min, f.max), v)
                          for i, v in enumerate(value))
+        if f.type == "terrains":  # a route: terrain icons in order, repeats allowed
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise error(file, key, f"expected a list of terrain names, got {value!r}")
+            for v in value:
+                if v not in K.TERRAINS:
+                    raise error(file, key, f"unknown terrain {v!r}", K.TERRAINS)
+            return tuple(value)
         if f.type == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
                 raise error(file, key, f"expected a cell [row, column], got {value!r}")
@@ -357,6 +390,36 @@ class DayNightZRules(TaggedRuleset):
                 raise self._bad("scenario.team", f"unknown survivor {n!r}", self.survivor_names)
         if not g("scenario.min_team") <= g("scenario.max_team") <= len(team):
             raise self._bad("scenario.max_team", f"need min_team <= max_team <= {len(team)} (the team list)")
+        # the campaign
+        if len(g("campaign.travel.unknown_dice")) != len(g("campaign.travel.unknown_route")):
+            raise self._bad("campaign.travel.unknown_dice", "one number of dice a terrain icon of "
+                            f"campaign.travel.unknown_route ({len(g('campaign.travel.unknown_route'))}); "
+                            f"got {len(g('campaign.travel.unknown_dice'))}")
+        for key in ("campaign.travel.known_route", "campaign.travel.unknown_route"):
+            if len(g(key)) > K.MAX_ROUTE:
+                raise self._bad(key, f"at most {K.MAX_ROUTE} terrain icons (layout bound); got {len(g(key))}")
+        facs = self.names("facilities")
+        for n in g("campaign.shelter.build_order"):
+            if n not in facs:
+                raise self._bad("campaign.shelter.build_order", f"unknown facility {n!r}", facs)
+        for n in facs:
+            fence = g(f"facilities.{n}.fence")
+            if fence != (n == "fence"):
+                raise self._bad(f"facilities.{n}.fence", "the fence, and only the fence, is a fence")
+            if fence and g(f"facilities.{n}.start_level") > 1:
+                raise self._bad(f"facilities.{n}.start_level", "the fence has one level (0 or 1)")
+            for e in K.FACILITY_EFFECTS:
+                if len(g(f"facilities.{n}.{e}")) != 2:
+                    raise self._bad(f"facilities.{n}.{e}", "expected [basic, advanced]")
+        for stem, bound in (("travel", K.MAX_TRAVEL_CARDS), ("shelter_events", K.MAX_SHELTER_CARDS)):
+            total = sum(g(f"{stem}.{n}.count") for n in self.names(stem))
+            if total < 1:
+                raise self._bad(stem, "the deck is empty")
+            if total > bound:
+                raise self._bad(stem, f"at most {bound} cards (layout bound); got {total}")
+        for stem, bound in (("travel", K.MAX_TRAVEL_KINDS), ("shelter_events", K.MAX_SHELTER_KINDS)):
+            if len(self.names(stem)) > bound:
+                raise self._bad(stem, f"at most {bound} kinds (layout bound); got {len(self.names(stem))}")
 
     # ------------------------------------------------------------------ derived values
     def faces(self) -> np.ndarray:
@@ -681,6 +744,65 @@ class DayNightZRules(TaggedRuleset):
         d[K.R_EXIT_DIST:K.R_EXIT_DIST + K.MAX_PLACES] = dist[:, exits].min(axis=1)
         d.setflags(write=False)
         self._cache["engine"] = d
+        return d
+
+    def pack_campaign(self) -> np.ndarray:
+        """The campaign's travel, facilities, shelter events and build order as one int64
+        array (layout ``codes.CAMPAIGN_PARTS``; read-only, cached)."""
+        if "campaign" in self._cache:
+            return self._cache["campaign"]
+        g = self.get
+        d = np.zeros(K.C_SIZE, dtype=np.int64)
+        p = d[K.C_PARAMS:K.C_PARAMS + len(K.CAMPAIGN_PARAMS)]
+        p[K.CP_TRAVEL_FIRST] = int(g("campaign.travel_before_first"))
+        p[K.CP_DAYS] = g("campaign.shelter_days")
+        p[K.CP_FEEDING] = int(g("campaign.shelter.feeding"))
+        known = [K.TERRAINS.index(t) for t in g("campaign.travel.known_route")]
+        unknown = [K.TERRAINS.index(t) for t in g("campaign.travel.unknown_route")]
+        p[K.CP_N_KNOWN], p[K.CP_N_UNKNOWN] = len(known), len(unknown)
+        d[K.C_KNOWN:K.C_KNOWN + len(known)] = known
+        d[K.C_UNKNOWN:K.C_UNKNOWN + len(unknown)] = unknown
+        d[K.C_UNKNOWN_DICE:K.C_UNKNOWN_DICE + len(unknown)] = g("campaign.travel.unknown_dice")
+        attr = {a: i for i, a in enumerate(K.ATTRIBUTES)}
+        cards = []
+        for ki, n in enumerate(self.names("travel")):
+            for ti, t in enumerate(K.TERRAINS):
+                pre = f"travel.{n}.{t}."
+                at = K.C_TKINDS + (ki * len(K.TERRAINS) + ti) * K.TV_W
+                d[at:at + K.TV_W] = [attr.get(g(pre + "attribute"), -1), g(pre + "fail_damage"),
+                                     g(pre + "fail_stress"), g(pre + "fail_supplies"),
+                                     g(pre + "fail_infection")]
+            cards += [ki] * g(f"travel.{n}.count")
+        d[K.C_TDECK:K.C_TDECK + len(cards)] = cards
+        p[K.CP_N_TRAVEL] = len(cards)
+        for n in self.names("facilities"):
+            f = K.FACILITIES.index(n)
+            pre = f"facilities.{n}."
+            at = K.C_FAC + f * K.FA_W
+            d[at:at + K.FA_EFFECTS] = [1, g(pre + "start_level"), g(pre + "build_cost"),
+                                       g(pre + "upgrade_cost"), attr.get(g(pre + "check"), -1),
+                                       g(pre + "advanced_dice"), int(g(pre + "fence"))]
+            for e, name in enumerate(K.FACILITY_EFFECTS):
+                basic, adv = g(pre + name)
+                d[at + K.FA_EFFECTS + e] = basic
+                d[at + K.FA_EFFECTS + K.N_FX + e] = adv
+        cards = []
+        for ki, n in enumerate(self.names("shelter_events")):
+            pre = f"shelter_events.{n}."
+            at = K.C_SKINDS + ki * K.SE_W
+            d[at:at + K.SE_W] = [g(pre + "damage"), g(pre + "stress"), g(pre + "supplies"),
+                                 g(pre + "infection"), int(g(pre + "fence_blocks"))]
+            cards += [ki] * g(pre + "count")
+        d[K.C_SDECK:K.C_SDECK + len(cards)] = cards
+        p[K.CP_N_SHELTER] = len(cards)
+        # building steps: every facility's basic level in the build order, then the advanced
+        # ones (the fence has one level)
+        order = [K.FACILITIES.index(n) for n in g("campaign.shelter.build_order")]
+        steps = [f * 2 for f in order] + [f * 2 + 1 for f in order if f != K.F_FENCE]
+        d[K.C_BUILD:K.C_BUILD + len(steps)] = steps
+        p[K.CP_N_BUILD] = len(steps)
+        d.setflags(write=False)
+        self._cache["campaign"] = d
         return d
 
     def accepted(self, roll: str, level: str) -> tuple[str, ...]:

@@ -1311,6 +1311,14 @@ def apply_action_nb(st, rng, dice, tr, spn, rl, a, legal):
 def init_state_nb(st, rng, dice, tr, spn, rl, key, team, start_hour, game, legal):
     """Game ``game`` (streams from ``key``): the team of ``team`` survivors at the start
     exit at ``start_hour``, the decks shuffled, played to its first decision."""
+    setup_state_nb(st, rng, tr, spn, rl, key, team, start_hour, game)
+    advance_nb(st, rng, dice, tr, spn, rl, legal)
+
+
+@njit_nb
+def setup_state_nb(st, rng, tr, spn, rl, key, team, start_hour, game):
+    """``init_state_nb`` before its first step: a campaign changes the survivors (what
+    they carry from the last adventure, the travel) between the two."""
     for i in range(K.S_SIZE):
         st[i] = 0
     init_streams_nb(rng, key)
@@ -1366,7 +1374,6 @@ def init_state_nb(st, rng, dice, tr, spn, rl, key, team, start_hour, game, legal
         st[K.S_ALIVE_BY_TURN + t] = -1
     st[K.S_THREAT_BY_TURN] = st[_G + K.G_THREAT] + 1
     st[K.S_ALIVE_BY_TURN] = team
-    advance_nb(st, rng, dice, tr, spn, rl, legal)
 
 
 @njit_nb

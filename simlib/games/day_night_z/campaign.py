@@ -1,0 +1,172 @@
+"""Day Night Z's campaign: N adventures in a row for one team, with the travel (§6) and
+the shelter (§7) between them (``kernels/campaign_nb.py`` plays them).
+
+>>> res = play_campaigns(40, adventures=2, team_size=2, seed=1)
+>>> list(res["campaigns"].columns[:4])
+['game', 'team_size', 'adventures', 'played']
+
+``play_campaigns(n, *, adventures=3, team_size=None, start_hour=None, ruleset=None, seed=0,
+start=0, policy="baseline", params=None, shelter=None, threads=None)`` returns
+``{"campaigns": DataFrame (one row a campaign, codes.CAMPAIGN_FIELDS), "adventures":
+DataFrame (one row an adventure played, codes.ADVENTURE_FIELDS)}``; campaign ``g`` is a
+pure function of (seed, g).  ``campaign_tables`` and ``render_campaign`` make the tables
+``simlib simulate --game day-night-z --campaign N`` prints.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...core.parallel import run_ranges
+from ...core.seats import check_games
+from ...core.stats import wilson_interval
+from . import codes as K
+from .kernels.campaign_nb import campaign_batch_nb
+from .play import check_hour, check_team, packed, rules_of
+from .policies import POLICIES, param_array
+
+__all__ = ["SHELTER_PARAMS", "play_campaigns", "campaign_tables", "render_campaign",
+           "shelter_array", "MAX_ADVENTURES"]
+
+MAX_ADVENTURES = 20
+# the shelter player's named parameters and defaults (``--shelter name=value``), in the
+# kernel's order (``codes.SH_*``)
+SHELTER_PARAMS: dict[str, tuple[float, str]] = {
+    "heal_missing": (2.0, "visit the infirmary (else the rest zone) when this much health is missing"),
+    "supplies_reserve": (2.0, "stock supplies (and ammunition) when fewer than the meal plus this"),
+    "unknown_path": (0.0, "1: travel the unknown (red) path, dice at each icon; 0: the known one"),
+    "build": (1.0, "1: spend the victory points on the build order; 0: never build"),
+}
+
+
+def shelter_array(shelter: Mapping[str, float] | None = None) -> np.ndarray:
+    """The shelter player's parameter vector; unknown names raise ``ValueError`` naming the
+    allowed ones."""
+    vals = {k: v for k, (v, _) in SHELTER_PARAMS.items()}
+    for k, v in (shelter or {}).items():
+        if k not in vals:
+            raise ValueError(f"unknown shelter parameter {k!r}; allowed: {', '.join(SHELTER_PARAMS)}")
+        v = float(v)
+        if not np.isfinite(v) or v < 0:
+            raise ValueError(f"shelter parameter {k} must be a finite number >= 0; got {v:g}")
+        if k in ("unknown_path", "build") and v not in (0.0, 1.0):
+            raise ValueError(f"shelter parameter {k} must be 0 or 1; got {v:g}")
+        vals[k] = v
+    return np.array([vals[k] for k in SHELTER_PARAMS], dtype=np.float64)
+
+
+def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | None = None,
+                   start_hour: int | None = None, ruleset=None, seed: int = 0, start: int = 0,
+                   policy: str = "baseline", params: Mapping[str, float] | None = None,
+                   shelter: Mapping[str, float] | None = None, threads: int | None = None) -> dict:
+    """Play ``n_campaigns`` campaigns of ``adventures`` adventures (module docstring)."""
+    rules = rules_of(ruleset)
+    team = check_team(team_size, rules)
+    hour = check_hour(start_hour, rules)
+    if isinstance(adventures, bool) or not isinstance(adventures, (int, np.integer)) \
+            or not 1 <= adventures <= MAX_ADVENTURES:
+        raise ValueError(f"adventures must be a whole number from 1 to {MAX_ADVENTURES}; got {adventures!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
+    if POLICIES[policy].search:
+        plain = [n for n, p in POLICIES.items() if not p.search]
+        raise ValueError(f"a campaign is played by the kernels' own players ({', '.join(plain)}); "
+                         f"the search player {policy!r} plays single adventures only")
+    par = param_array(policy, params)
+    sh = shelter_array(shelter)
+    n = check_games(n_campaigns)
+    if int(seed) < 0 or int(start) < 0:
+        raise ValueError(f"seed and start must be >= 0; got {seed}, {start}")
+    out = np.zeros((n, K.CAMPAIGN_REC), dtype=np.int64)
+    adv = np.zeros((n, int(adventures), K.ADVENTURE_REC), dtype=np.int64)
+    dice, tr, spn, rl = packed(rules)
+    args = (dice, tr, spn, rl, rules.pack_campaign(), np.int64(seed), np.int64(start),
+            np.int64(adventures), np.int64(team), np.int64(hour), np.int64(POLICIES[policy].id),
+            par, sh, out, adv)
+    run_ranges(campaign_batch_nb, args, n, threads)
+    camps = pd.DataFrame(out, columns=list(K.CAMPAIGN_FIELDS))
+    flat = adv.reshape(-1, K.ADVENTURE_REC)
+    advs = pd.DataFrame(flat[flat[:, -1] == 1], columns=list(K.ADVENTURE_FIELDS))
+    return {"campaigns": camps, "adventures": advs.drop(columns=["played"])}
+
+
+def _rate(k: np.ndarray, n: np.ndarray) -> pd.DataFrame:
+    lo, hi = wilson_interval(k, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
+    return pd.DataFrame({"rate": rate, "lo": lo, "hi": hi})
+
+
+def campaign_tables(results: Sequence[dict]) -> dict[str, pd.DataFrame]:
+    """Tables of one or more ``play_campaigns`` results (teams of different sizes)."""
+    camps = pd.concat([r["campaigns"] for r in results], ignore_index=True)
+    advs = pd.concat([r["adventures"] for r in results], ignore_index=True)
+    g = camps.groupby("team_size")
+    n = g.size().to_numpy()
+    out: dict[str, pd.DataFrame] = {}
+    succ = _rate(g["success"].sum().to_numpy(), n)
+    out["by_team"] = pd.DataFrame({
+        "team_size": g.size().index, "campaigns": n, "success": succ["rate"], "success_lo": succ["lo"],
+        "success_hi": succ["hi"], "accomplished_mean": g["accomplished"].mean().to_numpy(),
+        "alive_end_mean": g["alive"].mean().to_numpy(), "vp_earned_mean": g["vp_earned"].mean().to_numpy(),
+        "vp_spent_mean": g["vp_spent"].mean().to_numpy(),
+        "facilities_built_mean": g["facilities_built"].mean().to_numpy()})
+    ga = advs.groupby(["team_size", "adventure"])
+    na = ga.size()
+    reached = camps.groupby("team_size").size()
+    r = _rate(ga["success"].sum().to_numpy(), na.to_numpy())
+    out["by_adventure"] = pd.DataFrame({
+        "team_size": na.index.get_level_values(0), "adventure": na.index.get_level_values(1),
+        "played": na.to_numpy(),
+        "played_share": na.to_numpy() / reached.reindex(na.index.get_level_values(0)).to_numpy(),
+        "success": r["rate"], "success_lo": r["lo"], "success_hi": r["hi"],
+        "alive_start_mean": ga["alive_start"].mean().to_numpy(),
+        "alive_end_mean": ga["alive"].mean().to_numpy()})
+    dead = camps.groupby("team_size")[["dead_adventures", "dead_travel", "dead_shelter"]].mean()
+    adv_causes = advs.groupby("team_size")[["dead_damage", "dead_infection", "dead_hunger"]].sum()
+    adv_causes = adv_causes.reindex(dead.index, fill_value=0).div(g.size(), axis=0)
+    out["deaths"] = pd.DataFrame({
+        "team_size": dead.index, "adventure_damage": adv_causes["dead_damage"].to_numpy(),
+        "adventure_infection": adv_causes["dead_infection"].to_numpy(),
+        "adventure_hunger": adv_causes["dead_hunger"].to_numpy(),
+        "travel": dead["dead_travel"].to_numpy(), "shelter": dead["dead_shelter"].to_numpy()})
+    out["accomplished"] = (camps.groupby("team_size")["accomplished"].value_counts(normalize=True)
+                           .unstack(fill_value=0.0).reset_index())
+    return out
+
+
+def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: int,
+                    header: str = "") -> str:
+    """The tables as text (what ``simlib simulate --campaign`` prints)."""
+    def pct(x):
+        return "   -  " if not np.isfinite(x) else f"{100 * x:5.1f} %"
+
+    lines = []
+    if header:
+        lines += [header, ""]
+    lines.append(f"Campaigns of {adventures} adventure{'s' if adventures != 1 else ''}, "
+                 f"{games} a team size (95 % Wilson intervals)")
+    lines.append("success: every adventure accomplished; a failed adventure (out of turns) earns "
+                 "no VP and the living go on")
+    lines.append("")
+    lines.append("team  campaigns  success  [95 % CI]           adventures won  alive at end  "
+                 "VP earned  VP spent  built")
+    for _, r in tables["by_team"].iterrows():
+        lines.append(f"{int(r.team_size):>4}  {int(r.campaigns):>9}  {pct(r.success)}  "
+                     f"[{pct(r.success_lo)}, {pct(r.success_hi)}]  {r.accomplished_mean:>14.2f}  "
+                     f"{r.alive_end_mean:>12.2f}  {r.vp_earned_mean:>9.2f}  {r.vp_spent_mean:>8.2f}  "
+                     f"{r.facilities_built_mean:>5.2f}")
+    lines += ["", "By adventure (of the campaigns that reached it)",
+              "team  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
+    for _, r in tables["by_adventure"].iterrows():
+        lines.append(f"{int(r.team_size):>4}  {int(r.adventure):>9}  {pct(r.played_share)}  "
+                     f"{pct(r.success)}  [{pct(r.success_lo)}, {pct(r.success_hi)}]  "
+                     f"{r.alive_start_mean:>14.2f}  {r.alive_end_mean:>12.2f}")
+    lines += ["", "Deaths a campaign, by cause",
+              "team  adventure: damage  infection  hunger   travel  shelter"]
+    for _, r in tables["deaths"].iterrows():
+        lines.append(f"{int(r.team_size):>4}  {r.adventure_damage:>17.3f}  {r.adventure_infection:>9.3f}  "
+                     f"{r.adventure_hunger:>6.3f}  {r.travel:>7.3f}  {r.shelter:>7.3f}")
+    return "\n".join(lines)
