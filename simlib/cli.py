@@ -144,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--all-tables", action="store_true", help="print every table")
+    s.add_argument("--campaign", type=_positive, metavar="N", default=None,
+                   help="play campaigns of N adventures in a row (travel and shelter between "
+                        "them; games that have a campaign: day-night-z); --games counts campaigns")
+    s.add_argument("--shelter", action="append", metavar="NAME=VALUE",
+                   help="a shelter player's parameter in a campaign (repeatable)")
     from .cli_instruments import add_parsers, add_precision_args
 
     add_precision_args(s)
@@ -219,6 +224,8 @@ def _cmd_simulate(a) -> int:
     from .core.runner import DEFAULT_CHUNK_SIZE
 
     rules = _ruleset_arg(game, a)
+    if a.campaign is not None or a.shelter:
+        return _cmd_campaign(a, game, rules, players, characters, policy, params)
     game.adapter(players, characters, seed=a.seed, policy=policy, policy_params=params,
                  ruleset=rules, seats=seats)  # validate before any banner
     result = game.simulate(a.games, players, characters, seed=a.seed, policy=policy,
@@ -234,6 +241,29 @@ def _cmd_simulate(a) -> int:
         what = "records" if result.has_records else "counts"
         sys.stdout.write(f"\nwrote {a.out} ({what} of {result.games} games)\n")
     _write_html(a, result)
+    return 0
+
+
+def _cmd_campaign(a, game, rules, players, characters, policy, params) -> int:
+    """``simulate --campaign N``: the game's campaign command (games that declare one)."""
+    from .core.games import game_names, get_game
+
+    if game.campaign is None:
+        have = [get_game(n).cli_name for n in game_names() if get_game(n).campaign is not None]
+        raise UsageError(f"--campaign: {game.display_name} has no campaign; games with one: "
+                         f"{', '.join(have) or 'none'}")
+    if a.campaign is None:
+        raise UsageError("--shelter sets a campaign's shelter player: give --campaign N")
+    unsupported = [f for f, v in (("--out", a.out), ("--html", a.html), ("--seats", a.seats),
+                                  ("--backend dask", a.backend == "dask" or a.scheduler))
+                   if v]
+    if unsupported:
+        raise UsageError(f"--campaign does not take {', '.join(unsupported)} yet")
+    shelter = _policy_params(a.shelter, "--shelter") if a.shelter else None
+    sys.stdout.write(game.campaign(
+        adventures=a.campaign, games=a.games, players=players, characters=characters,
+        seed=a.seed, policy=policy, params=params, shelter=shelter, ruleset=rules,
+        threads=a.threads, progress=not a.no_progress, command=a.command_line))
     return 0
 
 

@@ -56,18 +56,18 @@ def characters(values: list[str] | None):
     return teams[0] if len(teams) == 1 else teams
 
 
-def policy_params(values: list[str] | None):
+def policy_params(values: list[str] | None, flag: str = "--policy-param"):
     if not values:
         return None
     out = {}
     for v in values:
         name, sep, val = v.partition("=")
         if not sep or not name.strip():
-            raise UsageError(f"--policy-param {v!r}: expected name=value")
+            raise UsageError(f"{flag} {v!r}: expected name=value")
         try:
             out[name.strip()] = float(val)
         except ValueError:
-            raise UsageError(f"--policy-param {v!r}: {val!r} is not a number") from None
+            raise UsageError(f"{flag} {v!r}: {val!r} is not a number") from None
     return out
 
 

@@ -157,7 +157,7 @@ CONVENTION: dict[str, tuple[tuple[str, ...], str]] = {
     "step": (("step", "api"), "Game"),
     "benches": (("benches",), "BENCH_FACTORIES"),
 }
-_REFS = tuple(CONVENTION) + ("commands", "result_reader")
+_REFS = tuple(CONVENTION) + ("commands", "result_reader", "campaign")
 
 
 @dataclass(frozen=True)
@@ -227,6 +227,7 @@ class GameInfo:
     benches: Any = None
     commands: Any = None
     result_reader: Any = None
+    campaign: Any = None
     sensitivity_ruleset: str | None = None
     positive_suffixes: tuple[str, ...] = ()
     grouping_success: tuple[tuple[str, str], ...] = ()

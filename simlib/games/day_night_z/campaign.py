@@ -87,6 +87,7 @@ def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | No
             par, sh, out, adv)
     run_ranges(campaign_batch_nb, args, n, threads)
     camps = pd.DataFrame(out, columns=list(K.CAMPAIGN_FIELDS))
+    camps.insert(2, "start_hour", hour)
     flat = adv.reshape(-1, K.ADVENTURE_REC)
     advs = pd.DataFrame(flat[flat[:, -1] == 1], columns=list(K.ADVENTURE_FIELDS))
     return {"campaigns": camps, "adventures": advs.drop(columns=["played"])}
@@ -100,39 +101,39 @@ def _rate(k: np.ndarray, n: np.ndarray) -> pd.DataFrame:
 
 
 def campaign_tables(results: Sequence[dict]) -> dict[str, pd.DataFrame]:
-    """Tables of one or more ``play_campaigns`` results (teams of different sizes)."""
+    """Tables of one or more ``play_campaigns`` results (a cell each: a team size and a
+    start hour), with 95 % Wilson intervals on the rates."""
     camps = pd.concat([r["campaigns"] for r in results], ignore_index=True)
     advs = pd.concat([r["adventures"] for r in results], ignore_index=True)
-    g = camps.groupby("team_size")
-    n = g.size().to_numpy()
+    cell = ["team_size", "start_hour"]
+    g = camps.groupby(cell)
+    n = g.size()
     out: dict[str, pd.DataFrame] = {}
-    succ = _rate(g["success"].sum().to_numpy(), n)
-    out["by_team"] = pd.DataFrame({
-        "team_size": g.size().index, "campaigns": n, "success": succ["rate"], "success_lo": succ["lo"],
-        "success_hi": succ["hi"], "accomplished_mean": g["accomplished"].mean().to_numpy(),
-        "alive_end_mean": g["alive"].mean().to_numpy(), "vp_earned_mean": g["vp_earned"].mean().to_numpy(),
-        "vp_spent_mean": g["vp_spent"].mean().to_numpy(),
-        "facilities_built_mean": g["facilities_built"].mean().to_numpy()})
-    ga = advs.groupby(["team_size", "adventure"])
+    succ = _rate(g["success"].sum().to_numpy(), n.to_numpy())
+    by = n.index.to_frame(index=False)
+    out["by_team"] = by.assign(
+        campaigns=n.to_numpy(), success=succ["rate"], success_lo=succ["lo"], success_hi=succ["hi"],
+        accomplished_mean=g["accomplished"].mean().to_numpy(), alive_end_mean=g["alive"].mean().to_numpy(),
+        vp_earned_mean=g["vp_earned"].mean().to_numpy(), vp_spent_mean=g["vp_spent"].mean().to_numpy(),
+        facilities_built_mean=g["facilities_built"].mean().to_numpy())
+    ga = advs.groupby(cell + ["adventure"])
     na = ga.size()
-    reached = camps.groupby("team_size").size()
+    keys = na.index.to_frame(index=False)
+    reached = n.reindex(pd.MultiIndex.from_frame(keys[cell])).to_numpy()
     r = _rate(ga["success"].sum().to_numpy(), na.to_numpy())
-    out["by_adventure"] = pd.DataFrame({
-        "team_size": na.index.get_level_values(0), "adventure": na.index.get_level_values(1),
-        "played": na.to_numpy(),
-        "played_share": na.to_numpy() / reached.reindex(na.index.get_level_values(0)).to_numpy(),
-        "success": r["rate"], "success_lo": r["lo"], "success_hi": r["hi"],
-        "alive_start_mean": ga["alive_start"].mean().to_numpy(),
-        "alive_end_mean": ga["alive"].mean().to_numpy()})
-    dead = camps.groupby("team_size")[["dead_adventures", "dead_travel", "dead_shelter"]].mean()
-    adv_causes = advs.groupby("team_size")[["dead_damage", "dead_infection", "dead_hunger"]].sum()
-    adv_causes = adv_causes.reindex(dead.index, fill_value=0).div(g.size(), axis=0)
-    out["deaths"] = pd.DataFrame({
-        "team_size": dead.index, "adventure_damage": adv_causes["dead_damage"].to_numpy(),
-        "adventure_infection": adv_causes["dead_infection"].to_numpy(),
-        "adventure_hunger": adv_causes["dead_hunger"].to_numpy(),
-        "travel": dead["dead_travel"].to_numpy(), "shelter": dead["dead_shelter"].to_numpy()})
-    out["accomplished"] = (camps.groupby("team_size")["accomplished"].value_counts(normalize=True)
+    out["by_adventure"] = keys.assign(
+        played=na.to_numpy(), played_share=na.to_numpy() / reached, success=r["rate"],
+        success_lo=r["lo"], success_hi=r["hi"], alive_start_mean=ga["alive_start"].mean().to_numpy(),
+        alive_end_mean=ga["alive"].mean().to_numpy())
+    dead = g[["dead_adventures", "dead_travel", "dead_shelter"]].mean()
+    causes = advs.groupby(cell)[["dead_damage", "dead_infection", "dead_hunger"]].sum()
+    causes = causes.reindex(dead.index, fill_value=0).div(n, axis=0)
+    out["deaths"] = by.assign(
+        adventure_damage=causes["dead_damage"].to_numpy(),
+        adventure_infection=causes["dead_infection"].to_numpy(),
+        adventure_hunger=causes["dead_hunger"].to_numpy(),
+        travel=dead["dead_travel"].to_numpy(), shelter=dead["dead_shelter"].to_numpy())
+    out["accomplished"] = (g["accomplished"].value_counts(normalize=True)
                            .unstack(fill_value=0.0).reset_index())
     return out
 
@@ -147,26 +148,69 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
     if header:
         lines += [header, ""]
     lines.append(f"Campaigns of {adventures} adventure{'s' if adventures != 1 else ''}, "
-                 f"{games} a team size (95 % Wilson intervals)")
+                 f"{games} a cell (95 % Wilson intervals)")
     lines.append("success: every adventure accomplished; a failed adventure (out of turns) earns "
                  "no VP and the living go on")
     lines.append("")
-    lines.append("team  campaigns  success  [95 % CI]           adventures won  alive at end  "
-                 "VP earned  VP spent  built")
+    lines.append("team  start  campaigns  success  [95 % CI]           adventures won  "
+                 "alive at end  VP earned  VP spent  built")
     for _, r in tables["by_team"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {int(r.campaigns):>9}  {pct(r.success)}  "
+        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.campaigns):>9}  {pct(r.success)}  "
                      f"[{pct(r.success_lo)}, {pct(r.success_hi)}]  {r.accomplished_mean:>14.2f}  "
                      f"{r.alive_end_mean:>12.2f}  {r.vp_earned_mean:>9.2f}  {r.vp_spent_mean:>8.2f}  "
                      f"{r.facilities_built_mean:>5.2f}")
     lines += ["", "By adventure (of the campaigns that reached it)",
-              "team  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
+              "team  start  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
     for _, r in tables["by_adventure"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {int(r.adventure):>9}  {pct(r.played_share)}  "
+        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.adventure):>9}  {pct(r.played_share)}  "
                      f"{pct(r.success)}  [{pct(r.success_lo)}, {pct(r.success_hi)}]  "
                      f"{r.alive_start_mean:>14.2f}  {r.alive_end_mean:>12.2f}")
     lines += ["", "Deaths a campaign, by cause",
-              "team  adventure: damage  infection  hunger   travel  shelter"]
+              "team  start  adventure: damage  infection  hunger   travel  shelter"]
     for _, r in tables["deaths"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {r.adventure_damage:>17.3f}  {r.adventure_infection:>9.3f}  "
+        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {r.adventure_damage:>17.3f}  {r.adventure_infection:>9.3f}  "
                      f"{r.adventure_hunger:>6.3f}  {r.travel:>7.3f}  {r.shelter:>7.3f}")
     return "\n".join(lines)
+
+
+GAMES_PER_CELL = 2000
+
+
+def run_cli(*, adventures: int, games=None, players=None, characters=None, seed: int = 0,
+            policy: str = "baseline", params=None, shelter=None, ruleset=None, threads=None,
+            progress: bool = True, command: str = "") -> str:
+    """``simlib simulate --game day-night-z --campaign N``: campaigns for every team size of
+    ``players`` (default: all) and start hour of ``characters`` (default: the scenario's),
+    ``games`` a cell (default 2000); the tables as text."""
+    import sys
+    import time
+
+    from ...core.tables import ruleset_label
+    from .study import _hours
+
+    rules = rules_of(ruleset)
+    lo, hi = rules.min_players(), rules.max_players()
+    teams = list(players) if players else list(range(lo, hi + 1))
+    hours = (int(rules.get("scenario.start_hour")),) if characters is None else _hours(characters)
+    n = GAMES_PER_CELL if games is None else int(games)
+    shelter_array(shelter)  # bad names fail before any game is played
+    for t in teams:
+        check_team(t, rules)
+    results = []
+    t0 = time.perf_counter()
+    for t in teams:
+        for h in hours:
+            results.append(play_campaigns(n, adventures=adventures, team_size=t, start_hour=h,
+                                          ruleset=rules, seed=seed, policy=policy, params=params,
+                                          shelter=shelter, threads=threads))
+            if progress:
+                print(f"campaigns: team {t}, {h:02d}:00 done ({n} campaigns, "
+                      f"{time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+    shown = ", ".join(f"{k}={v:g}" for k, v in (shelter or {}).items())
+    prov = {"ruleset_lineage": rules.lineage, "ruleset_fingerprint": rules.fingerprint(),
+            "ruleset_changes": rules.changes()}
+    header = (f"Day Night Z campaign, seed {seed}, policy {policy}, shelter player "
+              f"{shown or 'defaults'}; ruleset {ruleset_label(prov)}, "
+              f"{time.perf_counter() - t0:.1f} s")
+    return render_campaign(campaign_tables(results), adventures=adventures, games=n,
+                           header=header) + "\n"

@@ -27,5 +27,6 @@ GAME = GameInfo(
     measure_unit="victory points",
     load_ruleset=".ruleset:load_rules",
     commands=COMMANDS,
+    campaign=".campaign:run_cli",  # simlib simulate --campaign N
     position=4,  # in `simlib games`
 )

@@ -1,0 +1,247 @@
+"""Day Night Z's campaign (§6 travel, §7 shelter): the rules of the phases between
+adventures on crafted states (exact values, and a check's failure rate against the
+die's exact law), what is carried from one adventure to the next, the campaign's
+accounting, its randomness and the command.
+
+The oracles here are written from the rules as the game page states them, not from the
+kernels: a check fails when no die shows a star the stress colour accepts (the faces in
+``dice.toml``, the colours in ``colours.toml``)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simlib.core.rng import game_key_nb, init_streams_nb, randint_nb
+from simlib.games.day_night_z import codes as K
+from simlib.games.day_night_z.campaign import play_campaigns, shelter_array
+from simlib.games.day_night_z.kernels import campaign_nb as C
+from simlib.games.day_night_z.kernels.engine_nb import setup_state_nb
+from simlib.games.day_night_z.play import packed, play_games
+from simlib.games.day_night_z.ruleset import load_ruleset
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset()
+
+
+def _state(rules, team=2, hour=14, key=1):
+    dice, tr, spn, rl = packed(rules)
+    st = np.zeros(K.S_SIZE, dtype=np.int64)
+    rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    setup_state_nb(st, rng, tr, spn, rl, np.uint64(game_key_nb(np.int64(1), np.int64(key))), np.int64(team),
+                   np.int64(hour), np.int64(0))
+    return st
+
+
+def _su(s, f):
+    return K.S_SURV + s * K.U_W + f
+
+
+def _crng(i):
+    r = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    init_streams_nb(r, np.uint64(game_key_nb(np.int64(99), np.int64(i))))
+    return r
+
+
+# ------------------------------------------------------------------ the travel (§6)
+def test_known_path_check_fails_at_the_dice_exact_rate(rules):
+    """One card (Will check, else +1 stress each) at one plain icon: the best Will of the
+    group rolls; failures over 4,000 trips match (1 - p)^n, p the share of faces with a
+    star green stress accepts (exact binomial test, fixed seeds)."""
+    r = rules.override({"campaign.travel.known_route": ["plain"], "travel.quiet_road.count": 0,
+                        "travel.stragglers.count": 0, "travel.looters.count": 0})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    faces = r.face_names
+    ok = set(r.get("colours.check.green"))
+    p = Fraction(sum(r.get(f"dice.{f}.star") in ok for f in faces), len(faces))
+    team = 2
+    will = max(r.get(f"survivors.{n}.day.will") for n in r.get("scenario.team")[:team])
+    q = (1 - p) ** will
+    tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
+    tpos = np.zeros(1, dtype=np.int64)
+    fails, n = 0, 4000
+    for i in range(n):
+        st = _state(r, team)
+        crng = _crng(i)
+        C.shuffle_deck(cp, crng, tdeck, K.C_TDECK, cp[K.C_PARAMS + K.CP_N_TRAVEL])
+        tpos[0] = 0
+        C.travel_nb(st, crng, dice, tr, rl, cp, 0, tdeck, tpos)
+        stress = [st[_su(s, K.U_STRESS)] for s in range(team)]
+        assert stress[0] == stress[1] in (0, 1)  # the group: all or none
+        fails += stress[0]
+    assert stats.binomtest(fails, n, float(q)).pvalue > 1e-3
+
+
+def test_unknown_path_draws_a_card_per_skull(rules):
+    """The unknown path's dice: no dice, no event, whatever the deck; a deck of one
+    always-failing card (1 damage) then costs a survivor exactly the skulls rolled."""
+    r = rules.override({"campaign.travel.unknown_route": ["wood"], "campaign.travel.unknown_dice": [0]})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
+    tpos = np.zeros(1, dtype=np.int64)
+    st = _state(r, 1)
+    assert C.travel_nb(st, _crng(0), dice, tr, rl, cp, 1, tdeck, tpos) == 0
+    assert st[_su(0, K.U_HEALTH)] == r.get("survivor.health_max")
+    # the wood section of "rough_going" is an Agility check; with attribute none it always hits
+    r2 = rules.override({"campaign.travel.unknown_route": ["wood"], "campaign.travel.unknown_dice": [3],
+                         "travel.quiet_road.count": 0, "travel.stragglers.count": 0,
+                         "travel.looters.count": 0, "travel.rough_going.wood.attribute": "none"})
+    dice, tr, _, rl = packed(r2)
+    cp = r2.pack_campaign()
+    skull_faces = {i for i, f in enumerate(r2.face_names) if r2.get(f"dice.{f}.skull")}
+    for i in range(50):
+        st = _state(r2, 1)
+        crng = _crng(i)
+        probe = crng.copy()
+        skulls = sum(randint_nb(probe, K.STREAM_DICE, len(r2.face_names)) in skull_faces for _ in range(3))
+        C.shuffle_deck(cp, crng, tdeck, K.C_TDECK, cp[K.C_PARAMS + K.CP_N_TRAVEL])  # the decks' stream
+        tpos[0] = 0
+        C.travel_nb(st, crng, dice, tr, rl, cp, 1, tdeck, tpos)
+        assert st[_su(0, K.U_HEALTH)] == r2.get("survivor.health_max") - skulls
+
+
+# ------------------------------------------------------------------ the shelter (§7)
+def test_feeding_check_is_the_clock_meal(rules):
+    """§7 feeding as §3.1's 15:00 meal (verification case 8): health 5, 1 of 2 supplies:
+    -1 for the missing one, +1 for the one eaten: 5 stays 5, no supply left."""
+    r = rules.override({f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night")})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    st = _state(r, 1)
+    st[_su(0, K.U_HEALTH)], st[_su(0, K.U_SUPPLIES)] = 5, 1
+    st[_su(0, K.U_EATS)] = 2  # a survivor whose sheet eats 2 (Olsson's)
+    levels = np.zeros(K.N_FAC, dtype=np.int64)  # nothing to visit
+    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+    assert (st[_su(0, K.U_HEALTH)], st[_su(0, K.U_SUPPLIES)]) == (5, 0)
+
+
+def test_rest_zone_visits_by_day_and_night(rules):
+    """Basic rest zone twice (a day visit, a night visit): +1 health and -2 stress each."""
+    r = rules.override({"campaign.shelter.feeding": False,
+                        **{f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night")}})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    st = _state(r, 1)
+    st[_su(0, K.U_HEALTH)], st[_su(0, K.U_STRESS)] = 4, 5
+    levels = np.zeros(K.N_FAC, dtype=np.int64)
+    levels[K.F_REST_ZONE] = 1
+    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+    assert (st[_su(0, K.U_HEALTH)], st[_su(0, K.U_STRESS)]) == (6, 1)
+
+
+def test_build_order_basic_first_and_saving_up(rules):
+    """The build order (infirmary 3, fence 2, ...): 5 VP build both; 4 build the infirmary
+    and save the 1 left (the fence costs 2)."""
+    cp = rules.pack_campaign()
+    for vp, spent, built in ((5, 5, {K.F_INFIRMARY, K.F_FENCE}), (4, 3, {K.F_INFIRMARY})):
+        levels = np.zeros(K.N_FAC, dtype=np.int64)
+        levels[K.F_REST_ZONE] = levels[K.F_WAREHOUSE] = 1
+        assert C.build_nb(cp, levels, vp, shelter_array()) == spent
+        assert {f for f in range(K.N_FAC) if levels[f] and f not in (K.F_REST_ZONE, K.F_WAREHOUSE)} == built
+    levels = np.zeros(K.N_FAC, dtype=np.int64)
+    assert C.build_nb(cp, levels, 50, shelter_array({"build": 0})) == 0
+
+
+def test_fence_turns_away_the_zombie_attack(rules):
+    r = rules.override({"campaign.shelter.feeding": False,
+                        **{f"shelter_events.{n}.count": 0 for n in ("quiet_day", "sabotage", "bad_night")}})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    for fence, health in ((0, 8), (1, 9)):
+        st = _state(r, 1)
+        levels = np.zeros(K.N_FAC, dtype=np.int64)
+        levels[K.F_FENCE] = fence
+        C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+        assert st[_su(0, K.U_HEALTH)] == health
+
+
+# ------------------------------------------------------------------ the campaign
+def test_first_adventure_is_the_engines_game_when_nothing_comes_before(rules):
+    """With no travel before the first adventure, campaign g's adventure 1 is exactly
+    ``play_games``' game g (same key, same streams)."""
+    r = rules.override({"campaign.travel_before_first": False})
+    for team in (1, 3):
+        c = play_campaigns(120, adventures=2, team_size=team, seed=5, ruleset=r)
+        a = c["adventures"]
+        first = a[a.adventure == 1].drop(columns=["adventure", "alive_start"]).to_numpy()
+        assert np.array_equal(first, play_games(120, team_size=team, seed=5, ruleset=r)["records"])
+
+
+def test_survivors_carry_over_and_the_dead_stay_dead(rules):
+    """With nothing between adventures (no travel, no shelter days), adventure k+1 starts
+    with the living of adventure k's end; every death is counted once, by its cause."""
+    r = rules.override({"campaign.travel.known_route": [], "campaign.shelter_days": 0,
+                        "campaign.travel_before_first": False})
+    res = play_campaigns(400, adventures=3, team_size=3, seed=2, ruleset=r)
+    c, a = res["campaigns"], res["adventures"]
+    for g, rows in a.groupby("game"):
+        rows = rows.sort_values("adventure")
+        assert list(rows.adventure) == list(range(1, len(rows) + 1))
+        assert list(rows.alive_start.iloc[1:]) == list(rows.alive.iloc[:-1])
+    assert (c.dead_travel == 0).all() and (c.dead_shelter == 0).all()
+    per = a.groupby("game")[["dead_damage", "dead_infection", "dead_hunger"]].sum().sum(axis=1)
+    assert np.array_equal(per.reindex(c.game).to_numpy(), c.dead_adventures.to_numpy())
+    assert np.array_equal(c.alive.to_numpy(), 3 - c.dead_adventures.to_numpy())
+    # a campaign ends when nobody is left, else plays every adventure
+    assert ((c.played == 3) | (c.alive == 0)).all()
+
+
+def test_accounting_and_reproducibility(rules):
+    res = play_campaigns(300, adventures=3, team_size=4, seed=7)
+    c, a = res["campaigns"], res["adventures"]
+    assert np.array_equal(c.alive, 4 - c.dead_adventures - c.dead_travel - c.dead_shelter)
+    assert np.array_equal(a.groupby("game").vp.sum().reindex(c.game, fill_value=0), c.vp_earned)
+    assert np.array_equal(a.groupby("game").success.sum().reindex(c.game, fill_value=0), c.accomplished)
+    assert (c.vp_spent <= c.vp_earned).all()
+    assert np.array_equal(c.success, (c.accomplished == 3).astype(int))
+    # VP of an adventure: 4 less 1 a death of its own team, on a success only
+    won = a[a.success == 1]
+    assert np.array_equal(won.vp, np.maximum(0, 4 - (won.alive_start - won.alive)))
+    assert (a[a.success == 0].vp == 0).all()
+    # a pure function of (seed, campaign index): ranges and threads change nothing
+    again = play_campaigns(100, adventures=3, team_size=4, seed=7, start=200, threads=1)["campaigns"]
+    tail = c.iloc[200:].reset_index(drop=True)
+    assert again.drop(columns="game").equals(tail.drop(columns="game"))
+    assert np.array_equal(again.game, tail.game)
+
+
+def test_bad_input_names_the_allowed_values(rules):
+    with pytest.raises(ValueError, match="allowed: heal_missing, supplies_reserve, unknown_path, build"):
+        play_campaigns(10, shelter={"heel": 1})
+    with pytest.raises(ValueError, match="adventures must be a whole number from 1 to 20"):
+        play_campaigns(10, adventures=0)
+    with pytest.raises(ValueError, match="search player 'rollout' plays single adventures only"):
+        play_campaigns(10, policy="rollout")
+    with pytest.raises(Exception, match="unknown_dice"):
+        rules.override({"campaign.travel.unknown_dice": [1]})
+    with pytest.raises(Exception, match="unknown facility 'kitchen'"):
+        rules.override({"campaign.shelter.build_order": ["kitchen"]})
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-c", "import sys; from simlib.cli import main; "
+                           "sys.exit(main(sys.argv[1:]))", *args], capture_output=True, text=True)
+
+
+def test_command_prints_campaign_tables():
+    p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--games", "200",
+             "--players", "1,2", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "Campaigns of 2 adventures, 200 a cell" in out
+    assert "ruleset reference (" in out
+    # a row per team size, a row per team size and adventure
+    rows = [ln.split() for ln in out.splitlines() if ln[:4].strip() in ("1", "2") and "14:00" in ln]
+    assert len(rows) == 2 + 4 + 2
+    p = _cli("simulate", "--game", "until-daylight", "--campaign", "2")
+    assert p.returncode != 0 and "games with one: day-night-z" in p.stderr
+    p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--shelter", "heel=1")
+    assert p.returncode != 0 and "allowed: heal_missing" in p.stderr
