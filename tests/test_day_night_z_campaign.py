@@ -182,7 +182,7 @@ def test_survivors_carry_over_and_the_dead_stay_dead(rules):
                         "campaign.travel_before_first": False})
     res = play_campaigns(400, adventures=3, team_size=3, seed=2, ruleset=r)
     c, a = res["campaigns"], res["adventures"]
-    for g, rows in a.groupby("game"):
+    for _, rows in a.groupby("game"):
         rows = rows.sort_values("adventure")
         assert list(rows.adventure) == list(range(1, len(rows) + 1))
         assert list(rows.alive_start.iloc[1:]) == list(rows.alive.iloc[:-1])
