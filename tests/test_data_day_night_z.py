@@ -728,10 +728,12 @@ def test_deck_sizes(rules):
 
 def test_campaign_names(rules):
     """Rulebook §7: 6 facilities (Rest zone, Warehouse, Workshop, Infirmary, Training zone,
-    Supply zone) and a perimeter fence; §6: 3 terrain types (mountain, plain, wood), each
+    Supply zone) and a perimeter fence; §1: 24 skill cards; §6: 3 terrain types (mountain, plain, wood), each
     travel card with a section for each."""
     assert set(rules.names("facilities")) == {"rest_zone", "warehouse", "workshop", "infirmary",
                                               "training_zone", "supply_zone", "fence"}
+    # §1: 24 skill cards
+    assert sum(rules.get(f"skills.{n}.count") for n in rules.names("skills")) == 24
     for card in rules.names("travel"):
         assert {k.split(".")[2] for k in rules.keys() if k.startswith(f"travel.{card}.")} \
             >= {"mountain", "plain", "wood"}

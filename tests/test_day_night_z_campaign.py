@@ -163,6 +163,38 @@ def test_fence_turns_away_the_zombie_attack(rules):
         assert st[_su(0, K.U_HEALTH)] == health
 
 
+def test_skills_bought_with_sp_build_on_the_strongest_attribute(rules):
+    """Kenji (hth 4, agility 3, will 3, perception 2 by day) with 10 SP, keeping 3: brawler
+    (4 SP, +1 hth: the most to his strongest attribute), then nimble (3 SP, +1 agility;
+    steady adds as much to will and comes later in skills.toml), then nothing (3 left);
+    the bonus is in his attribute from then on, day and night."""
+    from simlib.games.day_night_z.kernels.engine_nb import attr_of
+
+    team = list(rules.get("scenario.team"))
+    s = team.index("kenji")
+    st = _state(rules, s + 1)
+    dice, tr, _, rl = packed(rules)
+    cp = rules.pack_campaign()
+    names = rules.names("skills")
+    copies = np.array([rules.get(f"skills.{n}.count") for n in names] + [0] * (K.MAX_SKILLS - len(names)))
+    bought = np.zeros(2, dtype=np.int64)
+    st[_su(s, K.U_SP)] = 10
+    hth0 = attr_of(st, tr, rl, s, K.A_HTH)
+    C.buy_skills_nb(st, rl, cp, copies, s, shelter_array({"sp_keep": 3}), bought)
+    owned = {n for i, n in enumerate(names) if (st[_su(s, K.U_SKILLS)] >> i) & 1}
+    assert owned == {"brawler", "nimble"}
+    assert st[_su(s, K.U_SP)] == 3 and list(bought) == [2, 7]
+    assert attr_of(st, tr, rl, s, K.A_HTH) == hth0 + 1
+    assert copies[names.index("brawler")] == rules.get("skills.brawler.count") - 1
+    st[K.S_GLOBALS + K.G_HOUR] = 23  # night: the night value, plus the same bonus
+    assert attr_of(st, tr, rl, s, K.A_HTH) == rules.get("survivors.kenji.night.hth") + 1
+    # never, when the shelter player does not buy
+    st2 = _state(rules, s + 1)
+    st2[_su(s, K.U_SP)] = 10
+    C.buy_skills_nb(st2, rl, cp, copies, s, shelter_array({"skills": 0}), bought)
+    assert st2[_su(s, K.U_SKILLS)] == 0 and st2[_su(s, K.U_SP)] == 10
+
+
 # ------------------------------------------------------------------ the campaign
 def test_first_adventure_is_the_engines_game_when_nothing_comes_before(rules):
     """With no travel before the first adventure, campaign g's adventure 1 is exactly
@@ -180,7 +212,7 @@ def test_survivors_carry_over_and_the_dead_stay_dead(rules):
     with the living of adventure k's end; every death is counted once, by its cause."""
     r = rules.override({"campaign.travel.known_route": [], "campaign.shelter_days": 0,
                         "campaign.travel_before_first": False})
-    res = play_campaigns(400, adventures=3, team_size=3, seed=2, ruleset=r)
+    res = play_campaigns(400, adventures=3, team_size=3, seed=2, ruleset=r, shelter={"unknown_path": 0})
     c, a = res["campaigns"], res["adventures"]
     for _, rows in a.groupby("game"):
         rows = rows.sort_values("adventure")
@@ -201,6 +233,7 @@ def test_accounting_and_reproducibility(rules):
     assert np.array_equal(a.groupby("game").vp.sum().reindex(c.game, fill_value=0), c.vp_earned)
     assert np.array_equal(a.groupby("game").success.sum().reindex(c.game, fill_value=0), c.accomplished)
     assert (c.vp_spent <= c.vp_earned).all()
+    assert (c.skills_bought > 0).any() and (c.sp_on_skills >= 3 * c.skills_bought).all()
     assert np.array_equal(c.success, (c.accomplished == 3).astype(int))
     # VP of an adventure: 4 less 1 a death of its own team, on a success only
     won = a[a.success == 1]

@@ -41,6 +41,8 @@ SHELTER_PARAMS: dict[str, tuple[float, str]] = {
     # (+0.06 a campaign); see the game page, "The campaign"
     "unknown_path": (1.0, "1: travel the unknown (red) path, dice at each icon; 0: the known one"),
     "build": (1.0, "1: spend the victory points on the build order; 0: never build"),
+    "skills": (1.0, "1: survivors buy skills with their survival points in the shelter; 0: never"),
+    "sp_keep": (3.0, "survival points a survivor keeps for the adventure when he buys skills"),
 }
 
 
@@ -54,7 +56,7 @@ def shelter_array(shelter: Mapping[str, float] | None = None) -> np.ndarray:
         v = float(v)
         if not np.isfinite(v) or v < 0:
             raise ValueError(f"shelter parameter {k} must be a finite number >= 0; got {v:g}")
-        if k in ("unknown_path", "build") and v not in (0.0, 1.0):
+        if k in ("unknown_path", "build", "skills") and v not in (0.0, 1.0):
             raise ValueError(f"shelter parameter {k} must be 0 or 1; got {v:g}")
         vals[k] = v
     return np.array([vals[k] for k in SHELTER_PARAMS], dtype=np.float64)
@@ -118,7 +120,9 @@ def campaign_tables(results: Sequence[dict]) -> dict[str, pd.DataFrame]:
         campaigns=n.to_numpy(), success=succ["rate"], success_lo=succ["lo"], success_hi=succ["hi"],
         accomplished_mean=g["accomplished"].mean().to_numpy(), alive_end_mean=g["alive"].mean().to_numpy(),
         vp_earned_mean=g["vp_earned"].mean().to_numpy(), vp_spent_mean=g["vp_spent"].mean().to_numpy(),
-        facilities_built_mean=g["facilities_built"].mean().to_numpy())
+        facilities_built_mean=g["facilities_built"].mean().to_numpy(),
+        skills_bought_mean=g["skills_bought"].mean().to_numpy(),
+        sp_on_skills_mean=g["sp_on_skills"].mean().to_numpy())
     ga = advs.groupby(cell + ["adventure"])
     na = ga.size()
     keys = na.index.to_frame(index=False)
@@ -156,12 +160,12 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
                  "no VP and the living go on")
     lines.append("")
     lines.append("team  start  campaigns  success  [95 % CI]           adventures won  "
-                 "alive at end  VP earned  VP spent  built")
+                 "alive at end  VP earned  VP spent  built  skills  SP on skills")
     for _, r in tables["by_team"].iterrows():
         lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.campaigns):>9}  {pct(r.success)}  "
                      f"[{pct(r.success_lo)}, {pct(r.success_hi)}]  {r.accomplished_mean:>14.2f}  "
                      f"{r.alive_end_mean:>12.2f}  {r.vp_earned_mean:>9.2f}  {r.vp_spent_mean:>8.2f}  "
-                     f"{r.facilities_built_mean:>5.2f}")
+                     f"{r.facilities_built_mean:>5.2f}  {r.skills_bought_mean:>6.2f}  {r.sp_on_skills_mean:>12.2f}")
     lines += ["", "By adventure (of the campaigns that reached it)",
               "team  start  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
     for _, r in tables["by_adventure"].iterrows():

@@ -282,11 +282,16 @@ SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "s
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
-               "encounter", "eats", "dead_cause", "hidden")
+               "encounter", "eats", "dead_cause", "hidden", "skills") \
+    + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
- U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN) = range(len(SURV_FIELDS))
+ U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
+ U_SKILLS) = range(SURV_FIELDS.index("skills") + 1)
+# the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``) and what
+# they add to each attribute (``attr_of`` adds it, day and night); 0 outside a campaign
+U_BONUS = SURV_FIELDS.index("bonus_hth")
 U_W = len(SURV_FIELDS)
 # an enemy slot: kind (-1 empty), place, engaged survivor (-1 far), damage taken
 EN_KIND, EN_PLACE, EN_ENG, EN_DMG = range(4)
@@ -358,9 +363,14 @@ N_FAC = len(FACILITIES)
 (F_REST_ZONE, F_WAREHOUSE, F_WORKSHOP, F_INFIRMARY, F_TRAINING_ZONE, F_SUPPLY_ZONE,
  F_FENCE) = range(N_FAC)
 CAMPAIGN_PARAMS = ("travel_first", "days", "feeding", "n_known", "n_unknown", "n_travel",
-                   "n_shelter", "n_build")
+                   "n_shelter", "n_build", "n_skills")
 (CP_TRAVEL_FIRST, CP_DAYS, CP_FEEDING, CP_N_KNOWN, CP_N_UNKNOWN, CP_N_TRAVEL, CP_N_SHELTER,
- CP_N_BUILD) = range(len(CAMPAIGN_PARAMS))
+ CP_N_BUILD, CP_N_SKILLS) = range(len(CAMPAIGN_PARAMS))
+MAX_SKILLS = 32            # skill kinds (a bit each in a survivor's ``skills``)
+# a skill: cost in SP, the skill it requires (-1 none), copies in the box, then its bonus
+# to each attribute
+SKL_COST, SKL_REQUIRES, SKL_COUNT, SKL_BONUS = range(4)
+SKL_W = SKL_BONUS + len(ATTRIBUTES)
 # a travel card's section (one a terrain): attribute (-1 none: the failure always happens),
 # then what a failure does to every living survivor
 TV_ATTR, TV_DAMAGE, TV_STRESS, TV_SUPPLIES, TV_INFECTION = range(5)
@@ -379,7 +389,7 @@ CAMPAIGN_PARTS = (("params", len(CAMPAIGN_PARAMS)), ("known", MAX_ROUTE), ("unkn
                   ("unknown_dice", MAX_ROUTE), ("tkinds", MAX_TRAVEL_KINDS * len(TERRAINS) * TV_W),
                   ("tdeck", MAX_TRAVEL_CARDS), ("fac", N_FAC * FA_W),
                   ("skinds", MAX_SHELTER_KINDS * SE_W), ("sdeck", MAX_SHELTER_CARDS),
-                  ("build", 2 * N_FAC))
+                  ("build", 2 * N_FAC), ("skills", MAX_SKILLS * SKL_W))
 _CAMPAIGN, C_SIZE = layout(CAMPAIGN_PARTS, "C_")
 C_PARAMS = _CAMPAIGN["C_PARAMS"]
 C_KNOWN = _CAMPAIGN["C_KNOWN"]
@@ -391,9 +401,10 @@ C_FAC = _CAMPAIGN["C_FAC"]            # [facility code, FA_*]
 C_SKINDS = _CAMPAIGN["C_SKINDS"]      # [event kind, SE_*]
 C_SDECK = _CAMPAIGN["C_SDECK"]        # the shelter events table, one entry a chance
 C_BUILD = _CAMPAIGN["C_BUILD"]        # building steps in order: facility code * 2 + level - 1
+C_SKILLS = _CAMPAIGN["C_SKILLS"]      # [skill, SKL_*]
 
 # the shelter player's parameters (float64, ``campaign.SHELTER_PARAMS`` names them)
-SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD = range(4)
+SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD, SH_SKILLS, SH_SP_KEEP = range(6)
 
 # a campaign's random streams: adventure k > 0 is keyed by mix(game key ^ k * ADVENTURE_SALT);
 # its travel and shelter by mix(adventure key ^ CAMPAIGN_SALT), a stream array of their own
@@ -403,7 +414,7 @@ CAMPAIGN_SALT = 0x42B2AE3D27D4EB4F
 DEAD_TRAVEL, DEAD_SHELTER = 4, 5                       # U_DEAD_CAUSE of the campaign's phases
 CAMPAIGN_FIELDS = ("game", "team_size", "adventures", "played", "accomplished", "success",
                    "alive", "vp_earned", "vp_spent", "dead_adventures", "dead_travel",
-                   "dead_shelter", "facilities_built")
+                   "dead_shelter", "facilities_built", "skills_bought", "sp_on_skills")
 CAMPAIGN_REC = len(CAMPAIGN_FIELDS)
 ADVENTURE_FIELDS = RECORD_FIELDS + ("adventure", "alive_start", "played")
 ADVENTURE_REC = len(ADVENTURE_FIELDS)

@@ -203,6 +203,12 @@ SCHEMAS = (
         "fence": Field("bool", required=False, default=False),
         "text": Field("text", required=False, default=""),
     }, what="facility", allowed=K.FACILITIES, allowed_what="facility")),
+    FileSchema("skills", entities=Entities({
+        "level": _int(1, 2), "cost": _int(0, 99), "count": _int(0, 99),
+        "requires": Field("str", required=False, default=""),
+        "bonus": Field("counts", 0, 10, True, None, K.ATTRIBUTES),
+        "text": Field("text", required=False, default=""),
+    }, what="skill")),
     FileSchema("shelter_events", entities=Entities({
         "count": _int(0, 99), "damage": _int(0, 20, False, 0), "stress": _int(0, 20, False, 0),
         "supplies": _int(0, 20, False, 0), "infection": _int(0, 10, False, 0),
@@ -417,6 +423,17 @@ class DayNightZRules(TaggedRuleset):
                 raise self._bad(stem, "the deck is empty")
             if total > bound:
                 raise self._bad(stem, f"at most {bound} cards (layout bound); got {total}")
+        skills = self.names("skills")
+        if len(skills) > K.MAX_SKILLS:
+            raise self._bad("skills", f"at most {K.MAX_SKILLS} skills (layout bound); got {len(skills)}")
+        for n in skills:
+            req = g(f"skills.{n}.requires")
+            if req and (req not in skills or skills.index(req) >= skills.index(n)):
+                raise self._bad(f"skills.{n}.requires", f"{req!r} is not a skill listed before {n!r}",
+                                skills[:skills.index(n)])
+            if (g(f"skills.{n}.level") == 2) != bool(req):
+                raise self._bad(f"skills.{n}.requires", "a level-2 skill, and only one, requires "
+                                "a level-1 skill")
         for stem, bound in (("travel", K.MAX_TRAVEL_KINDS), ("shelter_events", K.MAX_SHELTER_KINDS)):
             if len(self.names(stem)) > bound:
                 raise self._bad(stem, f"at most {bound} kinds (layout bound); got {len(self.names(stem))}")
@@ -797,6 +814,15 @@ class DayNightZRules(TaggedRuleset):
         p[K.CP_N_SHELTER] = len(cards)
         # building steps: every facility's basic level in the build order, then the advanced
         # ones (the fence has one level)
+        skills = self.names("skills")
+        for i, n in enumerate(skills):
+            pre = f"skills.{n}."
+            at = K.C_SKILLS + i * K.SKL_W
+            req = g(pre + "requires")
+            bonus = g(pre + "bonus")
+            d[at:at + K.SKL_W] = [g(pre + "cost"), skills.index(req) if req else -1, g(pre + "count"),
+                                  *[bonus.get(a, 0) for a in K.ATTRIBUTES]]
+        p[K.CP_N_SKILLS] = len(skills)
         order = [K.FACILITIES.index(n) for n in g("campaign.shelter.build_order")]
         steps = [f * 2 for f in order] + [f * 2 + 1 for f in order if f != K.F_FENCE]
         d[K.C_BUILD:K.C_BUILD + len(steps)] = steps

@@ -20,6 +20,8 @@ What the rulebook leaves open, and the choice made here (all written in the game
   weapons and kit; the dead stay dead; the threat, the clock and the decks start afresh;
 - a failed adventure (out of turns) earns no VP and the campaign goes on with the living;
 - victory points are pooled and spent by the build order (``campaign.shelter.build_order``);
+- survival points buy skills (``skills.toml``) at the end of each shelter day, each
+  survivor for himself, while he keeps ``sp_keep`` of them;
 - a travel check is taken by the living survivor with the best value of the attribute
   (ties: the first in the team), at the hour the adventure ended (travel back) or starts
   (travel out); a failure hits every living survivor.
@@ -43,7 +45,7 @@ _VP = K.RECORD_FIELDS.index("vp")
 CARRIED = (K.U_ALIVE, K.U_HEALTH, K.U_STRESS, K.U_INFECTION, K.U_SP, K.U_SUPPLIES, K.U_AMMO,
            K.U_MELEE, K.U_RANGED, K.U_ARMOUR, K.U_ARMOUR + 1, K.U_ARMOUR + 2, K.U_ARMOUR + 3,
            K.U_GLOVES, K.U_PAINKILLERS, K.U_FIRST_AID, K.U_VACCINES, K.U_SUPPRESSOR,
-           K.U_FLASHLIGHT, K.U_DEAD_CAUSE)
+           K.U_FLASHLIGHT, K.U_DEAD_CAUSE, K.U_SKILLS) + tuple(K.U_BONUS + a for a in range(K.N_ATTR))
 
 
 @njit_nb
@@ -238,6 +240,44 @@ def visit_nb(st, crng, dice, tr, rl, cp, levels, s, f):
 
 
 @njit_nb
+def buy_skills_nb(st, rl, cp, copies, s, sh, bought):
+    """Survivor ``s`` buys skills with his survival points while he can keep
+    ``sp_keep`` of them: each time the skill (a copy left in the box, its level-1 skill
+    owned) that adds most to his strongest day attributes (bonus x attribute; ties: the
+    first in ``skills.toml``).  ``bought[0]`` counts skills, ``bought[1]`` their SP."""
+    if sh[K.SH_SKILLS] == 0:
+        return
+    base = K.R_SURV + s * K.SV_W
+    while True:
+        best, pick = -1, -1
+        for i in range(cp[K.C_PARAMS + K.CP_N_SKILLS]):
+            at = K.C_SKILLS + i * K.SKL_W
+            owned = st[su(s, K.U_SKILLS)]
+            if (owned >> i) & 1 == 1 or copies[i] <= 0:
+                continue
+            req = cp[at + K.SKL_REQUIRES]
+            if req >= 0 and (owned >> req) & 1 == 0:
+                continue
+            if st[su(s, K.U_SP)] - cp[at + K.SKL_COST] < sh[K.SH_SP_KEEP]:
+                continue
+            value = 0
+            for a in range(K.N_ATTR):
+                value += cp[at + K.SKL_BONUS + a] * rl[base + K.SV_DAY + a]
+            if value > best:
+                best, pick = value, i
+        if pick < 0:
+            return
+        at = K.C_SKILLS + pick * K.SKL_W
+        st[su(s, K.U_SP)] -= cp[at + K.SKL_COST]
+        st[su(s, K.U_SKILLS)] |= np.int64(1) << np.int64(pick)
+        for a in range(K.N_ATTR):
+            st[su(s, K.U_BONUS + a)] += cp[at + K.SKL_BONUS + a]
+        copies[pick] -= 1
+        bought[0] += 1
+        bought[1] += cp[at + K.SKL_COST]
+
+
+@njit_nb
 def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh):
     """The shelter's days (§7): each survivor visits a facility by day and one by night,
     the day's event, the feeding checks; returns the deaths."""
@@ -270,10 +310,13 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh):
 
 
 @njit_nb
-def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, legal, dice, tr, spn, rl, cp, seed,
-                     g, n_adv, team, hour, pid, par, sh, out, adv):
+def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, legal, dice, tr, spn,
+                     rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv):
     """Campaign ``g`` of ``seed``: its record into ``out`` and its adventures into ``adv``."""
     key0 = game_key_nb(seed, g)
+    for i in range(cp[K.C_PARAMS + K.CP_N_SKILLS]):
+        copies[i] = cp[K.C_SKILLS + i * K.SKL_W + K.SKL_COUNT]
+    bought[0], bought[1] = 0, 0
     for f in range(K.N_FAC):
         levels[f] = fac(cp, f, K.FA_START) if fac(cp, f, K.FA_PRESENT) == 1 else 0
     P = K.R_PARAMS
@@ -298,6 +341,9 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, legal, dice, tr, 
         if k > 0:
             spent += build_nb(cp, levels, vp - spent, sh)
             dead_shelter += shelter_nb(st, crng, dice, tr, rl, cp, levels, sh)
+            for s in range(team):
+                if st[su(s, K.U_ALIVE)] == 1:
+                    buy_skills_nb(st, rl, cp, copies, s, sh, bought)
             st[_G + K.G_HOUR] = hour
         if k > 0 or cp[K.C_PARAMS + K.CP_TRAVEL_FIRST] == 1:
             dead_travel += travel_nb(st, crng, dice, tr, rl, cp, unknown, tdeck, tpos)
@@ -336,7 +382,7 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, legal, dice, tr, 
         start_lvl = fac(cp, f, K.FA_START) if fac(cp, f, K.FA_PRESENT) == 1 else 0
         built += levels[f] - start_lvl
     vals = (g, team, n_adv, played, accomplished, 1 if accomplished == n_adv else 0, alive, vp,
-            spent, dead_adv, dead_travel, dead_shelter, built)
+            spent, dead_adv, dead_travel, dead_shelter, built, bought[0], bought[1])
     i = 0
     for v in vals:
         out[i] = v
@@ -353,8 +399,10 @@ def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid
     levels = np.zeros(K.N_FAC, dtype=np.int64)
     tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
     tpos = np.zeros(1, dtype=np.int64)
+    copies = np.zeros(K.MAX_SKILLS, dtype=np.int64)
+    bought = np.zeros(2, dtype=np.int64)
     legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
     for i in range(lo, hi):
-        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, legal, dice, tr, spn, rl, cp,
-                         seed, start + i, n_adv, team, hour, pid, par, sh, out[i], adv[i])
+        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, legal, dice, tr,
+                         spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par, sh, out[i], adv[i])
     return hi - lo

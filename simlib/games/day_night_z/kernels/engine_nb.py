@@ -100,11 +100,11 @@ def night_of(st, tr):
 @njit_nb
 def attr_of(st, tr, rl, s, a):
     """Survivor ``s``'s attribute ``a`` now: the night value at night unless he carries a
-    flashlight (day values at night)."""
+    flashlight (day values at night), plus what his skills add (a campaign's)."""
     base = K.R_SURV + s * K.SV_W
     if night_of(st, tr) == 1 and st[su(s, K.U_FLASHLIGHT)] == 0:
-        return rl[base + K.SV_NIGHT + a]
-    return rl[base + K.SV_DAY + a]
+        return rl[base + K.SV_NIGHT + a] + st[su(s, K.U_BONUS + a)]
+    return rl[base + K.SV_DAY + a] + st[su(s, K.U_BONUS + a)]
 
 
 @njit_nb
