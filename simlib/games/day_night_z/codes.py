@@ -47,6 +47,15 @@ EXPLORATION_KINDS = ("spawn", "spawn_and_search", "search")
 EXITS = ("a", "b", "c")
 CORPSE_KINDS = ("nothing", "ammo", "battery", "supplies", "infection")
 
+# ------------------------------------------------------------------ tile terrain (§3.10)
+# What a location tile holds, at the engine's tile level: cover (+defence against the
+# enemies' attacks), high (+ranged), flooded and hollow (+AP to enter), noisy (a noise
+# counter on entering), fire (a die for every miniature on the tile after the threat
+# phase, a skull costs health).  Blocked and impassable terrain and walls shape subzones,
+# which the engine does not model.
+TILE_TERRAINS = ("none", "cover", "high", "flooded", "hollow", "noisy", "fire")
+TT_NONE, TT_COVER, TT_HIGH, TT_FLOODED, TT_HOLLOW, TT_NOISY, TT_FIRE = range(len(TILE_TERRAINS))
+
 # ------------------------------------------------------------------ the campaign (§6, §7)
 TERRAINS = ("mountain", "plain", "wood")          # the travel map's terrain icons
 FACILITIES = ("rest_zone", "warehouse", "workshop", "infirmary", "training_zone", "supply_zone",
@@ -169,7 +178,7 @@ ENGINE_PARAMS = (
     "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
-    "hide_dice", "cancel_location")
+    "hide_dice", "cancel_location", "flooded_ap", "fire_damage")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -181,7 +190,8 @@ ENGINE_PARAMS = (
  RP_ENTER_LOCATION_AP, RP_N_LOCS, RP_START_HOUR, RP_START_ZONE, RP_SEARCHES_NEEDED,
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
- RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION) = range(len(ENGINE_PARAMS))
+ RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION, RP_FLOODED_AP,
+ RP_FIRE_DAMAGE) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
@@ -230,7 +240,8 @@ ENGINE_PARTS = (("params", len(ENGINE_PARAMS)), ("surv", MAX_SURV * SV_W),
                 ("xdeck", MAX_EXP_CARDS), ("zones", MAX_ZONES), ("zone_loc", MAX_ZONES),
                 ("locs", MAX_LOCS * LK_W), ("nb", MAX_PLACES * MAX_NB),
                 ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES),
-                ("ckinds", MAX_CORPSE_KINDS * CK_W), ("cdeck", MAX_CORPSE_CARDS))
+                ("ckinds", MAX_CORPSE_KINDS * CK_W), ("cdeck", MAX_CORPSE_CARDS),
+                ("terrain", MAX_PLACES))
 _ENGINE, R_SIZE = layout(ENGINE_PARTS, "R_")
 R_PARAMS = _ENGINE["R_PARAMS"]
 R_SURV = _ENGINE["R_SURV"]
@@ -256,6 +267,7 @@ R_DIST = _ENGINE["R_DIST"]            # moves between places (the players' map k
 R_EXIT_DIST = _ENGINE["R_EXIT_DIST"]  # moves to the nearest exit zone
 R_CKINDS = _ENGINE["R_CKINDS"]        # corpse marker kinds
 R_CDECK = _ENGINE["R_CDECK"]          # the corpse markers, one entry a marker
+R_TERRAIN = _ENGINE["R_TERRAIN"]      # a place's terrain (TT_*; city zones: none)
 
 # ------------------------------------------------------------------ the game state
 # One int64 array (``S_*``) and the game's uint64 random streams (``N_STREAMS``).

@@ -84,7 +84,7 @@ SCHEMAS = (
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
             "leave_tile_ap": _int(0, 10), "ranged_reaches_tile": _BOOL, "high_ground_tiles": _BOOL,
-            "cover_tiles": _BOOL,
+            "cover_tiles": _BOOL, "flooded_extra_ap": _int(0, 10), "fire_damage": _int(0, 10),
         },
         "variants": {
             "attacks_earn_sp": _BOOL, "red_units_block_entry": _BOOL,
@@ -180,6 +180,7 @@ SCHEMAS = (
     }),
     FileSchema("locations", entities=Entities({
         "access": _CELL, "tiles": _int(1, 10), "search_modifier": _int(-10, 10),
+        "terrain": Field("tile_terrains"),
         "spawn_small": _int(0, 10), "spawn_large": _int(0, 10), "small_team": _int(0, 4),
         "text": Field("text", required=False, default=""),
     }, what="location")),
@@ -242,6 +243,13 @@ class DayNightZRules(TaggedRuleset):
                 raise error(file, key, f"expected a list of integers, got {type(value).__name__} {value!r}")
             return tuple(check_value(file, f"{key}[{i}]", Field("int", f.min, f.max), v)
                          for i, v in enumerate(value))
+        if f.type == "tile_terrains":  # a location's tiles' terrain, in tile order
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise error(file, key, f"expected a list of terrain names, one a tile, got {value!r}")
+            for v in value:
+                if v not in K.TILE_TERRAINS:
+                    raise error(file, key, f"unknown tile terrain {v!r}", K.TILE_TERRAINS)
+            return tuple(value)
         if f.type == "terrains":  # a route: terrain icons in order, repeats allowed
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                 raise error(file, key, f"expected a list of terrain names, got {value!r}")
@@ -396,6 +404,10 @@ class DayNightZRules(TaggedRuleset):
                 raise self._bad("scenario.team", f"unknown survivor {n!r}", self.survivor_names)
         if not g("scenario.min_team") <= g("scenario.max_team") <= len(team):
             raise self._bad("scenario.max_team", f"need min_team <= max_team <= {len(team)} (the team list)")
+        for n in self.names("locations"):
+            tiles, terrain = g(f"locations.{n}.tiles"), g(f"locations.{n}.terrain")
+            if len(terrain) != tiles:
+                raise self._bad(f"locations.{n}.terrain", f"one terrain a tile: {tiles} tiles, got {len(terrain)}")
         # the campaign
         if len(g("campaign.travel.unknown_dice")) != len(g("campaign.travel.unknown_route")):
             raise self._bad("campaign.travel.unknown_dice", "one number of dice a terrain icon of "
@@ -580,6 +592,7 @@ class DayNightZRules(TaggedRuleset):
         p[K.RP_ATTACK_AP], p[K.RP_DEFEND_AP] = g(c + "attack_ap"), g(c + "defend_ap")
         p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
         p[K.RP_HIDE_AP], p[K.RP_HIDE_DICE] = g(c + "hide_ap"), g(c + "hide_dice")
+        p[K.RP_FLOODED_AP], p[K.RP_FIRE_DAMAGE] = g("map.flooded_extra_ap"), g("map.fire_damage")
         m = "map."
         p[K.RP_TILE_CAPACITY], p[K.RP_ENGAGED_CAP] = g(m + "tile_capacity"), g(m + "engaged_cap")
         p[K.RP_LEAVE_TILE_AP] = g(m + "leave_tile_ap")
@@ -729,6 +742,10 @@ class DayNightZRules(TaggedRuleset):
             tiles = g(pre + "tiles")
             if tiles > K.MAX_TILES:
                 raise self._bad(pre + "tiles", f"at most {K.MAX_TILES} tiles a location (layout bound); got {tiles}")
+            terrain = g(pre + "terrain")
+            first_place = K.MAX_ZONES + li * K.MAX_TILES
+            d[K.R_TERRAIN + first_place:K.R_TERRAIN + first_place + tiles] = [
+                K.TILE_TERRAINS.index(t) for t in terrain]
             if d[K.R_ZONE_LOC + z] >= 0:
                 raise self._bad(pre + "access", f"zone {[r, cc]} already gives access to a location")
             d[K.R_ZONE_LOC + z] = li

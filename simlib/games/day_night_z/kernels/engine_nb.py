@@ -432,7 +432,7 @@ def enemy_attack(st, rng, dice, tr, rl, e, s, struck):
     defensive position) - armour on the struck location, min 1; a skull hits."""
     kind = st[en(e, K.EN_KIND)]
     base = estat(st, tr, rl, kind, K.ES_ATTACK) - attr_of(st, tr, rl, s, K.A_DEFENSE)
-    if rl[K.R_PARAMS + K.RP_COVER_TILES] == 1:
+    if rl[K.R_PARAMS + K.RP_COVER_TILES] == 1 or terrain_of(rl, st[su(s, K.U_PLACE)]) == K.TT_COVER:
         base -= rl[K.R_PARAMS + K.RP_COVER_PENALTY]
     if st[su(s, K.U_DEFENDING)] == 1:
         base -= rl[K.R_PARAMS + K.RP_DEFEND_BONUS]
@@ -476,8 +476,9 @@ def one_attack(st, rng, dice, tr, rl, s, e, w, attr, sp):
     r = K.R_WEAPONS + w * K.W_W
     kind = st[en(e, K.EN_KIND)]
     base = attr_of(st, tr, rl, s, attr) - estat(st, tr, rl, kind, K.ES_DEFENSE)
-    if rl[K.R_PARAMS + K.RP_HIGH_GROUND_TILES] == 1:
-        base += 0  # high ground is a tile flag: no tile has it at zone level
+    if attr == K.A_RANGED and (rl[K.R_PARAMS + K.RP_HIGH_GROUND_TILES] == 1
+                               or terrain_of(rl, st[su(s, K.U_PLACE)]) == K.TT_HIGH):
+        base += rl[K.R_PARAMS + K.RP_HIGH_GROUND]  # high terrain: +1 to ranged attacks (§3.10)
     if sp > 0:
         st[su(s, K.U_SP)] -= sp
         st[_G + K.G_SP_ROLLS] += sp
@@ -592,8 +593,17 @@ def leave_rule(st, tr, rl, p):
 
 
 @njit_nb
+def terrain_of(rl, p):
+    """Place ``p``'s terrain (``TT_*``): a location tile's, none in a city zone."""
+    if p < 0:
+        return K.TT_NONE
+    return rl[K.R_TERRAIN + p]
+
+
+@njit_nb
 def move_cost(st, rl, s, q):
-    """AP to move survivor ``s`` to neighbour place ``q``."""
+    """AP to move survivor ``s`` to neighbour place ``q`` (flooded or hollow terrain: the
+    extra AP of §3.10 included)."""
     p = st[su(s, K.U_PLACE)]
     c = rl[K.R_PARAMS + K.RP_MOVE_AP]
     if is_zone(p) and not is_zone(q):
@@ -602,7 +612,21 @@ def move_cost(st, rl, s, q):
         lt = rl[K.R_PARAMS + K.RP_LEAVE_TILE_AP]
         if lt > c:
             c = lt
+    t = terrain_of(rl, q)
+    if t == K.TT_FLOODED or t == K.TT_HOLLOW:
+        c += rl[K.R_PARAMS + K.RP_FLOODED_AP]
     return c
+
+
+@njit_nb
+def can_move(st, rl, s, q, ap):
+    """Short of AP, flooded or hollow terrain may be entered for the AP of a plain move and a
+    stress point (§3.10)."""
+    c = move_cost(st, rl, s, q)
+    if c <= ap:
+        return True
+    t = terrain_of(rl, q)
+    return (t == K.TT_FLOODED or t == K.TT_HOLLOW) and c - rl[K.R_PARAMS + K.RP_FLOODED_AP] <= ap
 
 
 @njit_nb
@@ -631,6 +655,9 @@ def arrive(st, rng, dice, tr, spn, rl, s, p, q):
             else:
                 st[su(s, K.U_SUPPLIES)] += rl[r + K.UK_AMOUNT]
         return
+    if terrain_of(rl, q) == K.TT_NOISY:  # entering noisy terrain: a noise counter (§3.10)
+        st[_G + K.G_RED_NOISE] += 1
+        st[su(s, K.U_NOISE_MADE)] += 1
     if st[pl(q, K.P_DEPLOYED)] == 1:
         return
     loc = loc_of(q)
@@ -651,7 +678,11 @@ def arrive(st, rng, dice, tr, spn, rl, s, p, q):
 @njit_nb
 def move_action(st, rng, dice, tr, spn, rl, s, q, sp):
     p = st[su(s, K.U_PLACE)]
-    st[su(s, K.U_AP)] -= move_cost(st, rl, s, q)
+    c = move_cost(st, rl, s, q)
+    if c > st[su(s, K.U_AP)]:  # flooded or hollow, short of AP: a plain move and a stress point
+        c -= rl[K.R_PARAMS + K.RP_FLOODED_AP]
+        add_stress(st, rl, s, 1)
+    st[su(s, K.U_AP)] -= c
     st[su(s, K.U_ACTED)] = 1
     st[su(s, K.U_HIDDEN)] = 0          # the corpses stay behind
     if engaged_with(st, s) > 0:
@@ -917,6 +948,31 @@ def threat_phase(st, rng, dice, tr, spn, rl):
     st[_G + K.G_YELLOW_NOISE] = yellow
     if rise > 0:
         raise_threat(st, tr, rise, K.G_THR_NOISE)
+    fire_nb(st, rng, dice, tr, rl)
+
+
+@njit_nb
+def fire_nb(st, rng, dice, tr, rl):
+    """Fire terrain (§3.10), at the end of the threat phase: every miniature on a deployed
+    fire tile rolls a die, a skull costs it ``map.fire_damage`` health (an enemy it kills
+    leaves a corpse and earns nobody SP).  Survivors first, then the enemies by slot."""
+    dmg = rl[K.R_PARAMS + K.RP_FIRE_DAMAGE]
+    if dmg <= 0:
+        return
+    for q in range(K.MAX_ZONES, K.MAX_PLACES):
+        if rl[K.R_TERRAIN + q] != K.TT_FIRE or st[pl(q, K.P_DEPLOYED)] == 0:
+            continue
+        for s in range(st[_G + K.G_TEAM]):
+            if st[su(s, K.U_ALIVE)] == 1 and st[su(s, K.U_PLACE)] == q:
+                if dice[K.D_FACES + roll_face_nb(dice, rng) * K.F_N + K.F_SKULL] == 1:
+                    hurt(st, rl, s, dmg)
+        for e in range(K.MAX_ENEMIES):
+            if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_PLACE)] == q:
+                if dice[K.D_FACES + roll_face_nb(dice, rng) * K.F_N + K.F_SKULL] == 1:
+                    st[en(e, K.EN_DMG)] += dmg
+                    if st[en(e, K.EN_DMG)] >= estat(st, tr, rl, st[en(e, K.EN_KIND)], K.ES_HEALTH):
+                        st[pl(q, K.P_CORPSES)] += 1
+                        remove_enemy(st, rl, e, 1)
 
 
 # ================================================================== the game's course
@@ -1102,7 +1158,7 @@ def legal_actions_nb(st, tr, rl, legal):
         q = rl[K.R_NB + p * K.MAX_NB + i]
         if q < 0:
             break
-        if move_cost(st, rl, s, q) <= ap:
+        if can_move(st, rl, s, q, ap):
             top = msp if eng > 0 else 0
             for v in range(top + 1):
                 legal[n] = code(K.AC_MOVE, q, v)
