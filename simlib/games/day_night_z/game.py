@@ -26,6 +26,7 @@ GAME = GameInfo(
     measure_short="vp",
     measure_unit="victory points",
     load_ruleset=".ruleset:load_rules",
+    presets=("reference", "tiles"),
     commands=COMMANDS,
     campaign=".campaign:run_cli",  # simlib simulate --campaign N
     position=4,  # in `simlib games`

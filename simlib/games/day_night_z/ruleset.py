@@ -942,14 +942,32 @@ def load_ruleset(path: str | Path | None = None) -> DayNightZRules:
     return load_tagged(path, DayNightZRules, base=load_ruleset())
 
 
-PRESETS = ("reference",)
+PRESETS = ("reference", "tiles")
 DEFAULT_RULESET = "reference"
+_PRESET_CACHE: dict[str, DayNightZRules] = {}
+
+
+def preset_path(name: str) -> Path:
+    """The file of a named preset (``tiles``) shipped with simlib: the checkout's data/
+    first (a development tree), then the package data."""
+    local = Path(__file__).resolve().parents[3] / "data" / "day_night_z" / "presets" / f"{name}.toml"
+    path = local if local.is_file() else default_ruleset_dir() / "presets" / f"{name}.toml"
+    if not path.is_file():
+        raise RulesetError(f"{path}: missing preset file of ruleset {name!r}")
+    return path
+
+
+def _preset(name: str) -> DayNightZRules:
+    if name not in _PRESET_CACHE:
+        _PRESET_CACHE[name] = load_tagged(preset_path(name), DayNightZRules, base=load_ruleset())
+    return _PRESET_CACHE[name]
 
 
 def load_rules(spec=None) -> DayNightZRules:
     """The ruleset ``spec`` names, as every game resolves it
-    (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"`` (the one
-    preset), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
+    (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"``, ``"tiles"``
+    (the reference with assumed tile terrain, ``presets/tiles.toml``), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
     names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
-    return resolve_ruleset(spec, DayNightZRules, presets={"reference": load_ruleset},
+    return resolve_ruleset(spec, DayNightZRules,
+                           presets={"reference": load_ruleset, "tiles": lambda: _preset("tiles")},
                            default=DEFAULT_RULESET)
