@@ -40,3 +40,35 @@ def test_goldens_cover_the_ways_an_adventure_ends():
     for f in ("dead_damage", "dead_hunger", "kills", "hunter_spawns", "threat_from_leaving",
               "threat_from_noise", "threat_from_clock", "threat_from_cards", "threat_lowered_by_sp"):
         assert allrec[:, fields.index(f)].sum() > 0, f
+
+
+# ------------------------------------------------------------------ campaigns
+_cspec = importlib.util.spec_from_file_location("make_day_night_z_campaign",
+                                                _HERE / "make_day_night_z_campaign.py")
+GC = importlib.util.module_from_spec(_cspec)
+_cspec.loader.exec_module(GC)
+CSTORED = np.load(GC.PATH)
+
+
+@pytest.mark.parametrize("name", list(GC.TABLES))
+def test_campaigns_equal_the_goldens(name):
+    """Campaigns (travel, adventures, shelter) play today exactly what they played when
+    ``tests/golden/day_night_z_campaign.npz`` was written."""
+    out = GC.arrays(name)
+    for part in ("campaigns", "adventures"):
+        want = CSTORED[f"{name}__{part}"].astype(np.int64)
+        got = out[part]
+        assert got.shape == want.shape, part
+        bad = np.argwhere(got != want)
+        fields = [str(f) for f in CSTORED[part[:-1] + "_fields"]]
+        assert bad.size == 0, (f"{part}: {len(np.unique(bad[:, 0]))} rows differ; first: row {bad[0, 0]} "
+                               f"field {fields[bad[0, 1]]}: {got[tuple(bad[0])]} != {want[tuple(bad[0])]}")
+
+
+def test_campaign_goldens_cover_what_a_campaign_does():
+    fields = [str(f) for f in CSTORED["campaign_fields"]]
+    camps = np.concatenate([CSTORED[f"{n}__campaigns"] for n in GC.TABLES])
+    for f in ("accomplished", "vp_spent", "facilities_built", "skills_bought", "dead_travel",
+              "dead_shelter"):
+        assert camps[:, fields.index(f)].max() > 0, f
+    assert camps[:, fields.index("alive")].min() == 0      # some campaigns end with nobody
