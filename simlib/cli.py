@@ -254,7 +254,7 @@ def _cmd_campaign(a, game, rules, players, characters, policy, params) -> int:
                          f"{', '.join(have) or 'none'}")
     if a.campaign is None:
         raise UsageError("--shelter sets a campaign's shelter player: give --campaign N")
-    unsupported = [f for f, v in (("--out", a.out), ("--html", a.html), ("--seats", a.seats),
+    unsupported = [f for f, v in (("--out", a.out), ("--seats", a.seats),
                                   ("--backend dask", a.backend == "dask" or a.scheduler))
                    if v]
     if unsupported:
@@ -263,7 +263,7 @@ def _cmd_campaign(a, game, rules, players, characters, policy, params) -> int:
     sys.stdout.write(game.campaign(
         adventures=a.campaign, games=a.games, players=players, characters=characters,
         seed=a.seed, policy=policy, params=params, shelter=shelter, ruleset=rules,
-        threads=a.threads, progress=not a.no_progress, command=a.command_line))
+        threads=a.threads, progress=not a.no_progress, command=a.command_line, html=a.html))
     return 0
 
 

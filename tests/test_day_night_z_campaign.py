@@ -278,3 +278,19 @@ def test_command_prints_campaign_tables():
     assert p.returncode != 0 and "games with one: day-night-z" in p.stderr
     p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--shelter", "heel=1")
     assert p.returncode != 0 and "allowed: heal_missing" in p.stderr
+
+
+def test_html_report_has_the_race_across_the_campaign(tmp_path):
+    out = tmp_path / "campaign.html"
+    p = _cli("simulate", "--game", "day-night-z", "--campaign", "3", "--games", "100",
+             "--players", "2", "--characters", "8,20", "--no-progress", "--html", str(out))
+    assert p.returncode == 0, p.stderr
+    html = out.read_text()
+    assert "The race across the campaign" in html and html.count("data:image/svg+xml") == 2
+    assert "Deaths a campaign, by cause" in html and "seed 0" in html
+    # the race starts with every campaign unbeaten and the whole team, and never climbs
+    from simlib.games.day_night_z.campaign import campaign_tables
+
+    race = campaign_tables([play_campaigns(200, adventures=3, team_size=2, seed=4)])["race"]
+    assert race.perfect.iloc[0] == 1.0 and race.alive_mean.iloc[0] == 2
+    assert (race.perfect.diff().dropna() <= 0).all() and (race.alive_mean.diff().dropna() <= 0).all()

@@ -28,7 +28,7 @@ from .play import check_hour, check_team, packed, rules_of
 from .policies import POLICIES, param_array
 
 __all__ = ["SHELTER_PARAMS", "play_campaigns", "campaign_tables", "render_campaign",
-           "shelter_array", "MAX_ADVENTURES"]
+           "campaign_report", "shelter_array", "MAX_ADVENTURES"]
 
 MAX_ADVENTURES = 20
 # the shelter player's named parameters and defaults (``--shelter name=value``), in the
@@ -142,7 +142,89 @@ def campaign_tables(results: Sequence[dict]) -> dict[str, pd.DataFrame]:
         travel=dead["dead_travel"].to_numpy(), shelter=dead["dead_shelter"].to_numpy())
     out["accomplished"] = (g["accomplished"].value_counts(normalize=True)
                            .unstack(fill_value=0.0).reset_index())
+    out["race"] = _race(camps, advs, cell)
     return out
+
+
+def _race(camps: pd.DataFrame, advs: pd.DataFrame, cell: list[str]) -> pd.DataFrame:
+    """The race across the campaign, by cell: after adventure k (0: the start), the share
+    of campaigns that won every adventure so far, and the survivors alive (a campaign that
+    ended counts with nobody alive)."""
+    rows = []
+    for key, c in camps.groupby(cell):
+        n, team, size = len(c), int(c.team_size.iloc[0]), int(c.adventures.iloc[0])
+        a = advs.merge(c[cell + ["game"]], on=cell + ["game"]).set_index(["game", "adventure"])
+        won = a["success"].unstack(fill_value=0).reindex(index=c.game, columns=range(1, size + 1), fill_value=0)
+        alive = a["alive"].unstack(fill_value=0).reindex(index=c.game, columns=range(1, size + 1), fill_value=0)
+        perfect = won.cumprod(axis=1)
+        rows.append({**dict(zip(cell, key)), "adventure": 0, "perfect": 1.0, "alive_mean": float(team)})
+        for k in range(1, size + 1):
+            rows.append({**dict(zip(cell, key)), "adventure": k, "perfect": perfect[k].sum() / n,
+                         "alive_mean": alive[k].mean()})
+    return pd.DataFrame(rows)
+
+
+def campaign_report(tables: dict[str, pd.DataFrame], *, adventures: int, games: int, header: str,
+                    command: str = ""):
+    """The campaign's HTML report: success by team size and start hour, the race across the
+    campaign (every adventure won so far, survivors alive), success by adventure, deaths by
+    cause, and how the numbers were made."""
+    from ...core import plots
+    from ...core.report import Report, Section, figure_block, frame_table
+
+    race = tables["race"]
+
+    def line(col, ylabel, pct):
+        def draw(ax):
+            for i, (key, d) in enumerate(race.groupby(["team_size", "start_hour"])):
+                ax.plot(d.adventure, d[col] * (100 if pct else 1), marker="o",
+                        color=plots.PALETTE[i % len(plots.PALETTE)],
+                        label=f"team of {key[0]}, {key[1]:02d}:00")
+            ax.set_xlabel("adventures played")
+            ax.set_ylabel(ylabel)
+            ax.set_xticks(range(adventures + 1))
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=8, frameon=False)
+        return draw
+
+    bt = tables["by_team"]
+    best = bt.loc[bt.success.idxmax()]
+    rep = Report(f"Day Night Z: campaigns of {adventures} adventures",
+                 subtitle=f"{games} campaigns a cell; " + header,
+                 headline=(f"Best cell: a team of {int(best.team_size)} starting at "
+                           f"{int(best.start_hour):02d}:00 wins every adventure in "
+                           f"{100 * best.success:.1f} % of campaigns "
+                           f"[{100 * best.success_lo:.1f}, {100 * best.success_hi:.1f}]."),
+                 notes=["A campaign succeeds when every adventure is accomplished; a failed "
+                        "adventure earns no VP and the living go on. Rates of a bot (the "
+                        "baseline and the shelter player), not of human players."])
+    rep.add(Section("Campaign success", [frame_table(
+        bt, percent=["success", "success_lo", "success_hi"],
+        titles={"team_size": "team", "start_hour": "start", "success_lo": "95 % low",
+                "success_hi": "95 % high", "accomplished_mean": "adventures won",
+                "alive_end_mean": "alive at end", "vp_earned_mean": "VP earned",
+                "vp_spent_mean": "VP spent", "facilities_built_mean": "built",
+                "skills_bought_mean": "skills", "sp_on_skills_mean": "SP on skills"})]))
+    rep.add(Section("The race across the campaign", [
+        figure_block(line("perfect", "% of campaigns with every adventure won so far", True),
+                     alt="share of campaigns with every adventure won, after each adventure"),
+        figure_block(line("alive_mean", "survivors alive (ended campaigns: 0)", False),
+                     alt="survivors alive after each adventure")],
+        intro="After each adventure: the campaigns still without a failure, and the survivors left."))
+    rep.add(Section("By adventure", [frame_table(
+        tables["by_adventure"], percent=["played_share", "success", "success_lo", "success_hi"],
+        titles={"team_size": "team", "start_hour": "start", "played_share": "reached",
+                "success_lo": "95 % low", "success_hi": "95 % high",
+                "alive_start_mean": "alive at start", "alive_end_mean": "alive at end"})],
+        intro="Of the campaigns that reached each adventure."))
+    rep.add(Section("Deaths a campaign, by cause", [frame_table(
+        tables["deaths"], titles={"team_size": "team", "start_hour": "start",
+                                  "adventure_damage": "adventure: damage",
+                                  "adventure_infection": "adventure: infection",
+                                  "adventure_hunger": "adventure: hunger"})]))
+    rep.add(Section("How these numbers were made", [frame_table(pd.DataFrame(
+        {"what": ["run", "command"], "value": [header, command or "(Python)"]}), sortable=False)]))
+    return rep
 
 
 def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: int,
@@ -185,7 +267,7 @@ GAMES_PER_CELL = 2000
 
 def run_cli(*, adventures: int, games=None, players=None, characters=None, seed: int = 0,
             policy: str = "baseline", params=None, shelter=None, ruleset=None, threads=None,
-            progress: bool = True, command: str = "") -> str:
+            progress: bool = True, command: str = "", html=None) -> str:
     """``simlib simulate --game day-night-z --campaign N``: campaigns for every team size of
     ``players`` (default: all) and start hour of ``characters`` (default: the scenario's),
     ``games`` a cell (default 2000); the tables as text."""
@@ -201,6 +283,10 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
     hours = (int(rules.get("scenario.start_hour")),) if characters is None else _hours(characters)
     n = GAMES_PER_CELL if games is None else int(games)
     shelter_array(shelter)  # bad names fail before any game is played
+    if html:
+        from ...core.report import check_output_path
+
+        check_output_path(html)
     for t in teams:
         check_team(t, rules)
     results = []
@@ -219,5 +305,10 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
     header = (f"Day Night Z campaign, seed {seed}, policy {policy}, shelter player "
               f"{shown or 'defaults'}; ruleset {ruleset_label(prov)}, "
               f"{time.perf_counter() - t0:.1f} s")
-    return render_campaign(campaign_tables(results), adventures=adventures, games=n,
-                           header=header) + "\n"
+    tables = campaign_tables(results)
+    text = render_campaign(tables, adventures=adventures, games=n, header=header) + "\n"
+    if html:
+        path = campaign_report(tables, adventures=adventures, games=n, header=header,
+                               command=command).write(html)
+        text += f"\nwrote {path}\n"
+    return text
