@@ -681,6 +681,10 @@ EXPECTED = {
     "facilities.training_zone.start_level": 0,
     "facilities.supply_zone.start_level": 0,
     "facilities.fence.start_level": 0,
+    # §3.8's example: the Teenager, Physiotherapist and War Veteran each grant 1 leadership point
+    "allies.teenager.leadership": 1,
+    "allies.physiotherapist.leadership": 1,
+    "allies.war_veteran.leadership": 1,
 }
 
 # The two locations the rules leave unnamed: (access cell, tiles), reference ruleset "City".
@@ -734,6 +738,8 @@ def test_campaign_names(rules):
                                               "training_zone", "supply_zone", "fence"}
     # §1: 24 skill cards
     assert sum(rules.get(f"skills.{n}.count") for n in rules.names("skills")) == 24
+    # §1: 10 ally cards
+    assert sum(rules.get(f"allies.{n}.count") for n in rules.names("allies")) == 10
     for card in rules.names("travel"):
         assert {k.split(".")[2] for k in rules.keys() if k.startswith(f"travel.{card}.")} \
             >= {"mountain", "plain", "wood"}

@@ -109,31 +109,35 @@ def test_unknown_path_draws_a_card_per_skull(rules):
 
 
 # ------------------------------------------------------------------ the shelter (§7)
+def _no_allies():
+    return np.zeros(K.MAX_ALLIES, np.int64), np.full(1, 99, np.int64), np.zeros(1, np.int64)
+
+
 def test_feeding_check_is_the_clock_meal(rules):
     """§7 feeding as §3.1's 15:00 meal (verification case 8): health 5, 1 of 2 supplies:
     -1 for the missing one, +1 for the one eaten: 5 stays 5, no supply left."""
-    r = rules.override({f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night")})
+    r = rules.override({f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night", "stranger")})
     dice, tr, _, rl = packed(r)
     cp = r.pack_campaign()
     st = _state(r, 1)
     st[_su(0, K.U_HEALTH)], st[_su(0, K.U_SUPPLIES)] = 5, 1
     st[_su(0, K.U_EATS)] = 2  # a survivor whose sheet eats 2 (Olsson's)
     levels = np.zeros(K.N_FAC, dtype=np.int64)  # nothing to visit
-    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array(), *_no_allies())
     assert (st[_su(0, K.U_HEALTH)], st[_su(0, K.U_SUPPLIES)]) == (5, 0)
 
 
 def test_rest_zone_visits_by_day_and_night(rules):
     """Basic rest zone twice (a day visit, a night visit): +1 health and -2 stress each."""
     r = rules.override({"campaign.shelter.feeding": False,
-                        **{f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night")}})
+                        **{f"shelter_events.{n}.count": 0 for n in ("zombie_attack", "sabotage", "bad_night", "stranger")}})
     dice, tr, _, rl = packed(r)
     cp = r.pack_campaign()
     st = _state(r, 1)
     st[_su(0, K.U_HEALTH)], st[_su(0, K.U_STRESS)] = 4, 5
     levels = np.zeros(K.N_FAC, dtype=np.int64)
     levels[K.F_REST_ZONE] = 1
-    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array(), *_no_allies())
     assert (st[_su(0, K.U_HEALTH)], st[_su(0, K.U_STRESS)]) == (6, 1)
 
 
@@ -152,14 +156,14 @@ def test_build_order_basic_first_and_saving_up(rules):
 
 def test_fence_turns_away_the_zombie_attack(rules):
     r = rules.override({"campaign.shelter.feeding": False,
-                        **{f"shelter_events.{n}.count": 0 for n in ("quiet_day", "sabotage", "bad_night")}})
+                        **{f"shelter_events.{n}.count": 0 for n in ("quiet_day", "sabotage", "bad_night", "stranger")}})
     dice, tr, _, rl = packed(r)
     cp = r.pack_campaign()
     for fence, health in ((0, 8), (1, 9)):
         st = _state(r, 1)
         levels = np.zeros(K.N_FAC, dtype=np.int64)
         levels[K.F_FENCE] = fence
-        C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array())
+        C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array(), *_no_allies())
         assert st[_su(0, K.U_HEALTH)] == health
 
 
@@ -193,6 +197,32 @@ def test_skills_bought_with_sp_build_on_the_strongest_attribute(rules):
     st2[_su(s, K.U_SP)] = 10
     C.buy_skills_nb(st2, rl, cp, copies, s, shelter_array({"skills": 0}), bought)
     assert st2[_su(s, K.U_SKILLS)] == 0 and st2[_su(s, K.U_SP)] == 10
+
+
+def test_allies_join_the_survivor_with_the_fewest_and_help_him(rules):
+    """§3.8/§1 ally cards: each joins the living survivor with the fewest allies (ties: the
+    first); his bonus is in that survivor's attribute; a physiotherapist heals 1 and a cook
+    brings a supply each shelter day; an empty deck brings nobody."""
+    from simlib.games.day_night_z.kernels.engine_nb import attr_of
+
+    dice, tr, _, rl = packed(rules)
+    cp = rules.pack_campaign()
+    names = [n for n in rules.names("allies") for _ in range(rules.get(f"allies.{n}.count"))]
+    order = [names.index(n) for n in ("war_veteran", "physiotherapist", "cook")]
+    adeck = np.array(order + [0] * (K.MAX_ALLIES - 3), dtype=np.int64)
+    apos = np.zeros(1, dtype=np.int64)
+    st = _state(rules, 2)
+    hth0 = attr_of(st, tr, rl, 0, K.A_HTH)
+    assert [C.ally_joins_nb(st, cp, adeck, apos) for _ in range(3)] == [1, 1, 1]
+    bits = [int(st[_su(s, K.U_ALLIES)]) for s in range(2)]
+    assert bits == [(1 << order[0]) | (1 << order[2]), 1 << order[1]]   # 0, 1, then 0 again
+    assert attr_of(st, tr, rl, 0, K.A_HTH) == hth0 + 1
+    st[_su(1, K.U_HEALTH)], st[_su(0, K.U_SUPPLIES)] = 5, 0
+    C.allies_help_nb(st, rl, cp, 1)
+    C.allies_help_nb(st, rl, cp, 0)
+    assert st[_su(1, K.U_HEALTH)] == 6 and st[_su(0, K.U_SUPPLIES)] == 1
+    apos[0] = len(names)
+    assert C.ally_joins_nb(st, cp, adeck, apos) == 0
 
 
 # ------------------------------------------------------------------ the campaign
@@ -234,6 +264,7 @@ def test_accounting_and_reproducibility(rules):
     assert np.array_equal(a.groupby("game").success.sum().reindex(c.game, fill_value=0), c.accomplished)
     assert (c.vp_spent <= c.vp_earned).all()
     assert (c.skills_bought > 0).any() and (c.sp_on_skills >= 3 * c.skills_bought).all()
+    assert (c.allies_joined > 0).any() and (c.allies_joined <= 10).all()
     assert np.array_equal(c.success, (c.accomplished == 3).astype(int))
     # VP of an adventure: 4 less 1 a death of its own team, on a success only
     won = a[a.success == 1]

@@ -294,15 +294,16 @@ SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "s
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
-               "encounter", "eats", "dead_cause", "hidden", "skills") \
+               "encounter", "eats", "dead_cause", "hidden", "skills", "allies") \
     + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
  U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
- U_SKILLS) = range(SURV_FIELDS.index("skills") + 1)
-# the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``) and what
-# they add to each attribute (``attr_of`` adds it, day and night); 0 outside a campaign
+ U_SKILLS, U_ALLIES) = range(SURV_FIELDS.index("allies") + 1)
+# the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``), the
+# allies who joined him (a bit an ally of ``allies.toml``) and what both add to each
+# attribute (``attr_of`` adds it, day and night); 0 outside a campaign
 U_BONUS = SURV_FIELDS.index("bonus_hth")
 U_W = len(SURV_FIELDS)
 # an enemy slot: kind (-1 empty), place, engaged survivor (-1 far), damage taken
@@ -375,9 +376,14 @@ N_FAC = len(FACILITIES)
 (F_REST_ZONE, F_WAREHOUSE, F_WORKSHOP, F_INFIRMARY, F_TRAINING_ZONE, F_SUPPLY_ZONE,
  F_FENCE) = range(N_FAC)
 CAMPAIGN_PARAMS = ("travel_first", "days", "feeding", "n_known", "n_unknown", "n_travel",
-                   "n_shelter", "n_build", "n_skills")
+                   "n_shelter", "n_build", "n_skills", "n_allies")
 (CP_TRAVEL_FIRST, CP_DAYS, CP_FEEDING, CP_N_KNOWN, CP_N_UNKNOWN, CP_N_TRAVEL, CP_N_SHELTER,
- CP_N_BUILD, CP_N_SKILLS) = range(len(CAMPAIGN_PARAMS))
+ CP_N_BUILD, CP_N_SKILLS, CP_N_ALLIES) = range(len(CAMPAIGN_PARAMS))
+MAX_ALLIES = 16            # ally cards (a bit each in a survivor's ``allies``)
+# an ally: leadership points (§3.8), health healed and supplies brought each shelter day to
+# the survivor he follows, then his bonus to each attribute
+AL_LEADERSHIP, AL_HEAL, AL_SUPPLIES, AL_BONUS = range(4)
+AL_W = AL_BONUS + len(ATTRIBUTES)
 MAX_SKILLS = 32            # skill kinds (a bit each in a survivor's ``skills``)
 # a skill: cost in SP, the skill it requires (-1 none), copies in the box, then its bonus
 # to each attribute
@@ -394,14 +400,15 @@ FA_PRESENT, FA_START, FA_BUILD, FA_UPGRADE, FA_CHECK, FA_ADV_DICE, FA_FENCE, FA_
 N_FX = len(FACILITY_EFFECTS)
 FX_HEALTH, FX_STRESS, FX_INFECTION, FX_SUPPLIES, FX_AMMO, FX_SP = range(N_FX)
 FA_W = FA_EFFECTS + 2 * N_FX
-# a shelter event: damage, stress, supplies lost, infection levels, turned away by the fence
-SE_DAMAGE, SE_STRESS, SE_SUPPLIES, SE_INFECTION, SE_FENCE_BLOCKS = range(5)
-SE_W = 5
+# a shelter event: damage, stress, supplies lost, infection levels, turned away by the
+# fence, an ally joins
+SE_DAMAGE, SE_STRESS, SE_SUPPLIES, SE_INFECTION, SE_FENCE_BLOCKS, SE_ALLY = range(6)
+SE_W = 6
 CAMPAIGN_PARTS = (("params", len(CAMPAIGN_PARAMS)), ("known", MAX_ROUTE), ("unknown", MAX_ROUTE),
                   ("unknown_dice", MAX_ROUTE), ("tkinds", MAX_TRAVEL_KINDS * len(TERRAINS) * TV_W),
                   ("tdeck", MAX_TRAVEL_CARDS), ("fac", N_FAC * FA_W),
                   ("skinds", MAX_SHELTER_KINDS * SE_W), ("sdeck", MAX_SHELTER_CARDS),
-                  ("build", 2 * N_FAC), ("skills", MAX_SKILLS * SKL_W))
+                  ("build", 2 * N_FAC), ("skills", MAX_SKILLS * SKL_W), ("allies", MAX_ALLIES * AL_W))
 _CAMPAIGN, C_SIZE = layout(CAMPAIGN_PARTS, "C_")
 C_PARAMS = _CAMPAIGN["C_PARAMS"]
 C_KNOWN = _CAMPAIGN["C_KNOWN"]
@@ -414,6 +421,7 @@ C_SKINDS = _CAMPAIGN["C_SKINDS"]      # [event kind, SE_*]
 C_SDECK = _CAMPAIGN["C_SDECK"]        # the shelter events table, one entry a chance
 C_BUILD = _CAMPAIGN["C_BUILD"]        # building steps in order: facility code * 2 + level - 1
 C_SKILLS = _CAMPAIGN["C_SKILLS"]      # [skill, SKL_*]
+C_ALLIES = _CAMPAIGN["C_ALLIES"]      # [ally, AL_*]
 
 # the shelter player's parameters (float64, ``campaign.SHELTER_PARAMS`` names them)
 SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD, SH_SKILLS, SH_SP_KEEP = range(6)
@@ -426,7 +434,8 @@ CAMPAIGN_SALT = 0x42B2AE3D27D4EB4F
 DEAD_TRAVEL, DEAD_SHELTER = 4, 5                       # U_DEAD_CAUSE of the campaign's phases
 CAMPAIGN_FIELDS = ("game", "team_size", "adventures", "played", "accomplished", "success",
                    "alive", "vp_earned", "vp_spent", "dead_adventures", "dead_travel",
-                   "dead_shelter", "facilities_built", "skills_bought", "sp_on_skills")
+                   "dead_shelter", "facilities_built", "skills_bought", "sp_on_skills",
+                   "allies_joined")
 CAMPAIGN_REC = len(CAMPAIGN_FIELDS)
 ADVENTURE_FIELDS = RECORD_FIELDS + ("adventure", "alive_start", "played")
 ADVENTURE_REC = len(ADVENTURE_FIELDS)

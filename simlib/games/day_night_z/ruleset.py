@@ -210,10 +210,16 @@ SCHEMAS = (
         "bonus": Field("counts", 0, 10, True, None, K.ATTRIBUTES),
         "text": Field("text", required=False, default=""),
     }, what="skill")),
+    FileSchema("allies", entities=Entities({
+        "count": _int(0, 9), "leadership": _int(0, 10), "heal": _int(0, 10, False, 0),
+        "supplies": _int(0, 10, False, 0), "bonus": Field("counts", 0, 10, True, None, K.ATTRIBUTES),
+        "text": Field("text", required=False, default=""),
+    }, what="ally")),
     FileSchema("shelter_events", entities=Entities({
         "count": _int(0, 99), "damage": _int(0, 20, False, 0), "stress": _int(0, 20, False, 0),
         "supplies": _int(0, 20, False, 0), "infection": _int(0, 10, False, 0),
         "fence_blocks": Field("bool", required=False, default=False),
+        "ally": Field("bool", required=False, default=False),
         "text": Field("text", required=False, default=""),
     }, what="shelter event")),
     FileSchema("scenario", fields={
@@ -446,6 +452,9 @@ class DayNightZRules(TaggedRuleset):
             if (g(f"skills.{n}.level") == 2) != bool(req):
                 raise self._bad(f"skills.{n}.requires", "a level-2 skill, and only one, requires "
                                 "a level-1 skill")
+        n_allies = sum(g(f"allies.{n}.count") for n in self.names("allies"))
+        if n_allies > K.MAX_ALLIES:
+            raise self._bad("allies", f"at most {K.MAX_ALLIES} ally cards (layout bound); got {n_allies}")
         for stem, bound in (("travel", K.MAX_TRAVEL_KINDS), ("shelter_events", K.MAX_SHELTER_KINDS)):
             if len(self.names(stem)) > bound:
                 raise self._bad(stem, f"at most {bound} kinds (layout bound); got {len(self.names(stem))}")
@@ -825,7 +834,7 @@ class DayNightZRules(TaggedRuleset):
             pre = f"shelter_events.{n}."
             at = K.C_SKINDS + ki * K.SE_W
             d[at:at + K.SE_W] = [g(pre + "damage"), g(pre + "stress"), g(pre + "supplies"),
-                                 g(pre + "infection"), int(g(pre + "fence_blocks"))]
+                                 g(pre + "infection"), int(g(pre + "fence_blocks")), int(g(pre + "ally"))]
             cards += [ki] * g(pre + "count")
         d[K.C_SDECK:K.C_SDECK + len(cards)] = cards
         p[K.CP_N_SHELTER] = len(cards)
@@ -840,6 +849,14 @@ class DayNightZRules(TaggedRuleset):
             d[at:at + K.SKL_W] = [g(pre + "cost"), skills.index(req) if req else -1, g(pre + "count"),
                                   *[bonus.get(a, 0) for a in K.ATTRIBUTES]]
         p[K.CP_N_SKILLS] = len(skills)
+        allies = [n for n in self.names("allies") for _ in range(g(f"allies.{n}.count"))]
+        for i, n in enumerate(allies):
+            pre = f"allies.{n}."
+            bonus = g(pre + "bonus")
+            d[K.C_ALLIES + i * K.AL_W:K.C_ALLIES + (i + 1) * K.AL_W] = [
+                g(pre + "leadership"), g(pre + "heal"), g(pre + "supplies"),
+                *[bonus.get(a, 0) for a in K.ATTRIBUTES]]
+        p[K.CP_N_ALLIES] = len(allies)
         order = [K.FACILITIES.index(n) for n in g("campaign.shelter.build_order")]
         steps = [f * 2 for f in order] + [f * 2 + 1 for f in order if f != K.F_FENCE]
         d[K.C_BUILD:K.C_BUILD + len(steps)] = steps

@@ -22,6 +22,10 @@ What the rulebook leaves open, and the choice made here (all written in the game
 - victory points are pooled and spent by the build order (``campaign.shelter.build_order``);
 - survival points buy skills (``skills.toml``) at the end of each shelter day, each
   survivor for himself, while he keeps ``sp_keep`` of them;
+- an ally (``allies.toml``) joins through the shelter event that says so, following the
+  living survivor with the fewest allies; the ally deck is shuffled once a campaign; the
+  leader (§3.8: most leadership points, then SP) is not modelled: a bot team's only
+  leader's decision, the activation order, is already the players' own;
 - a travel check is taken by the living survivor with the best value of the attribute
   (ties: the first in the team), at the hour the adventure ended (travel back) or starts
   (travel out); a failure hits every living survivor.
@@ -45,7 +49,8 @@ _VP = K.RECORD_FIELDS.index("vp")
 CARRIED = (K.U_ALIVE, K.U_HEALTH, K.U_STRESS, K.U_INFECTION, K.U_SP, K.U_SUPPLIES, K.U_AMMO,
            K.U_MELEE, K.U_RANGED, K.U_ARMOUR, K.U_ARMOUR + 1, K.U_ARMOUR + 2, K.U_ARMOUR + 3,
            K.U_GLOVES, K.U_PAINKILLERS, K.U_FIRST_AID, K.U_VACCINES, K.U_SUPPRESSOR,
-           K.U_FLASHLIGHT, K.U_DEAD_CAUSE, K.U_SKILLS) + tuple(K.U_BONUS + a for a in range(K.N_ATTR))
+           K.U_FLASHLIGHT, K.U_DEAD_CAUSE, K.U_SKILLS, K.U_ALLIES) \
+    + tuple(K.U_BONUS + a for a in range(K.N_ATTR))
 
 
 @njit_nb
@@ -278,9 +283,51 @@ def buy_skills_nb(st, rl, cp, copies, s, sh, bought):
 
 
 @njit_nb
-def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh):
+def ally_joins_nb(st, cp, adeck, apos):
+    """The next ally card joins the living survivor with the fewest allies (ties: the
+    first); returns 1 if one joined (none left in the deck: 0)."""
+    if apos[0] >= cp[K.C_PARAMS + K.CP_N_ALLIES]:
+        return 0
+    who, fewest = -1, 1 << 30
+    for s in range(st[_G + K.G_TEAM]):
+        if st[su(s, K.U_ALIVE)] == 1:
+            n, m = 0, st[su(s, K.U_ALLIES)]
+            while m:
+                n += m & 1
+                m >>= 1
+            if n < fewest:
+                who, fewest = s, n
+    if who < 0:
+        return 0
+    a = adeck[apos[0]]
+    apos[0] += 1
+    st[su(who, K.U_ALLIES)] |= np.int64(1) << np.int64(a)
+    for j in range(K.N_ATTR):
+        st[su(who, K.U_BONUS + j)] += cp[K.C_ALLIES + a * K.AL_W + K.AL_BONUS + j]
+    return 1
+
+
+@njit_nb
+def allies_help_nb(st, rl, cp, s):
+    """A shelter day's help of survivor ``s``'s allies: the health they heal, the supplies
+    they bring."""
+    m, a = st[su(s, K.U_ALLIES)], 0
+    top = rl[K.R_PARAMS + K.RP_HEALTH_MAX]
+    while m:
+        if m & 1:
+            at = K.C_ALLIES + a * K.AL_W
+            h = st[su(s, K.U_HEALTH)] + cp[at + K.AL_HEAL]
+            st[su(s, K.U_HEALTH)] = h if h < top else top
+            st[su(s, K.U_SUPPLIES)] += cp[at + K.AL_SUPPLIES]
+        m >>= 1
+        a += 1
+
+
+@njit_nb
+def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined):
     """The shelter's days (§7): each survivor visits a facility by day and one by night,
-    the day's event, the feeding checks; returns the deaths."""
+    the day's event (an ally may join: ``joined[0]`` counts them), the allies' help, the
+    feeding checks; returns the deaths."""
     dead = 0
     team = st[_G + K.G_TEAM]
     for _day in range(cp[K.C_PARAMS + K.CP_DAYS]):
@@ -294,6 +341,11 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh):
         if not (cp[at + K.SE_FENCE_BLOCKS] == 1 and levels[K.F_FENCE] > 0):
             dead += group_effect(st, rl, cp[at + K.SE_DAMAGE], cp[at + K.SE_STRESS],
                                  cp[at + K.SE_SUPPLIES], cp[at + K.SE_INFECTION], K.DEAD_SHELTER)
+        if cp[at + K.SE_ALLY] == 1:
+            joined[0] += ally_joins_nb(st, cp, adeck, apos)
+        for s in range(team):
+            if st[su(s, K.U_ALIVE)] == 1:
+                allies_help_nb(st, rl, cp, s)
         if cp[K.C_PARAMS + K.CP_FEEDING] == 1:
             for s in range(team):
                 if st[su(s, K.U_ALIVE)] == 1:
@@ -310,8 +362,8 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh):
 
 
 @njit_nb
-def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, legal, dice, tr, spn,
-                     rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv):
+def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
+                     legal, dice, tr, spn, rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv):
     """Campaign ``g`` of ``seed``: its record into ``out`` and its adventures into ``adv``."""
     key0 = game_key_nb(seed, g)
     for i in range(cp[K.C_PARAMS + K.CP_N_SKILLS]):
@@ -334,13 +386,22 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, l
                 for j in range(len(CARRIED)):
                     st[su(s, CARRIED[j])] = keep[s, j]
         init_streams_nb(crng, mix64_nb(key ^ np.uint64(K.CAMPAIGN_SALT)))
+        if k == 0:  # the ally deck, shuffled once a campaign (the choices stream)
+            na = cp[K.C_PARAMS + K.CP_N_ALLIES]
+            for i in range(na):
+                adeck[i] = i
+            for i in range(na - 1, 0, -1):
+                j = randint_nb(crng, K.STREAM_CHOICES, i + 1)
+                adeck[i], adeck[j] = adeck[j], adeck[i]
+            apos[0] = 0
+            joined[0] = 0
         n = cp[K.C_PARAMS + K.CP_N_TRAVEL]
         shuffle_deck(cp, crng, tdeck, K.C_TDECK, n)
         tpos[0] = 0
         unknown = 1 if sh[K.SH_UNKNOWN_PATH] != 0 else 0
         if k > 0:
             spent += build_nb(cp, levels, vp - spent, sh)
-            dead_shelter += shelter_nb(st, crng, dice, tr, rl, cp, levels, sh)
+            dead_shelter += shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined)
             for s in range(team):
                 if st[su(s, K.U_ALIVE)] == 1:
                     buy_skills_nb(st, rl, cp, copies, s, sh, bought)
@@ -382,7 +443,7 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, l
         start_lvl = fac(cp, f, K.FA_START) if fac(cp, f, K.FA_PRESENT) == 1 else 0
         built += levels[f] - start_lvl
     vals = (g, team, n_adv, played, accomplished, 1 if accomplished == n_adv else 0, alive, vp,
-            spent, dead_adv, dead_travel, dead_shelter, built, bought[0], bought[1])
+            spent, dead_adv, dead_travel, dead_shelter, built, bought[0], bought[1], joined[0])
     i = 0
     for v in vals:
         out[i] = v
@@ -401,8 +462,12 @@ def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid
     tpos = np.zeros(1, dtype=np.int64)
     copies = np.zeros(K.MAX_SKILLS, dtype=np.int64)
     bought = np.zeros(2, dtype=np.int64)
+    adeck = np.zeros(K.MAX_ALLIES, dtype=np.int64)
+    apos = np.zeros(1, dtype=np.int64)
+    joined = np.zeros(1, dtype=np.int64)
     legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
     for i in range(lo, hi):
-        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, legal, dice, tr,
-                         spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par, sh, out[i], adv[i])
+        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
+                         legal, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
+                         sh, out[i], adv[i])
     return hi - lo
