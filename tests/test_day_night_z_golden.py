@@ -68,7 +68,7 @@ def test_campaigns_equal_the_goldens(name):
 def test_campaign_goldens_cover_what_a_campaign_does():
     fields = [str(f) for f in CSTORED["campaign_fields"]]
     camps = np.concatenate([CSTORED[f"{n}__campaigns"] for n in GC.TABLES])
-    for f in ("accomplished", "vp_spent", "facilities_built", "skills_bought", "dead_travel",
-              "dead_shelter"):
+    for f in ("accomplished", "vp_spent", "facilities_built", "skills_bought", "allies_joined",
+              "dead_travel", "dead_shelter"):
         assert camps[:, fields.index(f)].max() > 0, f
     assert camps[:, fields.index("alive")].min() == 0      # some campaigns end with nobody

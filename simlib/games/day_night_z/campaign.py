@@ -122,7 +122,8 @@ def campaign_tables(results: Sequence[dict]) -> dict[str, pd.DataFrame]:
         vp_earned_mean=g["vp_earned"].mean().to_numpy(), vp_spent_mean=g["vp_spent"].mean().to_numpy(),
         facilities_built_mean=g["facilities_built"].mean().to_numpy(),
         skills_bought_mean=g["skills_bought"].mean().to_numpy(),
-        sp_on_skills_mean=g["sp_on_skills"].mean().to_numpy())
+        sp_on_skills_mean=g["sp_on_skills"].mean().to_numpy(),
+        allies_mean=g["allies_joined"].mean().to_numpy())
     ga = advs.groupby(cell + ["adventure"])
     na = ga.size()
     keys = na.index.to_frame(index=False)
@@ -204,7 +205,8 @@ def campaign_report(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
                 "success_hi": "95 % high", "accomplished_mean": "adventures won",
                 "alive_end_mean": "alive at end", "vp_earned_mean": "VP earned",
                 "vp_spent_mean": "VP spent", "facilities_built_mean": "built",
-                "skills_bought_mean": "skills", "sp_on_skills_mean": "SP on skills"})]))
+                "skills_bought_mean": "skills", "sp_on_skills_mean": "SP on skills",
+                "allies_mean": "allies"})]))
     rep.add(Section("The race across the campaign", [
         figure_block(line("perfect", "% of campaigns with every adventure won so far", True),
                      alt="share of campaigns with every adventure won, after each adventure"),
@@ -242,12 +244,13 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
                  "no VP and the living go on")
     lines.append("")
     lines.append("team  start  campaigns  success  [95 % CI]           adventures won  "
-                 "alive at end  VP earned  VP spent  built  skills  SP on skills")
+                 "alive at end  VP earned  VP spent  built  skills  SP on skills  allies")
     for _, r in tables["by_team"].iterrows():
         lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.campaigns):>9}  {pct(r.success)}  "
                      f"[{pct(r.success_lo)}, {pct(r.success_hi)}]  {r.accomplished_mean:>14.2f}  "
                      f"{r.alive_end_mean:>12.2f}  {r.vp_earned_mean:>9.2f}  {r.vp_spent_mean:>8.2f}  "
-                     f"{r.facilities_built_mean:>5.2f}  {r.skills_bought_mean:>6.2f}  {r.sp_on_skills_mean:>12.2f}")
+                     f"{r.facilities_built_mean:>5.2f}  {r.skills_bought_mean:>6.2f}  {r.sp_on_skills_mean:>12.2f}  "
+                     f"{r.allies_mean:>6.2f}")
     lines += ["", "By adventure (of the campaigns that reached it)",
               "team  start  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
     for _, r in tables["by_adventure"].iterrows():
