@@ -235,6 +235,12 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
     def pct(x):
         return "   -  " if not np.isfinite(x) else f"{100 * x:5.1f} %"
 
+    def cell(r):  # the row's cell: team size and start hour
+        return f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00"
+
+    def rate(r, share):  # a rate and its interval, after the share of campaigns it is of
+        return f"{pct(share)}  {pct(r.success)}  [{pct(r.success_lo)}, {pct(r.success_hi)}]"
+
     lines = []
     if header:
         lines += [header, ""]
@@ -246,7 +252,7 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
     lines.append("team  start  campaigns  success  [95 % CI]           adventures won  "
                  "alive at end  VP earned  VP spent  built  skills  SP on skills  allies")
     for _, r in tables["by_team"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.campaigns):>9}  {pct(r.success)}  "
+        lines.append(f"{cell(r)}  {int(r.campaigns):>9}  {pct(r.success)}  "
                      f"[{pct(r.success_lo)}, {pct(r.success_hi)}]  {r.accomplished_mean:>14.2f}  "
                      f"{r.alive_end_mean:>12.2f}  {r.vp_earned_mean:>9.2f}  {r.vp_spent_mean:>8.2f}  "
                      f"{r.facilities_built_mean:>5.2f}  {r.skills_bought_mean:>6.2f}  {r.sp_on_skills_mean:>12.2f}  "
@@ -254,13 +260,12 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
     lines += ["", "By adventure (of the campaigns that reached it)",
               "team  start  adventure  reached  success  [95 % CI]           alive at start  alive at end"]
     for _, r in tables["by_adventure"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {int(r.adventure):>9}  {pct(r.played_share)}  "
-                     f"{pct(r.success)}  [{pct(r.success_lo)}, {pct(r.success_hi)}]  "
+        lines.append(f"{cell(r)}  {int(r.adventure):>9}  {rate(r, r.played_share)}  "
                      f"{r.alive_start_mean:>14.2f}  {r.alive_end_mean:>12.2f}")
     lines += ["", "Deaths a campaign, by cause",
               "team  start  adventure: damage  infection  hunger   travel  shelter"]
     for _, r in tables["deaths"].iterrows():
-        lines.append(f"{int(r.team_size):>4}  {int(r.start_hour):02d}:00  {r.adventure_damage:>17.3f}  {r.adventure_infection:>9.3f}  "
+        lines.append(f"{cell(r)}  {r.adventure_damage:>17.3f}  {r.adventure_infection:>9.3f}  "
                      f"{r.adventure_hunger:>6.3f}  {r.travel:>7.3f}  {r.shelter:>7.3f}")
     return "\n".join(lines)
 
