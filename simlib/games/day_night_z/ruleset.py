@@ -249,19 +249,16 @@ class DayNightZRules(TaggedRuleset):
                 raise error(file, key, f"expected a list of integers, got {type(value).__name__} {value!r}")
             return tuple(check_value(file, f"{key}[{i}]", Field("int", f.min, f.max), v)
                          for i, v in enumerate(value))
-        if f.type == "tile_terrains":  # a location's tiles' terrain, in tile order
+        # name lists in order, repeats allowed: a location's tiles' terrain (one a tile) and
+        # a travel route's terrain icons
+        lists = {"tile_terrains": ("tile terrain", K.TILE_TERRAINS), "terrains": ("terrain", K.TERRAINS)}
+        if f.type in lists:
+            what, allowed = lists[f.type]
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                raise error(file, key, f"expected a list of terrain names, one a tile, got {value!r}")
+                raise error(file, key, f"expected a list of {what} names, got {value!r}")
             for v in value:
-                if v not in K.TILE_TERRAINS:
-                    raise error(file, key, f"unknown tile terrain {v!r}", K.TILE_TERRAINS)
-            return tuple(value)
-        if f.type == "terrains":  # a route: terrain icons in order, repeats allowed
-            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                raise error(file, key, f"expected a list of terrain names, got {value!r}")
-            for v in value:
-                if v not in K.TERRAINS:
-                    raise error(file, key, f"unknown terrain {v!r}", K.TERRAINS)
+                if v not in allowed:
+                    raise error(file, key, f"unknown {what} {v!r}", allowed)
             return tuple(value)
         if f.type == "cell":
             if not isinstance(value, (list, tuple)) or len(value) != 2:
