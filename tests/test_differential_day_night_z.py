@@ -18,6 +18,10 @@ later), the target of sweep's free attack (the kernel's: the engaged enemy with 
 health left, once), and any decision with one legal action (the kernel takes it, uncounted).
 These are answered here as the kernel answers them and are not counted as decisions.
 
+Tile terrain (§3.10, the docs page's "Tile terrain"): the preset ``tiles``, rulesets with
+every location tile of one kind, another layout with every terrain parameter at 2 and the
+cover / high-ground flags, at 08:00, 14:00, 20:00 and 01:00, teams 1-4, both players.
+
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run on demand).
 """
 from __future__ import annotations
@@ -36,7 +40,7 @@ from tests.reference.day_night_z import Reference
 
 MULT = max(1, int(os.environ.get("SIMLIB_DIFF_GAMES", "1")))
 _G = K.S_GLOBALS
-_DIE_KINDS = ("check_die", "attack_die", "enemy_die", "infection_die")
+_DIE_KINDS = ("check_die", "attack_die", "enemy_die", "infection_die", "fire_die")
 _PICK_KINDS = ("hunter_target", "ambush_target")
 _HOURS = ("zero", "one", "two")
 _CONDS = ("noisy_weapon", "ambush", "red_stress", "nothing")   # codes.COND_* order
@@ -634,3 +638,87 @@ def reordered(tmp_path_factory):
 @pytest.mark.parametrize("game", range(8 * MULT))
 def test_tables_in_another_order(reordered, game):
     play_both(707, game, 1 + game % 4, "random" if game % 2 else "baseline", ruleset=reordered)
+
+
+# ------------------------------------------------------------------ tile terrain (§3.10)
+_TERRAIN_KINDS = ("cover", "high", "flooded", "hollow", "noisy", "fire")
+_TERRAIN_HOURS = (8, 14, 20, 1)   # day, afternoon, a night start, a start past midnight
+
+
+def _every_tile(kind: str):
+    """The reference ruleset with every location tile of terrain ``kind``."""
+    r = load_ruleset()
+    return r.override({f"locations.{loc}.terrain": (kind,) * r.get(f"locations.{loc}.tiles")
+                       for loc in r.names("locations")})
+
+
+def _terrain_seed(kind: str) -> int:
+    """A seed a kind (flooded and hollow play alike: one seed would play the same games)."""
+    return 910 + _TERRAIN_KINDS.index(kind)
+
+
+def _terrain_cases(n: int) -> list:
+    """(game, team, policy, start hour): teams 1-4, both players; every start hour in each
+    four games."""
+    out = []
+    for i in range(n * MULT):
+        out.append((i, 1 + i % 4, ("random", "baseline")[(i // 4) % 2], _TERRAIN_HOURS[(i + i // 4) % 4]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def terrain_rules():
+    from simlib.games.day_night_z.ruleset import load_rules as load_named
+    rules = {kind: _every_tile(kind) for kind in _TERRAIN_KINDS}
+    rules["tiles"] = load_named("tiles")
+    # another layout (fire on access tiles, every kind), every terrain parameter doubled
+    rules["mixed"] = load_ruleset().override({
+        "locations.fire_station.terrain": ("fire", "flooded", "high"),
+        "locations.garage.terrain": ("noisy", "fire"),
+        "locations.pharmacy.terrain": ("hollow", "cover", "fire"),
+        "map.flooded_extra_ap": 2, "map.fire_damage": 2, "combat.cover_penalty": 2,
+        "combat.high_ground_bonus": 2})
+    rules["flags"] = load_ruleset().override({"map.cover_tiles": True, "map.high_ground_tiles": True})
+    return rules
+
+
+@pytest.mark.parametrize("game,team,policy,hour", _terrain_cases(48))
+def test_tiles_preset(terrain_rules, game, team, policy, hour):
+    """The shipped preset ``tiles``: the Fire Station none, cover, high; the garage hollow,
+    noisy; the pharmacy cover, flooded, fire."""
+    play_both(808, game, team, policy, ruleset=terrain_rules["tiles"], hour=hour)
+
+
+@pytest.mark.parametrize("kind", _TERRAIN_KINDS)
+@pytest.mark.parametrize("game,team,policy,hour", _terrain_cases(24))
+def test_every_tile_one_terrain(terrain_rules, kind, game, team, policy, hour):
+    """Every location tile cover, high, flooded, hollow, noisy or fire: the enemies' attack
+    pools, the ranged pools, the moves' AP and stress, the noise counters and the fire's
+    dice after the threat phase."""
+    play_both(_terrain_seed(kind), game, team, policy, ruleset=terrain_rules[kind], hour=hour)
+
+
+@pytest.mark.parametrize("name", ("mixed", "flags"))
+@pytest.mark.parametrize("game,team,policy,hour", _terrain_cases(16))
+def test_terrain_tweaked(terrain_rules, name, game, team, policy, hour):
+    """Another layout with every terrain parameter at 2, and the flags that make every
+    place cover and high ground."""
+    play_both(1010, game, team, policy, ruleset=terrain_rules[name], hour=hour)
+
+
+def test_ignoring_a_terrain_is_caught(terrain_rules, monkeypatch):
+    """The terrain comparison can fail: a reference that reads one kind of tile as plain
+    ground disagrees with the kernel in most games on tiles all of that kind."""
+    from tests.reference import day_night_z as ref_module
+
+    plain = ref_module.Reference._terrain
+    for kind in _TERRAIN_KINDS:
+        monkeypatch.setattr(ref_module.Reference, "_terrain",
+                            lambda self, tid, kind=kind: "none" if plain(self, tid) == kind else plain(self, tid))
+        caught = 0
+        for game, team, policy, hour in _terrain_cases(8)[:8]:
+            try:
+                play_both(_terrain_seed(kind), game, team, policy, ruleset=terrain_rules[kind], hour=hour)
+            except Disagreement:
+                caught += 1
+        assert caught >= 3, (kind, caught)

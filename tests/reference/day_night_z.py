@@ -114,6 +114,8 @@ Chance kinds (each ``options`` list as described)
 - ``"attack_die"``: a survivor's attack die; face names.
 - ``"enemy_die"``: an enemy's attack die; face names.
 - ``"infection_die"``: a corpse marker's or hiding's infection dice; face names.
+- ``"fire_die"``: the die a miniature on a fire tile rolls after the threat phase; face
+  names.
 - ``"search_deck"``: a search card; the cards left in the pile (search names, repeats).
 - ``"spawn_deck"``: a spawn card; spawn names left in the pile.
 - ``"exploration_deck"``, ``"encounter_deck"``, ``"surprise_deck"``, ``"corpse_pile"``:
@@ -241,6 +243,31 @@ an open disagreement of the kernels, kept here to compare the rest.
     engaged with him (then it attacks at once); else it arrives far.
 20. Record: ``hunter_kills`` counts the Hunter killed, ``hunter_damage`` the damage its
     hits dealt (whole, as rolled).
+
+Tile terrain (§3.10, the docs page's "Tile terrain" section)
+------------------------------------------------------------
+A location tile carries one terrain, ``locations.<name>.terrain[i]`` (none, cover, high,
+flooded, hollow, noisy, fire); city tiles and zones carry none. ``map.cover_tiles`` and
+``map.high_ground_tiles`` make every place cover / high ground.
+
+21. Cover: an enemy's attack on a survivor standing on a cover tile rolls
+    ``combat.cover_penalty`` dice fewer (before the minimum pool).
+22. High ground: a survivor's ranged attack (attribute ranged) from a high tile rolls
+    ``combat.high_ground_bonus`` dice more (before the minimum pool); melee unchanged.
+23. Flooded, hollow: a move onto the tile costs ``map.flooded_extra_ap`` more than its
+    cost (Reading 5). It is legal when that full cost fits his AP, or when the move's
+    cost without the extra fits: he then pays that and gains 1 stress (capped at
+    ``survivor.stress_max``) as he pays, before any Agility check of the move.
+24. Noisy: a survivor arriving on a noisy tile (not a city zone) adds one red noise
+    counter and one to his own noise made, before the tile's deployment / exploration.
+25. Fire: after the threat phase's noise adjustment, every miniature on a deployed fire
+    tile rolls one die (the dice stream), tile by tile (the locations in data order, a
+    location's tiles in order), on a tile the living survivors in team order, then the
+    enemies by slot; like side B (Reading 2) the fire plays out even if every survivor
+    dies in it, and the end is checked after it. A skull costs
+    ``map.fire_damage`` health (a survivor dying of it dies of damage; no stress). An
+    enemy burnt to death leaves a corpse marker on its tile and goes back to the box (the
+    Hunter: dead); it earns nobody SP and is not counted as a kill.
 """
 from __future__ import annotations
 
@@ -804,7 +831,9 @@ class Reference:
             spk = min(sp, sv["sp"]) if roll == 0 else 0   # Reading 9: the SP on the first roll
             sv["sp"] -= spk
             self.stats["sp_on_rolls"] += spk
-            pool = max(R["survivor.min_pool"], self._attr(s, attr) + spk - self._estat(e["kind"], "defense"))
+            high = R["combat.high_ground_bonus"] if attr == "ranged" and (
+                R["map.high_ground_tiles"] or self._terrain(sv["tile"]) == "high") else 0   # Reading 22
+            pool = max(R["survivor.min_pool"], self._attr(s, attr) + spk + high - self._estat(e["kind"], "defense"))
             faces = self._roll("attack_die", pool)
             hit_colours = R[f"colours.attack.{self._health_level(sv['health'])}"]
             if R["combat.star_trait_rule"] == "any_star":
@@ -834,7 +863,9 @@ class Reference:
         R, sv = self.R, self.sv[s]
         cards = sv["cards"]
         armour = [c for c in cards if R[f"search.{c}.kind"] == "armour" and R[f"search.{c}.location"] == where]
-        pool = (self._estat(e["kind"], "attack") - self._attr(s, "defense")
+        cover = R["map.cover_tiles"] or self._terrain(sv["tile"]) == "cover"   # Reading 21
+        pool = (self._estat(e["kind"], "attack") - (R["combat.cover_penalty"] if cover else 0)
+                - self._attr(s, "defense")
                 - (R["combat.defend_bonus"] if sv["defending"] else 0)
                 - (R["combat.armour_penalty"] if armour else 0))
         pool = max(R["survivor.min_pool"], pool)
@@ -924,17 +955,17 @@ class Reference:
                 if 0 <= z[0] < R["city.rows"] and 0 <= z[1] < R["city.cols"] and ap >= self._move_cost(s, False):
                     out += [("move", z[0], z[1]) + t for t in tail]
             for L in self.locations:
-                if tuple(R[f"locations.{L}.access"]) == sv["zone"] and ap >= self._move_cost(s, True):
+                if tuple(R[f"locations.{L}.access"]) == sv["zone"] and self._move_pay(s, True, f"{L}:0") is not None:
                     out += [("enter", L) + t for t in tail]
         else:
             i = int(sv["tile"].split(":")[1])
-            if ap >= self._move_cost(s, False):
-                if i + 1 < R[f"locations.{loc}.tiles"]:
-                    out += [("tile", i + 1) + t for t in tail]
-                if i > 0:
+            if i + 1 < R[f"locations.{loc}.tiles"] and self._move_pay(s, False, f"{loc}:{i + 1}") is not None:
+                out += [("tile", i + 1) + t for t in tail]
+            if i > 0:
+                if self._move_pay(s, False, f"{loc}:{i - 1}") is not None:
                     out += [("tile", i - 1) + t for t in tail]
-                else:
-                    out += [("exit_location",) + t for t in tail]
+            elif ap >= self._move_cost(s, False):
+                out += [("exit_location",) + t for t in tail]
         if tile is not None and ap >= R["combat.attack_ap"]:
             for w in dict.fromkeys(x for x in (self._carried(s, "melee"), self._carried(s, "ranged")) if x):
                 if sv["ammo"] < R[f"weapons.{w}.ammo"] or w in sv["slow_used"]:
@@ -983,6 +1014,40 @@ class Reference:
         if t is not None and t["enemies"]:
             cost = max(cost, R["map.leave_tile_ap"])
         return cost
+
+    def _terrain(self, tid: str | None) -> str:
+        """The terrain of place ``tid`` (a location tile's ``locations.<name>.terrain``
+        entry; city tiles and zones: none)."""
+        if tid is None or tid.startswith("city:"):
+            return "none"
+        loc, i = tid.split(":")
+        terrain = self.R.get(f"locations.{loc}.terrain")
+        return "none" if not terrain else terrain[int(i)]
+
+    def _move_pay(self, s: int, enter: bool, dest: str) -> tuple[int, int] | None:
+        """Reading 23: (AP paid, stress gained) for a move onto location tile ``dest``, or
+        None when he cannot afford it. Flooded or hollow ground costs
+        ``map.flooded_extra_ap`` more; short of that, a plain move's AP and a stress point."""
+        cost = self._move_cost(s, enter)
+        ap = self.sv[s]["ap"]
+        if self._terrain(dest) in ("flooded", "hollow"):
+            full = cost + self.R["map.flooded_extra_ap"]
+            if ap >= full:
+                return full, 0
+            return (cost, 1) if ap >= cost else None
+        return (cost, 0) if ap >= cost else None
+
+    def _pay_move(self, s: int, enter: bool, dest: str) -> None:
+        ap, stress = self._move_pay(s, enter, dest)
+        self.sv[s]["ap"] -= ap
+        if stress:
+            self._stress(s, stress)
+
+    def _arrive_tile(self, s: int, tid: str) -> None:
+        """Reading 24: a noisy tile makes a red noise counter, his own noise."""
+        if self._terrain(tid) == "noisy":
+            self.noise_red += 1
+            self.sv[s]["noise"] += 1
 
     def _escape(self, s: int, a: tuple) -> bool:
         """Reading 7: a move away from engaged enemies: the move's AP, an Agility check with
@@ -1054,7 +1119,7 @@ class Reference:
             return self._arrive_zone(s, z, was_alley)
         if kind == "enter":
             loc = a[1]
-            sv["ap"] -= self._move_cost(s, True)
+            self._pay_move(s, True, f"{loc}:0")
             sv["hidden"] = False
             if not self._escape(s, a):
                 return None
@@ -1066,16 +1131,18 @@ class Reference:
                 self.explored.add(tid)  # a visited location: its spawn cards, no exploration card
             sv["tile"] = tid
             sv["moved"] = True
+            self._arrive_tile(s, tid)
             self._open_location_tile(loc, 0)
             return None
         if kind == "tile":
             loc = self._in_location(s)
-            sv["ap"] -= self._move_cost(s, False)
+            self._pay_move(s, False, f"{loc}:{a[1]}")
             sv["hidden"] = False
             if not self._escape(s, a):
                 return None
             sv["tile"] = f"{loc}:{a[1]}"
             sv["hidden"] = False
+            self._arrive_tile(s, sv["tile"])
             self._open_location_tile(loc, a[1])
             return None
         if kind == "exit_location":
@@ -1263,8 +1330,41 @@ class Reference:
         # after it
         self._defer_end = True
         yield from self._threat_side_b(condition, hourglasses, hunter_icon, infection_icon)
+        self._fire()
         self._defer_end = False
         self._check_end()
+
+    def _fire(self):
+        """Reading 25: every miniature on a deployed fire tile rolls a die; a skull costs
+        ``map.fire_damage`` health (tile by tile; on a tile the survivors in team order,
+        then the enemies by slot)."""
+        R = self.R
+        dmg = R["map.fire_damage"]
+        fire = [f"{loc}:{i}" for loc in self.locations for i in range(R[f"locations.{loc}.tiles"])
+                if f"{loc}:{i}" in self.tiles and self._terrain(f"{loc}:{i}") == "fire"]
+        for tid in fire:
+            t = self.tiles[tid]
+            for s in range(self.n):
+                if self.sv[s]["alive"] and self.sv[s]["tile"] == tid:
+                    if R[f"dice.{self._roll('fire_die', 1)[0]}.skull"]:
+                        self._hurt(s, dmg, "damage")
+            for e in sorted(t["enemies"], key=lambda x: x["slot"]):
+                if R[f"dice.{self._roll('fire_die', 1)[0]}.skull"]:
+                    self._burn(t, e, dmg)
+
+    def _burn(self, t: dict, e: dict, dmg: int):
+        """An enemy's fire damage; burnt to death: a corpse, back to the box (the Hunter:
+        dead), no SP, no kill."""
+        e["wounds"] += dmg
+        if e["wounds"] < self._estat(e["kind"], "health"):
+            return
+        t["enemies"].remove(e)
+        t["corpses"] += 1
+        if e["kind"] == "hunter":
+            self.hunter = "dead"
+            self.hunter_wounds = 0
+        elif not self.R["variants.unlimited_miniatures"]:
+            self.box[e["kind"]] += 1
 
     def _threat_side_b(self, condition, hourglasses, hunter_icon, infection_icon):
         R = self.R
