@@ -141,6 +141,23 @@ def test_rest_zone_visits_by_day_and_night(rules):
     assert (st[_su(0, K.U_HEALTH)], st[_su(0, K.U_STRESS)]) == (6, 1)
 
 
+def test_shelter_player_sends_wounds_and_infections_where_its_parameters_say(rules):
+    _, _, _, rl = packed(rules)
+    cp = rules.pack_campaign()
+    levels = np.zeros(K.N_FAC, dtype=np.int64)
+    levels[K.F_REST_ZONE] = levels[K.F_INFIRMARY] = levels[K.F_TRAINING_ZONE] = 1
+    st = _state(rules, 1)
+    st[_su(0, K.U_HEALTH)] = rules.get("survivor.health_max") - 2          # heal_missing 2
+    assert C.pick_facility(st, rl, cp, levels, 0, shelter_array()) == K.F_REST_ZONE
+    assert C.pick_facility(st, rl, cp, levels, 0, shelter_array({"infirmary_wounds": 1})) == K.F_INFIRMARY
+    assert C.pick_facility(st, rl, cp, levels, 0, shelter_array({"heal_missing": 3})) == K.F_TRAINING_ZONE
+    st[_su(0, K.U_INFECTION)] = 1
+    assert C.pick_facility(st, rl, cp, levels, 0, shelter_array()) == K.F_INFIRMARY
+    levels[K.F_REST_ZONE] = 0
+    st[_su(0, K.U_INFECTION)] = 0
+    assert C.pick_facility(st, rl, cp, levels, 0, shelter_array()) == K.F_INFIRMARY  # no rest zone
+
+
 def test_build_order_basic_first_and_saving_up(rules):
     """The build order (infirmary 3, fence 2, ...): 5 VP build both; 4 build the infirmary
     and save the 1 left (the fence costs 2)."""

@@ -424,7 +424,8 @@ C_SKILLS = _CAMPAIGN["C_SKILLS"]      # [skill, SKL_*]
 C_ALLIES = _CAMPAIGN["C_ALLIES"]      # [ally, AL_*]
 
 # the shelter player's parameters (float64, ``campaign.SHELTER_PARAMS`` names them)
-SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD, SH_SKILLS, SH_SP_KEEP = range(6)
+(SH_HEAL_MISSING, SH_SUPPLIES_RESERVE, SH_UNKNOWN_PATH, SH_BUILD, SH_SKILLS, SH_SP_KEEP,
+ SH_INFIRMARY_WOUNDS) = range(7)
 
 # a campaign's random streams: adventure k > 0 is keyed by mix(game key ^ k * ADVENTURE_SALT);
 # its travel and shelter by mix(adventure key ^ CAMPAIGN_SALT), a stream array of their own

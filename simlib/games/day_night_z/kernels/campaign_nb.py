@@ -199,7 +199,7 @@ def pick_facility(st, rl, cp, levels, s, sh):
     if st[su(s, K.U_INFECTION)] > 0 and inf_ok:
         return K.F_INFIRMARY
     if rl[P + K.RP_HEALTH_MAX] - st[su(s, K.U_HEALTH)] >= sh[K.SH_HEAL_MISSING]:
-        if inf_ok:
+        if inf_ok and (sh[K.SH_INFIRMARY_WOUNDS] == 1 or not rest_ok):
             return K.F_INFIRMARY
         if rest_ok:
             return K.F_REST_ZONE
