@@ -1,5 +1,5 @@
 """Day Night Z: tile terrain (§3.10) as the engine plays it at tile level — cover, high,
-flooded and hollow, noisy, fire — on crafted states.
+flooded and hollow, noisy, fire — and the jump (§4.10), on crafted states.
 
 A roll always draws all of its dice from the dice stream, so the dice a roll drew (its
 pool) is read off the stream (``simlib.core.step.draws``) without trusting the kernel's
@@ -126,4 +126,76 @@ def test_terrain_data_errors_name_the_key_and_the_allowed_values():
         RS.override({"locations.fire_station.terrain": ["lava", "none", "none"]})
     with pytest.raises(Exception, match="one terrain a tile: 3 tiles, got 2"):
         RS.override({"locations.fire_station.terrain": ["none", "none"]})
+    with pytest.raises(Exception, match="jump_tiles: distinct increasing tile numbers from 1 to 3; got \\[4\\]"):
+        RS.override({"locations.fire_station.jump_tiles": [4]})
     assert np.all(RS.pack_engine()[K.R_TERRAIN:K.R_TERRAIN + K.MAX_ZONES] == K.TT_NONE)
+
+
+# =========================================================================== jumps (§4.10)
+def jumps(rules=RS, **over):
+    """``rules`` with every Fire Station tile a tile to jump from (and ``over``)."""
+    return rules.override({"locations.fire_station.jump_tiles": [1, 2, 3], **over})
+
+
+def on_tile(g, tile, ap=3):
+    """Survivor 0 activated (a team of one starts activated), on ``tile`` of the Fire
+    Station, with ``ap`` AP."""
+    if code(K.AC_ACTIVATE, 0) in g.legal_codes():
+        g.apply_code(code(K.AC_ACTIVATE, 0))
+    at_tile(g, 0, tile)
+    g.state[si(0, K.U_AP)] = ap
+
+
+def test_jump_is_offered_only_from_a_jump_tile_with_the_ap():
+    g = new_game(1, ruleset=RS.override({"locations.fire_station.jump_tiles": [2]}))
+    on_tile(g, FIRE_TILE)
+    assert not [c for c in g.legal_codes() if c // K.ACT_KIND == K.AC_JUMP]
+    g = new_game(1, ruleset=RS.override({"locations.fire_station.jump_tiles": [2]}))
+    on_tile(g, FIRE_TILE + 1)
+    offered = sorted(c % K.ACT_ARG for c in g.legal_codes() if c // K.ACT_KIND == K.AC_JUMP)
+    assert offered == list(range(min(RS.get("survivor.max_sp_per_roll"), g.surv(0, K.U_SP)) + 1))
+    g.state[si(0, K.U_AP)] = RS.get("map.jump_ap") - 1
+    assert not [c for c in g.legal_codes() if c // K.ACT_KIND == K.AC_JUMP]
+
+
+def test_jump_check_is_agility_less_the_penalty_and_the_engaged_evasion():
+    """Swift's Agility check (2 by day): 2 dice without the penalty, 1 with it (the minimum
+    pool: 2 - 2 = 0); engaged with a Crawler (evasion -1 by day) and no penalty, 1 die.  A
+    failed jump draws nothing else (AP are left: the same activation goes on)."""
+    assert RS.get("survivors.swift.day.agility") == 2 and RS.get("enemies.crawler.day.evasion") == -1
+    for penalty, crawler, pool in ((0, False, 2), (2, False, 1), (0, True, 1)):
+        g = new_game(1, ruleset=jumps(rules_with(star="none"), **{"map.jump_penalty": penalty}))
+        on_tile(g, FIRE_TILE + 1)
+        if crawler:
+            put_enemy(g, 2, FIRE_TILE + 1, eng=0)
+        r0 = int(g.rng[K.STREAM_DICE])
+        g.apply_code(code(K.AC_JUMP, 0, 0))
+        assert g.surv(0, K.U_PLACE) == FIRE_TILE + 1
+        assert len(draws(r0, int(g.rng[K.STREAM_DICE]))) == pool, (penalty, crawler)
+
+
+def test_a_jump_lands_on_the_street_leaving_engaged_enemies_and_a_failed_one_costs_the_ap():
+    for star, lands in (("green", True), ("none", False)):
+        g = new_game(1, ruleset=jumps(rules_with(star=star, skull=False)))
+        on_tile(g, FIRE_TILE + 2)
+        e = put_enemy(g, WALKER, FIRE_TILE + 2, eng=0)
+        ap0 = g.surv(0, K.U_AP)
+        g.apply_code(code(K.AC_JUMP, 0, 0))
+        assert (g.surv(0, K.U_PLACE) == FIRE_ACCESS) == lands
+        eng = int(g.state[K.S_ENEMIES + e * K.EN_W + K.EN_ENG])
+        assert eng == (-1 if lands else 0)
+        if not lands:   # still his activation: the AP went
+            assert g.surv(0, K.U_AP) == ap0 - RS.get("map.jump_ap")
+
+
+def test_baseline_jumps_to_the_exit_when_it_saves_enough_moves():
+    """Searches done, on the Fire Station's third tile (3 moves to its street): the baseline
+    jumps (saves 2 >= jump_saves 2); from the second tile (saves 1) it walks."""
+    for tile, jumps_ in ((FIRE_TILE + 2, True), (FIRE_TILE + 1, False)):
+        g = new_game(1, ruleset=jumps())
+        on_tile(g, tile)
+        g.state[K.S_GLOBALS + K.G_SEARCHES] = RS.get("scenario.searches_needed")
+        c = g.legal_codes()[g.policy_choice("baseline")]
+        assert (c // K.ACT_KIND == K.AC_JUMP) == jumps_, tile
+        c = g.legal_codes()[g.policy_choice("baseline", {"jump_saves": 9})]
+        assert c // K.ACT_KIND != K.AC_JUMP

@@ -178,7 +178,7 @@ ENGINE_PARAMS = (
     "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
-    "hide_dice", "cancel_location", "flooded_ap", "fire_damage")
+    "hide_dice", "cancel_location", "flooded_ap", "fire_damage", "jump_ap", "jump_penalty")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -191,7 +191,7 @@ ENGINE_PARAMS = (
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
  RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION, RP_FLOODED_AP,
- RP_FIRE_DAMAGE) = range(len(ENGINE_PARAMS))
+ RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
@@ -241,7 +241,7 @@ ENGINE_PARTS = (("params", len(ENGINE_PARAMS)), ("surv", MAX_SURV * SV_W),
                 ("locs", MAX_LOCS * LK_W), ("nb", MAX_PLACES * MAX_NB),
                 ("dist", MAX_PLACES * MAX_PLACES), ("exit_dist", MAX_PLACES),
                 ("ckinds", MAX_CORPSE_KINDS * CK_W), ("cdeck", MAX_CORPSE_CARDS),
-                ("terrain", MAX_PLACES))
+                ("terrain", MAX_PLACES), ("jump", MAX_PLACES))
 _ENGINE, R_SIZE = layout(ENGINE_PARTS, "R_")
 R_PARAMS = _ENGINE["R_PARAMS"]
 R_SURV = _ENGINE["R_SURV"]
@@ -268,6 +268,7 @@ R_EXIT_DIST = _ENGINE["R_EXIT_DIST"]  # moves to the nearest exit zone
 R_CKINDS = _ENGINE["R_CKINDS"]        # corpse marker kinds
 R_CDECK = _ENGINE["R_CDECK"]          # the corpse markers, one entry a marker
 R_TERRAIN = _ENGINE["R_TERRAIN"]      # a place's terrain (TT_*; city zones: none)
+R_JUMP = _ENGINE["R_JUMP"]            # 1: the tile has a subzone to jump from (§4.10)
 
 # ------------------------------------------------------------------ the game state
 # One int64 array (``S_*``) and the game's uint64 random streams (``N_STREAMS``).
@@ -349,10 +350,10 @@ ACT_KIND = 1 << 16
 ACT_ARG = 1 << 4
 ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "search_item", "eat",
            "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat", "search_corpse", "hide",
-           "stop_hiding")
+           "stop_hiding", "jump")
 (AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
  AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT, AC_SEARCH_CORPSE, AC_HIDE,
- AC_STOP_HIDING) = range(len(ACTIONS))
+ AC_STOP_HIDING, AC_JUMP) = range(len(ACTIONS))
 MAX_LEGAL = 4096      # action codes of one decision (tile_capacity x 2 attacks x SP choices, bounded)
 
 # ------------------------------------------------------------------ records

@@ -85,6 +85,7 @@ SCHEMAS = (
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
             "leave_tile_ap": _int(0, 10), "ranged_reaches_tile": _BOOL, "high_ground_tiles": _BOOL,
             "cover_tiles": _BOOL, "flooded_extra_ap": _int(0, 10), "fire_damage": _int(0, 10),
+            "jump_ap": _int(1, 10), "jump_penalty": _int(0, 10),
         },
         "variants": {
             "attacks_earn_sp": _BOOL, "red_units_block_entry": _BOOL,
@@ -180,7 +181,7 @@ SCHEMAS = (
     }),
     FileSchema("locations", entities=Entities({
         "access": _CELL, "tiles": _int(1, 10), "search_modifier": _int(-10, 10),
-        "terrain": Field("tile_terrains"),
+        "terrain": Field("tile_terrains"), "jump_tiles": Field("ints", 1, 10),
         "spawn_small": _int(0, 10), "spawn_large": _int(0, 10), "small_team": _int(0, 4),
         "text": Field("text", required=False, default=""),
     }, what="location")),
@@ -411,6 +412,10 @@ class DayNightZRules(TaggedRuleset):
             tiles, terrain = g(f"locations.{n}.tiles"), g(f"locations.{n}.terrain")
             if len(terrain) != tiles:
                 raise self._bad(f"locations.{n}.terrain", f"one terrain a tile: {tiles} tiles, got {len(terrain)}")
+            jumps = g(f"locations.{n}.jump_tiles")
+            if list(jumps) != sorted(set(jumps)) or any(t > tiles for t in jumps):
+                raise self._bad(f"locations.{n}.jump_tiles", f"distinct increasing tile numbers from 1 to "
+                                f"{tiles}; got {list(jumps)}")
         # the campaign
         if len(g("campaign.travel.unknown_dice")) != len(g("campaign.travel.unknown_route")):
             raise self._bad("campaign.travel.unknown_dice", "one number of dice a terrain icon of "
@@ -599,6 +604,7 @@ class DayNightZRules(TaggedRuleset):
         p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
         p[K.RP_HIDE_AP], p[K.RP_HIDE_DICE] = g(c + "hide_ap"), g(c + "hide_dice")
         p[K.RP_FLOODED_AP], p[K.RP_FIRE_DAMAGE] = g("map.flooded_extra_ap"), g("map.fire_damage")
+        p[K.RP_JUMP_AP], p[K.RP_JUMP_PENALTY] = g("map.jump_ap"), g("map.jump_penalty")
         m = "map."
         p[K.RP_TILE_CAPACITY], p[K.RP_ENGAGED_CAP] = g(m + "tile_capacity"), g(m + "engaged_cap")
         p[K.RP_LEAVE_TILE_AP] = g(m + "leave_tile_ap")
@@ -752,6 +758,8 @@ class DayNightZRules(TaggedRuleset):
             first_place = K.MAX_ZONES + li * K.MAX_TILES
             d[K.R_TERRAIN + first_place:K.R_TERRAIN + first_place + tiles] = [
                 K.TILE_TERRAINS.index(t) for t in terrain]
+            for t in g(pre + "jump_tiles"):
+                d[K.R_JUMP + first_place + t - 1] = 1
             if d[K.R_ZONE_LOC + z] >= 0:
                 raise self._bad(pre + "access", f"zone {[r, cc]} already gives access to a location")
             d[K.R_ZONE_LOC + z] = li

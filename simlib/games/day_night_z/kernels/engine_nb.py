@@ -703,6 +703,35 @@ def move_action(st, rng, dice, tr, spn, rl, s, q, sp):
     arrive(st, rng, dice, tr, spn, rl, s, p, q)
 
 
+@njit_nb
+def jump_action(st, rng, dice, tr, spn, rl, s, sp):
+    """Jump (§4.10): from a tile with a subzone to jump from, ``map.jump_ap`` AP and an
+    Agility check less ``map.jump_penalty`` dice (and the engaged enemies' worst evasion);
+    a success lands the survivor on the location's street zone as a move there would
+    (engaged enemies left behind, the leave-behind threat, the street's encounters); a
+    failure only costs the AP."""
+    p = st[su(s, K.U_PLACE)]
+    st[su(s, K.U_AP)] -= rl[K.R_PARAMS + K.RP_JUMP_AP]
+    st[su(s, K.U_ACTED)] = 1
+    st[su(s, K.U_HIDDEN)] = 0
+    worst = 0
+    for e in range(K.MAX_ENEMIES):
+        if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_ENG)] == s:
+            v = estat(st, tr, rl, st[en(e, K.EN_KIND)], K.ES_EVASION)
+            if v < worst:
+                worst = v
+    base = attr_of(st, tr, rl, s, K.A_AGILITY) - rl[K.R_PARAMS + K.RP_JUMP_PENALTY] + worst
+    if do_check(st, rng, dice, tr, rl, s, base, sp) == 0:
+        return
+    for e in range(K.MAX_ENEMIES):
+        if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_ENG)] == s:
+            st[en(e, K.EN_ENG)] = -1
+    q = rl[K.R_LOCS + loc_of(p) * K.LK_W + K.LK_ACCESS]
+    st[su(s, K.U_PLACE)] = q
+    leave_rule(st, tr, rl, p)
+    arrive(st, rng, dice, tr, spn, rl, s, p, q)
+
+
 # ================================================================== searching
 @njit_nb
 def gain_card(st, tr, rl, s, c):
@@ -1225,6 +1254,10 @@ def legal_actions_nb(st, tr, rl, legal):
     if st[su(s, K.U_DEFENDING)] == 0 and ap >= rl[P + K.RP_DEFEND_AP] and rl[P + K.RP_DEFEND_AP] > 0:
         legal[n] = code(K.AC_DEFEND, 0, 0)
         n += 1
+    if not is_zone(p) and rl[K.R_JUMP + p] == 1 and ap >= rl[P + K.RP_JUMP_AP]:
+        for v in range(msp + 1):
+            legal[n] = code(K.AC_JUMP, 0, v)
+            n += 1
     if full and st[su(s, K.U_STRESS)] > 0:
         legal[n] = code(K.AC_REST, 0, 0)
         n += 1
@@ -1346,6 +1379,8 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         corpse_roll(st, rng, dice, rl, s, rl[P + K.RP_HIDE_DICE])
     elif kind == K.AC_STOP_HIDING:
         st[su(s, K.U_HIDDEN)] = 0
+    elif kind == K.AC_JUMP:
+        jump_action(st, rng, dice, tr, spn, rl, s, sp)
     elif kind == K.AC_LOWER_THREAT:
         c = threat_lower_cost_nb(tr, st[_G + K.G_THREAT])
         st[_G + K.G_THREAT] -= 1

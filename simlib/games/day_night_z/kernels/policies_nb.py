@@ -3,7 +3,8 @@
 
 ``random``: a uniformly random legal action (the players' stream).
 
-``baseline`` (params ``heal_at``, ``sp_gain``, ``sp_reserve``, ``noisy_below``): the
+``baseline`` (params ``heal_at``, ``sp_gain``, ``sp_reserve``, ``noisy_below``,
+``jump_saves``): the
 spec's heuristic (§4).  Free actions first: below ``heal_at`` health it takes painkillers,
 a first-aid kit, or eats a supply it can spare (one more than the 15:00 meal needs; any
 supply at red health); a vaccine when infected; SP lower the threat a unit while the
@@ -15,7 +16,8 @@ shoots them on the same terms, else takes a defensive position and waits for the
 clear place: search a location tile not yet searched (complete turn) or its search marker
 while searches are needed; a corpse marker when short of the next meal's supplies; else
 walk to the nearest unsearched tile; once enough
-searches succeeded, walk to the nearest exit.  SP on a roll (one die) while it holds more
+searches succeeded, walk to the nearest exit (jumping to the street from a tile with a
+subzone to jump from when that saves ``jump_saves`` moves or more).  SP on a roll (one die) while it holds more
 than ``sp_reserve``.  The leader activates the survivors in team order; of the search
 cards drawn it keeps the easiest to find.  It never hides among corpses.
 """
@@ -29,7 +31,7 @@ from .engine_nb import (en, enemies_at, engaged_with, estat, health_level, is_zo
 
 POLICY_RANDOM, POLICY_BASELINE = range(2)
 N_PARAMS = 8
-BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW = range(4)
+BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES = range(5)
 _G = K.S_GLOBALS
 
 
@@ -68,11 +70,18 @@ def find_sp(legal, n, kind, arg, want):
 
 
 @njit_nb
-def step_towards(st, rl, s, legal, n, want):
-    """A legal move that brings survivor ``s`` one step closer to its goal; -1 none."""
+def step_towards(st, rl, s, legal, n, want, par):
+    """A legal move that brings survivor ``s`` one step closer to its goal (or, heading for
+    an exit, a jump to the street that saves at least ``jump_saves`` moves); -1 none."""
     p = st[su(s, K.U_PLACE)]
     if st[_G + K.G_SEARCHES] >= rl[K.R_PARAMS + K.RP_SEARCHES_NEEDED]:
         here = rl[K.R_EXIT_DIST + p]
+        if not is_zone(p):
+            street = rl[K.R_LOCS + ((p - K.MAX_ZONES) // K.MAX_TILES) * K.LK_W + K.LK_ACCESS]
+            if rl[K.R_DIST + p * K.MAX_PLACES + street] - 1 >= par[BP_JUMP_SAVES]:
+                a = find_sp(legal, n, K.AC_JUMP, 0, want)
+                if a >= 0:
+                    return a
         best = -1
         for i in range(n):
             a = legal[i]
@@ -150,7 +159,7 @@ def baseline_nb(st, tr, rl, par, legal, n):
     shoot_ok = wr >= 0 and (noisy_ok or weapon_noisy(st, rl, s, wr) == 0)
     if engaged_with(st, s) > 0:
         if health_level(rl, h) == K.L_RED:
-            a = step_towards(st, rl, s, legal, n, want)
+            a = step_towards(st, rl, s, legal, n, want, par)
             if a < 0:
                 for i in range(n):
                     if kind_of(legal[i]) == K.AC_MOVE:
@@ -195,7 +204,7 @@ def baseline_nb(st, tr, rl, par, legal, n):
         if a >= 0:
             return a
         if is_zone(p):
-            a = step_towards(st, rl, s, legal, n, 0)
+            a = step_towards(st, rl, s, legal, n, 0, par)
             if a >= 0:
                 return a
         return find(legal, n, K.AC_END, -1, -1)
@@ -211,7 +220,7 @@ def baseline_nb(st, tr, rl, par, legal, n):
             a = find(legal, n, K.AC_SEARCH_CORPSE, -1, -1)
             if a >= 0:
                 return a
-        a = step_towards(st, rl, s, legal, n, 0)
+        a = step_towards(st, rl, s, legal, n, 0, par)
         if a >= 0:
             return a
     return find(legal, n, K.AC_END, -1, -1)
