@@ -319,9 +319,10 @@ def test_command_prints_campaign_tables():
     out = p.stdout
     assert "Campaigns of 2 adventures, 200 a cell" in out
     assert "ruleset reference (" in out
-    # a row per team size, a row per team size and adventure
+    # a row per team size in each of the four tables, and per team size and adventure
     rows = [ln.split() for ln in out.splitlines() if ln[:4].strip() in ("1", "2") and "14:00" in ln]
-    assert len(rows) == 2 + 4 + 2
+    assert len(rows) == 2 + 4 + 2 + 2
+    assert "k=2: won / alive" in out
     p = _cli("simulate", "--game", "until-daylight", "--campaign", "2")
     assert p.returncode != 0 and "games with one: day-night-z" in p.stderr
     p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--shelter", "heel=1")

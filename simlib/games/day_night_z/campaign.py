@@ -267,6 +267,14 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
     for _, r in tables["by_adventure"].iterrows():
         lines.append(f"{cell(r)}  {int(r.adventure):>9}  {rate(r, r.played_share)}  "
                      f"{r.alive_start_mean:>14.2f}  {r.alive_end_mean:>12.2f}")
+    race = tables["race"]
+    lines += ["", "By campaign length: every adventure won, and survivors alive, after k adventures "
+              "(a campaign of k is this run's first k)",
+              "team  start  " + "  ".join(f"{'k=' + str(k) + ': won / alive':>18}" for k in range(1, adventures + 1))]
+    for _, d in race[race.adventure > 0].groupby(["team_size", "start_hour"]):
+        r = d.iloc[0]
+        cols = [f"{pct(x.perfect)} / {x.alive_mean:.2f}" for x in d.itertuples()]
+        lines.append(f"{cell(r)}  " + "  ".join(f"{c:>18}" for c in cols))
     lines += ["", "Deaths a campaign, by cause",
               "team  start  adventure: damage  infection  hunger   travel  shelter"]
     for _, r in tables["deaths"].iterrows():
