@@ -102,6 +102,14 @@ def add_parsers(sub) -> None:
     _common(c, policy_append=True, rules_append=True, games_default=20000)
     c.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="variant B = the ruleset with this value changed (repeatable)")
+    c.add_argument("--campaign", type=int, metavar="N", default=None,
+                   help="compare campaigns of N adventures (games that have a campaign: "
+                        "day-night-z); --games counts campaigns a cell (default 2000)")
+    c.add_argument("--shelter", action="append", metavar="NAME=VALUE",
+                   help="with --campaign: the shelter player of both variants (repeatable)")
+    c.add_argument("--shelter-b", action="append", metavar="NAME=VALUE",
+                   help="with --campaign: variant B = A's shelter player with this parameter "
+                        "changed (repeatable)")
 
     s = sub.add_parser("sweep", help="win rate against one or two parameters (same seeds)",
                        description="Win rate, loss causes and mean round reached per value of "
@@ -215,6 +223,8 @@ def _wrote(a, extra: str = "") -> str:
 def cmd_compare(a) -> int:
     from .core.instruments import compare, write_frame
 
+    if a.campaign is not None or a.shelter or a.shelter_b:
+        return _compare_campaigns(a)
     kw = _base_kwargs(a)
     games = _positive_int(a.games, "--games")
     sets = _sets(a.set)
@@ -236,6 +246,52 @@ def cmd_compare(a) -> int:
     if a.out:
         write_frame(res.table, a.out, res.provenance, "compare", a.force)
         sys.stdout.write(_wrote(a))
+    return 0
+
+
+def _compare_campaigns(a) -> int:
+    """``compare --campaign N``: two rulesets, a --set, or two shelter players, on the same
+    campaigns (the game's ``campaign_compare``)."""
+    from .cli_args import policy_params
+    from .core.games import game_names, get_game
+
+    game = get_game(a.game_name)
+    if game.campaign is None:
+        have = [get_game(n).cli_name for n in game_names() if get_game(n).campaign is not None]
+        raise UsageError(f"--campaign: {game.display_name} has no campaign; games with one: "
+                         f"{', '.join(have) or 'none'}")
+    if a.campaign is None or a.campaign < 1:
+        raise UsageError("--shelter and --shelter-b compare campaigns: give --campaign N (N >= 1)")
+    if a.out or a.seats:
+        raise UsageError("--campaign does not take --out or --seats yet")
+    rules, sets = a.rules or [], _sets(a.set)
+    sh_a = policy_params(a.shelter, "--shelter") or {}
+    sh_b = dict(sh_a, **(policy_params(a.shelter_b, "--shelter-b") or {}))
+    axes = (len(rules) == 2) + bool(sets) + bool(a.shelter_b)
+    if axes != 1 or len(rules) > 2 or (a.policy and len(a.policy) > 1):
+        raise UsageError("compare two things on campaigns: --rules A --rules B, or --set "
+                         "key=value, or --shelter-b name=value")
+    base = rules[0] if rules else None
+    game_rules = game.resolve_ruleset(base)
+    rb = rules[1] if len(rules) == 2 else base
+    if sets:
+        from .cli_args import set_value
+
+        try:
+            rb = game_rules.override({k: set_value(k, game_rules.field(k), v) for k, v in sets},
+                                     file="--set")
+        except ValueError as exc:  # a RulesetError names the key "override: <key>: ..."
+            raise UsageError(str(exc).replace("override:", "--set", 1)) from None
+    changes = ", ".join(f"{k}={v}" for k, v in sets) if sets else ""
+    if a.shelter_b:
+        changes = ", ".join(f"shelter {k} {sh_a.get(k, 'default')} -> {v:g}"
+                            for k, v in policy_params(a.shelter_b, "--shelter-b").items())
+    kw = _base_kwargs(a)
+    sys.stdout.write(game.campaign_compare(
+        adventures=a.campaign, games=_positive_int(a.games, "--games"), players=kw["players"],
+        characters=kw["characters"], seed=a.seed, policy=(a.policy or [game.default_policy])[0],
+        params=kw["policy_params"], rulesets=(base, rb), shelters=(sh_a, sh_b),
+        threads=kw.get("threads"), changes=changes))
     return 0
 
 

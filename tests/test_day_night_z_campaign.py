@@ -343,3 +343,26 @@ def test_html_report_has_the_race_across_the_campaign(tmp_path):
     race = campaign_tables([play_campaigns(200, adventures=3, team_size=2, seed=4)])["race"]
     assert race.perfect.iloc[0] == 1.0 and race.alive_mean.iloc[0] == 2
     assert (race.perfect.diff().dropna() <= 0).all() and (race.alive_mean.diff().dropna() <= 0).all()
+
+
+def test_campaign_compare_pairs_the_same_campaigns():
+    """compare --campaign: variants A and B on the same campaigns; its rates and mean
+    differences are those of the two runs it pairs, and the CLI names what B changes."""
+    from simlib.games.day_night_z.campaign import compare_campaigns
+
+    df = compare_campaigns(300, adventures=2, players=[2], seed=6, shelters=({}, {"build": 0}))
+    x = play_campaigns(300, adventures=2, team_size=2, seed=6)["campaigns"]
+    y = play_campaigns(300, adventures=2, team_size=2, seed=6, shelter={"build": 0})["campaigns"]
+    r = df.iloc[0]
+    assert r.success_a == x.success.mean() and r.success_b == y.success.mean()
+    assert abs(r.b_minus_a - (r.success_b - r.success_a)) < 1e-12 and r.low <= r.b_minus_a <= r.high
+    assert abs(r.accomplished_diff - (y.accomplished - x.accomplished).mean()) < 1e-12
+    same = compare_campaigns(300, adventures=2, players=[2], seed=6)   # A against itself
+    assert same.b_minus_a.iloc[0] == 0 and same.accomplished_diff.iloc[0] == 0
+    p = _cli("compare", "--game", "day-night-z", "--campaign", "2", "--shelter-b", "build=0",
+             "--players", "2", "--games", "300", "--seed", "6")
+    assert p.returncode == 0, p.stderr
+    assert "B changes from A: shelter build default -> 0" in p.stdout
+    assert f"{100 * r.success_a:.1f} %" in p.stdout and f"{100 * r.b_minus_a:+.2f}" in p.stdout
+    p = _cli("compare", "--game", "day-night-z", "--campaign", "2")
+    assert p.returncode != 0 and "compare two things on campaigns" in p.stderr

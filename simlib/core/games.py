@@ -157,7 +157,7 @@ CONVENTION: dict[str, tuple[tuple[str, ...], str]] = {
     "step": (("step", "api"), "Game"),
     "benches": (("benches",), "BENCH_FACTORIES"),
 }
-_REFS = tuple(CONVENTION) + ("commands", "result_reader", "campaign")
+_REFS = tuple(CONVENTION) + ("commands", "result_reader", "campaign", "campaign_compare")
 
 
 @dataclass(frozen=True)
@@ -228,6 +228,7 @@ class GameInfo:
     commands: Any = None
     result_reader: Any = None
     campaign: Any = None
+    campaign_compare: Any = None
     sensitivity_ruleset: str | None = None
     positive_suffixes: tuple[str, ...] = ()
     grouping_success: tuple[tuple[str, str], ...] = ()

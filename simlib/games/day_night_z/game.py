@@ -29,5 +29,6 @@ GAME = GameInfo(
     presets=("reference", "tiles"),
     commands=COMMANDS,
     campaign=".campaign:run_cli",  # simlib simulate --campaign N
+    campaign_compare=".campaign:compare_cli",  # simlib compare --campaign N
     position=4,  # in `simlib games`
 )
