@@ -22,11 +22,20 @@ Tile terrain (§3.10, the docs page's "Tile terrain"): the preset ``tiles``, rul
 every location tile of one kind, another layout with every terrain parameter at 2 and the
 cover / high-ground flags, at 08:00, 14:00, 20:00 and 01:00, teams 1-4, both players.
 
+Jumps (§4.10, the same section's "jump" row): every location tile a tile to jump from, on
+the reference city, on one whose access zones are alleys and an exit, and under the tiles
+preset's terrain with a dearer jump without penalty; teams 1-4, four start hours, the
+baseline jumping whenever it may on its way out (``jump_saves`` 0) or when it saves a move
+(1), the random player and a "jumpy" one (the baseline or the random player, jumping or
+hiding at random where it may); a count of the jumps compared and a check that a reference
+ignoring the jump is caught.
+
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run on demand).
 """
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 
 import pytest
@@ -143,6 +152,8 @@ def to_ref(g: Game, a: int) -> tuple:
     if kind in (K.AC_MELEE, K.AC_SHOOT):
         w = su(g, s, K.U_MELEE if kind == K.AC_MELEE else K.U_RANGED)
         return ("attack", r.weapon_names[w], ("slot", arg), sp)
+    if kind == K.AC_JUMP:
+        return ("jump", sp)
     if kind == K.AC_PICK:
         return ("keep", r.names("search")[int(g.state[K.S_PICKS + arg])], sp)
     simple = {K.AC_SEARCH: ("search_zone",), K.AC_EAT: ("eat",), K.AC_PAINKILLER: ("painkillers",),
@@ -416,7 +427,8 @@ def _auto(ref: Reference, state: dict, g: Game) -> tuple | None:
 
 
 def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, ruleset=None, hour=None,
-              chooser: str | None = None, max_decisions: int = 5000, chance_cls=None) -> dict:
+              chooser: str | None = None, max_decisions: int = 5000, chance_cls=None,
+              counts: Counter | None = None, pick=None) -> dict:
     rules = load_rules(ruleset) if hour is None else at_hour(load_rules(ruleset), hour)
     g = Game(seed, game, ruleset=rules, players=team, policy=policy)
     ch = (chance_cls or KernelChance)(g.rules)
@@ -467,13 +479,34 @@ def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, rule
         if set(kl) != rl:
             fail(f"legal actions differ: kernel only {sorted(set(kl) - rl, key=str)[:10]}, "
                  f"reference only {sorted(rl - set(kl), key=str)[:10]}")
-        if chooser is None:
-            code = g.legal_codes()[g.policy_choice()]
-        else:
-            code = g.legal_codes()[g.policy_choice(chooser)]
+        code = None if pick is None else pick(g.legal_codes())   # a test's own choice, or None
+        if code is None:
+            code = g.legal_codes()[g.policy_choice() if chooser is None else g.policy_choice(chooser)]
         a = to_ref(g, code)
         history.append(a)
+        if a[0] == "jump":
+            jumps = [c for c in g.legal_codes() if c // K.ACT_KIND == K.AC_JUMP]
+            if len({to_ref(g, c) for c in jumps}) != len(jumps):
+                fail(f"two jump codes of one SP: {jumps}")
+        jumper = g.g(K.G_CUR) if a[0] == "jump" else None
+        if jumper is not None:
+            before = {"engaged": any(e[3] == jumper for e in g.enemies()), "hidden": bool(su(g, jumper, K.U_HIDDEN)),
+                      "reserve": g.g(K.G_PHASE) == K.PH_RESERVE, "sp": a[1] > 0,
+                      "shared": any(su(g, o, K.U_ALIVE) and o != jumper and k_place(g.rules, su(g, o, K.U_PLACE))[:2]
+                                    == k_place(g.rules, su(g, jumper, K.U_PLACE))[:2] for o in range(g.team)),
+                      "elsewhere": any(k_place(g.rules, e[2])[:2] == k_place(g.rules, su(g, jumper, K.U_PLACE))[:2]
+                                       and e[2] != su(g, jumper, K.U_PLACE) for e in g.enemies())}
+            marks = {"left_behind": K.G_THR_LEAVING, "encounter": K.G_POS_ENC}
+            marks = {k: (f, g.g(f)) for k, f in marks.items()}
         g.apply_code(code)
+        if counts is not None and jumper is not None:
+            # the jumps taken, what they met (before) and what followed a landing (a rise for
+            # the enemies left behind, an encounter card drawn)
+            landed = bool(su(g, jumper, K.U_ALIVE)) and k_place(g.rules, su(g, jumper, K.U_PLACE))[0] == "z"
+            counts.update({"jump": 1, "landed": landed, "engaged_landed": before["engaged"] and landed,
+                           "shared_landed": before["shared"] and landed,
+                           "last_out_elsewhere": landed and before["elsewhere"] and not before["shared"], **before,
+                           **{k: g.g(f) != v for k, (f, v) in marks.items()}})
         feed()
         try:
             ref.apply(slot_to_id(ref, a))
@@ -722,3 +755,120 @@ def test_ignoring_a_terrain_is_caught(terrain_rules, monkeypatch):
             except Disagreement:
                 caught += 1
         assert caught >= 3, (kind, caught)
+
+
+# ------------------------------------------------------------------ jumps (§4.10)
+# "jumpy": the baseline (the random player in every other block of its games), but
+# wherever a jump is legal it jumps with probability 1/2 (any SP), else hides among corpses
+# with probability 1/2 where it may, so that jumps away from engaged enemies, from hiding,
+# failed jumps tried again and re-entries occur often
+_JUMP_PLAYERS = ("baseline:jump_saves=0", "baseline:jump_saves=1", "random", "jumpy")
+_JUMP_HOURS = (8, 20, 14, 1)
+_JUMP_RULES = ("everywhere", "streets", "terrain")
+_JUMP_GAMES = 64
+
+
+def _jump_everywhere(**extra):
+    """The reference ruleset with every location tile a tile to jump from (plus ``extra``)."""
+    r = load_ruleset()
+    return r.override({**{f"locations.{loc}.jump_tiles": tuple(range(1, r.get(f"locations.{loc}.tiles") + 1))
+                          for loc in r.names("locations")}, **extra})
+
+
+def _jump_rules() -> dict:
+    from simlib.games.day_night_z.ruleset import load_rules as load_named
+    tiles = load_named("tiles")
+    return {
+        "everywhere": _jump_everywhere(),
+        # access zones two alleys and an exit: a jump's arrival STOPs and draws an encounter
+        # card, or ends the game (a surprise zone is never turned by a jump: the team stood
+        # on the access zone, an exit or a zone it reached, to enter)
+        "streets": _jump_everywhere(**{"city.alleys": ((0, 3), (2, 1)),
+                                       "locations.pharmacy.access": (1, 3)}),
+        # the tiles preset's terrain with every tile a jump; a dearer jump without penalty
+        "terrain": _jump_everywhere(**{f"locations.{loc}.terrain": tiles.get(f"locations.{loc}.terrain")
+                                       for loc in tiles.names("locations")},
+                                    **{"map.jump_ap": 2, "map.jump_penalty": 0}),
+    }
+
+
+@pytest.fixture(scope="module")
+def jump_rules():
+    return _jump_rules()
+
+
+def _jump_cases(n: int) -> list:
+    """(game, team, player, start hour): teams 1-4, the four players, day and night starts."""
+    return [(i, 1 + i % 4, _JUMP_PLAYERS[(i // 4) % 4], _JUMP_HOURS[(i + i // 4) % 4]) for i in range(n * MULT)]
+
+
+_JUMPS: dict[tuple, Counter] = {}   # (ruleset, case) -> the jumps its game took
+
+
+def _play_jumps(rules: dict, name: str, case: tuple) -> Counter:
+    game, team, player, hour = case
+    counts: Counter = Counter()
+    seed = 1111 + _JUMP_RULES.index(name)
+    pick = None
+    if player == "jumpy":
+        rng = random.Random(seed * 1000 + game)
+
+        def pick(codes):
+            for kind in (K.AC_JUMP, K.AC_HIDE):
+                some = [c for c in codes if c // K.ACT_KIND == kind]
+                if some and rng.random() < 0.5:
+                    return rng.choice(some)
+            return None
+        player = ("baseline", "random")[(game // 16) % 2]
+    play_both(seed, game, team, player, ruleset=rules[name], hour=hour, counts=counts, pick=pick)
+    _JUMPS[name, case] = counts
+    return counts
+
+
+@pytest.mark.parametrize("name", _JUMP_RULES)
+@pytest.mark.parametrize("case", _jump_cases(_JUMP_GAMES), ids=lambda c: "-".join(map(str, c)))
+def test_jumps(jump_rules, name, case):
+    """Every location tile a tile to jump from: the jump's legality and SP, its Agility
+    check (the penalty, the engaged enemies' evasion), the enemies left far, the location
+    left behind and the arrival on the street (alleys, surprise zones, an exit)."""
+    _play_jumps(jump_rules, name, case)
+
+
+@pytest.mark.parametrize("name", _JUMP_RULES)
+def test_jumps_were_compared(jump_rules, name):
+    """The cases above took jumps: many, landed or failed, with SP, away from engaged
+    enemies, out of hiding, leaving a teammate in the location or leaving it last (with
+    enemies on another of its tiles), onto alleys (the games ``test_jumps`` did not play in
+    this run are played here)."""
+    c: Counter = Counter()
+    for case in _jump_cases(_JUMP_GAMES):
+        c += _JUMPS[name, case] if (name, case) in _JUMPS else _play_jumps(jump_rules, name, case)
+    least = {"jump": 60, "landed": 30, "engaged": 10, "engaged_landed": 5, "sp": 20, "hidden": 1,
+             "left_behind": 5, "shared_landed": 5,
+             "last_out_elsewhere": 1, "encounter": 10 if name == "streets" else 0}
+    assert all(c[k] >= n for k, n in least.items()), (name, dict(c))
+
+
+def test_ignoring_the_jump_is_caught(jump_rules, monkeypatch):
+    """The jump comparison can fail: a reference that knows no tile to jump from, or whose
+    jump forgets its penalty, disagrees with the kernel in most games where jumps abound."""
+    from tests.reference import day_night_z as ref_module
+
+    init = ref_module.Reference.__init__
+    r = jump_rules["everywhere"]
+
+    def reading(over):
+        return lambda self, rules, setup, chance: init(self, {**rules, **over}, setup, chance)
+
+    fakes = (("no jump tiles", reading({f"locations.{loc}.jump_tiles": () for loc in r.names("locations")})),
+             ("no penalty", reading({"map.jump_penalty": 0})))
+    for name, fake in fakes:
+        monkeypatch.setattr(ref_module.Reference, "__init__", fake)
+        caught = 0
+        for game, team, player, hour in _jump_cases(8)[:8]:
+            try:
+                play_both(1111, game, team, player, ruleset=r, hour=hour)
+            except Disagreement:
+                caught += 1
+        monkeypatch.undo()
+        assert caught >= 4, (name, caught)

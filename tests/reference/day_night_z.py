@@ -63,6 +63,11 @@ card, he spends the AP he kept) -- ``sp`` is the survival points spent on that r
   him; he takes the marker and rolls ``combat.hide_dice`` infection dice.
 - ``("defend",)``: ``combat.defend_ap`` AP, once a turn: +``combat.defend_bonus`` Defense
   until the end of the turn.
+- ``("jump", sp)``: ``map.jump_ap`` AP, on a location tile listed in
+  ``locations.<name>.jump_tiles`` (tile numbers from 1; the docs page's "Tile terrain and
+  jumps", §4.10): an Agility check with ``map.jump_penalty`` dice fewer and the worst
+  evasion of the enemies engaged with him; passed, he lands on the location's access zone
+  as a move from the tile to it would (Reading 26); failed, only the AP are spent.
 - ``("rest",)``: a complete turn (no AP spent yet this turn, stress above 0): stress
   −``survivor.rest_stress``.
 - ``("leave_hiding",)``: free, while hidden among corpses.
@@ -268,6 +273,29 @@ flooded, hollow, noisy, fire); city tiles and zones carry none. ``map.cover_tile
     ``map.fire_damage`` health (a survivor dying of it dies of damage; no stress). An
     enemy burnt to death leaves a corpse marker on its tile and goes back to the box (the
     Hunter: dead); it earns nobody SP and is not counted as a kill.
+
+Jumps (§4.10, the "jump" row of the same section)
+-------------------------------------------------
+26. The jump is offered on a location tile (never a city zone or city tile) whose number
+    (from 1) is in ``locations.<name>.jump_tiles``, with AP >= ``map.jump_ap``, one action
+    per SP amount 0..min(``survivor.max_sp_per_roll``, his SP) (every check's limit; the
+    SP are offered whether or not enemies are engaged with him, unlike a move's), also
+    while he hides among corpses; in the list it follows ``defend`` and precedes ``rest``.
+    Effect, in this order: the AP are paid; he counts as having acted (no complete-turn
+    action after it); he stops hiding; an Agility check (Reading 7's: his agility of the
+    hour, the SP spent first, ``survivor.min_pool`` applied after them, a pass earns
+    ``sp_per_passed_check``) with modifier -``map.jump_penalty`` + the worst (lowest, at
+    most 0) evasion of the enemies engaged with him. A failure ends it there. A success:
+    every enemy engaged with him turns far where it stands; he steps off the tile as
+    ``("exit_location",)`` steps off tile 0 (Reading 6: the last living survivor out of
+    the location raises the threat by the SP of the enemies on all its tiles, which are
+    taken away; another survivor still in the location keeps them all); then he arrives
+    on the access zone exactly as ``exit_location`` arrives (a city tile there is joined;
+    Reading 4's alley STOP and encounter card, with "entering or leaving an alley" judged
+    by the zone reached; a surprise zone's card, though the team turned it already when it
+    stood there to enter: exits are never surprise zones). A jump never passes tile 0, so
+    no tile is deployed or explored on the way, and flooded/noisy terrain of tiles is not
+    met (the street zone carries none).
 """
 from __future__ import annotations
 
@@ -987,6 +1015,8 @@ class Reference:
             out.append(("hide",))
         if not sv["defending"] and ap >= R["combat.defend_ap"]:
             out.append(("defend",))
+        if self._jump_from(s) and ap >= R["map.jump_ap"]:   # Reading 26
+            out += [("jump", p) for p in sps]
         if fresh and sv["stress"] > 0:
             out.append(("rest",))
         if sv["hidden"]:
@@ -1023,6 +1053,15 @@ class Reference:
         loc, i = tid.split(":")
         terrain = self.R.get(f"locations.{loc}.terrain")
         return "none" if not terrain else terrain[int(i)]
+
+    def _jump_from(self, s: int) -> bool:
+        """Reading 26: he stands on a location tile with a subzone to jump from
+        (``locations.<name>.jump_tiles``, tile numbers from 1)."""
+        loc = self._in_location(s)
+        if loc is None:
+            return False
+        i = int(self.sv[s]["tile"].split(":")[1])
+        return i + 1 in tuple(self.R.get(f"locations.{loc}.jump_tiles") or ())
 
     def _move_pay(self, s: int, enter: bool, dest: str) -> tuple[int, int] | None:
         """Reading 23: (AP paid, stress gained) for a move onto location tile ``dest``, or
@@ -1102,7 +1141,7 @@ class Reference:
         R, sv = self.R, self.sv[s]
         kind = a[0]
         if kind in ("move", "enter", "tile", "exit_location", "attack", "search_zone", "search_item",
-                    "search_corpse", "hide", "defend", "rest"):
+                    "search_corpse", "hide", "defend", "rest", "jump"):
             sv["acted"] = True
         if kind == "move":
             z = (a[1], a[2])
@@ -1155,6 +1194,24 @@ class Reference:
             # tile 0 onto the access zone: a city zone reached (an alley stops, a city tile
             # there is joined)
             z = sv["zone"]
+            if f"city:{z[0]},{z[1]}" in self.tiles:
+                sv["tile"] = f"city:{z[0]},{z[1]}"
+            return self._arrive_zone(s, z, False)
+        if kind == "jump":
+            # Reading 26: the AP, acted (above), out of hiding, the Agility check at
+            # -jump_penalty and the engaged enemies' worst evasion; passed: they are far,
+            # he steps off the tile and reaches the access zone as exit_location does
+            sv["ap"] -= R["map.jump_ap"]
+            sv["hidden"] = False
+            engaged = self._engaged(s)
+            worst = min([0] + [self._estat(e["kind"], "evasion") for e in engaged])
+            if not self._check(s, "agility", worst - R["map.jump_penalty"], a[1]):
+                return None
+            for e in engaged:
+                e["engaged"] = None
+            z = sv["zone"] = tuple(R[f"locations.{self._in_location(s)}.access"])
+            self._leave(s, whole_location=True)
+            sv["moved"] = True
             if f"city:{z[0]},{z[1]}" in self.tiles:
                 sv["tile"] = f"city:{z[0]},{z[1]}"
             return self._arrive_zone(s, z, False)
