@@ -122,6 +122,11 @@ def games_lines(verbose: bool) -> list[str]:
             continue
         lines.extend(textwrap.wrap(g.summary, width, initial_indent="    ",
                                    subsequent_indent="    "))
+        lines.append("    rulesets (--rules): " + ", ".join(
+            r + ("*" if r == g.default_ruleset else "") for r in g.presets))
+        if g.campaign is not None:
+            lines.append(f"    campaigns: simlib simulate --game {g.cli_name} --campaign N "
+                         f"(and simlib compare ... --campaign N)")
         for pname, spec in g.policies.items():
             mark = " [default]" if pname == g.default_policy else ""
             lines.append(f"    policy {pname}{mark}")

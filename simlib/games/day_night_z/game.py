@@ -17,7 +17,8 @@ GAME = GameInfo(
     display_name="Day Night Z",
     summary="co-operative zombie survival (1-4 survivors): coloured dice checks, survival "
             "points, noise and threat, spawns by threat colour, a day/night clock and the "
-            "Hunter; one city adventure, the map abstracted",
+            "Hunter; one city adventure (the map abstracted to zones, tile terrain) or a "
+            "campaign of adventures with travel and shelter",
     kind="cooperative",
     default_policy="baseline",
     success="the team completes the adventure (the searches done, every living survivor at "
