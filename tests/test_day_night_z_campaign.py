@@ -110,7 +110,9 @@ def test_unknown_path_draws_a_card_per_skull(rules):
 
 # ------------------------------------------------------------------ the shelter (§7)
 def _no_allies():
-    return np.zeros(K.MAX_ALLIES, np.int64), np.full(1, 99, np.int64), np.zeros(1, np.int64)
+    """No ally left to join, no skill copy left to buy (the scratch arrays of shelter_nb)."""
+    return (np.zeros(K.MAX_ALLIES, np.int64), np.full(1, 99, np.int64), np.zeros(1, np.int64),
+            np.zeros(K.MAX_SKILLS, np.int64), np.zeros(2, np.int64))
 
 
 def test_feeding_check_is_the_clock_meal(rules):

@@ -324,10 +324,11 @@ def allies_help_nb(st, rl, cp, s):
 
 
 @njit_nb
-def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined):
+def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined, copies, bought):
     """The shelter's days (§7): each survivor visits a facility by day and one by night,
     the day's event (an ally may join: ``joined[0]`` counts them), the allies' help, the
-    feeding checks; returns the deaths."""
+    feeding checks, then each living survivor's skill purchases (``buy_skills_nb``);
+    returns the deaths."""
     dead = 0
     team = st[_G + K.G_TEAM]
     for _day in range(cp[K.C_PARAMS + K.CP_DAYS]):
@@ -358,6 +359,9 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined):
                         st[su(s, K.U_ALIVE)] = 0
                         st[su(s, K.U_DEAD_CAUSE)] = K.DEAD_SHELTER
                         dead += 1
+        for s in range(team):
+            if st[su(s, K.U_ALIVE)] == 1:
+                buy_skills_nb(st, rl, cp, copies, s, sh, bought)
     return dead
 
 
@@ -401,10 +405,8 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, a
         unknown = 1 if sh[K.SH_UNKNOWN_PATH] != 0 else 0
         if k > 0:
             spent += build_nb(cp, levels, vp - spent, sh)
-            dead_shelter += shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined)
-            for s in range(team):
-                if st[su(s, K.U_ALIVE)] == 1:
-                    buy_skills_nb(st, rl, cp, copies, s, sh, bought)
+            dead_shelter += shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined,
+                                       copies, bought)
             st[_G + K.G_HOUR] = hour
         if k > 0 or cp[K.C_PARAMS + K.CP_TRAVEL_FIRST] == 1:
             dead_travel += travel_nb(st, crng, dice, tr, rl, cp, unknown, tdeck, tpos)
