@@ -20,7 +20,7 @@ from .kernels.game_nb import (advance_nb, apply_action_nb, new_game_nb, play_gam
                               play_range_nb, write_record_nb)
 from .kernels.search_nb import play_range_search_nb, rollout_choice_nb
 from .kernels.state_nb import flatten_rules
-from .policies import resolve_policy, resolve_search
+from .policies import check_policy_ruleset, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 
 
@@ -97,6 +97,7 @@ def play_games(n_games: int, players: int = 4, characters: Sequence[str] | None 
     p = check_players(players, rules)
     row = team_codes(characters, p, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    check_policy_ruleset(policy, policy_params, rules)
     search = resolve_search(policy, policy_params)
     n = int(n_games)
     out = np.zeros(n, dtype=K.record_dtype())
@@ -286,6 +287,7 @@ def _trace_once(seed, players, characters, policy, policy_params, ruleset, game,
     p = check_players(players, rules)
     row = team_codes(characters, p, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    check_policy_ruleset(policy, policy_params, rules)
     rec = np.zeros(1, dtype=K.record_dtype())
     flat = rec.view(np.int64).reshape(1, K.N_REC)
     search = resolve_search(policy, policy_params)

@@ -13,6 +13,9 @@ COMMANDS = {
     "tune-policy": GameCommand(
         help="tune the baseline's weights (the `tuned` policy's data file)",
         add_arguments=".commands:add_tune_arguments", run=".commands:run_tune"),
+    "train-policy": GameCommand(
+        help="distil the rollout search into the `distilled` policy's weights",
+        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
 }
 
 GAME = GameInfo(

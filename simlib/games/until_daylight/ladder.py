@@ -6,7 +6,8 @@ and prints a markdown table: win rate with its Wilson 95 % interval, mean round 
 and games per second (wall clock, this machine, the threads given).
 
 Players: ``random`` (the floor), ``baseline`` (the heuristic), ``tuned`` (the baseline
-with weights tuned by ``simlib tune-policy``), ``rollout-100`` and
+with weights tuned by ``simlib tune-policy``), ``distilled`` (the search's choices
+fitted into a linear score by ``simlib train-policy``), ``rollout-100`` and
 ``rollout-1000`` (flat Monte-Carlo search over the baseline), ``clairvoyant`` (rollouts
 that see the real future: an upper bound, never a default).
 """
@@ -23,10 +24,10 @@ from simlib.core.stats import wilson_interval
 
 from . import codes as K
 from .api import play_games
-from .policies import resolve_search
+from .policies import POLICIES, check_policy_ruleset, resolve_search
 from .ruleset import RulesetError, load_ruleset
 
-LADDER = ("random", "baseline", "tuned", "rollout-100", "rollout-1000", "clairvoyant")
+LADDER = ("random", "baseline", "tuned", "distilled", "rollout-100", "rollout-1000", "clairvoyant")
 LIGHT = {"constants.rounds": 5, "constants.wave_per_player": 0}
 
 
@@ -45,10 +46,21 @@ def ladder(players: int = 4, games: int | dict = 2000, ruleset=None, seed: int =
     ``horizon`` >= 1: the search players' continuations stop at the end of their
     ``horizon``-th round and value the position (the row is named ``... (h=H)``)."""
     rows = []
+    # a player asked for by name is played or refused; the default ladder leaves out
+    # `distilled` where its weights do not apply (or there are none)
+    policies_given = () if policies is LADDER else tuple(policies)
+    if "distilled" not in POLICIES and policies is LADDER:
+        policies = tuple(p for p in policies if p != "distilled")
     for pol in policies:
         n = games.get(pol, 0) if isinstance(games, dict) else int(games)
         if n <= 0:
             continue
+        if pol == "distilled" and pol not in policies_given:
+            try:  # weights fitted on another ruleset: the default ladder skips the row
+                check_policy_ruleset(pol, None, load_ruleset(ruleset))
+            except ValueError as exc:
+                print(f"ladder: skipping distilled: {exc}", file=sys.stderr)
+                continue
         search = resolve_search(pol) is not None
         params = {"horizon": horizon} if search and horizon else None
         t = time.perf_counter()
@@ -98,10 +110,13 @@ def main(argv=None) -> int:
         return 2
     sg = a.games if a.search_games is None else a.search_games
     dg = max(1, sg // 5) if a.deep_games is None else a.deep_games
-    games = {"random": a.games, "baseline": a.games, "tuned": a.games, "rollout-100": sg,
+    games = {"random": a.games, "baseline": a.games, "tuned": a.games, "distilled": a.games,
+             "rollout-100": sg,
              "clairvoyant": sg,
              "rollout-1000": dg}
     pols = [x.strip() for x in a.policies.split(",") if x.strip()]
+    if tuple(pols) == LADDER:
+        pols = LADDER  # the default ladder: `distilled` only where its weights apply
     try:
         df = ladder(a.players, {k: games.get(k, sg) for k in pols}, rules, a.seed, pols, a.threads,
                     a.horizon)

@@ -68,6 +68,43 @@ POLICIES: dict[str, PolicySpec] = {
         search=True,
     ),
 }
+# `distilled`: the baseline's best few candidates re-ranked by a linear score of features
+# a player can see, with the weights of data/until_daylight/policies/distilled.toml
+# (written by `simlib train-policy`, see distil.py); registered below from that file
+def distilled_feature_names() -> tuple[str, ...]:
+    """The names of the distilled policy's features, in the kernel's order (``P.F_*``)."""
+    acts = list(K.ACTION_NAMES)[:P.N_ACTION_KINDS]
+    names = ["gap"] + [f"rank_{r}" for r in range(1, P.MAX_TOP_K)]
+    names += [f"base_{d}" for d in list(K.DECISION_NAMES)[:K.N_DECISIONS]]
+    for group in ("act", "act_health", "act_team", "act_last", "act_threat"):
+        names += [f"{group}_{a}" for a in acts]
+    names += ["att_self", "att_melee", "att_dice", "att_target_health", "att_target_threat",
+              "heal_missing", "draw_full", "craft_trap"]
+    names += [f"gap_{a}" for a in acts]
+    names += ["att_kills", "att_prevented", "att_collateral", "att_target_enemies"]
+    names += [f"{side}_{kind}" for side in ("give", "take") for kind in ("ammo", "weapon", "heal")]
+    names += ["trade_receiver_armed", "trade_giver_armed", "trade_receiver_health",
+              "trade_receiver_full"]
+    names += [f"pair_{block}_{a0}_{a}" for block in ("search", "search_last", "combat",
+                                                      "combat_last")
+              for a0 in acts for a in acts]
+    if len(names) != P.N_FEATURES:  # pragma: no cover - the layout and the names drifted
+        raise RuntimeError(f"distilled features: {len(names)} names for {P.N_FEATURES} features")
+    return tuple(names)
+
+
+DISTILLED_GATE = ("top_k", "skip_kinds", "horizon", "short", "any_ruleset")
+DISTILLED_PARAMS = (POLICIES["baseline"].param_names + DISTILLED_GATE
+                    + tuple(f"w_{n}" for n in distilled_feature_names()))
+DISTILLED_DOC = ("the baseline's best `top_k` candidates re-ranked by a linear score of "
+                 "features a player can see (the baseline's scores and ranks, the action "
+                 "kind with health, the round and the threat, the attack's target and dice), "
+                 "fitted by `simlib train-policy` to the rollout search's choices, where that "
+                 "search searched (decision kinds not in `skip_kinds`, the rounds its "
+                 "`horizon` reaches the night's end); elsewhere the baseline's choice; "
+                 "weights from data/until_daylight/policies/distilled.toml, refused on "
+                 "another ruleset unless `any_ruleset` = 1")
+
 # named budgets: a name maps to a policy and parameters (``rollout-100``, ``clairvoyant``)
 ALIASES: dict[str, tuple[str, dict[str, float]]] = {
     "rollout-100": ("rollout", {"budget": 100}),
@@ -90,6 +127,45 @@ def _register_tuned() -> None:
     except ValueError as exc:
         ALIASES.pop("tuned", None)
         _TUNED_ERROR = str(exc)
+
+
+_DISTILLED_ERROR: str | None = None
+_DISTILLED_FINGERPRINT: str | None = None
+
+
+def _register_distilled() -> None:
+    """Register `distilled` from its weights file; a missing or broken file makes the name
+    an error that says why (``resolve_policy``), never a failed import."""
+    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
+    try:
+        data = read_distilled()
+    except ValueError as exc:
+        POLICIES.pop("distilled", None)
+        _DISTILLED_ERROR = str(exc)
+        _DISTILLED_FINGERPRINT = None
+        return
+    POLICIES["distilled"] = PolicySpec(
+        "distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
+        tuple(data["params"][n] for n in DISTILLED_PARAMS), DISTILLED_DOC)
+    _DISTILLED_ERROR = None
+    _DISTILLED_FINGERPRINT = data["provenance"].get("ruleset_fingerprint")
+
+
+def check_policy_ruleset(policy: str, params, rules) -> None:
+    """Refuse ``distilled`` on a ruleset other than the one its weights were fitted on
+    (``ValueError`` naming the file and both fingerprints), unless ``any_ruleset`` = 1."""
+    if ALIASES.get(policy, (policy,))[0] != "distilled" or "distilled" not in POLICIES:
+        return
+    _, vec = resolve_policy(policy, params)
+    if vec[P.DP_ANY_RULESET] == 1:
+        return
+    fp = rules.fingerprint()
+    if _DISTILLED_FINGERPRINT is not None and fp != _DISTILLED_FINGERPRINT:
+        raise ValueError(
+            f"policy 'distilled': its weights ({distilled_path()}) were fitted on the ruleset "
+            f"of fingerprint {_DISTILLED_FINGERPRINT[:12]}..., not this one ({fp[:12]}...): "
+            "re-fit them with `simlib train-policy`, or play them anyway with the policy "
+            "parameter any_ruleset=1 (`--policy-param any_ruleset=1`)")
 
 
 def policy_names() -> list[str]:
@@ -156,6 +232,8 @@ def resolve_policy(name: str, params: Mapping[str, float] | Sequence[float] | No
     if name not in POLICIES:
         if name == "tuned" and _TUNED_ERROR is not None:
             raise ValueError(f"policy 'tuned' is not available: {_TUNED_ERROR}")
+        if name == "distilled" and _DISTILLED_ERROR is not None:
+            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(policy_names())}")
     spec = POLICIES[name]
     vec = param_vector(name, spec.param_names, spec.defaults, params)
@@ -196,6 +274,51 @@ def read_tuned(path: str | Path | None = None) -> dict:
 
 
 _register_tuned()
+
+
+# =========================================================================== the distilled weights' file
+def distilled_path() -> Path:
+    """``data/until_daylight/policies/distilled.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "distilled.toml"
+
+
+def read_distilled(path: str | Path | None = None) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "check": {...}}`` of a distilled
+    weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``, which is 0);
+    raises ``ValueError`` naming the file and what is wrong."""
+    import tomllib
+
+    path = distilled_path() if path is None else Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the distilled weights: {exc}") from None
+    want = [n for n in DISTILLED_PARAMS if n != "any_ruleset"]
+    raw = data.get("params", {})
+    if not isinstance(raw, dict) or sorted(raw) != sorted(want):
+        missing = sorted(set(want) - set(raw)) if isinstance(raw, dict) else want
+        extra = sorted(set(raw) - set(want)) if isinstance(raw, dict) else []
+        raise ValueError(f"{path}: [params] must hold exactly the {len(want)} names of the "
+                         f"distilled policy; missing: {', '.join(missing) or 'none'}; unknown: "
+                         f"{', '.join(extra) or 'none'}")
+    params = {"any_ruleset": 0.0}
+    for k in want:
+        v = raw[k].get("value") if isinstance(raw[k], dict) else None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
+        params[k] = float(v)
+    if not 2 <= params["top_k"] <= P.MAX_TOP_K or params["top_k"] != int(params["top_k"]):
+        raise ValueError(f"{path}: params.top_k.value must be a whole number from 2 to "
+                         f"{P.MAX_TOP_K}; got {params['top_k']:g}")
+    prov = data.get("provenance", {})
+    fp = prov.get("ruleset_fingerprint") if isinstance(prov, dict) else None
+    if not isinstance(fp, str) or not fp:
+        raise ValueError(f"{path}: [provenance] must give the ruleset_fingerprint the weights "
+                         "were fitted on")
+    return {"params": params, "provenance": prov, "check": data.get("check", {})}
+
+
+_register_distilled()
 
 
 def _seat_policies() -> dict[str, PolicySpec]:

@@ -33,7 +33,7 @@ from ...core.adapter import DeferredRecords, StudyAdapter
 from . import api
 from . import codes as K
 from .instruments import outcomes
-from .policies import ALIASES, POLICIES, resolve_policy, resolve_search
+from .policies import ALIASES, POLICIES, check_policy_ruleset, resolve_policy, resolve_search
 from .ruleset import Ruleset, load_ruleset
 from .trace import format_trace
 
@@ -289,6 +289,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         raise ValueError(f"seed must be an integer from 0 to 2**63 - 1; got {seed!r}")
     counts = _players(players, rules)
     pid, pp = resolve_policy(policy, policy_params)
+    check_policy_ruleset(policy, policy_params, rules)
     search = resolve_search(policy, policy_params)
     lo = int(rules.pack().params[K.P_MIN_PLAYERS])
     hi = int(rules.pack().params[K.P_MAX_PLAYERS])
