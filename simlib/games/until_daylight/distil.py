@@ -1,24 +1,34 @@
-"""The ``distilled`` policy: the rollout search's choices fitted into a linear score.
+"""The ``distilled`` policy: the rollout search's judgement fitted into a linear score.
 
-The rollout search (``rollout-1000`` or ``rollout-100`` with a horizon) plays whole
-*teacher games*; at every decision where it searches (a decision kind it does not skip,
+*Teacher games*: at every decision where the rollout search (the teacher, e.g.
+``rollout-1000`` with a two-round horizon) searches (a decision kind it does not skip,
 the rounds its horizon reaches the night's end, 2+ candidates), the baseline's best
 ``top_k`` candidates are written down with their features
-(``kernels/policies_nb.distilled_value_nb``: what a player can see) and the rank of the
-candidate the search took (``kernels/distil_nb.teacher_game_nb``).
+(``kernels/policies_nb.distilled_value_nb``: what a player can see) and a label:
 
-:func:`train_distilled` fits a conditional logit (a softmax over the ranked candidates of
-each decision, L2-penalised, L-BFGS from zero weights: the same data give the same
-weights) on the decisions of the training games, measures on held-out teacher games how
-often the fitted policy takes the search's choice (and how often the baseline does), and
-plays the fitted policy and the baseline on the same fresh games (paired: Newcombe's
-interval and McNemar's test).  :func:`write_distilled` writes the weights (source ``fit``)
-with their provenance (teacher, games, seeds, simlib version, ruleset fingerprint) to
+- ``labels="values"`` (the default; ``kernels/distil_nb.value_game_nb``): the baseline
+  plays, and each ranked candidate is played on by the teacher's own continuations (its
+  re-keyed streams, horizon and values; the same ``continuations`` for every candidate),
+  giving each challenger's mean paired gain over the baseline's choice: an unbiased
+  estimate, fitted by ridge regression (:func:`fit_gains`);
+- ``labels="choices"`` (``kernels/distil_nb.teacher_game_nb``): the teacher plays and the
+  rank it took is the label, fitted by a conditional logit (a softmax over the ranked
+  candidates, L2, L-BFGS from zero weights; :func:`fit_conditional_logit`).  Measured on
+  the calibrated ruleset: the search leaves the baseline's choice at about 2 % of these
+  decisions, and the fitted logit never did (its policy played the baseline's games).
+
+A threshold of predicted gain (``THRESHOLDS``) is then picked by the most wins on tuning
+games, the fit is measured on held-out teacher games (how often it takes the label's
+choice, and the labels' gain of its choices), and the fitted policy and the baseline play
+the same fresh games (paired: Newcombe's interval and McNemar's test).
+:func:`write_distilled` writes the weights (source ``fit``) with their provenance
+(teacher, games, seeds, simlib version, ruleset fingerprint) to
 ``data/until_daylight/policies/distilled.toml``, the file the ``distilled`` policy reads;
-``simlib train-policy --game until-daylight`` runs both.
+``simlib train-policy --game until-daylight`` runs it all.
 
-Every game is a pure function of (seed, game index), and the teacher games are gathered
-in game order whatever the threads, so the same arguments give the same weights.
+Every game is a pure function of (seed, game index), the teacher games are gathered in
+game order whatever the threads, and both fits are deterministic, so the same arguments
+give the same weights.
 """
 from __future__ import annotations
 

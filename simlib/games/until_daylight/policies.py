@@ -98,8 +98,9 @@ DISTILLED_PARAMS = (POLICIES["baseline"].param_names + DISTILLED_GATE
                     + tuple(f"w_{n}" for n in distilled_feature_names()))
 DISTILLED_DOC = ("the baseline's best `top_k` candidates re-ranked by a linear score of "
                  "features a player can see (the baseline's scores and ranks, the action "
-                 "kind with health, the round and the threat, the attack's target and dice), "
-                 "fitted by `simlib train-policy` to the rollout search's choices, where that "
+                 "kind with health, the round and the threat, the attack's target and dice, "
+                 "the trade's card), fitted by `simlib train-policy` to the rollout search's "
+                 "values of the candidates, where that "
                  "search searched (decision kinds not in `skip_kinds`, the rounds its "
                  "`horizon` reaches the night's end); elsewhere the baseline's choice; "
                  "weights from data/until_daylight/policies/distilled.toml, refused on "
