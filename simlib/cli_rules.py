@@ -111,10 +111,12 @@ def games_lines(verbose: bool) -> list[str]:
     width = max(shutil.get_terminal_size((100, 24)).columns, 80)
     lines = []
     names = game_names()
-    nw = max(len(n.replace("_", "-")) for n in names) + len(" (default)")
+    labels = {n: n.replace("_", "-") + (" (default)" if n == default_game() else "")
+              for n in names}
+    nw = max(len(v) for v in labels.values())  # as wide as the widest label, no wider
     for n in names:
         g = get_game(n)
-        label = n.replace("_", "-") + (" (default)" if n == default_game() else "")
+        label = labels[n]
         pols = ", ".join(p + ("*" if p == g.default_policy else "") for p in g.policies)
         line = f"{label:<{nw}}  {g.display_name} ({g.kind}); players: {pols}"
         lines.append(line)
