@@ -1,5 +1,5 @@
 """Frozen copy of ``simlib.games.until_daylight.kernels.game_nb.play_game_nb`` and the kernels it calls,
-written by `simlib bench --update-floors` (2026-12-01, commit 9555c76).
+written by `simlib bench --update-floors` (2026-12-07, commit d7a4783; re-measured runner, game; the other kernels' floors kept from 2026-12-01).
 
 The speed guard measures the kernel against this copy (see simlib.core.bench, "frozen copies"): do not edit; re-measure the floors instead.
 """
@@ -7,7 +7,7 @@ from simlib.core.jit import njit_with
 from simlib.core.rng import GOLDEN, MIX1, MIX2, STREAM_SALT, np
 from simlib.games.until_daylight.kernels.combat_nb import ENEMY_RAIDER, ENEMY_SURVIVOR, E_KILL_BODIES, E_KILL_HEADS, E_KIND, FACE_B, FACE_H, NO_KILL, np
 from simlib.games.until_daylight.kernels.game_nb import A_AMMO, A_ATTACK, A_COUNT, A_CRAFT, A_DISCARD, A_DRAW, A_GIVE, A_KEEP, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, CAUSE_CHARACTER_DIED, CAUSE_NONE, CAUSE_NO_SURVIVOR, CAUSE_STALEMATE, CH_HEALTH, CH_WEAPON, CK_ADRENALINE, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_EVENT_INJURY, CK_EVENT_LOST_ITEM, CK_EVENT_NOISE, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, C_AMMO, C_AMOUNT, C_BASIC_OF, C_COUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, C_NEEDS_ACTION, C_SILENT, C_STACKS, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, ENEMY_INFECTED, ENEMY_RAIDER, ENEMY_SURVIVOR, EV_ATTACK, EV_BARRICADE_DOWN, EV_CARD_PLAYED, EV_CAUGHT, EV_COLLATERAL, EV_CRAFT, EV_DAMAGE, EV_DEATH, EV_DISCARD, EV_DRAW, EV_END, EV_ENEMY_ROLL, EV_EVENT, EV_EXCHANGE, EV_FATE, EV_GIVE, EV_HEAL, EV_HORDE, EV_IGNORED, EV_KILL, EV_NOTHING, EV_NO_CARD, EV_PROTECTION, EV_RESHUFFLE, EV_ROLL, EV_ROUND, EV_SACRIFICE, EV_SAVED, EV_SURVIVOR_KILLED, EV_TAKE, EV_TAME, EV_TRAP, EV_USE, EV_VIOLATION, E_ATTACK_DICE, E_COUNT, E_KEPT, E_KIND, E_REWARD_CARDS, E_REWARD_XP, FATE_ADD_ENEMY, FATE_DAMAGE, FATE_DISCARD, FATE_DRAW, FATE_HEAL, FATE_REMOVE_ENEMY, G_AREA_CAP, G_ATTACKS, G_BARR_SUPPLY, G_BUF_CAP, G_CAUGHT, G_CAUSE, G_CHECK, G_CUR_AREA, G_CUR_B, G_CUR_DICE, G_CUR_H, G_CUR_WEAPON, G_CUR_X, G_DEAD_ROUND, G_DEAD_SEAT, G_DECISIONS, G_EV_CAP, G_EXCHANGES, G_FINAL_E, G_FIRST, G_GAME_KEY, G_HDECK_N, G_HORDE_DRAWN, G_HORDE_RESHUFFLES, G_LEADER, G_LUCKY_USED, G_MODE, G_N_CARDS, G_N_ENEMIES, G_N_PLAYERS, G_OUTCOME, G_OVER, G_O_SCRIPT, G_O_SNAP, G_PC, G_PC_I, G_PENDING_D, G_PENDING_M, G_PENDING_SEAT, G_PHASE, G_RDECK_CAP, G_RDECK_N, G_REKEY_AT, G_REKEY_KEY, G_ROUND, G_RUBBLE_DRAWN, G_RUBBLE_RESHUFFLES, G_SCRIPT_CAP, G_SCRIPT_N, G_SCRIPT_POS, G_SEARCH_ACTIONS, G_SEARCH_K, G_SIZE, G_SNAP_N, G_SUSPENDED, G_TRAP_SUPPLY, G_TURN_SEAT, G_VIOLATION, MAX_CANDS, MAX_ENEMY_TYPES, MAX_FREE_ACTIONS, MAX_PLAYERS, MODE_INLINE, MODE_STEP, MOD_ABSORB_ADJACENT, MOD_DRAW_EXTRA, MOD_EXTRA_COLLATERAL, MOD_FREE_TRADES, MOD_IGNORE_DAMAGE, MOD_NO_BARRICADES, MOD_NO_GIVE, N_G, N_PARTS, OUT_LOSS, OUT_WIN, PART_COLS, PART_ROLE, PART_ROWS, PART_SLOT, PC_COMBAT_TURN, PC_ENEMIES, PC_EXCHANGE, PC_FINAL_END, PC_HORDE, PC_OVER, PC_ROUND_BEGIN, PC_SAVE, PC_SEARCH_BEGIN, PC_SEARCH_TURN, PC_TRAPS, PHASE_COMBAT, PHASE_ENEMIES, PHASE_FINAL, PHASE_SEARCH, PL_ABSORBED, PL_AREA_N, PL_BARRICADES, PL_CHAR, PL_COLLATERAL, PL_DAMAGE_TAKEN, PL_FREE_TRADES, PL_HEALTH, PL_IGNORED, PL_KILLS, PL_MAX_HEALTH, PL_SACRIFICED, PL_SAVED_TOTAL, PL_TRAPS, PL_XP_BONUS, P_BARRICADE_BODIES, P_BARRICADE_HEADS, P_BARRICADE_SUPPLY, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_DICE_CAP, P_HORDE_TOTAL, P_ROUNDS, P_RUBBLE_TOTAL, P_STALEMATE_CAP, P_TIMER_MIN, P_TIMER_OFFSET, P_TIMER_PER_PLAYER, P_TIMER_SPREAD, P_TOKEN_LIMIT, P_TRAP_HEADS, P_TRAP_SUPPLY, P_V_ALL_RAIDERS_FIRST, P_V_HORDE_RESHUFFLE, P_V_SURVIVORS_BLOCK, P_V_TRAP_REWARDS, P_WAVE_PER_PLAYER, REC_ATTACKS, REC_CAUSE, REC_CHARACTER, REC_DAMAGE, REC_DEAD_CHARACTER, REC_DEAD_ROUND, REC_DEAD_SEAT, REC_DECISIONS, REC_EXCHANGES, REC_GAME, REC_HEALTH, REC_HORDE_DRAWN, REC_HORDE_RESHUFFLES, REC_KILLED, REC_KILLS, REC_LEADER, REC_OUTCOME, REC_PLAYERS, REC_ROUND_REACHED, REC_RUBBLE_DRAWN, REC_SEARCH_ACTIONS, REC_SURVIVORS_SAVED, REC_SURVIVORS_SAVED_TOTAL, REC_VIOLATION, REC_XP, RH_N_CARDS, RH_N_ENEMIES, ROLE_POSITION, ROLE_SCRATCH, R_ING0, R_N, R_PRODUCT, SCRIPT_CAP, STREAM_CARDS, STREAM_DICE, STREAM_TIMER, Suspended, TOKEN_BARRICADE, TOKEN_TRAP, VIOL_AREA, VIOL_HEALTH, VIOL_HORDE_CONSERVATION, VIOL_INVENTORY, VIOL_NEGATIVE, VIOL_NONE, VIOL_RUBBLE_CONSERVATION, VIOL_TOKEN_LIMIT, VIOL_TOKEN_SUPPLY, area_of, buf_of, cands_of, card_tab_of, char_tab_of, die_of, enemy_tab_of, fate_of, hdeck_of, hdisc_of, inv_of, kept_of, killed_of, np, pl_of, rdeck_of, rdisc_of, recipes_of, rng_of
-from simlib.games.until_daylight.kernels.policies_nb import A_ATTACK, A_CRAFT, A_DRAW, A_GIVE, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, BP_COLLATERAL, BP_CRAFT, BP_DRAW, BP_HEAL_MISSING, BP_SACRIFICE_AT, CK_AMMO, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_MATERIAL, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, E_ATTACK_DICE, G_CUR_AREA, G_CUR_B, G_CUR_H, G_CUR_X, G_N_CARDS, MASK_CARDS, MOD_EXTRA_COLLATERAL, MOD_NO_FIREARMS, NOT_KNOWN, OUTCOME_SCALE, PL_AREA_N, PL_HEALTH, PL_MAX_HEALTH, POLICY_BASELINE, POLICY_RANDOM, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_DICE_CAP, P_TOKEN_LIMIT, P_V_SURVIVORS_BLOCK, RH_O_OUTCOMES, R_PRODUCT, STREAM_POLICY, TOKEN_BARRICADE, area_of, buf_of, cands_of, card_tab_of, enemy_tab_of, inv_of, pl_of, recipes_of, rng_of
+from simlib.games.until_daylight.kernels.policies_nb import A_ATTACK, A_CRAFT, A_DRAW, A_GIVE, A_NOTHING, A_PLAY, A_SACRIFICE, A_TAKE, A_USE, BP_COLLATERAL, BP_CRAFT, BP_DRAW, BP_HEAL_MISSING, BP_SACRIFICE_AT, CK_AMMO, CK_DICE_BONUS, CK_ENERGY_SHOT, CK_FOCUS, CK_HEAL, CK_LUCKY, CK_MATERIAL, CK_PICKPOCKET, CK_PROTECTION, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, DP_HORIZON, DP_SHORT, DP_SKIP_KINDS, DP_TOP_K, DP_W, D_AMMO, D_AMOUNT, D_COMBAT_ACTION, D_DISCARD, D_EXTRA_ATTACK, D_KEEP, D_PICKPOCKET, D_POST_ROLL, D_PRE_ROLL, D_SACRIFICE, D_SEARCH_ACTION, E_ATTACK_DICE, F_ACT, F_ACT_HEALTH, F_ACT_LAST, F_ACT_TEAM, F_ACT_THREAT, F_ATT_COLLATERAL, F_ATT_DICE, F_ATT_KILLS, F_ATT_MELEE, F_ATT_PREVENTED, F_ATT_SELF, F_ATT_TARGET_ENEMIES, F_ATT_TARGET_HEALTH, F_ATT_TARGET_THREAT, F_BASE_DEC, F_CRAFT_TRAP, F_DRAW_FULL, F_GAP, F_GAP_ACT, F_HEAL_MISSING, F_PAIR, F_RANK, F_TRADE_GIVER_ARMED, F_TRADE_KIND, F_TRADE_RECEIVER_ARMED, F_TRADE_RECEIVER_FULL, F_TRADE_RECEIVER_HEALTH, G_CUR_AREA, G_CUR_B, G_CUR_H, G_CUR_X, G_N_CARDS, G_N_PLAYERS, G_ROUND, MASK_CARDS, MAX_TOP_K, MOD_EXTRA_COLLATERAL, MOD_NO_FIREARMS, NOT_KNOWN, N_ACTION_KINDS, OUTCOME_SCALE, PL_AREA_N, PL_HEALTH, PL_MAX_HEALTH, POLICY_BASELINE, POLICY_DISTILLED, POLICY_RANDOM, P_BODIES_PER_DAMAGE, P_COLLATERAL_PER_X, P_DICE_CAP, P_ROUNDS, P_TOKEN_LIMIT, P_V_SURVIVORS_BLOCK, RH_O_OUTCOMES, R_PRODUCT, STREAM_POLICY, TOKEN_BARRICADE, area_of, buf_of, cands_of, card_tab_of, enemy_tab_of, inv_of, np, pl_of, recipes_of, rng_of
 from simlib.games.until_daylight.kernels.state_nb import CH_ADV_AMOUNT, CH_ADV_KIND, CH_DRAW_AMOUNT, CH_DRAW_KIND, CH_SLOTS, CK_SYMBOL, CK_WEAPON, C_AMMO, C_AMOUNT, C_DICE, C_FIREARM, C_KIND, C_MELEE, C_STACKS, C_WEAPON_BONUS, ENEMY_SURVIVOR, EV_LEADER, E_ATTACK_DICE, E_KIND, E_REWARD_XP, G_EV_N, G_LEADER, G_N_PLAYERS, G_ROUND, K, MOD_DISTANCE_DICE, MOD_MELEE_DICE, MOD_NO_FIREARMS, PL_AREA_N, PL_BARRICADES, PL_CHAR, PL_MAX_XP, PL_TRAPS, PL_XP_BONUS, P_DICE_CAP, P_SURVIVOR_XP, P_V_SURVIVORS_BLOCK, ev_of
 
 
@@ -671,6 +671,14 @@ def choose_nb(st, rs, pid, pp, decision, seat, n):
         return 0
     if pid == POLICY_RANDOM:
         return randint_nb(rng_of(st), STREAM_POLICY, n)
+    if pid == POLICY_DISTILLED:
+        return distilled_choose_nb(st, rs, pp, decision, seat, n)
+    return baseline_choose_nb(st, rs, pp, decision, seat, n)
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def baseline_choose_nb(st, rs, pp, decision, seat, n):
+    """The baseline's choice: the first candidate of the highest ``score_nb``."""
     best = 0
     best_s = -1e300
     cands = cands_of(st)
@@ -1121,7 +1129,9 @@ def ignores_trade_nb(rs, pid, act, c):
     below doing nothing in every state, so that it never chooses it: the game kernel then
     leaves it out of the candidates the policy scores (``turn_candidates_nb``), which
     changes no choice.  The baseline wants only ammo, weapons and heals given away."""
-    if pid != POLICY_BASELINE:
+    # the distilled policy re-ranks only the baseline's best few candidates, and these
+    # trades score below doing nothing for the baseline: never among them when A_NOTHING is
+    if pid != POLICY_BASELINE and pid != POLICY_DISTILLED:
         return False
     k0 = card_get(rs, c, C_KIND)
     return k0 != CK_AMMO and k0 != CK_WEAPON and (k0 != CK_HEAL or act == A_TAKE)
@@ -1137,6 +1147,207 @@ def weapon_usable_nb(st, rs, seat, w):
     if card_get(rs, w, C_MELEE) == 0 and inv_get(st, seat, card_get(rs, w, C_AMMO)) <= 0:
         return False
     return True
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def distilled_choose_nb(st, rs, pp, decision, seat, n):
+    """The distilled policy: where its teacher searched (``distilled_gate_nb``), the
+    baseline's best ``top_k`` candidates re-ranked by ``distilled_value_nb`` (the first
+    of the highest value: the baseline's choice on a tie); elsewhere the baseline's."""
+    if not distilled_gate_nb(st, rs, pp, decision, n):
+        return baseline_choose_nb(st, rs, pp, decision, seat, n)
+    k = min(np.int64(pp[DP_TOP_K]), MAX_TOP_K)
+    cnt, i0, i1, i2, i3, s0, s1, s2, s3 = baseline_top_nb(st, rs, pp, decision, seat, n, k)
+    if cnt <= 1:
+        return baseline_choose_nb(st, rs, pp, decision, seat, n) if cnt == 0 else i0
+    cands = cands_of(st)
+    best = i0
+    best_v = -np.inf
+    for r in range(cnt):
+        i = i0 if r == 0 else (i1 if r == 1 else (i2 if r == 2 else i3))
+        s = s0 if r == 0 else (s1 if r == 1 else (s2 if r == 2 else s3))
+        v = distilled_value_nb(st, rs, pp, DP_W, decision, seat, cands[i, 0], cands[i, 1],
+                               cands[i, 2], r, distilled_gap_nb(s, s0), cands[i0, 0])
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def baseline_top_nb(st, rs, pp, decision, seat, n, k):
+    """The baseline's best ``k`` (<= MAX_TOP_K) candidates, best first, ties in index
+    order (as ``rollout_choose_nb`` ranks them; the first is ``baseline_choose_nb``'s), and
+    their scores: ``(count, i0, i1, i2, i3, s0, s1, s2, s3)``.  The trades the baseline
+    ignores (``ignores_trade_nb``) are never ranked, so the batch kernel, which leaves them
+    out, and a step game, which lists them, rank the same candidates."""
+    cands = cands_of(st)
+    pl = pl_of(st)
+    inv = inv_of(st)
+    card_tab = card_tab_of(rs)
+    i0 = -1
+    i1 = -1
+    i2 = -1
+    i3 = -1
+    s0 = -np.inf
+    s1 = -np.inf
+    s2 = -np.inf
+    s3 = -np.inf
+    cnt = 0
+    self_mask = NOT_KNOWN
+    q = -1
+    q_mask = NOT_KNOWN
+    trades = decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION
+    for i in range(n):
+        act = cands[i, 0]
+        a = cands[i, 1]
+        b = cands[i, 2]
+        if trades and (act == A_GIVE or act == A_TAKE) and ignores_trade_nb(rs, POLICY_BASELINE, act, a):
+            continue
+        b_mask = NOT_KNOWN
+        if trades and (act == A_GIVE or act == A_TAKE) and card_tab[a, C_KIND] == CK_AMMO:
+            if self_mask == NOT_KNOWN:
+                self_mask = ammo_weapons_nb(st, rs, seat)
+            if b != q:
+                q = b
+                q_mask = ammo_weapons_nb(st, rs, q)
+            b_mask = q_mask
+        s = score_nb(st, rs, pp, decision, seat, act, a, b, pl, inv, card_tab, self_mask, b_mask)
+        # its place: after every kept candidate scoring at least as much (ties keep the
+        # index order); dropped when that is past the k-th
+        pos = 0
+        if cnt > 0 and s0 >= s:
+            pos = 1
+            if cnt > 1 and s1 >= s:
+                pos = 2
+                if cnt > 2 and s2 >= s:
+                    pos = 3
+                    if cnt > 3 and s3 >= s:
+                        pos = 4
+        if pos >= k:
+            continue
+        if pos == 0:
+            i3, s3, i2, s2, i1, s1, i0, s0 = i2, s2, i1, s1, i0, s0, i, s
+        elif pos == 1:
+            i3, s3, i2, s2, i1, s1 = i2, s2, i1, s1, i, s
+        elif pos == 2:
+            i3, s3, i2, s2 = i2, s2, i, s
+        else:
+            i3, s3 = i, s
+        cnt = min(cnt + 1, k)
+    return cnt, i0, i1, i2, i3, s0, s1, s2, s3
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def distilled_gap_nb(s, s0):
+    """``F_GAP`` of a candidate of baseline score ``s`` when the best scores ``s0``."""
+    return max(-5.0, min(0.0, (s - s0) / 100.0))
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def distilled_gate_nb(st, rs, pp, decision, n):
+    """Whether the distilled policy re-ranks at this decision: where its teacher searched
+    (``rollout_choose_nb``'s tests, from the parameters it was fitted with)."""
+    if n <= 1 or pp[DP_TOP_K] < 2:
+        return False
+    if (np.int64(pp[DP_SKIP_KINDS]) >> decision) & 1:
+        return False
+    h = np.int64(pp[DP_HORIZON])
+    if h >= 1 and st[G_ROUND] + h - 1 < rs[P_ROUNDS] and pp[DP_SHORT] == 0:
+        return False
+    return True
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def distilled_value_nb(st, rs, w, o, decision, seat, act, a, b, rank, gap, base_act):
+    """The distilled policy's linear score of candidate ``(act, a, b)`` of rank ``rank``
+    among the baseline's best (``gap``: its ``F_GAP`` feature; ``base_act``: the action
+    kind of the baseline's choice, rank 0): the sum of the weights
+    ``w[o + F_*]`` times the features.  Linear in ``w``: with ``w`` the j-th unit vector it
+    is feature j (how training reads the features: one function, no second copy)."""
+    pl = pl_of(st)
+    v = w[o + F_GAP] * gap
+    if rank >= 1:
+        v += w[o + F_RANK + rank - 1]
+    else:
+        v += w[o + F_BASE_DEC + decision]
+    hr = pl[seat, PL_HEALTH] / max(1, pl[seat, PL_MAX_HEALTH])
+    team = 1.0
+    for p in range(st[G_N_PLAYERS]):
+        if p != seat:
+            team = min(team, pl[p, PL_HEALTH] / max(1, pl[p, PL_MAX_HEALTH]))
+    last = 1.0 if st[G_ROUND] >= rs[P_ROUNDS] else 0.0
+    thr = min(area_threat_nb(st, rs, seat), 20) / 10.0
+    v += w[o + F_ACT + act] + hr * w[o + F_ACT_HEALTH + act] + team * w[o + F_ACT_TEAM + act] \
+        + last * w[o + F_ACT_LAST + act] + thr * w[o + F_ACT_THREAT + act]
+    if rank >= 1 and (decision == D_SEARCH_ACTION or decision == D_COMBAT_ACTION):
+        block = (0 if decision == D_SEARCH_ACTION else 2) + (1 if last > 0.0 else 0)
+        v += w[o + F_PAIR + (block * N_ACTION_KINDS + base_act) * N_ACTION_KINDS + act]
+    v += w[o + F_GAP_ACT + act] * gap
+    card_tab = card_tab_of(rs)
+    if act == A_ATTACK and (decision == D_COMBAT_ACTION or decision == D_EXTRA_ATTACK):
+        if a == seat:
+            v += w[o + F_ATT_SELF]
+        if card_tab[b, C_MELEE] != 0:
+            v += w[o + F_ATT_MELEE]
+        d = max_attack_dice_nb(st, rs, seat, b)
+        v += w[o + F_ATT_DICE] * min(d, 10) / 10.0
+        v += w[o + F_ATT_TARGET_HEALTH] * pl[a, PL_HEALTH] / max(1, pl[a, PL_MAX_HEALTH])
+        v += w[o + F_ATT_TARGET_THREAT] * min(area_threat_nb(st, rs, a), 20) / 10.0
+        ek, prevented, coll = attack_terms_nb(st, rs, seat, a, b, d)
+        v += w[o + F_ATT_KILLS] * min(ek / 3.0, 2.0) + w[o + F_ATT_PREVENTED] * min(prevented / 3.0, 2.0) \
+            + w[o + F_ATT_COLLATERAL] * min(coll / 3.0, 2.0) \
+            + w[o + F_ATT_TARGET_ENEMIES] * min(pl[a, PL_AREA_N], 20) / 10.0
+    elif (act == A_GIVE or act == A_TAKE) and decision != D_AMOUNT:
+        k = card_tab[a, C_KIND]
+        giver = seat if act == A_GIVE else b
+        receiver = b if act == A_GIVE else seat
+        side = 0 if act == A_GIVE else 3
+        if k == CK_AMMO:
+            v += w[o + F_TRADE_KIND + side]
+            if has_weapon_for_ammo_nb(st, rs, receiver, a):
+                v += w[o + F_TRADE_RECEIVER_ARMED]
+            if has_weapon_for_ammo_nb(st, rs, giver, a):
+                v += w[o + F_TRADE_GIVER_ARMED]
+        elif k == CK_WEAPON:
+            v += w[o + F_TRADE_KIND + side + 1]
+        elif k == CK_HEAL:
+            v += w[o + F_TRADE_KIND + side + 2]
+        v += w[o + F_TRADE_RECEIVER_HEALTH] * pl[receiver, PL_HEALTH] / max(1, pl[receiver, PL_MAX_HEALTH])
+        if slots_used_nb(st, rs, receiver) >= slots_nb(st, rs, receiver):
+            v += w[o + F_TRADE_RECEIVER_FULL]
+    elif act == A_USE and card_tab[a, C_KIND] == CK_HEAL:
+        v += w[o + F_HEAL_MISSING] * (1.0 - hr)
+    elif act == A_DRAW:
+        if slots_used_nb(st, rs, seat) >= slots_nb(st, rs, seat):
+            v += w[o + F_DRAW_FULL]
+    elif act == A_CRAFT:
+        if recipes_of(rs)[a, R_PRODUCT] != TOKEN_BARRICADE:
+            v += w[o + F_CRAFT_TRAP]
+    return v
+
+
+@njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
+def attack_terms_nb(st, rs, seat, area_seat, w, d):
+    """The expected kills, the enemy damage they prevent and the expected collateral damage
+    of ``seat`` attacking ``area_seat`` with weapon ``w`` and ``d`` dice: the terms of
+    ``attack_score_nb``, computed the same way, as features."""
+    pl = pl_of(st)
+    area = area_of(st)
+    card_tab = card_tab_of(rs)
+    enemy_tab = enemy_tab_of(rs)
+    ph = outcome_prob_nb(rs, 1, 1, 0)
+    pb = outcome_prob_nb(rs, 1, 0, 1)
+    px = outcome_prob_nb(rs, 1, 0, 0)
+    row = buf_of(st)[4]
+    m = target_line_nb(area[area_seat], pl[area_seat, PL_AREA_N], enemy_tab,
+                       rs[P_V_SURVIVORS_BLOCK], row)
+    per_die = ph + pb / rs[P_BODIES_PER_DAMAGE]
+    ek, prevented = kill_expectation_nb(rs, row, m, enemy_tab, d, per_die)
+    coll = 0.0
+    if card_tab[w, C_MELEE] == 0 and area_seat != seat:
+        coll = d * px * (rs[P_COLLATERAL_PER_X] + char_mod_nb(st, rs, seat, MOD_EXTRA_COLLATERAL))
+    return ek, prevented, coll
 
 
 @njit_with(_nrt=False, cache=True, entry=False, error_model='numpy', nogil=True)
