@@ -359,7 +359,8 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
         "false_changes": int(((pred > 0) & (lab == 0)).sum()),
         "threshold": float(tau), "tune_seed": int(tune_seed), "tune_games": int(tune_games),
         "tune_wins": ", ".join(f"{t:g}: {n}" for t, n in zip(THRESHOLDS, tune)),
-        "teacher_win_rate": float(data.wins.mean()),
+        # the games that gave the labels: the baseline's (values) or the teacher's (choices)
+        "labelled_games_win_rate": float(data.wins.mean()),
         "teacher_seconds": float(data.seconds), "fit_seconds": float(fit_seconds),
     }
     if labels == "values":  # the held-out decisions' estimated gain of the distilled picks
@@ -413,7 +414,9 @@ def write_distilled(result: DistilResult, path: str | Path, command: str = "") -
             "teacher" if k in gate else "fit")
         lines.append(f"{k} = {{ value = {v!r}, source = \"{src}\" }}")
     prov = {"command": command, "date": _dt.date.today().isoformat(),
-            "fit": "conditional logit over the ranked candidates, L2, scipy L-BFGS-B from zero",
+            "fit": ("ridge regression of the challengers' gains over the baseline's choice"
+                    if result.settings.get("labels") == "values" else
+                    "conditional logit over the ranked candidates, L2, scipy L-BFGS-B from zero"),
             "features": len(distilled_feature_names()), **result.settings}
     lines += ["", "[provenance]"] + [f"{k} = {_toml_value(v)}" for k, v in prov.items()]
     lines += ["", "[training]  # teacher games; agreement on the held-out ones"]
