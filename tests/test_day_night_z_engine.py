@@ -391,6 +391,74 @@ def test_an_alley_stops_the_activation_and_draws_an_encounter():
     assert g.g(K.G_PHASE) == K.PH_RESERVE and g.surv(0, K.U_AP) == 2 and g.g(K.G_TURN) == t
 
 
+def _street_turn(team=1, setup=None, moves=(1, START), who=0):
+    """Survivor ``who`` moves along ``moves`` (street zones: (0, 1) and back to exit A) and
+    ends his activation; the next encounter card is "quiet".  Returns the game and the
+    encounter deck's position just before and just after the end."""
+    g = new_game(team=team)
+    st = g.state
+    st[K.S_EDECK + st[G + K.G_POS_ENC]] = RS.names("encounters").index("quiet")
+    force_card(g)
+    if setup is not None:
+        setup(g)
+    if team > 1:
+        g.apply_code(code(K.AC_ACTIVATE, who))
+    for q in moves:
+        g.apply_code(code(K.AC_MOVE, q))
+    before = g.g(K.G_POS_ENC)
+    g.apply_code(code(K.AC_END))
+    return g, before, g.g(K.G_POS_ENC)
+
+
+def test_ending_a_move_in_a_free_street_zone_draws_an_encounter():
+    """§4.9 street to street: the card comes when he ends his movement there, not on each
+    zone he passes (a move on draws nothing); the card is resolved in the encounter phase
+    and his reserve AP may then be spent, as after an alley's card."""
+    g, before, after = _street_turn()
+    assert before == 0 and after == 1
+    assert g.surv(0, K.U_PLACE) == START and g.g(K.G_PHASE) == K.PH_RESERVE
+    assert g.surv(0, K.U_ENCOUNTER) == -1 and g.surv(0, K.U_AP) == 1
+    # the reserve spent by a move back into a street zone draws the next card at its end
+    # (his last AP: the reserve ends by itself; the card waits for the next phase)
+    g.apply_code(code(K.AC_MOVE, 1))
+    assert g.g(K.G_POS_ENC) == 2 and g.surv(0, K.U_ENCOUNTER) >= 0
+
+
+def test_no_street_encounter_without_a_move_or_with_company_or_a_tile():
+    # no move: no card
+    g, before, after = _street_turn(moves=())
+    assert before == after == 0
+    # another survivor stands in the zone where he ends
+    g, before, after = _street_turn(team=2, who=0)
+    assert (before, after) == (0, 0) and g.surv(1, K.U_PLACE) == START
+    # a city tile deployed there (no enemy left on it)
+    g, before, after = _street_turn(
+        moves=(1,), setup=lambda g: g.state.__setitem__(K.S_PLACES + 1 * K.P_W + K.P_DEPLOYED, 1))
+    assert (before, after) == (0, 0)
+    # ends in a location's tile: no card
+    g = new_game()
+    g.state[si(0, K.U_PLACE)] = FIRE_ACCESS
+    force_card(g)
+    g.apply_code(code(K.AC_MOVE, FIRE_TILE))
+    pos = g.g(K.G_POS_ENC)
+    if not g.over and code(K.AC_END) in g.legal_codes():
+        g.apply_code(code(K.AC_END))
+    assert g.g(K.G_POS_ENC) == pos
+
+
+def test_an_alley_card_is_the_only_card_of_the_activation():
+    """Out of an alley into a street (STOP, a card on arrival): ending there draws no
+    second card."""
+    g = new_game()
+    st = g.state
+    alley = 1 * RS.get("city.cols") + 1                      # (1, 1)
+    st[si(0, K.U_PLACE)] = alley
+    st[K.S_EDECK + st[G + K.G_POS_ENC]] = RS.names("encounters").index("quiet")
+    force_card(g)
+    g.apply_code(code(K.AC_MOVE, 1))                         # (0, 1): STOP and a card
+    assert g.g(K.G_POS_ENC) == 1 and g.g(K.G_PHASE) == K.PH_RESERVE
+
+
 def test_a_city_ambush_encounter_spawns_on_the_survivor():
     g = new_game()
     st = g.state

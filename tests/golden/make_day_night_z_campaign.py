@@ -19,6 +19,8 @@ TABLES = {  # name -> (team size, start hour, adventures, ruleset, shelter playe
     "team2_known_path_no_build": (2, None, 4, None, {"unknown_path": 0, "build": 0}),
     "team3_tiles_night": (3, 20, 3, "tiles", {"skills": 0, "heal_missing": 4}),
     "team1_two_days": (1, 8, 2, {"campaign.shelter_days": 2}, {"sp_keep": 0}),
+    # three shelter days a stay: a death in the shelter (rare: 5 campaigns in 300)
+    "team4_three_days": (4, None, 3, {"campaign.shelter_days": 3}, {}),
 }
 SEED = 20261207
 

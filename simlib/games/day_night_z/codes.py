@@ -295,13 +295,15 @@ SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "s
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
-               "encounter", "eats", "dead_cause", "hidden", "skills", "allies") \
+               "encounter", "eats", "dead_cause", "hidden", "skills", "allies", "moved") \
     + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
  U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
- U_SKILLS, U_ALLIES) = range(SURV_FIELDS.index("allies") + 1)
+ U_SKILLS, U_ALLIES, U_MOVED) = range(SURV_FIELDS.index("moved") + 1)
+# ``moved``: he moved (or jumped) during this activation, for the street zone's encounter
+# card at its end (§4.9)
 # the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``), the
 # allies who joined him (a bit an ally of ``allies.toml``) and what both add to each
 # attribute (``attr_of`` adds it, day and night); 0 outside a campaign

@@ -31,6 +31,9 @@ Choices where the rulebook is silent (also listed in ``play.py``):
   moving between the tiles of a location leaves its enemies in place, no rise;
 * a move into or out of an alley zone ends the activation (§4.9 "STOP"; the AP stay in
   reserve) and draws a city encounter card when the zone it reaches holds no enemies;
+  a survivor whose activation (or reserve) ends after he moved, in a street zone (an
+  exit or a turned surprise zone too) with no enemy, no other survivor and no city tile,
+  draws one there (§4.9 "street zone to street zone"; ``street_encounter``);
 * entering a location tile never explored draws an exploration card (spawn: the
   location's spawn cards by team size; spawn and search: also a search marker; search: a
   marker); a tile explored before and discarded since draws the spawn cards only;
@@ -699,6 +702,7 @@ def move_action(st, rng, dice, tr, spn, rl, s, q, sp):
             if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_ENG)] == s:
                 st[en(e, K.EN_ENG)] = -1
     st[su(s, K.U_PLACE)] = q
+    st[su(s, K.U_MOVED)] = 1
     leave_rule(st, tr, rl, p)
     arrive(st, rng, dice, tr, spn, rl, s, p, q)
 
@@ -728,6 +732,7 @@ def jump_action(st, rng, dice, tr, spn, rl, s, sp):
             st[en(e, K.EN_ENG)] = -1
     q = rl[K.R_LOCS + loc_of(p) * K.LK_W + K.LK_ACCESS]
     st[su(s, K.U_PLACE)] = q
+    st[su(s, K.U_MOVED)] = 1
     leave_rule(st, tr, rl, p)
     arrive(st, rng, dice, tr, spn, rl, s, p, q)
 
@@ -1074,6 +1079,7 @@ def start_activation(st, rng, dice, rl, s):
     st[_G + K.G_PHASE] = K.PH_ACT
     st[su(s, K.U_AP)] = ap_for(rl, st[su(s, K.U_HEALTH)])
     st[su(s, K.U_ACTIVATED)] = 1
+    st[su(s, K.U_MOVED)] = 0
     if st[su(s, K.U_HIDDEN)] == 1:
         # staying hidden: the dice again at the start of the activation (§4.13); a
         # survivor may stop hiding (a free action) once activated
@@ -1111,7 +1117,7 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                 if ph == K.PH_PICK:
                     st[_G + K.G_N_PICKS] = 0
                     st[_G + K.G_PHASE] = st[_G + K.G_CAUSE_CTX]
-                end_activation(st)
+                end_activation(st, rng, rl)
                 continue
             n = legal_actions_nb(st, tr, rl, legal)
             if n == 1:
@@ -1130,6 +1136,7 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                     st[_G + K.G_CUR] = s
                     st[_G + K.G_PHASE] = K.PH_RESERVE
                     st[su(s, K.U_ACTIVATED)] = 1
+                    st[su(s, K.U_MOVED)] = 0
                     moved = True
                     break
         if moved:
@@ -1269,8 +1276,32 @@ def legal_actions_nb(st, tr, rl, legal):
 
 
 @njit_nb
-def end_activation(st):
+def street_encounter(st, rng, rl, s):
+    """§4.9 "Movement from street zone to street zone": a survivor who ends his movement in
+    a street zone (a plain street, an exit, or a surprise zone whose card is turned) free of
+    other creatures (no enemy, no other living survivor) where no tile is deployed draws a
+    city encounter card, resolved in the encounter phase.  Played when his activation (or
+    his reserve) ends, if he moved during it, so a move further on draws nothing; a survivor
+    already holding a card (an alley's) draws no second one."""
+    if st[su(s, K.U_ALIVE)] == 0 or st[su(s, K.U_MOVED)] == 0 or st[su(s, K.U_ENCOUNTER)] >= 0:
+        return
+    q = st[su(s, K.U_PLACE)]
+    if not is_zone(q):
+        return
+    k = zone_kind(rl, q)
+    if k == K.Z_ALLEY or (k == K.Z_SURPRISE and st[pl(q, K.P_SURPRISED)] == 0):
+        return
+    if enemies_at(st, q) > 0 or survivors_at(st, q) > 1 or st[pl(q, K.P_DEPLOYED)] == 1:
+        return
+    st[su(s, K.U_ENCOUNTER)] = draw_card(st, rng, rl, K.S_EDECK, K.R_EDECK,
+                                         rl[K.R_PARAMS + K.RP_N_ENC], K.G_POS_ENC)
+
+
+@njit_nb
+def end_activation(st, rng, rl):
     s = st[_G + K.G_CUR]
+    street_encounter(st, rng, rl, s)
+    st[su(s, K.U_MOVED)] = 0
     if st[_G + K.G_PHASE] == K.PH_RESERVE:
         st[su(s, K.U_AP)] = 0
         st[_G + K.G_PHASE] = -1
@@ -1291,7 +1322,7 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
     s = st[_G + K.G_CUR]
     P = K.R_PARAMS
     if kind == K.AC_END:
-        end_activation(st)
+        end_activation(st, rng, rl)
     elif kind == K.AC_MOVE:
         move_action(st, rng, dice, tr, spn, rl, s, arg, sp)
     elif kind == K.AC_MELEE:
