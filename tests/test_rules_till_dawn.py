@@ -465,3 +465,34 @@ def test_running_out_of_coffin_points_ends_the_game_and_the_blood_still_counts(r
     rec = g.record()
     assert list(rec[K.REC_SCORE:K.REC_SCORE + 3]) == [2 + 5, 6, 0]
     assert list(rec[K.REC_WIN:K.REC_WIN + 3]) == [1, 0, 0]
+
+
+def test_the_batch_kernel_plays_each_game_with_its_own_row(rules):
+    """The study's batch kernel gives game ``start + i`` row ``i`` of every per-game array
+    (table size, characters, seat policies and their parameters): each record equals the
+    one game replayed alone with its row (``trace_game``, the same kernel and key)."""
+    from simlib.games.till_dawn import api
+
+    names = rules.character_names
+    seats = [["threshold:t=6", "random", "threshold:t=9"], ["random", "threshold:t=4"],
+             ["threshold:t=8", "threshold:t=5", "random", "threshold:t=7"]]
+    n = 6
+    players = np.array([len(seats[i % 3]) for i in range(n)], dtype=np.int64)
+    chars = np.full((n, K.MAX_SEATS), -1, dtype=np.int64)
+    pol = np.zeros((n, K.MAX_SEATS), dtype=np.int64)
+    par = None
+    rows = []
+    for i in range(n):
+        team = [names[(i + k * 3) % len(names)] for k in range(players[i])]
+        chars[i] = api.team_codes(team, int(players[i]), rules)
+        sp, pp = api._seat_arrays([api.as_seat(s) for s in seats[i % 3]], 1)
+        pol[i] = sp[0]
+        par = np.zeros((n,) + pp.shape[1:], dtype=np.float64) if par is None else par
+        par[i] = pp[0]
+        rows.append(team)
+    out = api.run_kernel(rules, 11, 40, players, chars, pol, par, 1, threads=1)
+    for i in range(n):
+        rec, _log, _state = api.trace_game(11, 40 + i, int(players[i]),
+                                           [api.as_seat(s) for s in seats[i % 3]],
+                                           characters=rows[i], ruleset=rules)
+        assert out[i].tolist() == rec.tolist(), i
