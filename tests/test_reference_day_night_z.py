@@ -466,18 +466,87 @@ def test_alley_stops_the_activation_and_the_encounter_uses_the_reserve():
     assert g.phase != "encounters" or g.is_over()
 
 
-@pytest.mark.xfail(strict=True, reason="the rulebook's street encounters (§4.9 'Moving in street "
-                   "zones'); the reference follows the kernel's alley-only encounters (Reading 4), "
-                   "an open kernel disagreement")
+# a threat card that brings nothing onto the board and leaves the clock (no ambush, no Hunter)
+QUIET_THREAT = {"threat_a": ["normal"], "threat_hourglasses": ["zero"], "threat_hunter": ["no_hunter"],
+                "threat_infection": ["no_infection"], "threat_condition": ["nothing"]}
+
+
+def encounters_drawn(g: Reference) -> int:
+    return sum(1 for k, _ in g.chance.history if k == "encounter_deck")
+
+
 def test_an_encounter_card_needs_a_move_into_a_free_street_zone():
     g = game(2)
     g.apply(("activate", 0))
     g.apply(("end",))                                 # Swift stays: no card
     assert g.chance.history == []
     g.apply(("move", 1, 0))                           # Lebeu ends alone in a street zone
+    assert g.chance.history == []                     # the card waits for his activation's end
     g.apply(("end",))
     assert g.chance.history[0][0] == "encounter_deck"
-    assert sum(1 for k, _ in g.chance.history if k == "encounter_deck") == 1
+    assert encounters_drawn(g) == 1
+
+
+def test_no_street_card_where_another_survivor_stands():
+    g = game(2, {"encounter_deck": ["quiet"]})
+    g.apply(("activate", 0))
+    g.apply(("move", 1, 0))
+    g.apply(("move", 0, 0))                           # back to the exit where Lebeu stands
+    g.apply(("end",))
+    assert encounters_drawn(g) == 0 and g.sv[0]["encounter"] is None
+    g.apply(("move", 0, 1))                           # Lebeu ends alone: his card
+    g.apply(("end",))
+    assert [k for k, _ in g.chance.history][:1] == ["encounter_deck"] and encounters_drawn(g) == 1
+
+
+def test_no_street_card_without_a_move_in_that_activation():
+    g = game(1, {"encounter_deck": ["quiet"], **QUIET_THREAT})
+    g.apply(("move", 1, 0))
+    g.apply(("end",))                                 # turn 1: moved, alone: a card
+    assert encounters_drawn(g) == 1
+    assert g.phase == "encounters" and g.pending == ("reserve", 0)
+    g.apply(("end",))                                 # his reserve, no move: no card
+    assert g.turn == 2 and g.pending == ("act", 0) and encounters_drawn(g) == 1
+    g.sv[0]["stress"] = 1
+    g.apply(("rest",))                                # turn 2: rests where he stands
+    if g.pending == ("act", 0):
+        g.apply(("end",))
+    assert encounters_drawn(g) == 1 and g.sv[0]["encounter"] is None
+
+
+def test_a_walk_through_street_zones_draws_one_card_at_its_end():
+    g = game(1, {"encounter_deck": ["quiet"]})
+    g.apply(("move", 1, 0))
+    g.apply(("move", 2, 0))
+    assert encounters_drawn(g) == 0                   # no card on the way
+    g.apply(("move", 2, 1))                           # the last AP: the activation ends
+    assert encounters_drawn(g) == 1
+    assert g.sv[0]["encounter"] is None and (g.turn == 2 or g.is_over())   # resolved in its phase
+
+
+def test_one_card_at_a_time_and_a_reserve_card_waits():
+    # an alley's card held: the street zone reached at the reserve's end draws no second one
+    g = game(1, {"encounter_deck": ["quiet", "quiet"]})
+    g.apply(("move", 0, 1))
+    g.apply(("move", 0, 2))                           # the alley: STOP, its card
+    assert encounters_drawn(g) == 1 and g.pending == ("reserve", 0)
+    g.apply(("move", 0, 1))                           # out of the alley: STOP, its card again
+    assert encounters_drawn(g) == 2 and g.sv[0]["encounter"] == "quiet"
+    assert g.turn == 2 or g.phase == "threat" or g.is_over()
+    # a street card drawn at the end of a reserve waits for the next encounter phase, and
+    # holding it he draws no other on the next turn
+    g = game(1, {"encounter_deck": ["quiet", "ambush"], **QUIET_THREAT})
+    g.apply(("move", 1, 0))
+    g.apply(("end",))
+    assert g.pending == ("reserve", 0) and g.sv[0]["encounter"] is None
+    g.apply(("move", 2, 0))
+    g.apply(("end",))                                 # the reserve ends alone in a street zone
+    assert encounters_drawn(g) == 2 and g.sv[0]["encounter"] == "ambush"
+    assert g.turn == 2 and g.pending == ("act", 0) and not g.tiles   # not resolved this turn
+    g.apply(("move", 1, 0))
+    g.apply(("end",))                                 # he holds the ambush: no second card
+    assert encounters_drawn(g) == 2
+    assert g.tiles and g.sv[0]["tile"] == "city:1,0"  # the ambush played in turn 2's phase
 
 
 def test_surprise_crawler_ambush_attacks_at_once():

@@ -161,9 +161,7 @@ Readings (where the docs and the rulebook are silent)
 -----------------------------------------------------
 The differential test (``tests/test_differential_day_night_z.py``) plays this engine
 against the kernels; where the texts are silent the readings below are the kernels'
-(``kernels/engine_nb.py`` lists them), so that the two can be compared. Reading 4 departs
-from the rulebook (§4.9 "Moving in street zones" draws a card in a free street zone too):
-an open disagreement of the kernels, kept here to compare the rest.
+(``kernels/engine_nb.py`` lists them), so that the two can be compared.
 
 1. Turn: actions phase (the leader picks each next survivor), city encounter phase (the
    cards in the order drawn; each card's survivor then spends his reserve), threat phase
@@ -178,11 +176,26 @@ an open disagreement of the kernels, kept here to compare the rest.
 3. A successful search is a passed Perception check of a zone search or an item search;
    corpse markers are not searches. An item search adds the card's modifier only (§4.8);
    a zone search the card's and the location's (§4.7).
-4. Entering or leaving an alley stops the activation (its AP go to reserve) and draws a
-   city encounter card when the zone reached holds no enemies and he holds no card; street
-   zones draw none. The cards are resolved in seat order in the encounter phase; a card
-   drawn in a reserve activation waits for the next turn's (its ambush comes onto his
-   tile, in a location if he is in one).
+4. City encounter cards (§4.9). A survivor holds one card at most: he draws none while he
+   holds one.
+   - Alleys: entering or leaving an alley stops the activation (its AP go to reserve) and
+     draws a card when the zone reached holds no enemies.
+   - Street zones ("Movement from street zone to street zone": he "ends his movement in a
+     street zone free of other creatures and where no tile is deployed"): when his
+     activation ends (any way: ``("end",)``, no AP left, an alley's STOP) or when the
+     reserve activation he spends after his card ends, he draws a card if all of these
+     hold: he is alive; he moved during it (a move that changed his place, or a jump that
+     landed; a move whose Agility check failed is no move; the flag is cleared at the start
+     of each activation and of each reserve activation); he stands in a city zone outside
+     the locations that is not an alley (a plain street zone, an exit, or a surprise zone,
+     whose card is turned by then); no city tile is deployed on that zone (so no enemy
+     there either); no other living survivor stands there (one in a location at that
+     access zone is not there). After an alley's STOP it adds nothing: he stands in the
+     alley, or left it for a zone where the alley's rule drew his card unless enemies (on
+     a tile) are there.
+   The cards are resolved in seat order in the encounter phase; a card drawn in a reserve
+   activation (an alley's or a street's) waits for the next turn's (its ambush comes onto
+   his tile, in a location if he is in one).
 5. Moves cost ``city.move_ap`` (``city.enter_location_ap`` onto a location's tile 0), at
    least ``map.leave_tile_ap`` from a place holding enemies; a tile deployed
    for the first time draws an exploration card; a tile explored earlier and deployed
@@ -293,7 +306,8 @@ Jumps (§4.10, the "jump" row of the same section)
     on the access zone exactly as ``exit_location`` arrives (a city tile there is joined;
     Reading 4's alley STOP and encounter card, with "entering or leaving an alley" judged
     by the zone reached; a surprise zone's card, though the team turned it already when it
-    stood there to enter: exits are never surprise zones). A jump never passes tile 0, so
+    stood there to enter: exits are never surprise zones). A landed jump is a move for
+    Reading 4's street card at the end of the activation. A jump never passes tile 0, so
     no tile is deployed or explored on the way, and flooded/noisy terrain of tiles is not
     met (the street zone carries none).
 """
@@ -1104,12 +1118,12 @@ class Reference:
     def _activation(self, s: int, reserve: bool):
         sv = self.sv[s]
         self.active = s
+        sv["moved"] = False   # Reading 4: cleared at the start of an activation or a reserve
         if reserve:
             sv["ap"], sv["reserve"] = sv["reserve"], 0
             sv["full_ap"] = -1
         else:
             sv["ap"] = sv["full_ap"] = self._ap_for(s)
-            sv["moved"] = False
             if sv["hidden"]:
                 a = yield ("hidden", s)
                 if a[0] == "stay_hidden":
@@ -1134,6 +1148,26 @@ class Reference:
             return
         sv["reserve"] = sv["ap"] if (keep_reserve and not reserve) else 0
         sv["ap"] = 0
+        self._street_encounter(s)
+
+    def _street_encounter(self, s: int) -> None:
+        """Reading 4, street zones (§4.9): at the end of his activation or reserve, a
+        survivor who moved during it and stands in a free street zone draws his city
+        encounter card (none while he holds one)."""
+        sv = self.sv[s]
+        if not sv["alive"] or not sv["moved"] or sv["encounter"] is not None:
+            return
+        if self._in_location(s) is not None:
+            return
+        z = sv["zone"]
+        if z in self.alleys:
+            return
+        if f"city:{z[0]},{z[1]}" in self.tiles:        # a city tile there (and so any enemy)
+            return
+        for o in self._living():
+            if o != s and self._in_location(o) is None and self.sv[o]["zone"] == z:
+                return                                 # another survivor there
+        sv["encounter"] = self.piles["encounters"].draw(self.chance)
 
     def _do(self, s: int, a: tuple):
         """Carry out action ``a`` of survivor ``s``; returns "stop" (a complete-turn action
@@ -1181,6 +1215,7 @@ class Reference:
                 return None
             sv["tile"] = f"{loc}:{a[1]}"
             sv["hidden"] = False
+            sv["moved"] = True
             self._arrive_tile(s, sv["tile"])
             self._open_location_tile(loc, a[1])
             return None
@@ -1308,7 +1343,8 @@ class Reference:
     def _arrive_zone(self, s: int, z, was_alley: bool):
         """Reading 4: entering or leaving an alley stops the activation (its AP kept) and
         draws his city encounter card when the zone reached holds no enemies and he holds
-        none yet; a surprise zone not turned yet turns its card."""
+        none yet; a surprise zone not turned yet turns its card. (A street zone's card waits
+        for the end of the activation: ``_street_encounter``.)"""
         if z in self.alleys or was_alley:
             t = self.tiles.get(f"city:{z[0]},{z[1]}")
             if (t is None or not t["enemies"]) and self.sv[s]["encounter"] is None:
@@ -1341,8 +1377,9 @@ class Reference:
 
     # ------------------------------------------------------------------ city encounters
     def _encounter_phase(self):
-        # Reading 4: the cards in seat order; a card drawn during a reserve activation
-        # waits for the next encounter phase
+        # Reading 4: the cards in seat order; a card drawn during a reserve activation (an
+        # alley's, or a street's at its end) waits for the next encounter phase: the loop
+        # has passed his seat
         R = self.R
         for s in range(self.n):
             sv = self.sv[s]
