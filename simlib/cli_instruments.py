@@ -104,7 +104,8 @@ def add_parsers(sub) -> None:
                    help="variant B = the ruleset with this value changed (repeatable)")
     c.add_argument("--campaign", type=int, metavar="N", default=None,
                    help="compare campaigns of N adventures (games that have a campaign: "
-                        "day-night-z); --games counts campaigns a cell (default 2000)")
+                        "day-night-z); --games counts campaigns a cell (default 20000, as for "
+                        "games)")
     c.add_argument("--shelter", action="append", metavar="NAME=VALUE",
                    help="with --campaign: the shelter player of both variants (repeatable)")
     c.add_argument("--shelter-b", action="append", metavar="NAME=VALUE",
