@@ -526,6 +526,21 @@ def test_draw_again_variant_gives_the_drawer_another_action():
         assert g.to_move == nxt
 
 
+def test_draw_again_variant_holds_through_a_snipe_drawn_by_the_drawn_scavenge():
+    """The drawer's instantaneous was drawn (not played): when its scavenge pauses for a
+    snipe drawn by another seat, the drawer still acts again once it is resolved (the
+    variant on), or the turn passes on (off)."""
+    for again, nxt in ((False, 1), (True, 0)):
+        rules = RULES.override({"constants.variants.draw_again_after_instant": again})
+        g = arrange(new(3, ruleset=rules), hands={0: ["personal_1"]},
+                    timelines={0: ["outbreak_8"], 2: ["cosmic_10"]},
+                    pile=["scavenge", "outbreak_2", "snipe", "natural_3"], to_move=0)
+        g.apply(index_of(g, "draw"))
+        assert g.phase == "snipe" and g.to_move == 1     # seat 1 drew the snipe
+        g.apply(index_of(g, "snipe seat 2's cosmic_10"))
+        assert g.hand(2) == ["natural_3"] and g.phase == "turn" and g.to_move == nxt
+
+
 def test_passes_round_the_table_end_the_round_exhausted():
     g = arrange(new(2), hands={}, rest="discard", to_move=0)
     g.state[K.S_N_DISCARD] = 0  # cards nowhere: nothing to draw, nothing to play
