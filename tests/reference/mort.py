@@ -237,8 +237,8 @@ Chests, the hatch, gates
 15. A chest success: the card is drawn, the discard asked (the survivor chooses among all
     its cards, the new one included), then the chest moves to a token drawn among those
     holding no generator, chest (its own old one included), shortcut or hatch (a redraw is
-    a draw among the others). A survivor deck empty even after its reshuffle gives no
-    card.
+    a draw among the others); with no such token it stays where it stood (the docs: a full
+    board moves nothing). A survivor deck empty even after its reshuffle gives no card.
 16. The hatch's token (map card or last survivor) is drawn among the tokens holding no
     generator, chest or shortcut. "Carte" is offered only while the hatch is not shown;
     once open (key or last survivor) the hatch lets any survivor standing on it out, free,
@@ -949,10 +949,10 @@ class Reference:
         self.pending = None
         self.chests.discard(old)
         options = [t for t in self._free_tokens(chests=True) if t != old]
-        new = None
+        new = old      # no free token: the chest stays where it stood (docs)
         if options:
             new = self.chance.draw("chest_token", options)
-            self.chests.add(new)
+        self.chests.add(new)
         # the history keeps the opening where the chest was opened (before its card's draw
         # and the discard)
         self.history.insert(at, ("chest", self.round, self.turn_seat, card, new))

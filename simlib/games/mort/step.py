@@ -115,7 +115,7 @@ class Game(StepGame):
         if n >= self.log.shape[0] - 1:
             raise RuntimeError("the log is full: chance events would be lost")
         out = self._chance
-        for kind, _rnd, _s, a, b, c, _d in self.log[1 + self._read:1 + n].tolist():
+        for kind, _rnd, _s, a, b, c, d in self.log[1 + self._read:1 + n].tolist():
             if kind == K.LG_PLACE:
                 if pending and b == token:
                     pending = False       # the placement of the token drawn before this call
@@ -135,7 +135,8 @@ class Game(StepGame):
             elif kind == K.LG_CHEST:
                 if b >= 0:
                     out.append(("survivor_card", b))
-                out.append(("chest_token", c))
+                if d:                     # a token drawn (none free: the chest stayed)
+                    out.append(("chest_token", c))
             elif (kind == K.LG_HATCH or (kind == K.LG_CARD and a == K.A_PLAY_MAP)) and \
                     hatch == K.HATCH_HIDDEN:
                 t = a if kind == K.LG_HATCH else c

@@ -57,7 +57,8 @@ def format_trace(rec: np.ndarray, log: np.ndarray, rules: MortRules, killer: str
         elif kind == K.LG_GAIN:
             lines.append(f"  the noise gives the killer +{a} energy next turn")
         elif kind == K.LG_CHEST:
-            lines.append(f"  chest {a} opens: {card(s, b)}; the chest moves to {toks[c]}")
+            lines.append(f"  chest {a} opens: {card(s, b)}; the chest "
+                         + (f"moves to {toks[c]}" if d else f"stays at {toks[c]} (no free token)"))
         elif kind == K.LG_CARD:
             lines.append(f"  plays {card(s, b)}" + (f" (target {c})" if a != K.A_PLAY_SPRINT else ""))
         elif kind == K.LG_STRIKE:

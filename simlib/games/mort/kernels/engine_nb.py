@@ -964,9 +964,10 @@ def _do_nb(state, rules, a, log):
             old = state[K.S_CHEST_TOKEN + c]
             # the chest stays on its token for the draw: it moves to a new token (docs:
             # "a token holding a generator, a chest, ... is drawn again")
+            # (no free token: it stays; the log's last field says whether a token was drawn)
             t = draw_free_token_nb(state, rules)
             state[K.S_CHEST_TOKEN + c] = old if t < 0 else t
-            log_nb(log, K.LG_CHEST, rnd, s, c, k, state[K.S_CHEST_TOKEN + c], 0)
+            log_nb(log, K.LG_CHEST, rnd, s, c, k, state[K.S_CHEST_TOKEN + c], 1 if t >= 0 else 0)
             if cards_held_nb(state, s) > rules[P + K.P_SURVIVOR_CARD_LIMIT]:
                 state[K.S_PHASE] = K.PH_DISCARD
         return
