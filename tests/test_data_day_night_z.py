@@ -49,6 +49,7 @@ EXPECTED = {
     "survivor.supply_heals": 1,
     "survivor.rest_stress": 1,
     "survivor.start_supplies": 2,
+    "survivor.start_battery": 1,        # assumed: one battery unit in each backpack (§4.2)
     # --- threat track: reference ruleset "Tracks" (start green 1; a unit costs 2 SP in green,
     # 3 in yellow) and rules "Noise and threat": 15 units a level (rulebook §3.2: green 14
     # + 2 = yellow 1), red capped, red units green 5, 10, 15 and yellow 3, 6, 9, 12, 15
@@ -526,6 +527,7 @@ EXPECTED = {
     "search.flashlight.kind": "flashlight",
     "search.flashlight.count": 9,
     "search.flashlight.modifier": -1,
+    "search.flashlight.turns": 3,       # assumed: a battery unit's duration (card key 18, §4.2)
     # --- spawn deck (20, rulebook §1): reference ruleset "Spawn", rows green / yellow / red
     # (W = Walker): 6 x W / 2W / 3W; 4 x 2W / W + Howler / 2W + Howler (rulebook §3.12's
     # card); 4 x W / W + Crawler / 2W + Crawler; 3 x Crawler / Howler + Crawler / Leader +

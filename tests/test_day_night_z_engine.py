@@ -1086,7 +1086,7 @@ def test_a_kill_leaves_a_corpse_marker_discarded_with_the_tile():
 
 
 @pytest.mark.parametrize("kind,infects", [("nothing", False), ("supplies", False), ("ammo", False),
-                                          ("infected_2", True)])
+                                          ("battery", False), ("infected_2", True)])
 def test_searching_a_corpse_marker(kind, infects):
     rs = rules_with(infection=True)                       # every die shows the infection icon
     g = new_game(ruleset=rs)
@@ -1094,7 +1094,7 @@ def test_searching_a_corpse_marker(kind, infects):
     g.state[K.S_PLACES + FIRE_TILE * K.P_W + K.P_CORPSES] = 1
     g.state[si(0, K.U_INFECTION)] = 1
     g.state[K.S_CDECK + g.g(K.G_POS_CORPSE)] = RS.names("corpses").index(kind)
-    sup, ammo = g.surv(0, K.U_SUPPLIES), g.surv(0, K.U_AMMO)
+    sup, ammo, bat = g.surv(0, K.U_SUPPLIES), g.surv(0, K.U_AMMO), g.surv(0, K.U_BATTERY)
     before = int(g.rng[K.STREAM_DICE])
     g.apply_code(code(K.AC_SEARCH_CORPSE))
     assert _corpses(g) == 0 and g.surv(0, K.U_AP) == RS.get("survivor.ap_green") - RS.get("combat.search_item_ap")
@@ -1102,6 +1102,7 @@ def test_searching_a_corpse_marker(kind, infects):
     assert dice_rolled(before, g) == (RS.get("corpses.infected_2.dice") if infects else 0)
     assert g.surv(0, K.U_SUPPLIES) == sup + (RS.get("corpses.supplies.amount") if kind == "supplies" else 0)
     assert g.surv(0, K.U_AMMO) == ammo + (RS.get("corpses.ammo.amount") if kind == "ammo" else 0)
+    assert g.surv(0, K.U_BATTERY) == bat + (RS.get("corpses.battery.amount") if kind == "battery" else 0)
 
 
 def test_hiding_among_corpses():

@@ -178,7 +178,8 @@ ENGINE_PARAMS = (
     "enter_location_ap", "n_locs", "start_hour", "start_zone", "searches_needed", "turn_limit",
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
-    "hide_dice", "cancel_location", "flooded_ap", "fire_damage", "jump_ap", "jump_penalty")
+    "hide_dice", "cancel_location", "flooded_ap", "fire_damage", "jump_ap", "jump_penalty",
+    "start_battery")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -191,7 +192,7 @@ ENGINE_PARAMS = (
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
  RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION, RP_FLOODED_AP,
- RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY) = range(len(ENGINE_PARAMS))
+ RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY, RP_START_BATTERY) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
@@ -202,8 +203,8 @@ W_RANGED, W_DMG_WEAK, W_DMG_MID, W_DMG_STRONG, W_NOISY, W_AMMO, W_PER_AP, W_SLOW
 W_W = 11
 STAR_NONE, STAR_PIERCE, STAR_SWEEP = range(3)          # STAR_TRAITS
 # a search card kind
-SK_KIND, SK_MOD, SK_AMOUNT, SK_WEAPON, SK_LOCATION, SK_CHECK, SK_CANCELS = range(7)
-SK_W = 7
+SK_KIND, SK_MOD, SK_AMOUNT, SK_WEAPON, SK_LOCATION, SK_CHECK, SK_CANCELS, SK_TURNS = range(8)
+SK_W = 8
 (SC_SUPPLIES, SC_AMMO, SC_WEAPON, SC_ARMOUR, SC_PAINKILLERS, SC_FIRST_AID, SC_VACCINE,
  SC_SUPPRESSOR, SC_FLASHLIGHT) = range(len(SEARCH_KINDS))
 # threat deck columns: side A, hourglasses, Hunter icon, infection icon, condition
@@ -295,13 +296,17 @@ SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "s
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
-               "encounter", "eats", "dead_cause", "hidden", "skills", "allies", "moved") \
+               "encounter", "eats", "dead_cause", "hidden", "skills", "allies", "moved",
+               "battery", "light", "light_turns") \
     + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
  U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
- U_SKILLS, U_ALLIES, U_MOVED) = range(SURV_FIELDS.index("moved") + 1)
+ U_SKILLS, U_ALLIES, U_MOVED, U_BATTERY, U_LIGHT, U_LIGHT_TURNS) = range(SURV_FIELDS.index("light_turns") + 1)
+# ``battery``: the battery units in his backpack (§4.2); ``light``: the turns of light his
+# flashlight has left from the unit it runs on; ``light_turns``: the turns a unit gives his
+# flashlight (its card's ``turns``; 0: it needs no battery)
 # ``moved``: he moved (or jumped) during this activation, for the street zone's encounter
 # card at its end (§4.9)
 # the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``), the

@@ -36,9 +36,9 @@ enemy's target while hidden).
 ``decisions`` counts the decisions a player took: a decision with one legal action (an
 activation that can only end, the last survivor to activate) is taken by the engine.
 
-Not in: traps, jumps, terrain (high ground and cover: tile flags, off) and line of sight,
-skills, allies, enemies' special abilities, batteries (the flashlight never runs out), the
-campaign's discard piles (an exhausted deck is shuffled anew).
+Not in: traps, subzones and line of sight, enemies' special abilities, the campaign's
+discard piles (an exhausted deck is shuffled anew); skills and allies only in a campaign
+(``campaign.py``).
 """
 from __future__ import annotations
 

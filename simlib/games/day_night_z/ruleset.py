@@ -57,6 +57,7 @@ SCHEMAS = (
             "max_sp_per_roll": _int(0, 20), "min_pool": _int(0, 20),
             "sp_per_passed_check": _int(0, 10), "stress_per_damaging_attack": _int(0, 10),
             "supply_heals": _int(0, 10), "rest_stress": _int(0, 10), "start_supplies": _int(0, 20),
+            "start_battery": _int(0, 20),
         },
         "threat_track": {
             "units_per_level": _int(1, 99), "start_level": Field("choice", choices=K.LEVELS),
@@ -129,6 +130,7 @@ SCHEMAS = (
         "location": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.BODY_LOCATIONS),
         "check": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
         "cancels_attack": Field("bool", required=False, default=False),
+        "turns": _int(0, 20, False, 0),
         "text": Field("text", required=False, default=""),
     }, what="search card")),
     FileSchema("spawn", entities=Entities({
@@ -593,7 +595,8 @@ class DayNightZRules(TaggedRuleset):
                           ("INFECTION_DEATH", "infection_death"), ("SP_START", "sp_start"),
                           ("SP_CAP", "sp_cap"), ("MAX_SP", "max_sp_per_roll"),
                           ("SP_PER_CHECK", "sp_per_passed_check"), ("REST_STRESS", "rest_stress"),
-                          ("START_SUPPLIES", "start_supplies"), ("SUPPLY_HEALS", "supply_heals")):
+                          ("START_SUPPLIES", "start_supplies"), ("SUPPLY_HEALS", "supply_heals"),
+                          ("START_BATTERY", "start_battery")):
             p[getattr(K, "RP_" + name)] = g(s + key)
         c = "combat."
         p[K.RP_HIGH_GROUND], p[K.RP_DEFEND_BONUS] = g(c + "high_ground_bonus"), g(c + "defend_bonus")
@@ -682,7 +685,8 @@ class DayNightZRules(TaggedRuleset):
             w, loc, chk = g(pre + "weapon"), g(pre + "location"), g(pre + "check")
             return [K.SEARCH_KINDS.index(g(pre + "kind")), g(pre + "modifier"), g(pre + "amount"),
                     weapons.index(w) if w else -1, K.BODY_LOCATIONS.index(loc) if loc != K.NONE else -1,
-                    K.ATTRIBUTES.index(chk) if chk != K.NONE else -1, int(g(pre + "cancels_attack"))]
+                    K.ATTRIBUTES.index(chk) if chk != K.NONE else -1, int(g(pre + "cancels_attack")),
+                    g(pre + "turns")]
 
         def ekind(n):
             pre = f"encounters.{n}."

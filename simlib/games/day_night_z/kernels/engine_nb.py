@@ -60,8 +60,13 @@ Choices where the rulebook is silent (also listed in ``play.py``):
   hiding dice again at the start of each of his activations, and stops hiding when he
   attacks, moves or says so (free);
 
-Not in (out of scope): traps, jump, terrain (high ground and cover are tile flags, off),
-line of sight, skills, allies, the enemies' special abilities, batteries.
+* the flashlight gives day values at night only while its battery unit lasts (§4.2): a
+  survivor's activation at night in the dark takes a unit from his backpack
+  (``survivor.start_battery`` at the start, a battery corpse marker +1) that lasts the
+  card's ``turns`` turns, the turn it is taken included (``lit``); ``turns`` = 0: no battery;
+
+Not in: traps, subzones and line of sight, the enemies' special abilities; skills and
+allies come from a campaign (``campaign_nb.py``).
 """
 from __future__ import annotations
 
@@ -101,11 +106,20 @@ def night_of(st, tr):
 
 
 @njit_nb
+def lit(st, s):
+    """Survivor ``s`` carries a flashlight that gives light: it needs no battery, or the
+    unit it runs on has turns left (§4.2)."""
+    if st[su(s, K.U_FLASHLIGHT)] == 0:
+        return 0
+    return 1 if st[su(s, K.U_LIGHT_TURNS)] == 0 or st[su(s, K.U_LIGHT)] > 0 else 0
+
+
+@njit_nb
 def attr_of(st, tr, rl, s, a):
-    """Survivor ``s``'s attribute ``a`` now: the night value at night unless he carries a
-    flashlight (day values at night), plus what his skills add (a campaign's)."""
+    """Survivor ``s``'s attribute ``a`` now: the night value at night unless his flashlight
+    is lit (day values at night), plus what his skills add (a campaign's)."""
     base = K.R_SURV + s * K.SV_W
-    if night_of(st, tr) == 1 and st[su(s, K.U_FLASHLIGHT)] == 0:
+    if night_of(st, tr) == 1 and lit(st, s) == 0:
         return rl[base + K.SV_NIGHT + a] + st[su(s, K.U_BONUS + a)]
     return rl[base + K.SV_DAY + a] + st[su(s, K.U_BONUS + a)]
 
@@ -767,6 +781,7 @@ def gain_card(st, tr, rl, s, c):
         st[su(s, K.U_SUPPRESSOR)] = 1
     else:
         st[su(s, K.U_FLASHLIGHT)] = 1
+        st[su(s, K.U_LIGHT_TURNS)] = rl[r + K.SK_TURNS]
 
 
 @njit_nb
@@ -1066,6 +1081,8 @@ def end_turn(st, rl):
         for f in (K.U_ACTIVATED, K.U_ACTED, K.U_DEFENDING, K.U_SLOW_USED, K.U_NOISY_USED,
                   K.U_NOISE_MADE, K.U_AP):
             st[su(s, f)] = 0
+        if st[su(s, K.U_LIGHT)] > 0:   # a turn of the battery unit burnt
+            st[su(s, K.U_LIGHT)] -= 1
     st[_G + K.G_PHASE] = K.PH_ORDER
     if t >= rl[K.R_PARAMS + K.RP_TURN_LIMIT]:
         st[_G + K.G_OVER] = 1
@@ -1074,12 +1091,17 @@ def end_turn(st, rl):
 
 
 @njit_nb
-def start_activation(st, rng, dice, rl, s):
+def start_activation(st, rng, dice, tr, rl, s):
     st[_G + K.G_CUR] = s
     st[_G + K.G_PHASE] = K.PH_ACT
     st[su(s, K.U_AP)] = ap_for(rl, st[su(s, K.U_HEALTH)])
     st[su(s, K.U_ACTIVATED)] = 1
     st[su(s, K.U_MOVED)] = 0
+    if night_of(st, tr) == 1 and st[su(s, K.U_FLASHLIGHT)] == 1 and st[su(s, K.U_LIGHT_TURNS)] > 0 \
+            and st[su(s, K.U_LIGHT)] == 0 and st[su(s, K.U_BATTERY)] > 0:
+        # a night activation in the dark: his flashlight takes a battery unit (§4.2)
+        st[su(s, K.U_BATTERY)] -= 1
+        st[su(s, K.U_LIGHT)] = st[su(s, K.U_LIGHT_TURNS)]
     if st[su(s, K.U_HIDDEN)] == 1:
         # staying hidden: the dice again at the start of the activation (§4.13); a
         # survivor may stop hiding (a free action) once activated
@@ -1108,7 +1130,7 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                 st[_G + K.G_RESERVE_NEXT] = 0
                 continue
             if n == 1:
-                start_activation(st, rng, dice, rl, last)
+                start_activation(st, rng, dice, tr, rl, last)
                 continue
             return
         if ph == K.PH_ACT or ph == K.PH_RESERVE or ph == K.PH_PICK:
@@ -1317,7 +1339,7 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
     arg = (a % K.ACT_KIND) // K.ACT_ARG
     sp = a % K.ACT_ARG
     if kind == K.AC_ACTIVATE:
-        start_activation(st, rng, dice, rl, arg)
+        start_activation(st, rng, dice, tr, rl, arg)
         return
     s = st[_G + K.G_CUR]
     P = K.R_PARAMS
@@ -1399,6 +1421,8 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
             st[su(s, K.U_AMMO)] += rl[r + K.CK_AMOUNT]
         elif ck == K.CORPSE_SUPPLIES:
             st[su(s, K.U_SUPPLIES)] += rl[r + K.CK_AMOUNT]
+        elif ck == K.CORPSE_BATTERY:
+            st[su(s, K.U_BATTERY)] += rl[r + K.CK_AMOUNT]
         elif ck == K.CORPSE_INFECTION:
             corpse_roll(st, rng, dice, rl, s, rl[r + K.CK_DICE])
     elif kind == K.AC_HIDE:
@@ -1465,6 +1489,7 @@ def setup_state_nb(st, rng, tr, spn, rl, key, team, start_hour, game):
         st[su(s, K.U_HEALTH)] = rl[P + K.RP_HEALTH_MAX]
         st[su(s, K.U_SP)] = rl[P + K.RP_SP_START]
         st[su(s, K.U_SUPPLIES)] = rl[P + K.RP_START_SUPPLIES]
+        st[su(s, K.U_BATTERY)] = rl[P + K.RP_START_BATTERY]
         st[su(s, K.U_AMMO)] = rl[b + K.SV_AMMO]
         st[su(s, K.U_EATS)] = rl[b + K.SV_EATS]
         st[su(s, K.U_MELEE)] = rl[P + K.RP_FISTS]
