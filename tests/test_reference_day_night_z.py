@@ -592,3 +592,109 @@ def test_the_hunter_by_day_never_comes():
     g.hour = 12
     list(g._threat_phase())
     assert g.hunter == "box"
+
+
+# ---------------------------------------------------------------- batteries (§4.2)
+
+TURNS = R["search.flashlight.turns"]
+DAY_RANGED, NIGHT_RANGED = R["survivors.swift.day.ranged"], R["survivors.swift.night.ranged"]
+
+
+# threat cards that hold the clock and bring no enemy (no Hunter icon, no ambush), and a
+# quiet encounter deck: a survivor who stays put sees only his light change
+HELD_CLOCK = {"threat.hourglasses.zero": 49, "threat.hourglasses.one": 1, "threat.hourglasses.two": 0,
+              "threat.icons.hunter": 0, "threat.icons.no_hunter": 50,
+              "threat.conditions.ambush": 0, "threat.conditions.nothing": 28,
+              "encounters.ambush.count": 0, "encounters.nerves.count": 0, "encounters.fall.count": 0}
+
+
+def held(queues=None, **over) -> Reference:
+    """Swift alone under HELD_CLOCK (its one card of an hourglass only when queued)."""
+    q = {"threat_hourglasses": ["zero"] * 49}
+    q.update(queues or {})
+    return game(1, q, over={**HELD_CLOCK, **over})
+
+
+def lamp(g: Reference) -> tuple:
+    """Swift's battery units, light left and ranged value now."""
+    sv = g.sv[0]
+    return sv["battery"], sv["light"], g._attr(0, "ranged")
+
+
+def test_a_unit_lasts_its_turns_from_a_night_activation_then_the_next():
+    """At 22:00 (the clock held) Swift finds a flashlight with two units in his backpack,
+    in the middle of an activation: dark until his next activation takes a unit, which
+    lights TURNS turns (the turn taken included); then the next unit; then dark."""
+    assert DAY_RANGED != NIGHT_RANGED and TURNS > 0
+    g = held()
+    g.hour = 22
+    assert lamp(g) == (R["survivor.start_battery"], 0, NIGHT_RANGED)
+    g.sv[0]["cards"].append("flashlight")
+    g.sv[0]["battery"] = 2
+    assert lamp(g) == (2, 0, NIGHT_RANGED)            # no unit is taken mid-activation
+    seen = []
+    for _ in range(2 * TURNS + 2):
+        g.apply(("end",))                             # the next turn's activation starts
+        assert g.pending == ("act", 0) and not g.is_over()
+        seen.append(lamp(g))
+    want = ([(1, TURNS - k, DAY_RANGED) for k in range(TURNS)] + [(0, TURNS - k, DAY_RANGED) for k in range(TURNS)]
+            + [(0, 0, NIGHT_RANGED)] * 2)
+    assert seen == want
+    assert g.observation()["survivors"][0]["battery"] == 0 and g.observation()["survivors"][0]["light"] == 0
+
+
+def test_no_unit_by_day_nor_in_a_reserve_and_a_night_begun_in_the_threat_phase_is_dark():
+    # by day: no unit is taken, the day value anyway
+    g = held()
+    g.hour = 9
+    g.sv[0]["cards"].append("flashlight")
+    g.apply(("end",))
+    assert g.pending == ("act", 0) and lamp(g) == (1, 0, DAY_RANGED)
+    # 20:00 -> 21:00 in the threat phase: the night finds him in the dark until he next
+    # activates, and his activation takes the unit
+    g = held({"threat_hourglasses": ["one"] + ["zero"] * 49})
+    g.hour = 20
+    g.sv[0]["cards"].append("flashlight")
+    assert lamp(g) == (1, 0, DAY_RANGED)
+    list(g._threat_phase())                           # its hourglass: 21:00, night
+    assert g.hour == 21 and g._night() and lamp(g) == (1, 0, NIGHT_RANGED)
+    g.apply(("end",))                                 # the turn's own threat card holds the clock
+    assert g.turn == 2 and g.pending == ("act", 0) and lamp(g) == (0, TURNS, DAY_RANGED)
+    # at night, a reserve activation after his encounter card takes no unit
+    g = held()
+    g.hour = 22
+    g.sv[0]["cards"].append("flashlight")             # found after his activation began
+    g.apply(("move", 0, 1))
+    g.apply(("move", 0, 2))                           # an alley: STOP, a card, the AP kept
+    assert g.pending == ("reserve", 0) and lamp(g) == (1, 0, NIGHT_RANGED)
+    g.apply(("end",))
+    assert g.turn == 2 and g.pending == ("act", 0) and lamp(g) == (0, TURNS, DAY_RANGED)
+
+
+def test_a_flashlight_of_zero_turns_needs_no_battery():
+    g = held(**{"search.flashlight.turns": 0})
+    g.hour = 22
+    g.sv[0]["cards"].append("flashlight")
+    g.sv[0]["battery"] = 0
+    assert lamp(g) == (0, 0, DAY_RANGED)              # lit at once, no unit
+    g.apply(("end",))
+    g.apply(("end",))
+    assert g.turn == 3 and lamp(g) == (0, 0, DAY_RANGED)
+    g = held(**{"search.flashlight.turns": 0})
+    g.hour = 22
+    g.sv[0]["cards"].append("flashlight")
+    g.apply(("end",))
+    assert lamp(g) == (R["survivor.start_battery"], 0, DAY_RANGED)   # his unit stays in the backpack
+
+
+def test_a_battery_corpse_marker_adds_a_unit_to_the_backpack():
+    assert R["corpses.battery.kind"] == "battery"
+    g = game(1, {"corpse_pile": ["battery"]})
+    t = g._city_tile_at(g.sv[0]["zone"])
+    t["corpses"] = 1
+    ap, supplies, ammo = g.sv[0]["ap"], g.sv[0]["supplies"], g.sv[0]["ammo"]
+    g.apply(("search_corpse",))
+    assert g.sv[0]["battery"] == R["survivor.start_battery"] + R["corpses.battery.amount"]
+    assert (g.sv[0]["supplies"], g.sv[0]["ammo"]) == (supplies, ammo) and t["corpses"] == 0
+    assert g.sv[0]["ap"] == ap - R["combat.search_item_ap"]
+    assert g.observation()["survivors"][0]["battery"] == g.sv[0]["battery"]

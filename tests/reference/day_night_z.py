@@ -105,8 +105,10 @@ Observation keys
 ``zone`` [r, c], ``tile`` (id or None), ``health``, ``stress``, ``infection``, ``sp``,
 ``supplies``, ``ammo``, ``weapons`` (list), ``items`` (list of search card names:
 armour, consumables, suppressor, flashlight), ``hidden``, ``defending``, ``activated``,
-``ap``, ``reserve``), ``tiles`` (dict id -> {``enemies``: list of {``id``, ``kind``,
-``wounds``, ``engaged`` (seat or None)}, ``corpses``, ``search_markers``, ``searched``}),
+``ap``, ``reserve``, ``battery`` (the battery units in his backpack), ``light`` (the turns
+of light his flashlight has left from the unit it runs on)), ``tiles`` (dict id ->
+{``enemies``: list of {``id``, ``kind``, ``wounds``, ``engaged`` (seat or None)},
+``corpses``, ``search_markers``, ``searched``}),
 ``explored`` (location tiles explored), ``visited`` (locations visited),
 ``surprises_left`` (surprise zones not yet turned), ``miniatures`` (left in the box, by
 kind), ``drawn`` (the cards of a pending ``keep``, private to its seat; else []).
@@ -226,11 +228,11 @@ against the kernels; where the texts are silent the readings below are the kerne
    attack another enemy engaged with him for free (no AP, no SP), which may sweep again.
 10. A survivor carries one melee weapon (fists when none) and one ranged weapon; a found
     weapon replaces the carried one of its kind when it deals more damage in his hands
-    then; a
-    suppressor card silences all his suppressible weapons; a flashlight gives day values
-    of every attribute at night; armour counts on its location only; the biker gloves
-    (``cancels_attack``) are discarded to cancel the first hitting attack on the arms
-    (no damage, no stress, no infection; its noise counter stays).
+    then; a suppressor card silences all his suppressible weapons; a flashlight gives day
+    values of every attribute at night while it is lit (Reading 28); armour counts on its
+    location only; the biker gloves (``cancels_attack``) are discarded to cancel the first
+    hitting attack on the arms (no damage, no stress, no infection; its noise counter
+    stays).
 11. Enemies die only of damage; a wounded enemy keeps its wounds when day and night
     change its profile, and is killed when its wounds reach the health of the side in
     play at the hit.
@@ -310,6 +312,25 @@ Jumps (§4.10, the "jump" row of the same section)
     Reading 4's street card at the end of the activation. A jump never passes tile 0, so
     no tile is deployed or explored on the way, and flooded/noisy terrain of tiles is not
     met (the street zone carries none).
+
+Batteries (§4.2, the docs page's "What the engine plays", **Batteries**)
+-----------------------------------------------------------------------
+27. Each survivor's backpack starts with ``survivor.start_battery`` battery units, and his
+    flashlight's light left is 0. A battery corpse marker (``corpses.<m>.kind`` "battery")
+    adds its ``amount`` units to the searcher's backpack.
+28. The flashlight (a search card of kind "flashlight") gives the day value of every
+    attribute at night only while it is lit: a card of ``turns`` 0 needs no battery and is
+    always lit; otherwise it is lit while his light left is above 0. Night is read when a
+    value is used (as for every attribute).
+29. A survivor who starts an activation (not a reserve activation after his encounter
+    card) at night, holding a flashlight that needs a battery, whose light is out (0), with
+    a unit in his backpack, takes one unit: the light left is set to the card's ``turns``
+    (the first flashlight he holds). This happens first in the activation (before the
+    hidden survivor's choice and any action). A night that begins in the threat phase
+    finds him in the dark until he next activates.
+30. At the end of every turn (after the threat phase and the fire, day or night), every
+    survivor's light left above 0 goes down by 1: a unit lasts ``turns`` turns, the turn it
+    is taken included; it burns on by day, unused.
 """
 from __future__ import annotations
 
@@ -424,6 +445,8 @@ class Reference:
                 "defending": False, "activated": False, "ap": 0, "reserve": 0, "moved": False,
                 "slow_used": set(), "noise": 0, "noisy_used": False, "full_ap": 0, "encounter": None,
                 "acted": False,
+                # Reading 27: battery units in the backpack, the flashlight's light left
+                "battery": R["survivor.start_battery"], "light": 0,
             })
         self.stats = {"threat_from": {"noise": 0, "leave": 0, "clock": 0, "cards": 0},
                       "threat_lowered": 0, "sp_on_rolls": 0, "sp_on_threat": 0, "kills": 0,
@@ -541,6 +564,7 @@ class Reference:
                 yield from self._encounter_phase()
                 self.phase = "threat"
                 yield from self._threat_phase()
+                self._burn_light()
                 self._check_end()
                 self._log_turn_end()
                 if self.turn >= self.R["scenario.turn_limit"]:
@@ -571,8 +595,42 @@ class Reference:
 
     def _attr(self, s: int, attr: str) -> int:
         sv = self.sv[s]
-        side = "night" if self._night() and "flashlight" not in sv["cards"] else "day"
+        side = "night" if self._night() and not self._lit(s) else "day"
         return self.R[f"survivors.{sv['name']}.{side}.{attr}"]
+
+    # ------------------------------------------------------------------ batteries (§4.2)
+    def _flashlights(self, s: int) -> list[str]:
+        return [c for c in self.sv[s]["cards"] if self.R[f"search.{c}.kind"] == "flashlight"]
+
+    def _light_turns(self, s: int) -> int:
+        """The turns a battery unit gives his flashlight (the first he holds); 0 with no
+        flashlight or one that needs no battery."""
+        fl = self._flashlights(s)
+        if not fl or any(self.R.get(f"search.{c}.turns", 0) == 0 for c in fl):
+            return 0
+        return self.R[f"search.{fl[0]}.turns"]
+
+    def _lit(self, s: int) -> bool:
+        """Reading 28: he holds a flashlight that needs no battery, or one whose unit lasts."""
+        fl = self._flashlights(s)
+        if not fl:
+            return False
+        return self._light_turns(s) == 0 or self.sv[s]["light"] > 0
+
+    def _take_battery(self, s: int) -> None:
+        """Reading 29: at the start of an activation at night, a flashlight in the dark
+        takes a unit from his backpack."""
+        sv = self.sv[s]
+        turns = self._light_turns(s)
+        if self._night() and turns > 0 and sv["light"] == 0 and sv["battery"] > 0:
+            sv["battery"] -= 1
+            sv["light"] = turns
+
+    def _burn_light(self) -> None:
+        """Reading 30: the end of a turn burns a turn of every light left."""
+        for sv in self.sv:
+            if sv["light"] > 0:
+                sv["light"] -= 1
 
     def _estat(self, kind: str, stat: str) -> int:
         return self.R[f"enemies.{kind}.{'night' if self._night() else 'day'}.{stat}"]
@@ -1123,6 +1181,7 @@ class Reference:
             sv["ap"], sv["reserve"] = sv["reserve"], 0
             sv["full_ap"] = -1
         else:
+            self._take_battery(s)   # Reading 29
             sv["ap"] = sv["full_ap"] = self._ap_for(s)
             if sv["hidden"]:
                 a = yield ("hidden", s)
@@ -1289,6 +1348,8 @@ class Reference:
                 sv["ammo"] += R[f"corpses.{m}.amount"]
             elif mk == "supplies":
                 sv["supplies"] += R[f"corpses.{m}.amount"]
+            elif mk == "battery":   # Reading 27
+                sv["battery"] += R[f"corpses.{m}.amount"]
             elif mk == "infection":
                 self._infection_dice(s, R[f"corpses.{m}.dice"])
             return None
@@ -1596,4 +1657,4 @@ class Reference:
                 "sp": sv["sp"], "supplies": sv["supplies"], "ammo": sv["ammo"],
                 "weapons": list(sv["weapons"]), "items": list(sv["cards"]), "hidden": sv["hidden"],
                 "defending": sv["defending"], "activated": sv["activated"], "ap": sv["ap"],
-                "reserve": sv["reserve"]}
+                "reserve": sv["reserve"], "battery": sv["battery"], "light": sv["light"]}
