@@ -205,7 +205,10 @@ def k_obs(g: Game) -> dict:
                    "infection": su(g, s, K.U_INFECTION), "sp": su(g, s, K.U_SP),
                    "supplies": su(g, s, K.U_SUPPLIES), "ammo": su(g, s, K.U_AMMO),
                    "hidden": bool(su(g, s, K.U_HIDDEN)) if alive else False,
-                   "defending": bool(su(g, s, K.U_DEFENDING)), "weapons": sorted(ws), "items": dict(items)})
+                   "defending": bool(su(g, s, K.U_DEFENDING)), "weapons": sorted(ws), "items": dict(items),
+                   # batteries (§4.2): the units, the light left, the turns a unit gives
+                   "lamp": (su(g, s, K.U_BATTERY), su(g, s, K.U_LIGHT), su(g, s, K.U_LIGHT_TURNS))
+                   if alive else None})
     enemies: dict = {}
     for e, kind, p, eng, dmg in g.enemies():
         enemies.setdefault(k_place(r, p), []).append((e, kind, dmg, None if eng < 0 else eng))
@@ -230,7 +233,7 @@ def k_obs(g: Game) -> dict:
 def r_obs(ref: Reference) -> dict:
     R = ref.R
     sv = []
-    for x in ref.sv:
+    for i, x in enumerate(ref.sv):
         items = Counter()
         for c in x["cards"]:
             kind = R[f"search.{c}.kind"]
@@ -243,7 +246,8 @@ def r_obs(ref: Reference) -> dict:
         sv.append({"alive": x["alive"], "place": r_place(x["tile"], x["zone"]) if x["alive"] else None,
                    "health": x["health"] if x["alive"] else None, "stress": x["stress"], "infection": x["infection"],
                    "sp": x["sp"], "supplies": x["supplies"], "ammo": x["ammo"], "hidden": x["hidden"],
-                   "defending": x["defending"], "weapons": sorted(x["weapons"]), "items": dict(items)})
+                   "defending": x["defending"], "weapons": sorted(x["weapons"]), "items": dict(items),
+                   "lamp": (x["battery"], x["light"], ref._light_turns(i)) if x["alive"] else None})
     enemies: dict = {}
     for tid, t in ref.tiles.items():
         for e in t["enemies"]:
@@ -560,6 +564,40 @@ def test_hunter_nights(hunter_nights, game):
 def test_search_player(seed, game, team):
     """The rollout player (a search over the kernel's own copies of the game)."""
     play_both(seed, game, team, "rollout")
+
+
+@pytest.fixture(scope="module")
+def batteries():
+    """Batteries at work (§4.2): many flashlights, the easiest card to find (so the baseline
+    keeps one), a unit lasting one turn, two units a backpack and more battery markers, the
+    adventures started at 18:00 (found by day, lit at night)."""
+    return load_ruleset().override({"search.flashlight.count": 30, "search.flashlight.modifier": 2,
+                                    "search.flashlight.turns": 1, "corpses.battery.count": 8,
+                                    "survivor.start_battery": 2})
+
+
+_BATTERY_GAMES = 16
+
+
+@pytest.mark.parametrize("game", range(_BATTERY_GAMES * MULT))
+def test_battery_nights(batteries, game):
+    play_both(707, game, 1 + game % 4, "baseline" if game % 2 else "random", ruleset=batteries, hour=18)
+
+
+def test_battery_nights_take_units(batteries):
+    """The games above take battery units and run out of light (kernel alone, the same
+    games): the comparison of the lamp fields has something to compare."""
+    taken = dark = 0
+    for game in range(_BATTERY_GAMES):
+        g = Game(707, game, ruleset=at_hour(load_rules(batteries), 18), players=1 + game % 4,
+                 policy="baseline" if game % 2 else "random")
+        while not g.over:
+            before = [g.surv(s, K.U_BATTERY) for s in range(g.team)]
+            g.apply(g.policy_choice())
+            taken += sum(max(0, b - g.surv(s, K.U_BATTERY)) for s, b in enumerate(before))
+            dark += sum(1 for s in range(g.team) if g.surv(s, K.U_ALIVE) and g.surv(s, K.U_FLASHLIGHT)
+                        and g.surv(s, K.U_LIGHT) == 0)
+    assert taken >= 10 and dark >= 10, (taken, dark)
 
 
 @pytest.fixture(scope="module")
