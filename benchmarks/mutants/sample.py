@@ -16,8 +16,8 @@ replaced by ``pass``; ``elif`` an ``elif`` clause dropped; ``aug`` ``+=`` <-> ``
 
 The files mutated: the game's kernels (``simlib/games/<pkg>/kernels/*.py``) and the
 game's other numba rule code (``simlib/games/<pkg>/*_nb.py``, which the kernels call),
-without the players' code (``policies_nb.py``, ``search_nb.py``: a policy chooses among
-legal actions, it is not a rule; ``--with-players`` adds them), and the ints of the
+without the players' code (``policies_nb.py``, ``search_nb.py``, ``distil_nb.py``: a policy
+chooses among legal actions, it is not a rule; ``--with-players`` adds them), and the ints of the
 game's reference data.  Every site is enumerated in a stable order (file, position,
 operator, replacement); ``numpy.random.default_rng(seed)`` draws ``--count`` of them for
 each game (the same seed gives the same sample, and a game's sample does not depend on
@@ -59,7 +59,7 @@ except ImportError:  # loaded as a file (tests)
 HERE = R.HERE
 ROOT = R.ROOT
 EQUIVALENT = HERE / "equivalent.toml"
-PLAYER_FILES = ("policies_nb.py", "search_nb.py")
+PLAYER_FILES = ("policies_nb.py", "search_nb.py", "distil_nb.py")
 OPERATORS = ("cmp", "const", "data", "swap", "boolop", "index", "branch", "elif", "aug")
 
 
@@ -484,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="print the sample (and the site counts) and exit")
     ap.add_argument("--json", metavar="OUT", help="write every mutant's record to this JSON file")
     ap.add_argument("--with-players", action="store_true",
-                    help="also mutate the players' kernels (policies_nb.py, search_nb.py)")
+                    help="also mutate the players' kernels (policies_nb.py, search_nb.py, distil_nb.py)")
     ap.add_argument("--source", choices=("worktree", "head"), default="worktree",
                     help="copy the working tree (default) or the last commit")
     ap.add_argument("--timeout", type=float, default=None,
