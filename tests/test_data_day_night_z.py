@@ -7,11 +7,15 @@ value below was typed from that text, not copied from the data files; the test c
 key by key with the shipped ruleset.  A disagreement is a data error or a transcription
 error, to be settled against the rulebook.
 
-Values the rules do not state are left out (the Hunter's day side, the corpse-marker and
-armour counts, which body location the other armours cover, which weapons take a
-suppressor, the locations' search modifiers, the default team).  The names of the two
-unnamed locations are not in the rules either: their (access, tiles) pairs are checked as a
-set.
+Values neither the rulebook nor the docs page states are listed in ``UNTRANSCRIBED`` with
+the reason (``test_every_shipped_key_is_transcribed``): the Hunter's day side, the
+corpse-marker and armour counts, which body location the other armours cover, which
+firearms take a suppressor, the locations' search modifiers, and the campaign's cards the
+docs page calls assumed without printing them (facility costs and effects, skills' costs
+and attributes, allies' bonuses, the shelter events table, the travel cards and routes).
+Where the docs page states part of such a value (a facility's basic level, a skill's +1 on
+one attribute, an ally's single effect, the routes' length and dice), a test below checks
+that part.
 """
 from __future__ import annotations
 
@@ -107,6 +111,14 @@ EXPECTED = {
     "map.ranged_reaches_tile": True,
     "map.high_ground_tiles": False,
     "map.cover_tiles": False,
+    # terrain and jumps: the docs page's "Tile terrain (§3.10) and jumps (§4.10)": fire costs
+    # 1 health on a skull (rulebook §3.10: "loses 1 health point"), a flooded or hollow tile
+    # 1 AP more (§3.10: "1 additional AP"), a jump 1 AP (§4.10 "Jump (1 AP)") with 2 dice
+    # fewer (§4.10: "a penalty of -2")
+    "map.fire_damage": 1,
+    "map.flooded_extra_ap": 1,
+    "map.jump_ap": 1,
+    "map.jump_penalty": 2,
     # --- variants: the rules' named variants, off by default
     "variants.attacks_earn_sp": False,
     "variants.red_units_block_entry": False,
@@ -457,6 +469,13 @@ EXPECTED = {
     "weapons.rifle.slow": True,
     "weapons.rifle.pierce": True,
     "weapons.rifle.star_trait": "none",
+    # rulebook §3.9 ("Eliminating noise from weapons: suppressors"): "some noisy weapons" take
+    # a suppressor; a silent weapon has no noise to suppress (which firearms take one is not
+    # stated: UNTRANSCRIBED)
+    "weapons.fists.suppressible": False,
+    "weapons.knife.suppressible": False,
+    "weapons.bat.suppressible": False,
+    "weapons.axe.suppressible": False,
     # --- search deck (75, rulebook §1): reference ruleset "Search" (supplies 18, +2; ammo
     # 10, +3; weapons 16: knife 4, bat 4, axe 2, Colt 3, shotgun 2, rifle 1; armour 8, -1
     # enemy die on its location, biker gloves 2 also cancel an arms attack (rulebook
@@ -562,6 +581,8 @@ EXPECTED = {
     # -2 health; conditions: noisy weapon used -> threat +1 (16), survivor in a city zone ->
     # ambush, a spawn card per survivor (8), red stress -> -1 health (6), nothing (20))
     "threat.cards": 50,
+    # the docs page, "What is abstracted": "A threat card's sides are paired independently"
+    "threat.combination": "independent",
     "threat.side_a.normal": 30,
     "threat.side_a.fury": 8,
     "threat.side_a.excitement": 12,
@@ -659,6 +680,22 @@ EXPECTED = {
     "locations.pharmacy.spawn_small": 2,
     "locations.pharmacy.spawn_large": 3,
     "locations.pharmacy.small_team": 2,
+    # the docs page's "Tile terrain": the reference ruleset has no terrain (one "none" a
+    # tile) and no subzone to jump from (the `tiles` preset adds both; its table compares
+    # "every tile a jump tile" against the reference's none).  The same section names the
+    # two other locations by their tiles: the garage 2 (hollow, noisy), the pharmacy 3
+    # (cover, flooded, fire); with the reference ruleset's "City" (UNNAMED_LOCATIONS: (2,1)
+    # with 2 tiles, (2,3) with 3) the garage is off (2,1), the pharmacy off (2,3)
+    "locations.fire_station.terrain": ["none"] * 3,
+    "locations.fire_station.jump_tiles": [],
+    "locations.garage.access": [2, 1],
+    "locations.garage.tiles": 2,
+    "locations.garage.terrain": ["none"] * 2,
+    "locations.garage.jump_tiles": [],
+    "locations.pharmacy.access": [2, 3],
+    "locations.pharmacy.tiles": 3,
+    "locations.pharmacy.terrain": ["none"] * 3,
+    "locations.pharmacy.jump_tiles": [],
     # --- scenario: reference ruleset "Supply run" (start 14:00 at exit A; 3 successful
     # searches, then every living survivor at an exit, within 24 turns); rulebook §7 (4 VP,
     # -1 per dead survivor); the publisher's 1-4 survivors
@@ -671,11 +708,16 @@ EXPECTED = {
     "scenario.vp_per_dead": 1,
     "scenario.min_team": 1,
     "scenario.max_team": 4,
+    # the docs page, "Running it": a team is "the scenario's team taken in order, Swift,
+    # Lebeu, Kenji, Olsson"
+    "scenario.team": ["swift", "lebeu", "kenji", "olsson"],
     # --- the campaign: rulebook §6 (the survivors travel from the shelter to the city
     # before an adventure), §7 (a campaign's shelter starts with the basic Warehouse and
     # Rest zone only; a facility has 2 levels; each survivor makes a feeding check)
     "campaign.travel_before_first": True,
     "campaign.shelter.feeding": True,
+    # the docs page's campaign table: "campaign.shelter_days (1) between two adventures"
+    "campaign.shelter_days": 1,
     "facilities.rest_zone.start_level": 1,
     "facilities.warehouse.start_level": 1,
     "facilities.workshop.start_level": 0,
@@ -683,13 +725,134 @@ EXPECTED = {
     "facilities.training_zone.start_level": 0,
     "facilities.supply_zone.start_level": 0,
     "facilities.fence.start_level": 0,
+    # §7: "a perimeter fence" beside the 6 facilities; the docs page: "the fence turns away"
+    # the shelter events marked fence_blocks.  The docs page (the shelter player): the
+    # infirmary takes "an Aid check for +2 health"
+    "facilities.fence.fence": True,
+    "facilities.infirmary.check": "aid",
+    # the docs page (allies): "the shelter event stranger (1 in 6) brings the next card of
+    # the ally deck"; §7: "roll once in the Shelter events table" (one die: six rows, the
+    # stranger's one of them, test_campaign_partly_stated)
+    "shelter_events.stranger.ally": True,
+    "shelter_events.stranger.count": 1,
     # §3.8's example: the Teenager, Physiotherapist and War Veteran each grant 1 leadership point
     "allies.teenager.leadership": 1,
     "allies.physiotherapist.leadership": 1,
     "allies.war_veteran.leadership": 1,
+    # the docs page (allies): an ally "heals 1 or brings a supply each shelter day": the
+    # physiotherapist's heal, the cook's supplies
+    "allies.physiotherapist.heal": 1,
+    "allies.cook.supplies": 1,
 }
 
-# The two locations the rules leave unnamed: (access cell, tiles), reference ruleset "City".
+# Skills: the docs page's campaign table ("the 12 skills of 2 copies assumed": 24 cards,
+# §1); rulebook §3.5 ("The level indicates the ability rank. All the abilities of lower level
+# must be bought (1) to gain access to the next level (2)"), the docs page ("its level-1
+# skill owned first"): <name>_2 is <name>'s level 2
+SKILLS_1 = ("brawler", "marksman", "medic", "nimble", "scavenger", "steady", "strong", "tough")
+SKILLS_2 = ("brawler", "marksman", "nimble", "scavenger")  # those with a level 2
+for _name in SKILLS_1:
+    EXPECTED[f"skills.{_name}.count"] = 2
+    EXPECTED[f"skills.{_name}.level"] = 1
+for _name in SKILLS_2:
+    EXPECTED[f"skills.{_name}_2.count"] = 2
+    EXPECTED[f"skills.{_name}_2.level"] = 2
+    EXPECTED[f"skills.{_name}_2.requires"] = _name
+
+# Keys of the shipped ruleset that neither the rulebook nor the docs page states, with the
+# reason.
+ALLIES = ("bodyguard", "cook", "hunter", "mechanic", "nurse", "physiotherapist", "preacher",
+          "runner", "teenager", "war_veteran")
+FACILITIES = ("rest_zone", "warehouse", "workshop", "infirmary", "training_zone",
+              "supply_zone", "fence")
+_ASSUMED_FACILITY = ("the facility cards are not printed: the docs page says 'costs and "
+                     "effects assumed' (facilities.toml)")
+UNTRANSCRIBED: dict[str, str] = {
+    **{f"enemies.hunter.day.{k}": "the Hunter comes only by night (rulebook §3.13): no rule "
+       "states, or plays, his day side"
+       for k in ("initiative", "actions", "health", "attack", "damage", "defense", "evasion",
+                 "resistance", "sp")},
+    **{f"corpses.{k}.count": "rulebook §4.8 names the corpse markers, not how many of each "
+       "(the docs page: 'the mix in corpses.toml')"
+       for k in ("nothing", "ammo", "battery", "supplies", "infected_1", "infected_2",
+                 "infected_3")},
+    **{f"search.{k}.count": "8 armour cards, 2 of them biker gloves (reference ruleset "
+       "'Search'); how the other 6 split is not stated (their total: test_deck_sizes)"
+       for k in ("helmet", "jacket", "boots")},
+    **{f"search.{k}.location": "the rulebook names the body locations (§1: head, body, arms, "
+       "legs), not which one this armour covers (only the biker gloves': arms, §4.12)"
+       for k in ("helmet", "jacket", "boots")},
+    **{f"weapons.{k}.suppressible": "rulebook §3.9: 'some noisy weapons' take a suppressor "
+       "(those with a blue strip); which firearms is not stated"
+       for k in ("colt", "shotgun", "rifle")},
+    **{f"locations.{k}.search_modifier": "the rulebook prints a zone's search modifier on "
+       "its tile (§4.7's example: -1 for one zone); the one modifier a location of simlib's "
+       "is not stated" for k in ("fire_station", "garage", "pharmacy")},
+    "surprises.stash.amount": "the supplies a stash surprise gives are not stated (rulebook "
+    "§1: 5 surprise cards; reference ruleset 'Other decks': supplies 2, the card count)",
+    # the campaign (issue 42): the docs page states its rules and calls its cards assumed
+    "campaign.shelter.build_order": "the docs page states the rule (every basic level first, "
+    "then the advanced ones; the fence has one level), not the order of the facilities",
+    **{f"campaign.travel.{k}": "the route is assumed (the docs page's campaign table: "
+       "'route assumed'); its length and dice are checked in test_travel_routes"
+       for k in ("known_route", "unknown_route", "unknown_dice")},
+    **{f"facilities.{n}.build_cost": _ASSUMED_FACILITY for n in FACILITIES},
+    **{f"facilities.{n}.upgrade_cost": _ASSUMED_FACILITY for n in FACILITIES if n != "fence"},
+    "facilities.fence.upgrade_cost": "the fence has one level (the docs page): no rule "
+    "states, or pays, an upgrade of it",
+    **{f"facilities.{n}.advanced_dice": "the docs page: '+advanced_dice at the advanced "
+       "level'; the number is assumed, not stated" for n in ("infirmary", "supply_zone",
+                                                            "workshop")},
+    **{f"facilities.{n}.check": _ASSUMED_FACILITY + "; only the infirmary's Aid check is "
+       "stated" for n in ("supply_zone", "workshop")},
+    **{f"facilities.{k}": "only the basic level is stated (the docs page: the infirmary's "
+       "Aid check 'for +2 health', the rest zone's '+1 health and -2 stress'): checked in "
+       "test_campaign_partly_stated"
+       for k in ("infirmary.health", "rest_zone.health", "rest_zone.stress")},
+    "facilities.infirmary.infection": "the docs page: 'the infirmary cures infections'; by "
+    "how much at each level is assumed, not stated",
+    **{f"facilities.{k}": _ASSUMED_FACILITY
+       for k in ("supply_zone.supplies", "training_zone.sp", "warehouse.supplies",
+                 "workshop.ammo")},
+    **{f"skills.{k}.bonus": "the docs page: a skill is '+1 die on one attribute' (checked in "
+       "test_campaign_partly_stated); which attribute is not stated"
+       for k in (*SKILLS_1, *(f"{n}_2" for n in SKILLS_2))},
+    **{f"skills.{k}.cost": "rulebook §3.5: each card prints its cost in survival points; "
+       "the docs page: the skills are assumed, the costs not stated"
+       for k in (*SKILLS_1, *(f"{n}_2" for n in SKILLS_2))},
+    **{f"allies.{n}.count": "rulebook §1: 10 ally cards, not how many of each type (the "
+       "total: test_campaign_names)" for n in ALLIES},
+    **{f"allies.{n}.bonus": "the docs page: an ally 'adds to an attribute, or heals 1 or "
+       "brings a supply' (one effect each: test_campaign_partly_stated); which attribute "
+       "and how much is assumed, not stated" for n in ALLIES},
+    **{f"allies.{n}.leadership": "rulebook §3.8 gives the leadership of the teenager, the "
+       "physiotherapist and the war veteran only; the docs page: 'the rest assumed'"
+       for n in ("bodyguard", "cook", "hunter", "mechanic", "nurse", "preacher", "runner")},
+    **{f"shelter_events.{k}": "the shelter events table is assumed (the docs page's campaign "
+       "table); only the stranger's share (1 in 6) is stated"
+       for k in ("bad_night.count", "bad_night.stress", "quiet_day.count", "sabotage.count",
+                 "sabotage.supplies", "zombie_attack.count", "zombie_attack.damage",
+                 "zombie_attack.fence_blocks")},
+}
+# the travel cards: assumed (the docs page's campaign table: "the cards assumed"); their three
+# terrain sections are checked in test_campaign_names
+_TRAVEL = ("the travel cards are assumed (the docs page: 'the cards assumed'); only their "
+           "sections, one a terrain, are stated (test_campaign_names)")
+for _key in ("looters.count", "looters.mountain.attribute", "looters.mountain.fail_supplies",
+             "looters.plain.attribute", "looters.plain.fail_supplies", "looters.wood.attribute",
+             "looters.wood.fail_stress", "looters.wood.fail_supplies", "quiet_road.count",
+             "quiet_road.mountain.attribute", "quiet_road.plain.attribute",
+             "quiet_road.wood.attribute", "rough_going.count", "rough_going.mountain.attribute",
+             "rough_going.mountain.fail_damage", "rough_going.plain.attribute",
+             "rough_going.plain.fail_stress", "rough_going.wood.attribute",
+             "rough_going.wood.fail_damage", "stragglers.count", "stragglers.mountain.attribute",
+             "stragglers.plain.attribute", "stragglers.plain.fail_damage",
+             "stragglers.plain.fail_infection", "stragglers.wood.attribute",
+             "stragglers.wood.fail_damage", "stragglers.wood.fail_infection"):
+    UNTRANSCRIBED[f"travel.{_key}"] = _TRAVEL
+
+# The two locations the rulebook leaves unnamed: (access cell, tiles), reference ruleset
+# "City" (the docs page names them by their tiles: the garage and the pharmacy, above).
 UNNAMED_LOCATIONS = {((2, 1), 2), ((2, 3), 3)}
 # Deck sizes: rulebook §1 (75 search cards, 20 spawn cards, 50 threat cards, 5 surprise
 # cards); reference ruleset (20 encounters, 20 exploration cards, 8 armour cards).
@@ -708,8 +871,10 @@ def _normal(value):
     return value
 
 
-rules, test_reference_value, test_every_key_exists = transcription_tests(
-    "day_night_z", None, EXPECTED, same=lambda got, want, rules: _normal(got) == _normal(want))
+rules, test_reference_value, test_every_key_exists, test_every_shipped_key_is_transcribed = \
+    transcription_tests("day_night_z", None, EXPECTED,
+                        same=lambda got, want, rules: _normal(got) == _normal(want),
+                        untranscribed=UNTRANSCRIBED)
 
 
 def _entries(rules, head):
@@ -745,3 +910,33 @@ def test_campaign_names(rules):
     for card in rules.names("travel"):
         assert {k.split(".")[2] for k in rules.keys() if k.startswith(f"travel.{card}.")} \
             >= {"mountain", "plain", "wood"}
+
+
+def test_travel_routes(rules):
+    """The docs page's campaign section: the known path draws a card at each icon of its
+    route, 3 in all; the unknown path rolls its dice at each icon, a card a skull, 1.5 cards
+    on average (the die's skull share: 1/2)."""
+    assert len(rules.get("campaign.travel.known_route")) == 3
+    dice, route = rules.get("campaign.travel.unknown_dice"), rules.get("campaign.travel.unknown_route")
+    assert len(dice) == len(route)
+    skull = sum(rules.get(f"dice.f{i}.skull") for i in range(1, 7)) / 6
+    assert sum(dice) * skull == 1.5
+
+
+def test_campaign_partly_stated(rules):
+    """What the docs page states of the campaign's assumed cards: the basic level of the
+    infirmary (an Aid check for +2 health) and of the rest zone (+1 health and -2 stress); a
+    skill is +1 die on one attribute; an ally adds to an attribute, or heals, or brings a
+    supply; the stranger is 1 shelter event in 6 (§7: one roll on the table)."""
+    assert rules.get("facilities.infirmary.health")[0] == 2
+    assert rules.get("facilities.rest_zone.health")[0] == 1
+    assert rules.get("facilities.rest_zone.stress")[0] == 2
+    for n in rules.names("skills"):
+        bonus = {a: v for a, v in rules.get(f"skills.{n}.bonus").items() if v}
+        assert list(bonus.values()) == [1], n
+    for n in rules.names("allies"):
+        attributes = sum(1 for v in rules.get(f"allies.{n}.bonus").values() if v)
+        effects = [attributes == 1, rules.get(f"allies.{n}.heal") > 0,
+                   rules.get(f"allies.{n}.supplies") > 0]
+        assert attributes <= 1 and sum(effects) == 1, n
+    assert sum(rules.get(f"shelter_events.{n}.count") for n in rules.names("shelter_events")) == 6

@@ -5,8 +5,9 @@ decks, variants).  Every value below was typed from that text, not copied from t
 files; the test compares it key by key with the shipped ruleset.  A disagreement is a data
 error or a transcription error, to be settled against the rulebook.
 
-Values the rules do not state are left out (on which side of its token a pallet stands,
-the energy a killer card costs beyond the energy card that pays for it).
+Every key of the shipped ruleset is transcribed (``test_every_shipped_key_is_transcribed``);
+a key the rules did not state would be listed in ``UNTRANSCRIBED`` with the reason (none
+today).
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ EXPECTED = {
     "board.lair_y": 7,
     "board.reach": 1,
     "board.pallets_per_survivor": 2,
+    # docs page "Setup" and "Reference ruleset" (board): each pallet stands "one square east
+    # of their token", east being +x of the (x, y) squares
+    "board.pallet_dx": 1,
+    "board.pallet_dy": 0,
     # rulebook "Descriptif" (a killer against four survivors, four generators repaired),
     # "Mise en place" (3 setup rounds; the killer: 2 generators, 2 shortcuts; a survivor:
     # 1 generator, 1 chest), "Les générateurs" (four lamps), "Les portes" (two successful
@@ -45,6 +50,9 @@ EXPECTED = {
     # open gate 1)
     "rules.move_cost": 1,
     "rules.survivor_card_cost": 2,
+    # docs page "A round" (cards): "one energy card pays for any number of killer cards":
+    # a killer card costs no points of the card that pays for it
+    "rules.killer_card_cost": 0,
     "rules.repair_cost": 2,
     "rules.chest_cost": 2,
     "rules.gate_cost": 2,
@@ -122,8 +130,12 @@ LAMPS_IN_BOX = 24
 PALLETS = 8
 
 
-rules, test_reference_value, test_every_key_exists = transcription_tests(
-    "mort-de-la-lumiere-du-jour", None, EXPECTED)
+# Keys of the shipped ruleset that neither the rulebook nor the docs page states, with the
+# reason (none: every key is transcribed).
+UNTRANSCRIBED: dict[str, str] = {}
+
+rules, test_reference_value, test_every_key_exists, test_every_shipped_key_is_transcribed = \
+    transcription_tests("mort-de-la-lumiere-du-jour", None, EXPECTED, untranscribed=UNTRANSCRIBED)
 
 
 def test_deck_sizes_and_components(rules):

@@ -3,9 +3,11 @@ game's rules as simlib documents them (the game's reference ruleset: night track
 deck, powers, events, characters, constants).  Every value below was typed from that text,
 not copied from the data files; the test compares it key by key with the shipped
 ``reference`` ruleset.  A disagreement is a data error or a transcription error, to be
-settled against the rulebook.  Values the rules do not state are left out (e.g. how the
-moons and event icons split within each hunt-card group: only their totals are stated,
-and those are checked below).
+settled against the rulebook.  Values the rules do not state are listed in
+``UNTRANSCRIBED`` with the reason (``test_every_shipped_key_is_transcribed``): how the
+moons and event icons split within each hunt-card group (only the totals by card kind are
+stated, and those are checked below), and the favourite grounds of the four characters the
+docs page does not name.
 """
 from __future__ import annotations
 
@@ -22,8 +24,12 @@ EXPECTED = {
     # 32 voting cards = 8 x 4; 120 blood tokens), "Feeding Time" (+1 blood
     # on the favourite ground), "Refuse Invitation" (at least 1 blood to spend); the game's
     # reference ruleset (night track of 10 spaces, at least 2 players, 1 blood = 1 coffin
-    # point, 4 hunting grounds).  constants.coffin_supply is left out: it counts coffin
-    # points, and the rulebook gives only the number of tokens (78), not their denominations
+    # point, 4 hunting grounds).  The docs page, "The reference ruleset": the coffin
+    # tokens' denominations are not printed, 370 points assumed (30 x 1, 28 x 5, 20 x 10:
+    # the rulebook's 78 tokens); its hunting grounds in order: forest, village, graveyard,
+    # castle
+    "constants.coffin_supply": 30 * 1 + 28 * 5 + 20 * 10,
+    "constants.grounds": GROUNDS,
     "constants.nights": 3,
     "constants.track_length": 10,
     "constants.min_players": 2,
@@ -44,6 +50,13 @@ EXPECTED = {
     "hunt.invitation.payoff": 3,
     "hunt.invitation.payoff_hunting": 6,
     "hunt.invitation.penalty": 1,
+    # docs page "The reference ruleset": invitation 6 = 2 blood / 3 blue / 1 hunting moon,
+    # werewolf 1 = 1 / 0 / 0 (one card group each, so the split is the group's); the 12
+    # event icons are on feeding, sun rising, night lingers and slayer cards only
+    "hunt.invitation.moons": {"blood": 2, "blue": 3, "hunting": 1},
+    "hunt.invitation.event_icons": {"blood": 0, "blue": 0, "hunting": 0},
+    "hunt.werewolf.moons": {"blood": 1, "blue": 0, "hunting": 0},
+    "hunt.werewolf.event_icons": {"blood": 0, "blue": 0, "hunting": 0},
     "hunt.sun_rising_1.kind": "sun_rising",
     "hunt.sun_rising_1.value": 1,
     "hunt.sun_rising_2.kind": "sun_rising",
@@ -94,6 +107,29 @@ for _blood in (1, 2, 3, 4):
 CHARACTERS = ("vlad", "carmilla", "orlok", "selene", "lestat", "nadja", "barnabas", "akasha")
 for _name in CHARACTERS:
     EXPECTED[f"characters.{_name}.max_health"] = 5
+# favourite grounds: the docs page's "What a designer sees" (the by-character excerpt names
+# the ground of four characters; two characters per ground, "The reference ruleset")
+EXPECTED.update({"characters.akasha.ground": "forest", "characters.barnabas.ground": "graveyard",
+                 "characters.carmilla.ground": "village", "characters.vlad.ground": "castle"})
+
+# Keys of the reference ruleset that neither the rulebook nor the docs page states, with the
+# reason.  The moons and event icons are stated by card kind (checked in
+# test_moons_and_event_icons_by_kind), not by card group within a kind.
+UNTRANSCRIBED: dict[str, str] = {
+    f"characters.{_name}.ground": "the docs page names the favourite ground of akasha, "
+    "barnabas, carmilla and vlad only; the others' is stated as two characters per ground "
+    "(test_power_event_and_character_totals)"
+    for _name in ("lestat", "nadja", "orlok", "selene")
+}
+_BY_KIND = ("the docs page gives the moons and the event icons by card kind (feeding 12/13/7, "
+            "sun rising 4/4/2, ...; 8 feeding icons, two per ground, 2 sun rising, 1 night "
+            "lingers, 1 slayer), not by card group: checked in "
+            "test_moons_and_event_icons_by_kind")
+for _group in ("sun_rising_1", "sun_rising_2", "night_lingers_1", "night_lingers_2",
+               "vampire_slayer_1", "vampire_slayer_2",
+               *(f"feed_{_b}_{_g}" for _b in (1, 2, 3, 4) for _g in GROUNDS)):
+    UNTRANSCRIBED[f"hunt.{_group}.moons"] = _BY_KIND
+    UNTRANSCRIBED[f"hunt.{_group}.event_icons"] = _BY_KIND
 
 # Cards per hunt-card group (the group's moons add up to it), from the game's reference
 # ruleset: invitation 6, sun rising 1 space x6 and 2 x4, night lingers 1 x3 and 2 x1,
@@ -107,16 +143,38 @@ GROUP_SIZES = {
     "werewolf": 1,
     **{f"feed_1_{g}": 2 for g in GROUNDS},
     **{f"feed_3_{g}": 2 for g in GROUNDS},
+    # the docs page's "What a designer sees": graveyard and castle feed 20 blood over their
+    # 8 cards, forest and village 18.  A ground's 8 cards are 2 of 1 blood, 2 of 3 and 4 of
+    # 2 or 4 blood: 16 + 2 x (its 4-blood cards) blood, so 2 of 2 and 2 of 4 blood on
+    # graveyard and castle, 3 of 2 and 1 of 4 on forest and village (10 and 6 in all)
+    **{f"feed_2_{g}": 2 for g in ("graveyard", "castle")},
+    **{f"feed_4_{g}": 2 for g in ("graveyard", "castle")},
+    **{f"feed_2_{g}": 3 for g in ("forest", "village")},
+    **{f"feed_4_{g}": 1 for g in ("forest", "village")},
 }
 FEEDING_TOTALS = {1: 8, 2: 10, 3: 8, 4: 6}
 HUNT_TOTAL = 58  # rulebook "Components"
 MOON_TOTALS = {"blood": 23, "blue": 23, "hunting": 12}  # rulebook "Voting Cards": 40/40/20 %
 EVENT_ICON_TOTAL = 12
+# the docs page, "The reference ruleset": moons (blood, blue, hunting) and event icons by
+# card kind
+MOONS_BY_KIND = {
+    "feeding": {"blood": 12, "blue": 13, "hunting": 7},
+    "invitation": {"blood": 2, "blue": 3, "hunting": 1},
+    "sun_rising": {"blood": 4, "blue": 4, "hunting": 2},
+    "night_lingers": {"blood": 2, "blue": 1, "hunting": 1},
+    "vampire_slayer": {"blood": 2, "blue": 2, "hunting": 1},
+    "werewolf": {"blood": 1, "blue": 0, "hunting": 0},
+}
+EVENT_ICONS_BY_KIND = {"feeding": 8, "invitation": 0, "sun_rising": 2, "night_lingers": 1,
+                       "vampire_slayer": 1, "werewolf": 0}
+EVENT_ICONS_PER_GROUND = 2  # "8 feeding cards, two per ground"
 POWER_TOTAL = 15  # rulebook "Components"
 EVENT_TOTAL = 10  # rulebook "Components"
 
 
-rules, test_reference_value, test_every_key_exists = transcription_tests("till_dawn", "reference", EXPECTED)
+rules, test_reference_value, test_every_key_exists, test_every_shipped_key_is_transcribed = \
+    transcription_tests("till_dawn", "reference", EXPECTED, untranscribed=UNTRANSCRIBED)
 
 
 def _size(rules, group):
@@ -151,6 +209,31 @@ def test_hunt_deck_totals(rules):
         icons += sum(rules.get(f"hunt.{g}.event_icons").values())
     assert dict(moons) == MOON_TOTALS
     assert icons == EVENT_ICON_TOTAL
+
+
+def _kind(group):
+    """A hunt-card group's kind: feed_<blood>_<ground> -> feeding, sun_rising_1 -> sun_rising."""
+    if group.startswith("feed_"):
+        return "feeding"
+    return group.rstrip("0123456789").rstrip("_")
+
+
+def test_moons_and_event_icons_by_kind(rules):
+    moons = {kind: Counter() for kind in MOONS_BY_KIND}
+    icons = Counter()
+    ground_icons = Counter()
+    for g in rules.group_names:
+        kind = _kind(g)
+        m, e = rules.get(f"hunt.{g}.moons"), rules.get(f"hunt.{g}.event_icons")
+        moons[kind].update(m)
+        icons[kind] += sum(e.values())
+        if kind == "feeding":
+            ground_icons[g.split("_", 2)[2]] += sum(e.values())
+        # an event icon is printed on a card, and each card shows one moon
+        assert all(e.get(c, 0) <= m.get(c, 0) for c in e), g
+    assert {k: {c: v[c] for c in MOON_TOTALS} for k, v in moons.items()} == MOONS_BY_KIND
+    assert {k: icons[k] for k in EVENT_ICONS_BY_KIND} == EVENT_ICONS_BY_KIND
+    assert ground_icons == Counter({g: EVENT_ICONS_PER_GROUND for g in GROUNDS})
 
 
 def test_power_event_and_character_totals(rules):
