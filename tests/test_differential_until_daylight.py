@@ -296,6 +296,9 @@ class Adapter:
         out = []
         for row in g._trace_rows(start, stop):
             kind, rnd, s, a, b, cc, d, _ = (int(v) for v in row)
+            # the fields after the kind's width are 0 (codes.EV_WIDTH: a trace shows the row)
+            empty = [int(v) for v in row[3 + K.EV_WIDTH[kind]:]]
+            assert empty == [0] * len(empty), f"trace row {[int(v) for v in row]}: fields after {K.EV_WIDTH[kind]} not 0"
             if kind == K.EV_ROUND:
                 out.append(("round", rnd, None, a, b))
             elif kind == K.EV_DRAW:

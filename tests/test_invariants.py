@@ -135,6 +135,20 @@ def test_tokens_and_supply_do_not_add_up(gs, field, delta):
     assert check(gs) == K.VIOL_TOKEN_SUPPLY
 
 
+def test_tokens_of_the_first_and_last_seats_count(gs):
+    """A trap taken from the supply by seat 0 and one by the last seat: the totals still
+    add up (every seat's tokens are counted, none twice)."""
+    n = int(gs.array[K.G_N_PLAYERS])
+    assert n == len(TEAM)
+    for s in (0, n - 1):
+        assert gs.pl[s, K.PL_TRAPS] + gs.pl[s, K.PL_BARRICADES] + 1 <= PARAMS[K.P_TOKEN_LIMIT]
+        gs.pl[s, K.PL_TRAPS] += 1
+        gs.array[K.G_TRAP_SUPPLY] -= 1
+        assert check(gs) == K.VIOL_NONE, s
+    gs.pl[0, K.PL_TRAPS] += 1                  # one from nowhere at seat 0
+    assert check(gs) in (K.VIOL_TOKEN_SUPPLY, K.VIOL_TOKEN_LIMIT)
+
+
 def test_a_token_appears_within_the_limit(gs):
     s = 3
     assert gs.pl[s, K.PL_TRAPS] + gs.pl[s, K.PL_BARRICADES] < PARAMS[K.P_TOKEN_LIMIT]

@@ -459,6 +459,18 @@ EV_EXCHANGE = 31  # a = final-fight exchange number
 EV_RESHUFFLE = 32  # a = 0 horde, 1 rubble
 EV_NO_CARD = 33  # a rubble draw found both piles empty
 EV_VIOLATION = 34  # a = VIOL_* (invariant checks on)
+# how many of a kind's fields (a, b, c, d, e) a row fills; the fields after them are 0
+# (the differential test checks it). Beyond the notes above: a draw's b = what it was drawn
+# for (0 search, 1 kill reward, 2 fate), an event's b = its amount, a take's d = 1 for a
+# pickpocket, a damage's c = 1 from a raider, a played card's b, c, d = its roll's heads,
+# bodies and misses, a discard's b = 1 over the hand limit, a reshuffle's b = the cards
+EV_WIDTH = {EV_ROUND: 2, EV_DRAW: 2, EV_EVENT: 2, EV_CRAFT: 1, EV_GIVE: 3, EV_TAKE: 4, EV_USE: 2,
+            EV_NOTHING: 0, EV_CAUGHT: 0, EV_FATE: 2, EV_HORDE: 2, EV_ATTACK: 4, EV_ROLL: 4,
+            EV_CARD_PLAYED: 4, EV_KILL: 3, EV_COLLATERAL: 2, EV_TAME: 2, EV_TRAP: 2,
+            EV_ENEMY_ROLL: 5, EV_SURVIVOR_KILLED: 1, EV_BARRICADE_DOWN: 0, EV_PROTECTION: 1,
+            EV_DAMAGE: 3, EV_IGNORED: 1, EV_SAVED: 1, EV_LEADER: 2, EV_DISCARD: 2, EV_DEATH: 0,
+            EV_END: 2, EV_HEAL: 2, EV_SACRIFICE: 1, EV_EXCHANGE: 1, EV_RESHUFFLE: 2,
+            EV_NO_CARD: 0, EV_VIOLATION: 1}
 
 # =========================================================================== records
 MAX_ENEMY_TYPES = 8  # record capacity for per-type kill counts
