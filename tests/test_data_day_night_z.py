@@ -101,6 +101,8 @@ EXPECTED = {
     "combat.defend_ap": 1,
     "combat.search_item_ap": 1,
     "combat.hide_ap": 1,
+    "combat.exchange_ap": 1,            # rulebook §4.6: reorganize inventory, 1 AP
+    "combat.exchange_items": 4,         # assumed: the rulebook sets no bound
     # --- map: rules "Scope" (16 enemies a tile, excess discarded, §3.12; 3 engaged with a
     # survivor, 4 miniatures a subzone, §3.0; leaving a tile 2 AP, §4.9; ranged attacks
     # reach the whole tile; cover and high ground tile flags off)

@@ -179,7 +179,7 @@ ENGINE_PARAMS = (
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
     "hide_dice", "cancel_location", "flooded_ap", "fire_damage", "jump_ap", "jump_penalty",
-    "start_battery")
+    "start_battery", "exchange_ap", "exchange_items")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -192,7 +192,8 @@ ENGINE_PARAMS = (
  RP_TURN_LIMIT, RP_VP_BASE, RP_VP_PER_DEAD, RP_MIN_TEAM, RP_MAX_TEAM, RP_N_SEARCH,
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
  RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION, RP_FLOODED_AP,
- RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY, RP_START_BATTERY) = range(len(ENGINE_PARAMS))
+ RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY, RP_START_BATTERY, RP_EXCHANGE_AP,
+ RP_EXCHANGE_ITEMS) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
@@ -297,16 +298,18 @@ SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "s
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
                "encounter", "eats", "dead_cause", "hidden", "skills", "allies", "moved",
-               "battery", "light", "light_turns") \
+               "battery", "light", "light_turns", "exchange") \
     + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
  U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
- U_SKILLS, U_ALLIES, U_MOVED, U_BATTERY, U_LIGHT, U_LIGHT_TURNS) = range(SURV_FIELDS.index("light_turns") + 1)
+ U_SKILLS, U_ALLIES, U_MOVED, U_BATTERY, U_LIGHT, U_LIGHT_TURNS,
+ U_EXCHANGE) = range(SURV_FIELDS.index("exchange") + 1)
 # ``battery``: the battery units in his backpack (§4.2); ``light``: the turns of light his
 # flashlight has left from the unit it runs on; ``light_turns``: the turns a unit gives his
 # flashlight (its card's ``turns``; 0: it needs no battery)
+# ``exchange``: the transfers left in the exchange he declared (§4.6; 0: none open)
 # ``moved``: he moved (or jumped) during this activation, for the street zone's encounter
 # card at its end (§4.9)
 # the skills a survivor bought in the shelter (a bit a skill of ``skills.toml``), the
@@ -357,10 +360,20 @@ ACT_KIND = 1 << 16
 ACT_ARG = 1 << 4
 ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "search_item", "eat",
            "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat", "search_corpse", "hide",
-           "stop_hiding", "jump")
+           "stop_hiding", "jump", "give")
 (AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
  AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT, AC_SEARCH_CORPSE, AC_HIDE,
- AC_STOP_HIDING, AC_JUMP) = range(len(ACTIONS))
+ AC_STOP_HIDING, AC_JUMP, AC_GIVE) = range(len(ACTIONS))
+# what an exchange hands over (§4.6, "object cards and backpack elements"): one unit of a
+# backpack counter or of a kit, the flashlight or the suppressor to a survivor without one,
+# or a weapon, swapped for the other survivor's of its kind (melee: a survivor's fists stay
+# his).  A give's argument: (partner * 2 + direction) * N_GOODS + good; direction 0: the
+# active survivor gives, 1: he takes.
+GOODS = ("supplies", "ammo", "battery", "painkillers", "first_aid", "vaccine", "flashlight",
+         "suppressor", "ranged", "melee")
+(G_SUPPLIES, G_AMMO, G_BATTERY, G_PAINKILLERS, G_FIRST_AID, G_VACCINE, G_FLASHLIGHT,
+ G_SUPPRESSOR, G_RANGED, G_MELEE) = range(len(GOODS))
+N_GOODS = len(GOODS)
 MAX_LEGAL = 4096      # action codes of one decision (tile_capacity x 2 attacks x SP choices, bounded)
 
 # ------------------------------------------------------------------ records

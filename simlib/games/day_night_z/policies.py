@@ -23,16 +23,19 @@ BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below 
                 "lowers the threat with SP while holding sp_gain SP or more; spends 1 SP on a roll "
                 "while holding more than sp_reserve; hits the engaged enemy likeliest to die; "
                 "noisy weapons only while the threat is below noisy_below units; flees at red health; "
-                "heading for an exit, jumps from a tile when the jump saves jump_saves moves or more")
+                "heading for an exit, jumps from a tile when the jump saves jump_saves moves or more; "
+                "with share=1, exchanges with a teammate on its place a supply, ammunition or a battery "
+                "unit the other needs more")
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", P.POLICY_RANDOM, (), (),
                          "a uniformly random legal action at every decision (the floor)"),
     # defaults: heal in yellow health's lower half; lower threat only with a cap's worth of
     # SP in hand; keep 2 SP (a lowering's green cost); noisy weapons in green threat only;
-    # jump (an Agility check at -2: about an even chance) only where it saves 2 moves
+    # jump (an Agility check at -2: about an even chance) only where it saves 2 moves;
+    # share what a teammate needs more (exchanges, §4.6)
     "baseline": PolicySpec("baseline", P.POLICY_BASELINE,
-                           ("heal_at", "sp_gain", "sp_reserve", "noisy_below", "jump_saves"),
-                           (5.0, 8.0, 2.0, 16.0, 2.0), BASELINE_DOC),
+                           ("heal_at", "sp_gain", "sp_reserve", "noisy_below", "jump_saves", "share"),
+                           (5.0, 8.0, 2.0, 16.0, 2.0, 1.0), BASELINE_DOC),
 }
 _BASE = POLICIES["baseline"]
 # the search players (``kernels/search_nb.py`` documents the search, its value and its

@@ -80,7 +80,7 @@ SCHEMAS = (
             "target_priority": Field("choice", choices=K.TARGET_PRIORITIES),
             # an attack and a move cost at least 1 AP: at 0 a player could act forever in a turn
             "attack_ap": _int(1, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
-            "hide_ap": _int(0, 10),
+            "hide_ap": _int(0, 10), "exchange_ap": _int(1, 10), "exchange_items": _int(1, 20),
         },
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
@@ -606,6 +606,7 @@ class DayNightZRules(TaggedRuleset):
         p[K.RP_ATTACK_AP], p[K.RP_DEFEND_AP] = g(c + "attack_ap"), g(c + "defend_ap")
         p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
         p[K.RP_HIDE_AP], p[K.RP_HIDE_DICE] = g(c + "hide_ap"), g(c + "hide_dice")
+        p[K.RP_EXCHANGE_AP], p[K.RP_EXCHANGE_ITEMS] = g(c + "exchange_ap"), g(c + "exchange_items")
         p[K.RP_FLOODED_AP], p[K.RP_FIRE_DAMAGE] = g("map.flooded_extra_ap"), g("map.fire_damage")
         p[K.RP_JUMP_AP], p[K.RP_JUMP_PENALTY] = g("map.jump_ap"), g("map.jump_penalty")
         m = "map."

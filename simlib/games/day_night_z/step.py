@@ -47,6 +47,12 @@ _DECKS = (("search", (K.S_SDECK,), K.G_POS_SEARCH, K.RP_N_SEARCH), ("spawn", (K.
           ("threat", (K.S_T_SIDE, K.S_T_HOURS, K.S_T_HUNTER, K.S_T_INF, K.S_T_COND), K.G_POS_THREAT, K.RP_N_THREAT))
 
 
+_GOOD_WORDS = {"supplies": "a supply", "ammo": "a unit of ammunition", "battery": "a battery unit",
+               "painkillers": "painkillers", "first_aid": "a first-aid kit", "vaccine": "a vaccine",
+               "flashlight": "the flashlight", "suppressor": "the suppressor",
+               "ranged": "his ranged weapon for the other's", "melee": "his melee weapon for the other's"}
+
+
 def place_name(rules, p: int) -> str:
     """A place in words: a city zone ``zone (row, col)`` with its kind, or a location tile."""
     p, eng = int(p), rules.pack_engine()
@@ -131,6 +137,11 @@ class Game(StepGame):
             return f"{'melee' if kind == K.AC_MELEE else 'shoot'} the {what} #{arg}{sp}"
         if kind == K.AC_PICK:
             return f"keep search card {self.rules.names('search')[int(self.state[K.S_PICKS + arg])]} (#{arg}){sp}"
+        if kind == K.AC_GIVE:
+            b = self.names[arg // (2 * K.N_GOODS)]
+            me = self.names[int(self.state[K.S_GLOBALS + K.G_CUR])]
+            giver, taker = (me, b) if (arg // K.N_GOODS) % 2 == 0 else (b, me)
+            return f"exchange: {giver} gives {taker} {_GOOD_WORDS[K.GOODS[arg % K.N_GOODS]]}"
         return K.ACTIONS[kind].replace("_", " ") + sp
 
     def record_array(self) -> np.ndarray:

@@ -1097,6 +1097,7 @@ def start_activation(st, rng, dice, tr, rl, s):
     st[su(s, K.U_AP)] = ap_for(rl, st[su(s, K.U_HEALTH)])
     st[su(s, K.U_ACTIVATED)] = 1
     st[su(s, K.U_MOVED)] = 0
+    st[su(s, K.U_EXCHANGE)] = 0
     if night_of(st, tr) == 1 and st[su(s, K.U_FLASHLIGHT)] == 1 and st[su(s, K.U_LIGHT_TURNS)] > 0 \
             and st[su(s, K.U_LIGHT)] == 0 and st[su(s, K.U_BATTERY)] > 0:
         # a night activation in the dark: his flashlight takes a battery unit (§4.2)
@@ -1159,6 +1160,7 @@ def advance_nb(st, rng, dice, tr, spn, rl, legal):
                     st[_G + K.G_PHASE] = K.PH_RESERVE
                     st[su(s, K.U_ACTIVATED)] = 1
                     st[su(s, K.U_MOVED)] = 0
+                    st[su(s, K.U_EXCHANGE)] = 0
                     moved = True
                     break
         if moved:
@@ -1180,6 +1182,54 @@ def max_sp(st, rl, s):
     m = rl[K.R_PARAMS + K.RP_MAX_SP]
     v = st[su(s, K.U_SP)]
     return m if m < v else v
+
+
+# ================================================================== exchanges
+_GOOD_FIELD = (K.U_SUPPLIES, K.U_AMMO, K.U_BATTERY, K.U_PAINKILLERS, K.U_FIRST_AID, K.U_VACCINES)
+
+
+@njit_nb
+def can_give(st, rl, a, b, g):
+    """Survivor ``a`` can hand good ``g`` to survivor ``b`` (§4.6; ``codes.GOODS``)."""
+    if g <= K.G_VACCINE:
+        return st[su(a, _GOOD_FIELD[g])] > 0
+    if g == K.G_FLASHLIGHT:
+        return st[su(a, K.U_FLASHLIGHT)] == 1 and st[su(b, K.U_FLASHLIGHT)] == 0
+    if g == K.G_SUPPRESSOR:
+        return st[su(a, K.U_SUPPRESSOR)] == 1 and st[su(b, K.U_SUPPRESSOR)] == 0
+    if g == K.G_RANGED:
+        return st[su(a, K.U_RANGED)] >= 0
+    w = st[su(a, K.U_MELEE)]
+    return w >= 0 and w != rl[K.R_PARAMS + K.RP_FISTS]
+
+
+@njit_nb
+def give(st, rl, a, b, g):
+    """Survivor ``a`` hands good ``g`` to ``b``: a unit of a counter, the flashlight (with
+    its battery unit's turns and the light left) or the suppressor, or a weapon swapped
+    for ``b``'s of its kind (``b``'s fists stay his: ``a`` is left with his own)."""
+    if g <= K.G_VACCINE:
+        st[su(a, _GOOD_FIELD[g])] -= 1
+        st[su(b, _GOOD_FIELD[g])] += 1
+    elif g == K.G_FLASHLIGHT:
+        for f in (K.U_FLASHLIGHT, K.U_LIGHT_TURNS, K.U_LIGHT):
+            st[su(b, f)] = st[su(a, f)]
+            st[su(a, f)] = 0
+    elif g == K.G_SUPPRESSOR:
+        st[su(a, K.U_SUPPRESSOR)] = 0
+        st[su(b, K.U_SUPPRESSOR)] = 1
+    else:
+        f = K.U_RANGED if g == K.G_RANGED else K.U_MELEE
+        w = st[su(a, f)]
+        st[su(a, f)] = st[su(b, f)]
+        st[su(b, f)] = w
+        if g == K.G_MELEE and st[su(a, f)] < 0:
+            st[su(a, f)] = rl[K.R_PARAMS + K.RP_FISTS]
+
+
+@njit_nb
+def give_code(b, direction, g):
+    return code(K.AC_GIVE, (b * 2 + direction) * K.N_GOODS + g, 0)
 
 
 @njit_nb
@@ -1294,6 +1344,18 @@ def legal_actions_nb(st, tr, rl, legal):
     if c >= 0 and st[su(s, K.U_SP)] >= c:
         legal[n] = code(K.AC_LOWER_THREAT, 0, 0)
         n += 1
+    # exchanges (§4.6) with a survivor sharing his place: the AP once, when declared
+    if st[su(s, K.U_EXCHANGE)] > 0 or ap >= rl[P + K.RP_EXCHANGE_AP]:
+        for b in range(st[_G + K.G_TEAM]):
+            if b == s or st[su(b, K.U_ALIVE)] == 0 or st[su(b, K.U_PLACE)] != p:
+                continue
+            for g in range(K.N_GOODS):
+                if can_give(st, rl, s, b, g):
+                    legal[n] = give_code(b, 0, g)
+                    n += 1
+                if can_give(st, rl, b, s, g):
+                    legal[n] = give_code(b, 1, g)
+                    n += 1
     return n
 
 
@@ -1343,6 +1405,8 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         return
     s = st[_G + K.G_CUR]
     P = K.R_PARAMS
+    if kind != K.AC_GIVE:
+        st[su(s, K.U_EXCHANGE)] = 0    # another action closes an exchange
     if kind == K.AC_END:
         end_activation(st, rng, rl)
     elif kind == K.AC_MOVE:
@@ -1409,6 +1473,18 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         st[su(s, K.U_STRESS)] = v if v > 0 else 0
         st[su(s, K.U_AP)] = 0
         st[su(s, K.U_ACTED)] = 1
+    elif kind == K.AC_GIVE:
+        if st[su(s, K.U_EXCHANGE)] == 0:   # declared: its AP, then exchange_items transfers
+            st[su(s, K.U_AP)] -= rl[P + K.RP_EXCHANGE_AP]
+            st[su(s, K.U_ACTED)] = 1
+            st[su(s, K.U_EXCHANGE)] = rl[P + K.RP_EXCHANGE_ITEMS]
+        st[su(s, K.U_EXCHANGE)] -= 1
+        b = arg // (2 * K.N_GOODS)
+        g = arg % K.N_GOODS
+        if (arg // K.N_GOODS) % 2 == 0:
+            give(st, rl, s, b, g)
+        else:
+            give(st, rl, b, s, g)
     elif kind == K.AC_SEARCH_CORPSE:
         p = st[su(s, K.U_PLACE)]
         st[pl(p, K.P_CORPSES)] -= 1

@@ -4,11 +4,15 @@
 ``random``: a uniformly random legal action (the players' stream).
 
 ``baseline`` (params ``heal_at``, ``sp_gain``, ``sp_reserve``, ``noisy_below``,
-``jump_saves``): the
+``jump_saves``, ``share``): the
 spec's heuristic (§4).  Free actions first: below ``heal_at`` health it takes painkillers,
 a first-aid kit, or eats a supply it can spare (one more than the 15:00 meal needs; any
 supply at red health); a vaccine when infected; SP lower the threat a unit while the
-survivor holds ``sp_gain`` SP or more.  Engaged: it flees (the move towards its goal) at
+survivor holds ``sp_gain`` SP or more.  With ``share`` on, where it would end an
+activation by day (or a reserve) with AP left, it exchanges (§4.6) with a teammate on its
+place what is worth more to the other (a supply for a meal he lacks, ammunition for a
+ranged weapon running low, a battery unit for an empty flashlight; ``share_nb``), and
+takes the exchange's free gives while they are worth it.  Engaged: it flees (the move towards its goal) at
 red health, else hits the engaged enemy likeliest to die (the weapon's damage against the
 health left; the least health left), shooting only when the shot deals more and, if the
 weapon is noisy, the threat is below ``noisy_below`` units.  Far enemies on its place: it
@@ -26,12 +30,12 @@ from __future__ import annotations
 from ....core.jit import njit_nb
 from ....core.rng import randint_nb
 from .. import codes as K
-from .engine_nb import (en, enemies_at, engaged_with, estat, health_level, is_zone, pl, su,
-                        weapon_damage, weapon_noisy)
+from .engine_nb import (en, enemies_at, engaged_with, estat, health_level, is_zone, night_of, pl,
+                        su, weapon_damage, weapon_noisy)
 
 POLICY_RANDOM, POLICY_BASELINE = range(2)
 N_PARAMS = 8
-BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES = range(5)
+BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES, BP_SHARE = range(6)
 _G = K.S_GLOBALS
 
 
@@ -113,7 +117,69 @@ def step_towards(st, rl, s, legal, n, want, par):
 
 
 @njit_nb
+def wants(st, rl, a, b, g):
+    """Good ``g`` is worth more to survivor ``b`` than to ``a`` (the baseline's sharing): a
+    supply ``b`` lacks for his next meal while ``a`` has one to spare; ammunition for ``b``'s
+    weapon that uses it, low, from ``a`` whose own ranged weapon does not use it or who
+    holds twice as much as ``b``; a battery unit for ``b``'s flashlight, empty, from ``a``
+    with no flashlight that needs one or a unit to spare."""
+    if g == K.G_SUPPLIES:
+        return st[su(b, K.U_SUPPLIES)] < st[su(b, K.U_EATS)] and \
+            st[su(a, K.U_SUPPLIES)] > st[su(a, K.U_EATS)]
+    if g == K.G_AMMO:
+        wb = st[su(b, K.U_RANGED)]
+        if wb < 0 or rl[K.R_WEAPONS + wb * K.W_W + K.W_AMMO] == 0:
+            return False
+        if st[su(b, K.U_AMMO)] >= 2 * rl[K.R_WEAPONS + wb * K.W_W + K.W_AMMO]:
+            return False
+        wa = st[su(a, K.U_RANGED)]
+        return wa < 0 or rl[K.R_WEAPONS + wa * K.W_W + K.W_AMMO] == 0 or \
+            st[su(a, K.U_AMMO)] >= 2 * st[su(b, K.U_AMMO)] + 2
+    if g == K.G_BATTERY:
+        if st[su(b, K.U_FLASHLIGHT)] == 0 or st[su(b, K.U_LIGHT_TURNS)] == 0 or \
+                st[su(b, K.U_BATTERY)] > 0:
+            return False
+        return st[su(a, K.U_FLASHLIGHT)] == 0 or st[su(a, K.U_LIGHT_TURNS)] == 0 or \
+            st[su(a, K.U_BATTERY)] > 1
+    return False
+
+
+@njit_nb
+def share_nb(st, rl, s, legal, n):
+    """The baseline's exchange (§4.6): the first give (or take) among ``legal`` of a good
+    worth more to the other survivor (``wants``); -1 when none."""
+    for i in range(n):
+        a = legal[i]
+        if kind_of(a) != K.AC_GIVE:
+            continue
+        arg = arg_of(a)
+        b = arg // (2 * K.N_GOODS)
+        g = arg % K.N_GOODS
+        if (arg // K.N_GOODS) % 2 == 0:
+            if wants(st, rl, s, b, g):
+                return a
+        elif wants(st, rl, b, s, g):
+            return a
+    return -1
+
+
+@njit_nb
 def baseline_nb(st, tr, rl, par, legal, n):
+    """The baseline's action; with ``share`` on, an AP it would leave unspent (its choice
+    ends the activation) goes on an exchange (``share_nb``) when one is worth it, by day
+    or in the reserve (at night the AP it keeps in reserve served it better: measured)."""
+    a = baseline_core_nb(st, tr, rl, par, legal, n)
+    ph = st[_G + K.G_PHASE]
+    if par[BP_SHARE] > 0 and kind_of(a) == K.AC_END and \
+            (ph == K.PH_RESERVE or (ph == K.PH_ACT and night_of(st, tr) == 0)):
+        b = share_nb(st, rl, st[_G + K.G_CUR], legal, n)
+        if b >= 0:
+            return b
+    return a
+
+
+@njit_nb
+def baseline_core_nb(st, tr, rl, par, legal, n):
     ph = st[_G + K.G_PHASE]
     if ph == K.PH_ORDER:
         return legal[0]
@@ -151,6 +217,11 @@ def baseline_nb(st, tr, rl, par, legal, n):
         if a >= 0:
             return a
     p = st[su(s, K.U_PLACE)]
+    # an exchange already declared: its gives are free
+    if par[BP_SHARE] > 0 and st[su(s, K.U_EXCHANGE)] > 0:
+        a = share_nb(st, rl, s, legal, n)
+        if a >= 0:
+            return a
     noisy_ok = (st[_G + K.G_THREAT] + 1) < par[BP_NOISY_BELOW]
     wm = st[su(s, K.U_MELEE)]
     wr = st[su(s, K.U_RANGED)]
