@@ -42,7 +42,8 @@ def invariants(g: Reference):
         assert 0 <= sv["stress"] <= R["survivor.stress_max"]
         assert 0 <= sv["infection"] <= R["survivor.infection_death"]
         assert 0 <= sv["sp"] <= R["survivor.sp_cap"]
-        assert sv["supplies"] >= 0 and sv["ammo"] >= 0
+        assert sv["supplies"] >= 0 and sv["ammo"] >= 0 and sv["battery"] >= 0
+        assert 0 <= sv["exchange"] < max(1, R["combat.exchange_items"])
         assert sv["alive"] == (sv["cause"] is None)
         if sv["alive"]:
             assert sv["health"] > 0 and sv["infection"] < R["survivor.infection_death"]
@@ -698,3 +699,148 @@ def test_a_battery_corpse_marker_adds_a_unit_to_the_backpack():
     assert (g.sv[0]["supplies"], g.sv[0]["ammo"]) == (supplies, ammo) and t["corpses"] == 0
     assert g.sv[0]["ap"] == ap - R["combat.search_item_ap"]
     assert g.observation()["survivors"][0]["battery"] == g.sv[0]["battery"]
+
+
+# ---------------------------------------------------------------- exchanges (§4.6)
+
+XAP, ITEMS = R["combat.exchange_ap"], R["combat.exchange_items"]
+
+
+def pair(over=None, hour=None) -> Reference:
+    """Swift (the Colt, his fists) and Lebeu (a knife) on exit A; Swift activated."""
+    g = game(2, over=over)
+    if hour is not None:
+        g.hour = hour
+    g.apply(("activate", 0))
+    assert g.pending == ("act", 0) and g.sv[0]["zone"] == g.sv[1]["zone"]
+    return g
+
+
+def gives(g: Reference) -> set:
+    return {a for a in g.legal_actions() if a[0] == "give"}
+
+
+def test_an_exchange_costs_its_ap_once_then_its_gives_are_free_up_to_the_bound():
+    """Reading 33: the first give declares the exchange (its AP, an action: no rest or zone
+    search after it); the next are free, up to combat.exchange_items in all, also at 0 AP
+    (Reading 34); then a give declares a new exchange, its AP again."""
+    assert (XAP, ITEMS) == (1, 4)
+    g = pair()
+    ap, s0, s1 = g.sv[0]["ap"], g.sv[0]["supplies"], g.sv[1]["supplies"]
+    g.sv[0]["stress"] = 2                             # rest would be legal before acting
+    assert ("rest",) in g.legal_actions()
+    g.apply(("give", 1, 0, "supplies"))
+    assert g.sv[0]["ap"] == ap - XAP and g.sv[0]["exchange"] == ITEMS - 1
+    assert (g.sv[0]["supplies"], g.sv[1]["supplies"]) == (s0 - 1, s1 + 1)
+    assert ("rest",) not in g.legal_actions() and g.sv[0]["acted"]
+    g.sv[0]["ap"] = 0                                 # the open exchange goes on at 0 AP
+    g.apply(("give", 1, 1, "supplies"))
+    g.apply(("give", 1, 1, "supplies"))
+    assert g.pending == ("act", 0) and g.sv[0]["ap"] == 0
+    assert (g.sv[0]["supplies"], g.sv[1]["supplies"]) == (s0 + 1, s1 - 1)
+    assert g.observation()["survivors"][0]["exchange"] == 1
+    g.apply(("give", 1, 0, "ammo"))                   # the exchange's last give
+    assert g.sv[0]["exchange"] == 0 and g.sv[1]["ammo"] == 1
+    # no AP for a new exchange, no other action: only the end is left, taken by itself
+    assert g.pending == ("act", 1) and g.sv[0]["reserve"] == 0
+    g = pair()
+    for _ in range(ITEMS):
+        g.apply(("give", 1, 0, "battery") if g.sv[0]["battery"] else ("give", 1, 1, "battery"))
+    assert g.sv[0]["ap"] == ap - XAP and g.sv[0]["exchange"] == 0
+    g.apply(("give", 1, 0, "supplies"))               # a new exchange: its AP again
+    assert g.sv[0]["ap"] == ap - 2 * XAP and g.sv[0]["exchange"] == ITEMS - 1
+
+
+def test_another_action_or_a_new_activation_closes_the_exchange_and_none_apart():
+    """Reading 33: any other action (a free one too) closes the exchange; ending it closes
+    it, so a reserve activation opens none. Reading 31: no give with a teammate on another
+    place, a dead one, nor without the AP to declare one."""
+    g = pair()
+    g.sv[0]["health"] -= 2
+    g.apply(("give", 1, 0, "supplies"))
+    g.apply(("eat",))                                 # free, but another action
+    assert g.sv[0]["exchange"] == 0
+    ap = g.sv[0]["ap"]
+    g.apply(("give", 1, 1, "supplies"))               # he takes one back: a new exchange
+    assert g.sv[0]["ap"] == ap - XAP
+    g.apply(("end",))
+    assert g.sv[0]["exchange"] == 0 and g.sv[0]["reserve"] == ap - XAP
+    g = pair(over={"combat.exchange_ap": 2})
+    g.sv[0]["ap"] = 1
+    assert not gives(g)                               # short of the exchange's AP
+    g = pair()
+    g.sv[1]["zone"] = (0, 1)
+    assert not gives(g)                               # apart
+    g = pair()
+    g._city_tile_at(g.sv[0]["zone"])                  # both on the city tile there: together
+    assert g.sv[1]["tile"] == g.sv[0]["tile"] and gives(g)
+    g = pair()
+    access = tuple(R["locations.fire_station.access"])
+    a, b = g.sv
+    a["zone"] = b["zone"] = access
+    g._deploy("fire_station:0", access)
+    b["tile"] = "fire_station:0"                      # in the location at his zone: elsewhere
+    assert not gives(g)
+    a["tile"] = "fire_station:0"                      # on its tile together
+    assert gives(g)
+    g = pair()
+    g.sv[1].update(alive=False, cause="damage")
+    assert not gives(g)
+
+
+def test_what_can_be_given_and_the_flashlight_goes_with_its_light():
+    """Reading 32: a counter unit, a kit, the flashlight or the suppressor to one without,
+    a weapon swapped (never fists); the flashlight takes its light left along: at night the
+    receiver sees by day values, the giver by night ones."""
+    g = pair(hour=22)
+    a, b = g.sv
+    a.update(supplies=1, ammo=1, battery=1, light=2)
+    b.update(supplies=0, ammo=0, battery=0)
+    a["cards"] += ["painkillers", "first_aid_kit", "vaccine", "suppressor", "flashlight"]
+    assert g._attr(0, "ranged") == R["survivors.swift.day.ranged"]
+    assert gives(g) == {("give", 1, 0, good) for good in ("supplies", "ammo", "battery", "painkillers",
+                                                          "first_aid", "vaccine", "flashlight", "suppressor",
+                                                          "ranged")} | {("give", 1, 1, "melee")}
+    g.apply(("give", 1, 0, "flashlight"))
+    assert "flashlight" in b["cards"] and "flashlight" not in a["cards"]
+    assert (a["light"], b["light"]) == (0, 2) and (a["battery"], b["battery"]) == (1, 0)
+    assert g._attr(0, "ranged") == R["survivors.swift.night.ranged"]
+    assert g._attr(1, "ranged") == R["survivors.lebeu.day.ranged"]
+    assert ("give", 1, 0, "flashlight") not in gives(g) and ("give", 1, 1, "flashlight") in gives(g)
+    g.apply(("give", 1, 0, "vaccine"))
+    g.apply(("give", 1, 0, "suppressor"))
+    assert b["cards"] == ["flashlight", "vaccine", "suppressor"]
+    assert ("give", 1, 1, "suppressor") in gives(g) and ("give", 1, 0, "suppressor") not in gives(g)
+    b["cards"].append("suppressor")                   # Swift holds none: one may go back
+    a["cards"].append("suppressor")                   # now both hold one: none may go
+    assert not {x for x in gives(g) if x[3] == "suppressor"}
+    assert g.observation()["survivors"][1]["items"] == ["flashlight", "vaccine", "suppressor", "suppressor"]
+
+
+def test_weapons_are_swapped_fists_stay_and_a_slow_shot_stays_with_the_weapon():
+    """Reading 32: the ranged weapons swap (Lebeu has none: Swift is left without); a melee
+    weapon given away leaves its giver his fists; fists are never handed over. §5 SLOW
+    ("you can only shoot this weapon once per turn"): a shotgun shot this turn cannot be
+    shot again by the teammate it goes to, and a rifle not shot can be."""
+    g = pair()
+    a, b = g.sv
+    assert (a["weapons"], b["weapons"]) == (["colt"], ["knife"])
+    assert ("give", 1, 0, "melee") not in gives(g)    # Swift's fists stay his
+    g.apply(("give", 1, 0, "ranged"))
+    assert (a["weapons"], b["weapons"]) == ([], ["knife", "colt"])
+    assert g._carried(0, "ranged") is None and g._carried(1, "ranged") == "colt"
+    g.apply(("give", 1, 1, "melee"))                  # Lebeu's knife for Swift's fists
+    assert (a["weapons"], b["weapons"]) == (["knife"], ["colt"]) and g._carried(1, "melee") == "fists"
+    assert ("give", 1, 1, "melee") not in gives(g) and ("give", 1, 0, "melee") in gives(g)
+    # slow guns: Swift shoots the shotgun at a far Walker, then swaps it for Lebeu's rifle
+    g, (w,) = swift_on_a_tile(players=2, queues={"attack_die": ["f6"] * 10}, enemies=["walker"], engaged=False)
+    a, b = g.sv
+    a["weapons"], b["weapons"], b["ammo"] = ["shotgun"], ["knife", "rifle"], 3
+    g.apply(("activate", 0))
+    assert b["tile"] == a["tile"]
+    g.apply(("attack", "shotgun", w, 0))
+    assert not [x for x in g.legal_actions() if x[0] == "attack" and x[1] == "shotgun"]
+    g.apply(("give", 1, 0, "ranged"))
+    assert (a["weapons"], b["weapons"]) == (["rifle"], ["knife", "shotgun"])
+    assert ("attack", "rifle", w, 0) in g.legal_actions()
+    assert a["slow_used"] == set() and b["slow_used"] == {"shotgun"}

@@ -76,6 +76,10 @@ card, he spends the AP he kept) -- ``sp`` is the survival points spent on that r
   +amount health on a success. ``("vaccine", sp)``: free (infected), an Aid check,
   infection −amount on a success. The card is used up either way.
 - ``("lower_threat",)``: free: pays the unit's SP price and lowers the threat one unit.
+- ``("give", b, direction, good)``: an exchange with teammate ``b`` on his place (§4.6,
+  Readings 31-34): ``direction`` 0 he gives ``good`` to b, 1 b gives it to him; ``good``
+  one of ``GOODS``; the first give of an exchange costs ``combat.exchange_ap`` AP, the next
+  are free up to ``combat.exchange_items`` gives in all.
 - ``("end",)``: ends the activation; the AP left are kept in reserve.
 
 Pending ``keep`` (after ``search_zone``): ``("keep", card, sp)`` for each card drawn (the
@@ -106,7 +110,8 @@ Observation keys
 ``supplies``, ``ammo``, ``weapons`` (list), ``items`` (list of search card names:
 armour, consumables, suppressor, flashlight), ``hidden``, ``defending``, ``activated``,
 ``ap``, ``reserve``, ``battery`` (the battery units in his backpack), ``light`` (the turns
-of light his flashlight has left from the unit it runs on)), ``tiles`` (dict id ->
+of light his flashlight has left from the unit it runs on), ``exchange`` (the gives left in
+the exchange he has open, Reading 33; 0: none open)), ``tiles`` (dict id ->
 {``enemies``: list of {``id``, ``kind``, ``wounds``, ``engaged`` (seat or None)},
 ``corpses``, ``search_markers``, ``searched``}),
 ``explored`` (location tiles explored), ``visited`` (locations visited),
@@ -331,12 +336,52 @@ Batteries (§4.2, the docs page's "What the engine plays", **Batteries**)
 30. At the end of every turn (after the threat phase and the fire, day or night), every
     survivor's light left above 0 goes down by 1: a unit lasts ``turns`` turns, the turn it
     is taken included; it burns on by day, unused.
+
+Exchanges (§4.6 "reorganize inventory", the docs page's **Exchanges**)
+---------------------------------------------------------------------
+31. Who and when: only the active survivor, in his activation or his reserve activation
+    (pending ``act`` or ``reserve``; an alley's STOP ends the activation at once, so it
+    leaves no exchange), with a living teammate ``b`` standing on his place: the same city
+    zone outside any tile, the same city tile, or the same location tile (a survivor in a
+    location is not on its access zone). Either of them may be hidden among corpses or
+    engaged; a give neither stops hiding nor touches enemies. Two teammates who are not the
+    active survivor never exchange. It is legal while the exchange he opened has gives
+    left, or when he has ``combat.exchange_ap`` AP or more to declare one.
+32. What a give hands over (``GOODS``, one action a good and a direction; the giver is the
+    active survivor for direction 0, ``b`` for 1): ``supplies``, ``ammo``, ``battery``: one
+    unit of the giver's counter (he holds 1 or more; the receiver has no bound);
+    ``painkillers``, ``first_aid``, ``vaccine``: one card of that kind (his first); the
+    ``flashlight``: to a receiver holding none, every flashlight card of the giver with the
+    light left of its battery unit (the receiver's light becomes the giver's, the giver's
+    0; the turns a unit gives go with the card); the ``suppressor``: every suppressor card,
+    to a receiver holding none; ``ranged``: the giver carries a ranged weapon: the two swap
+    their ranged weapons (the receiver's may be none, the giver then has none); ``melee``:
+    the giver's melee weapon is not his fists: the two swap melee weapons (a receiver with
+    his fists leaves the giver his fists: fists are never handed over). Armour is not
+    exchanged. A weapon's search card, if the giver holds one, goes with it; a slow weapon
+    shot this turn stays shot (§5 SLOW, "you can only shoot this weapon once per turn": the
+    mark goes with the weapon, so its new holder may not shoot it again this turn and the
+    one who shot it may shoot the slow weapon he receives; the kernels keep the mark with
+    the survivor who shot: a disagreement reported and pinned by the differential test's
+    ``test_a_slow_weapon_swapped_after_its_shot``). A swapped weapon is kept as it is
+    (Reading 10's choice of the better weapon is a search's, not an exchange's).
+33. Cost: a give when no exchange is open declares one: ``combat.exchange_ap`` AP are paid,
+    he counts as having acted (no complete-turn action after it), and the exchange allows
+    ``combat.exchange_items`` gives in all, this one included; the next gives of it are free
+    (also at 0 AP). Any other action, ``("end",)`` included, closes it (its unused gives are
+    lost; a give after that declares a new exchange, its AP again); so does the start of
+    each activation and each reserve activation.
+34. With gives still open and no AP left, the activation goes on (the gives and the free
+    actions are legal); ``("end",)`` alone left ends it as ever.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 LEVELS = ("green", "yellow", "red")
+# what an exchange hands over (Reading 32)
+GOODS = ("supplies", "ammo", "battery", "painkillers", "first_aid", "vaccine", "flashlight",
+         "suppressor", "ranged", "melee")
 
 
 class _GameOver(Exception):
@@ -447,6 +492,8 @@ class Reference:
                 "acted": False,
                 # Reading 27: battery units in the backpack, the flashlight's light left
                 "battery": R["survivor.start_battery"], "light": 0,
+                # Reading 33: the gives left in the exchange he has open (0: none)
+                "exchange": 0,
             })
         self.stats = {"threat_from": {"noise": 0, "leave": 0, "clock": 0, "cards": 0},
                       "threat_lowered": 0, "sp_on_rolls": 0, "sp_on_threat": 0, "kills": 0,
@@ -1103,8 +1150,93 @@ class Reference:
             out += [("vaccine", p) for p in sps]
         if self._can_lower(s):
             out.append(("lower_threat",))
+        out += self._gives(s)
         out.append(("end",))
         return out
+
+    # ------------------------------------------------------------------ exchanges (§4.6)
+    def _same_place(self, a: int, b: int) -> bool:
+        """Reading 31: on the same location tile or city tile, or in the same city zone
+        outside any tile."""
+        x, y = self.sv[a], self.sv[b]
+        if x["tile"] is not None or y["tile"] is not None:
+            return x["tile"] == y["tile"]
+        return x["zone"] == y["zone"]
+
+    def _can_give(self, giver: int, taker: int, good: str) -> bool:
+        """Reading 32: whether ``giver`` holds ``good`` to hand ``taker``."""
+        if good in ("supplies", "ammo", "battery"):
+            return self.sv[giver][good] > 0
+        if good in ("painkillers", "first_aid", "vaccine"):
+            return self._card_of_kind(giver, good) is not None
+        if good in ("flashlight", "suppressor"):
+            return self._card_of_kind(giver, good) is not None and self._card_of_kind(taker, good) is None
+        if good == "ranged":
+            return self._carried(giver, "ranged") is not None
+        return self._carried(giver, "melee") != "fists"
+
+    def _gives(self, s: int) -> list[tuple]:
+        """Reading 31: the gives open to the active survivor ``s``."""
+        sv = self.sv[s]
+        if sv["exchange"] <= 0 and sv["ap"] < self.R["combat.exchange_ap"]:
+            return []
+        out = []
+        for b in self._living():
+            if b == s or not self._same_place(s, b):
+                continue
+            for d, (giver, taker) in enumerate(((s, b), (b, s))):
+                out += [("give", b, d, good) for good in GOODS if self._can_give(giver, taker, good)]
+        return out
+
+    def _swap_weapon(self, giver: int, taker: int, kind: str) -> None:
+        """Reading 32: the giver's weapon of ``kind`` for the taker's (fists stay)."""
+        g, t = self.sv[giver], self.sv[taker]
+        wg, wt = self._carried(giver, kind), self._carried(taker, kind)
+        wt = None if wt == "fists" else wt
+        g["weapons"] = [w for w in g["weapons"] if w != wg] + ([wt] if wt else [])
+        t["weapons"] = [w for w in t["weapons"] if w != wt] + [wg]
+        for w, a, b in ((wg, g, t), (wt, t, g)):
+            if w is None:
+                continue
+            card = next((c for c in a["cards"] if self.R[f"search.{c}.kind"] == "weapon"
+                         and self.R[f"search.{c}.weapon"] == w), None)
+            if card is not None:
+                a["cards"].remove(card)
+                b["cards"].append(card)
+        # the slow mark goes with the weapon
+        used_g, used_t = wg in g["slow_used"], wt is not None and wt in t["slow_used"]
+        g["slow_used"].discard(wg)
+        if wt is not None:
+            t["slow_used"].discard(wt)
+        if used_g:
+            t["slow_used"].add(wg)
+        if used_t:
+            g["slow_used"].add(wt)
+
+    def _give(self, s: int, b: int, d: int, good: str) -> None:
+        """Readings 32-33: a give of the active survivor ``s`` with teammate ``b``."""
+        R, sv = self.R, self.sv[s]
+        if sv["exchange"] <= 0:
+            sv["ap"] -= R["combat.exchange_ap"]
+            sv["exchange"] = R["combat.exchange_items"]
+        sv["exchange"] -= 1
+        giver, taker = (s, b) if d == 0 else (b, s)
+        g, t = self.sv[giver], self.sv[taker]
+        if good in ("supplies", "ammo", "battery"):
+            g[good] -= 1
+            t[good] += 1
+        elif good in ("painkillers", "first_aid", "vaccine"):
+            c = self._card_of_kind(giver, good)
+            g["cards"].remove(c)
+            t["cards"].append(c)
+        elif good in ("flashlight", "suppressor"):
+            moved = [c for c in g["cards"] if R[f"search.{c}.kind"] == good]
+            g["cards"] = [c for c in g["cards"] if c not in moved]
+            t["cards"] += moved
+            if good == "flashlight":
+                t["light"], g["light"] = g["light"], 0
+        else:
+            self._swap_weapon(giver, taker, good)
 
     def _move_cost(self, s: int, enter: bool) -> int:
         """Reading 5: a move costs ``city.move_ap`` (``city.enter_location_ap`` from a city
@@ -1177,6 +1309,7 @@ class Reference:
         sv = self.sv[s]
         self.active = s
         sv["moved"] = False   # Reading 4: cleared at the start of an activation or a reserve
+        sv["exchange"] = 0    # Reading 33: an exchange never outlives an activation
         if reserve:
             sv["ap"], sv["reserve"] = sv["reserve"], 0
             sv["full_ap"] = -1
@@ -1196,6 +1329,7 @@ class Reference:
                 break
             a = yield ("reserve" if reserve else "act", s)
             if a[0] == "end":
+                sv["exchange"] = 0   # Reading 33: ending closes the exchange
                 break
             stop = yield from self._do(s, a)
             self._check_end()
@@ -1234,8 +1368,12 @@ class Reference:
         R, sv = self.R, self.sv[s]
         kind = a[0]
         if kind in ("move", "enter", "tile", "exit_location", "attack", "search_zone", "search_item",
-                    "search_corpse", "hide", "defend", "rest", "jump"):
+                    "search_corpse", "hide", "defend", "rest", "jump", "give"):
             sv["acted"] = True
+        if kind == "give":
+            self._give(s, *a[1:])
+            return None
+        sv["exchange"] = 0   # Reading 33: any other action closes the exchange
         if kind == "move":
             z = (a[1], a[2])
             sv["ap"] -= self._move_cost(s, False)
@@ -1657,4 +1795,5 @@ class Reference:
                 "sp": sv["sp"], "supplies": sv["supplies"], "ammo": sv["ammo"],
                 "weapons": list(sv["weapons"]), "items": list(sv["cards"]), "hidden": sv["hidden"],
                 "defending": sv["defending"], "activated": sv["activated"], "ap": sv["ap"],
-                "reserve": sv["reserve"], "battery": sv["battery"], "light": sv["light"]}
+                "reserve": sv["reserve"], "battery": sv["battery"], "light": sv["light"],
+                "exchange": sv["exchange"]}
