@@ -149,3 +149,18 @@ def test_the_baseline_takes_ammunition_it_needs_and_keeps_its_meal():
     st[si(1, K.U_SUPPLIES)] = 0
     a = g.legal_codes()[g.policy_choice("baseline")]
     assert a == give(1, "ammo", take=True)
+
+
+def test_a_slow_gun_takes_its_shot_of_the_turn_with_it():
+    """§5 SLOW ("you can only shoot this weapon once per turn") and §4.6: Swift shot his
+    shotgun this turn and swaps it for Lebeu's rifle: the rifle may still shoot, the
+    shotgun may not (the mark goes with the weapon, found by the differential test)."""
+    g = two_at_start()
+    st = g.state
+    shotgun, rifle = RS.weapon_names.index("shotgun"), RS.weapon_names.index("rifle")
+    assert RS.get("weapons.shotgun.slow") and RS.get("weapons.rifle.slow")
+    st[si(0, K.U_RANGED)], st[si(1, K.U_RANGED)] = shotgun, rifle
+    st[si(0, K.U_SLOW_USED)], st[si(1, K.U_SLOW_USED)] = 1, 0
+    g.apply_code(give(1, "ranged"))
+    assert (g.surv(0, K.U_RANGED), g.surv(0, K.U_SLOW_USED)) == (rifle, 0)
+    assert (g.surv(1, K.U_RANGED), g.surv(1, K.U_SLOW_USED)) == (shotgun, 1)

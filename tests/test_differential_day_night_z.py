@@ -37,9 +37,9 @@ give in the games above, and "exchanges" games (kits, flashlights, suppressors a
 guns common, the clock mostly held, teams 2-4, a player that gives where it may and walks
 to a teammate while anyone holds a card) hand every good over both ways; a count of the
 gives compared and a check that a reference with a free exchange, a give fewer or a
-flashlight handed over without its light is caught.  One reading differs and is marked
-(``test_a_slow_weapon_swapped_after_its_shot``, an expected failure): a slow weapon shot
-this turn and then swapped.
+flashlight handed over without its light is caught.  A slow weapon shot this turn and
+then swapped keeps its mark (``test_a_slow_weapon_swapped_after_its_shot``: the kernel
+kept the mark with the survivor until this test found it).
 
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run on demand).
 """
@@ -953,8 +953,7 @@ def test_ignoring_the_jump_is_caught(jump_rules, monkeypatch):
 # probability 4/5 through an open exchange and 1/5 otherwise; and while anyone holds such
 # a card it walks to a teammate (a move onto a teammate's place, probability 7/10), so that
 # every good moves and exchanges reach their bound, free gives at 0 AP and gives in a
-# reserve occur.  It never swaps ranged weapons after a slow shot of the turn (the one
-# reading the engines differ on, pinned by test_a_slow_weapon_swapped_after_its_shot).
+# reserve occur (a slow gun swapped after its shot of the turn among them).
 _GIVE_CARDS = ("painkillers", "first_aid", "vaccine", "flashlight", "suppressor")
 _CARD_FIELDS = (K.U_PAINKILLERS, K.U_FIRST_AID, K.U_VACCINES, K.U_FLASHLIGHT, K.U_SUPPRESSOR)
 _GIVE_HOURS = (8, 18, 22, 1)
@@ -991,11 +990,7 @@ def _givey(seed: int, game: int):
 
     def pick(codes, g):
         me = g.g(K.G_CUR)
-        # not the swap of ranged weapons after a slow shot this turn: the engines read it
-        # apart (test_a_slow_weapon_swapped_after_its_shot, an expected failure)
-        gives = [c for c in codes if c // K.ACT_KIND == K.AC_GIVE and not (
-            K.GOODS[(c % K.ACT_KIND) // K.ACT_ARG % K.N_GOODS] == "ranged"
-            and (su(g, me, K.U_SLOW_USED) or su(g, (c % K.ACT_KIND) // K.ACT_ARG // (2 * K.N_GOODS), K.U_SLOW_USED)))]
+        gives = [c for c in codes if c // K.ACT_KIND == K.AC_GIVE]
         cards = [c for c in gives if K.GOODS[(c % K.ACT_KIND) // K.ACT_ARG % K.N_GOODS] in _GIVE_CARDS]
         if cards and rng.random() < 0.6:
             return rng.choice(cards)
@@ -1081,16 +1076,11 @@ def slow_guns():
                                     "survivors.swift.ammo": 6, "survivors.lebeu.ammo": 6})
 
 
-@pytest.mark.xfail(raises=Disagreement, strict=True,
-                   reason="known disagreement (reported): the kernel keeps a slow weapon's shot "
-                          "with the survivor who fired, the reference with the weapon (§5 SLOW: "
-                          "'you can only shoot this weapon once per turn')")
 def test_a_slow_weapon_swapped_after_its_shot(slow_guns):
-    """§5 SLOW and §4.6: Swift shoots the shotgun, then the two swap their slow guns.  The
-    reference (Reading 32): the rifle he receives was not shot this turn, so he may shoot
-    it; the shotgun Lebeu receives was, so she may not.  The kernel keeps the mark with
-    the survivor (Swift may not shoot the rifle, Lebeu may shoot the shotgun again):
-    the hidden position's slow_used differs at the swap (seed 1313, game 0, decision 26)."""
+    """§5 SLOW and §4.6: Swift shoots the shotgun, then the two swap their slow guns: the
+    rifle he receives was not shot this turn, so he may shoot it; the shotgun Lebeu
+    receives was, so she may not (the mark goes with the weapon).  The engines disagreed
+    here until the kernel's swap moved the mark (seed 1313, game 0, decision 26)."""
     rng = random.Random(1313)
 
     def swap_after_a_slow_shot(codes, g):

@@ -1207,7 +1207,8 @@ def can_give(st, rl, a, b, g):
 def give(st, rl, a, b, g):
     """Survivor ``a`` hands good ``g`` to ``b``: a unit of a counter, the flashlight (with
     its battery unit's turns and the light left) or the suppressor, or a weapon swapped
-    for ``b``'s of its kind (``b``'s fists stay his: ``a`` is left with his own)."""
+    for ``b``'s of its kind (``b``'s fists stay his: ``a`` is left with his own; a ranged
+    weapon takes its slow mark with it)."""
     if g <= K.G_VACCINE:
         st[su(a, _GOOD_FIELD[g])] -= 1
         st[su(b, _GOOD_FIELD[g])] += 1
@@ -1225,6 +1226,12 @@ def give(st, rl, a, b, g):
         st[su(b, f)] = w
         if g == K.G_MELEE and st[su(a, f)] < 0:
             st[su(a, f)] = rl[K.R_PARAMS + K.RP_FISTS]
+        if g == K.G_RANGED:
+            # a slow weapon fires once a turn (§5 SLOW): its mark goes with the weapon (only
+            # a shot is checked for it)
+            u = st[su(a, K.U_SLOW_USED)]
+            st[su(a, K.U_SLOW_USED)] = st[su(b, K.U_SLOW_USED)]
+            st[su(b, K.U_SLOW_USED)] = u
 
 
 @njit_nb
