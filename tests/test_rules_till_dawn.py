@@ -491,8 +491,14 @@ def test_the_batch_kernel_plays_each_game_with_its_own_row(rules):
         par[i] = pp[0]
         rows.append(team)
     out = api.run_kernel(rules, 11, 40, players, chars, pol, par, 1, threads=1)
+    from simlib.games.till_dawn.step import Game
+
     for i in range(n):
         rec, _log, _state = api.trace_game(11, 40 + i, int(players[i]),
                                            [api.as_seat(s) for s in seats[i % 3]],
                                            characters=rows[i], ruleset=rules)
         assert out[i].tolist() == rec.tolist(), i
+        # and the game the step API plays, each seat choosing with its own parameters
+        g = Game(11, 40 + i, ruleset=rules,
+                 seats=[{"player": p, "character": c} for p, c in zip(seats[i % 3], rows[i])])
+        assert g.play().record_array().tolist() == rec.tolist(), i
