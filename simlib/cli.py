@@ -103,14 +103,20 @@ def build_parser() -> argparse.ArgumentParser:
                      "(simlib games lists them; Until Daylight is the default).",
                      epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"simlib {__version__}")
-    game_commands = {}
+    from .cli_train import COMMAND as TRAIN
+
+    game_commands, trainers = {}, {}
     for n in game_names():
         for cname, cmd in get_game(n).command_table().items():
-            game_commands[cname] = (n, cmd)
+            if cname == TRAIN:  # one command for every game that has one (cli_train)
+                trainers[n] = cmd
+            else:
+                game_commands[cname] = (n, cmd)
     sub = parser.add_subparsers(
         dest="command",
         metavar="{" + ",".join(["simulate", "report", "trace", "games", "rules", "compare", "sweep",
-                                "calibrate", "sensitivity", "skill"] + sorted(game_commands)
+                                "calibrate", "sensitivity", "skill"]
+                               + sorted(list(game_commands) + ([TRAIN] if trainers else []))
                                + ["bench", "serve"]) + "}",
         parser_class=_Parser)
 
@@ -181,6 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
         g = sub.add_parser(cname, help=f"{cmd.help} ({gname.replace('_', '-')})")
         cmd.add_arguments(g)
         g.set_defaults(game_command=cmd)
+    if trainers:
+        from .cli_train import add_parser as add_train_parser
+
+        add_train_parser(sub, trainers)
     sub.add_parser("bench", help="speed of the kernels (simlib bench --help)", add_help=False)
     from .serve.main import DESCRIPTION as _serve_doc, add_arguments as _serve_arguments
 
@@ -372,6 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .cli_skill import run as run_skill
 
             return run_skill(a)
+        if getattr(a, "train_commands", None) is not None:  # simlib train-policy
+            from .cli_train import run as run_train
+
+            return run_train(a)
         from .cli_instruments import COMMANDS
 
         if a.command in COMMANDS:

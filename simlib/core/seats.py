@@ -22,7 +22,7 @@ import numpy as np
 from .params import PolicySpec, param_vector
 
 __all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "check_players", "check_games", "one_table",
-           "seat_arrays", "team_row", "player_counts", "seat_tables", "study_tables", "tables_cycle",
+           "seat_arrays", "params_width", "team_row", "player_counts", "seat_tables", "study_tables", "tables_cycle",
            "table_seats", "table_focal_seats"]
 
 
@@ -70,8 +70,10 @@ class Seat:
         return self.policy + (f"({','.join(diff)})" if diff else "")
 
     def vector(self) -> np.ndarray:
-        """The kernels' parameter vector (float64, ``n_params``): the parameters first."""
-        out = np.zeros(self.n_params, dtype=np.float64)
+        """The kernels' parameter vector (float64, ``n_params``, or as long as the parameters
+        when a player has more, as Till Dawn's distilled player's weights): the parameters
+        first."""
+        out = np.zeros(max(self.n_params, len(self.params)), dtype=np.float64)
         out[:len(self.params)] = self.params
         return out
 
@@ -171,15 +173,25 @@ def seat_arrays(seats: Sequence[Seat], n: int, width: int | None = None,
                 n_params: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The same seats in each of ``n`` games: policy ids ``(n, width)`` and parameter vectors
     ``(n, width, n_params)``; ``width`` the kernels' seat columns (default: the seats given),
-    ``n_params`` the seats' (given when there may be no seat yet)."""
+    ``n_params`` the seats' (given when there may be no seat yet; a seat with a longer
+    vector widens it: :func:`params_width`)."""
     width = len(seats) if width is None else int(width)
-    n_params = type(seats[0]).n_params if n_params is None else int(n_params)
+    n_params = params_width(seats, type(seats[0]).n_params if n_params is None else n_params)
     pol = np.zeros((n, width), dtype=np.int64)
     par = np.zeros((n, width, n_params), dtype=np.float64)
     for s, seat in enumerate(seats):
         pol[:, s] = seat.policies[seat.policy].id
-        par[:, s, :] = seat.vector()
+        vec = seat.vector()
+        par[:, s, :len(vec)] = vec
     return pol, par
+
+
+def params_width(seats: Sequence[Seat], n_params: int) -> int:
+    """The parameter vectors' length for a batch of these seats: ``n_params`` (the game's
+    shortest), or the longest seat's vector when longer (zeros pad the others).  The
+    kernels' arrays keep one type whatever their length, so a player with many weights
+    costs no new compile, and tables without it keep their short vectors."""
+    return max([int(n_params)] + [len(s.vector()) for s in seats])
 
 
 def team_row(names: Sequence[str] | None, players: int, rules, width: int) -> np.ndarray:
@@ -274,6 +286,7 @@ def table_seats(tables: Sequence[Sequence[Seat]], start: int, count: int,
     which = idx % nt
     rot_base = idx // nt
     npl = np.array([len(tables[w]) for w in which], dtype=np.int64)
+    n_params = params_width([s for t in tables for s in t], n_params)
     pol = np.zeros((count, seats), dtype=np.int64)
     par = np.zeros((count, seats, n_params), dtype=np.float64)
     labels = np.full((count, label_seats or seats), None, dtype=object)
@@ -283,7 +296,10 @@ def table_seats(tables: Sequence[Sequence[Seat]], start: int, count: int,
             continue
         p = len(table)
         ids = np.array([policies[s.policy].id for s in table], dtype=np.int64)
-        vec = np.stack([s.vector() for s in table])
+        vec = np.zeros((p, n_params), dtype=np.float64)
+        for i, s in enumerate(table):
+            v = s.vector()
+            vec[i, :len(v)] = v
         lab = np.array([s.label for s in table], dtype=object)
         r = rot_base[sel] % p
         src = (np.arange(p)[None, :] + r[:, None]) % p  # seat s plays table seat (s + r) % p

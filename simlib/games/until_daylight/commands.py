@@ -1,5 +1,7 @@
-"""Until Daylight's own command-line commands, ``simlib tune-policy`` and ``simlib
-train-policy`` (declared in ``game.COMMANDS``; the CLI knows no game by name)."""
+"""Until Daylight's own command-line commands, ``simlib tune-policy``, and its part of
+``simlib train-policy`` (its own options and its run; the command and the options every
+game shares are ``simlib.cli_train``'s).  Declared in ``game.COMMANDS``; the CLI knows no
+game by name."""
 from __future__ import annotations
 
 import math
@@ -84,67 +86,37 @@ def run_tune(a) -> int:
     return 0
 
 
-GAME_NAME = "until-daylight"
-
-
 def add_train_arguments(t) -> None:
-    from .distil import DEFAULT_CONTINUATIONS, DEFAULT_HORIZON, DEFAULT_TEACHER
+    """Until Daylight's own options of ``simlib train-policy`` (the shared ones, and the
+    command, are ``simlib.cli_train``'s)."""
+    from .distil import DEFAULT_CONTINUATIONS, DEFAULT_HORIZON
 
-    t.description = ("Distil the rollout search into the `distilled` policy: at every "
-                     "decision where the teacher searches, its continuations value the "
-                     "baseline's best candidates (or, with --labels choices, the teacher's "
-                     "choices are the labels); the weights of a linear score of features a "
-                     "player can see are fitted (ridge regression of the gains, or a "
-                     "conditional logit; L2), a threshold is picked on tuning games, the fit "
-                     "is checked on held-out teacher games (agreement) and against the "
-                     "baseline on fresh games (paired), and the weights are written with "
-                     "their provenance.  The same arguments give the same file.")
-    t.add_argument("--game", dest="game_name", default=GAME_NAME, metavar="NAME",
-                   help=f"the game (only {GAME_NAME} has a distilled policy so far)")
-    t.add_argument("--rules", default="calibrated", metavar="PATH|calibrated|reference",
-                   help="ruleset to train on (default: the calibrated preset)")
-    t.add_argument("--players", default="4", metavar="N", help="player count (default 4)")
-    t.add_argument("--teacher", default=DEFAULT_TEACHER, metavar="POLICY",
-                   help=f"the search that labels the decisions (default {DEFAULT_TEACHER}: its "
-                        "candidates, gate, continuations and values; its budget matters only "
-                        "with --labels choices)")
-    t.add_argument("--labels", default="values", choices=("values", "choices"),
+    t.description = ("Distil the rollout search: at every decision where the teacher "
+                     "searches, its continuations value the baseline's best candidates (or, "
+                     "with --labels choices, the teacher's choices are the labels); the "
+                     "weights of a linear score are fitted (ridge regression of the gains, "
+                     "or a conditional logit; L2: default 10 for values, 1 for choices), a "
+                     "threshold is picked on tuning games, and the fit is checked on held-out "
+                     "teacher games and against the baseline on fresh games.  Defaults: "
+                     "--rules calibrated, --players 4, --teacher rollout-1000, --games 2000.")
+    t.add_argument("--labels", default=None, choices=("values", "choices"),
                    help="values (default): the teacher's continuations value every ranked "
                         "candidate, the baseline plays; choices: the teacher plays and its "
                         "choices are the labels")
-    t.add_argument("--continuations", default=str(DEFAULT_CONTINUATIONS), metavar="L",
+    t.add_argument("--continuations", default=None, metavar="L",
                    help=f"continuations per ranked candidate with --labels values (default "
                         f"{DEFAULT_CONTINUATIONS})")
-    t.add_argument("--horizon", default=str(DEFAULT_HORIZON), metavar="H",
+    t.add_argument("--horizon", default=None, metavar="H",
                    help=f"the teacher's horizon in rounds (default {DEFAULT_HORIZON}; 0: play "
                         "each continuation to the end, very slow on the calibrated ruleset)")
-    t.add_argument("--games", default="2000", metavar="N",
-                   help="training teacher games (default 2000)")
-    t.add_argument("--heldout", default=None, metavar="N",
-                   help="held-out teacher games (default: a quarter of --games)")
-    t.add_argument("--seed", default="0", metavar="S",
-                   help="seed of the teacher games (default 0; the held-out games follow the "
-                        "training ones)")
-    t.add_argument("--l2", default=None, metavar="X",
-                   help="L2 penalty (default 10 for values, 1 for choices)")
-    t.add_argument("--tune-games", default="20000", metavar="N",
+    t.add_argument("--tune-games", default=None, metavar="N",
                    help="games per threshold on the tuning seed (--seed + 2; default 20000)")
-    t.add_argument("--check-games", default="20000", metavar="N",
-                   help="games of the paired check on seed --seed + 1 (default 20000)")
-    t.add_argument("--threads", default=None, metavar="N", help="threads")
-    t.add_argument("--out", default="distilled.toml", metavar="FILE.toml",
-                   help="where to write the weights (default distilled.toml; the shipped file "
-                        "is data/until_daylight/policies/distilled.toml)")
-    t.add_argument("--force", action="store_true", help="overwrite an existing --out file")
-    t.add_argument("--no-progress", action="store_true", help="no progress lines")
 
 
 def run_train(a) -> int:
-    from ...core.games import normalize
-    from .distil import train_distilled, write_distilled
+    from .distil import (DEFAULT_CONTINUATIONS, DEFAULT_HORIZON, DEFAULT_TEACHER,
+                         train_distilled, write_distilled)
 
-    if normalize(a.game_name) != normalize(GAME_NAME):
-        raise ValueError(f"--game {a.game_name}: only {GAME_NAME} has a distilled policy so far")
     out = Path(a.out)
     if out.suffix != ".toml":
         raise ValueError(f"--out must name a .toml file; got {a.out!r}")
@@ -158,20 +130,24 @@ def run_train(a) -> int:
             l2 = float(a.l2)
         except ValueError:
             raise ValueError(f"--l2: {a.l2!r} is not a number") from None
-    kw = dict(players=_positive(a.players, "--players"),
-              games=_positive(a.games, "--games"),
+    kw = dict(players=_positive(a.players or "4", "--players"),
+              games=_positive(a.games or "2000", "--games"),
               heldout=_positive(a.heldout, "--heldout") if a.heldout is not None else None,
-              seed=_seed(a.seed, "--seed"), teacher=a.teacher,
-              horizon=_seed(a.horizon, "--horizon"), l2=l2, labels=a.labels,
-              continuations=_positive(a.continuations, "--continuations"),
-              tune_games=_positive(a.tune_games, "--tune-games"),
+              seed=_seed(a.seed, "--seed"), teacher=a.teacher or DEFAULT_TEACHER,
+              horizon=_seed(a.horizon if a.horizon is not None else DEFAULT_HORIZON,
+                            "--horizon"),
+              l2=l2, labels=a.labels or "values",
+              continuations=_positive(a.continuations or DEFAULT_CONTINUATIONS,
+                                      "--continuations"),
+              tune_games=_positive(a.tune_games or "20000", "--tune-games"),
               check_games=_positive(a.check_games, "--check-games"),
               threads=_positive(a.threads, "--threads") if a.threads is not None else None)
 
     def progress(line: str) -> None:
         sys.stderr.write(line + "\n")
 
-    res = train_distilled(a.rules, progress=None if a.no_progress else progress, **kw)
+    res = train_distilled(a.rules or "calibrated", progress=None if a.no_progress else progress,
+                          **kw)
     write_distilled(res, out, command=getattr(a, "command_line", ""))
     sys.stdout.write(res.summary() + f"\nwrote {out}\n")
     return 0

@@ -43,6 +43,7 @@ import numpy as np
 
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
+from ...core.weights import write_weights
 from . import codes as K
 from .api import check_players, flat_rules, run_kernel, team_codes
 from .kernels import policies_nb as P
@@ -390,41 +391,22 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
     return DistilResult(params, settings, training, check)
 
 
-def _toml_value(v) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(float(v)) if np.isfinite(v) else '"nan"'
-    return str(v)
-
-
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``; the gate, copied from the teacher, source
     ``teacher``) and their provenance; atomic (a temporary file, then a rename)."""
-    path = Path(path)
     gate = set(DISTILLED_PARAMS[:P.DP_W]) - set(POLICIES["baseline"].param_names)
-    lines = ["# The `distilled` policy: the rollout search's choices fitted into a linear score",
-             "# of features a player can see (`simlib train-policy --game until-daylight`).",
-             "# Written by simlib.games.until_daylight.distil; re-create it with the command",
-             "# under [provenance] (the same arguments give the same weights).", "", "[params]"]
-    for k, v in result.params.items():
-        src = "baseline" if k in POLICIES["baseline"].param_names else (
-            "teacher" if k in gate else "fit")
-        lines.append(f"{k} = {{ value = {v!r}, source = \"{src}\" }}")
+    header = ["The `distilled` policy: the rollout search's choices fitted into a linear score",
+              "of features a player can see (`simlib train-policy --game until-daylight`).",
+              "Written by simlib.games.until_daylight.distil; re-create it with the command",
+              "under [provenance] (the same arguments give the same weights)."]
+    rows = [(k, v, "baseline" if k in POLICIES["baseline"].param_names else (
+        "teacher" if k in gate else "fit")) for k, v in result.params.items()]
     prov = {"command": command, "date": _dt.date.today().isoformat(),
             "fit": ("ridge regression of the challengers' gains over the baseline's choice"
                     if result.settings.get("labels") == "values" else
                     "conditional logit over the ranked candidates, L2, scipy L-BFGS-B from zero"),
             "features": len(distilled_feature_names()), **result.settings}
-    lines += ["", "[provenance]"] + [f"{k} = {_toml_value(v)}" for k, v in prov.items()]
-    lines += ["", "[training]  # teacher games; agreement on the held-out ones"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in result.training.items()]
-    lines += ["", "[check]  # fresh seeds, the same games for both policies"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in result.check.items()]
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
-    return path
+    return write_weights(path, header, rows, [
+        ("provenance", "", prov),
+        ("training", "teacher games; agreement on the held-out ones", result.training),
+        ("check", "fresh seeds, the same games for both policies", result.check)])

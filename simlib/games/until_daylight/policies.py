@@ -13,6 +13,7 @@ import numpy as np
 
 from ...core import seats
 from ...core.params import PolicySpec, param_vector
+from ...core.weights import read_weights, ruleset_refusal
 from . import codes as K
 from .kernels import policies_nb as P
 from .ruleset import default_ruleset_dir
@@ -162,11 +163,8 @@ def check_policy_ruleset(policy: str, params, rules) -> None:
         return
     fp = rules.fingerprint()
     if _DISTILLED_FINGERPRINT is not None and fp != _DISTILLED_FINGERPRINT:
-        raise ValueError(
-            f"policy 'distilled': its weights ({distilled_path()}) were fitted on the ruleset "
-            f"of fingerprint {_DISTILLED_FINGERPRINT[:12]}..., not this one ({fp[:12]}...): "
-            "re-fit them with `simlib train-policy`, or play them anyway with the policy "
-            "parameter any_ruleset=1 (`--policy-param any_ruleset=1`)")
+        raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
+                                         fp, "until-daylight"))
 
 
 def policy_names() -> list[str]:
@@ -287,36 +285,15 @@ def read_distilled(path: str | Path | None = None) -> dict:
     """``{"params": {name: value}, "provenance": {...}, "check": {...}}`` of a distilled
     weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``, which is 0);
     raises ``ValueError`` naming the file and what is wrong."""
-    import tomllib
-
     path = distilled_path() if path is None else Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the distilled weights: {exc}") from None
-    want = [n for n in DISTILLED_PARAMS if n != "any_ruleset"]
-    raw = data.get("params", {})
-    if not isinstance(raw, dict) or sorted(raw) != sorted(want):
-        missing = sorted(set(want) - set(raw)) if isinstance(raw, dict) else want
-        extra = sorted(set(raw) - set(want)) if isinstance(raw, dict) else []
-        raise ValueError(f"{path}: [params] must hold exactly the {len(want)} names of the "
-                         f"distilled policy; missing: {', '.join(missing) or 'none'}; unknown: "
-                         f"{', '.join(extra) or 'none'}")
-    params = {"any_ruleset": 0.0}
-    for k in want:
-        v = raw[k].get("value") if isinstance(raw[k], dict) else None
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
-        params[k] = float(v)
+    got = read_weights(path, [n for n in DISTILLED_PARAMS if n != "any_ruleset"],
+                       "the distilled policy")
+    params = {"any_ruleset": 0.0, **got["params"]}
     if not 2 <= params["top_k"] <= P.MAX_TOP_K or params["top_k"] != int(params["top_k"]):
         raise ValueError(f"{path}: params.top_k.value must be a whole number from 2 to "
                          f"{P.MAX_TOP_K}; got {params['top_k']:g}")
-    prov = data.get("provenance", {})
-    fp = prov.get("ruleset_fingerprint") if isinstance(prov, dict) else None
-    if not isinstance(fp, str) or not fp:
-        raise ValueError(f"{path}: [provenance] must give the ruleset_fingerprint the weights "
-                         "were fitted on")
-    return {"params": params, "provenance": prov, "check": data.get("check", {})}
+    return {"params": params, "provenance": got["provenance"],
+            "check": got["data"].get("check", {})}
 
 
 _register_distilled()

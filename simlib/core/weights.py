@@ -1,0 +1,87 @@
+"""A fitted player's weights file: ``[params]`` (each ``{ value = ..., source = "..." }``)
+and sections of provenance and figures, as every game's distilled player ships them
+(``data/<game>/policies/distilled.toml``, written by ``simlib train-policy``).
+
+:func:`write_weights` writes one atomically (a temporary file, then a rename);
+:func:`read_weights` reads one back, checking that ``[params]`` holds exactly the names
+asked, each a finite number, and that ``[provenance]`` names the ruleset fingerprint the
+weights were fitted on; every problem is a ``ValueError`` naming the file.
+:func:`ruleset_refusal` is the message a game gives when the weights meet another ruleset.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+__all__ = ["toml_value", "write_weights", "read_weights", "ruleset_refusal"]
+
+
+def toml_value(v) -> str:
+    """One TOML value (strings quoted, floats by ``repr``, a non-finite float as ``"nan"``)."""
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(float(v)) if math.isfinite(v) else '"nan"'
+    return str(v)
+
+
+def write_weights(path: str | Path, header: Sequence[str],
+                  params: Iterable[tuple[str, float, str]],
+                  sections: Sequence[tuple[str, str, Mapping]]) -> Path:
+    """Write ``header`` (comment lines, without their ``#``), ``[params]`` (``(name, value,
+    source)`` rows, in order) and each ``(name, comment, mapping)`` of ``sections`` (the
+    comment, if any, follows the table's header: ``[training]  # teacher games``)."""
+    path = Path(path)
+    lines = [f"# {h}" for h in header] + ["", "[params]"]
+    lines += [f"{k} = {{ value = {float(v)!r}, source = \"{src}\" }}" for k, v, src in params]
+    for name, note, body in sections:
+        lines += ["", f"[{name}]" + (f"  # {note}" if note else "")]
+        lines += [f"{k} = {toml_value(v)}" for k, v in body.items()]
+    tmp = path.with_name(path.name + ".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(path)
+    return path
+
+
+def read_weights(path: str | Path, names: Sequence[str], what: str) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "data": the whole file}`` of a
+    weights file whose ``[params]`` must hold exactly ``names``; ``what`` names the weights
+    in messages ("the distilled weights")."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read {what}: {exc}") from None
+    raw = data.get("params", {})
+    if not isinstance(raw, dict) or sorted(raw) != sorted(names):
+        missing = sorted(set(names) - set(raw)) if isinstance(raw, dict) else list(names)
+        extra = sorted(set(raw) - set(names)) if isinstance(raw, dict) else []
+        raise ValueError(f"{path}: [params] must hold exactly the {len(names)} names of "
+                         f"{what}; missing: {', '.join(missing) or 'none'}; unknown: "
+                         f"{', '.join(extra) or 'none'}")
+    params = {}
+    for k in names:
+        v = raw[k].get("value") if isinstance(raw[k], dict) else None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
+        params[k] = float(v)
+    prov = data.get("provenance", {})
+    fp = prov.get("ruleset_fingerprint") if isinstance(prov, dict) else None
+    if not isinstance(fp, str) or not fp:
+        raise ValueError(f"{path}: [provenance] must give the ruleset_fingerprint the weights "
+                         "were fitted on")
+    return {"params": params, "provenance": prov, "data": data}
+
+
+def ruleset_refusal(policy: str, path, fitted: str, fingerprint: str, game: str) -> str:
+    """The message refusing ``policy``'s weights (file ``path``, fitted on the ruleset of
+    fingerprint ``fitted``) on the ruleset of ``fingerprint``."""
+    return (f"policy {policy!r}: its weights ({path}) were fitted on the ruleset of fingerprint "
+            f"{fitted[:12]}..., not this one ({fingerprint[:12]}...): re-fit them with `simlib "
+            f"train-policy --game {game}`, or play them anyway with the policy parameter "
+            "any_ruleset=1 (`--policy-param any_ruleset=1`)")
