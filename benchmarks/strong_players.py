@@ -4,6 +4,7 @@
     python benchmarks/strong_players.py search-rounds --games 10  # the search's time per round
     python benchmarks/strong_players.py search-replay --games 20  # schedules, replayed
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
+    python benchmarks/strong_players.py till-dawn-distilled      # distilled vs threshold
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
 ``search``: Until Daylight's search player (``rollout-100`` with a two-round horizon by
@@ -30,6 +31,11 @@ the night's last round and for the others.
 ``till-dawn``: heads-up Till Dawn games per second on 2 threads of an ``optimal`` player
 against a ``threshold`` player, beside two ``threshold`` players, interleaved round by
 round (games 0 .. n-1 of seed 1, random characters); prints each round and the ratio.
+
+``till-dawn-distilled``: Till Dawn games per CPU-second of the distilled and the optimal
+player (each in the focal seat among threshold players, and at every seat) beside
+threshold players only, on the default study's tables (3-8 players, seats rotating),
+rounds alternating.
 
 ``study``: the same Until Daylight games (reference ruleset, 4 players, baseline, 2
 threads) through ``play_games`` (one kernel call), ``simlib.simulate`` (records kept, the
@@ -397,6 +403,55 @@ def till_dawn(rounds: int, games: int, optimal_games: int, threads: int) -> None
           f"threshold players ({threads} threads)")
 
 
+def till_dawn_distilled(rounds: int, games: int, optimal_games: int, threads: int) -> None:
+    """The distilled and the optimal player against the threshold player's speed, on the
+    tables of the default study (3-8 players, one table per count in turn, seats rotating:
+    the games of ``simlib compare`` and ``simulate``): each in the focal seat among
+    threshold players, and at every seat, beside threshold players only; process CPU time
+    on ``threads`` threads, rounds alternating; the hunt cards drawn in a game."""
+    from simlib.core.seats import table_seats
+    from simlib.games.till_dawn import api
+    from simlib.games.till_dawn.policies import POLICIES, make_seat
+    from simlib.games.till_dawn.ruleset import load_ruleset
+
+    rules = load_ruleset()
+    th = make_seat("threshold")
+    counts = (3, 4, 5, 6, 7, 8)
+    variants = {"threshold (every seat)": ([[th] * p for p in counts], games)}
+    for name, n in (("distilled", games), ("optimal", optimal_games)):
+        x = make_seat(name)
+        variants[f"{name} (focal seat)"] = ([[x] + [th] * (p - 1) for p in counts], n)
+        variants[f"{name} (every seat)"] = ([[x] * p for p in counts], n)
+
+    def runner(tables, n):
+        npl, pol, par, _ = table_seats(tables, 0, n, POLICIES, seats=api.K.MAX_SEATS,
+                                       n_params=3)
+        chars = np.full((n, api.K.MAX_SEATS), -1, dtype=np.int64)
+        wsize = api.work_size(rules, [s for t in tables for s in t])
+
+        def run(m=n):
+            t = time.process_time()
+            out = api.run_kernel(rules, 1, 0, npl[:m], chars[:m], pol[:m], par[:m], wsize,
+                                 threads=threads)
+            return m / (time.process_time() - t), float(out[:, api.K.REC_DRAWS].mean())
+        return run
+
+    runs = {k: runner(t, n) for k, (t, n) in variants.items()}
+    for r in runs.values():
+        r(16)  # compile or load, outside the timing
+    got = {k: [] for k in runs}
+    for r in range(rounds):
+        for k, run in runs.items():
+            got[k].append(run())
+        print(f"round {r + 1}: " + "; ".join(f"{k} {v[-1][0]:,.0f}" for k, v in got.items())
+              + " games per CPU-second", flush=True)
+    base = statistics.median([x for x, _ in got["threshold (every seat)"]])
+    for k, v in got.items():
+        m = statistics.median([x for x, _ in v])
+        print(f"median {k}: {m:,.0f} games per CPU-second, 1/{base / m:.2f} of the threshold "
+              f"players' ({threads} threads; {v[0][1]:.1f} hunt cards drawn a game)")
+
+
 def study(rounds: int, games: int, threads: int) -> None:
     """``simulate`` over ``play_games`` on the same games (issue #33's 5 % target): the
     measurement of ``simlib bench``'s study note (``until_daylight_speed.study_overhead``: reference
@@ -436,6 +491,11 @@ def main(argv: list[str] | None = None) -> None:
     a.add_argument("--games", type=int, default=40_000)
     a.add_argument("--optimal-games", type=int, default=1_000)
     a.add_argument("--threads", type=int, default=2)
+    d = sub.add_parser("till-dawn-distilled")
+    d.add_argument("--rounds", type=int, default=3)
+    d.add_argument("--games", type=int, default=24_000)
+    d.add_argument("--optimal-games", type=int, default=1_200)
+    d.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("study")
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--games", type=int, default=200_000)
@@ -449,6 +509,8 @@ def main(argv: list[str] | None = None) -> None:
         search_replay(args.games, args.start, args.policy, args.horizon, args.values)
     elif args.what == "till-dawn":
         till_dawn(args.rounds, args.games, args.optimal_games, args.threads)
+    elif args.what == "till-dawn-distilled":
+        till_dawn_distilled(args.rounds, args.games, args.optimal_games, args.threads)
     else:
         study(args.rounds, args.games, args.threads)
 

@@ -21,7 +21,7 @@ from . import codes as K
 from .kernels import engine_nb as E
 from .kernels.play_nb import play_batch_nb, play_game_nb
 from .kernels.policies_nb import dp_scratch_floats_nb
-from .policies import Seat
+from .policies import Seat, check_seats_ruleset
 from .records import records_frame
 from .ruleset import TillDawnRules, load_ruleset
 
@@ -82,6 +82,7 @@ def play_games(n_games: int, players: int | None = None, seats=None, characters=
     """
     rules = _rules(ruleset)
     seats = one_table(seats, players, "threshold", as_seat, lambda q: check_players(q, rules))
+    check_seats_ruleset(seats, rules)
     p = len(seats)
     n = check_games(n_games)
     chars = np.tile(team_codes(characters, p, rules), (n, 1))

@@ -17,8 +17,9 @@ OPTIMAL_GAMES_PER_BLOCK = 64  # heads-up games of the optimal player (about 1 ms
 def _runner(seats: Sequence[str], threads: int = 1):
     """``run(n)``: games ``0 .. n-1`` of a fixed seed with ``seats`` (seat specs), random
     characters, through the batch kernel."""
+    from ...core.seats import seat_arrays
     from . import api
-    from .policies import POLICIES, parse_seat
+    from .policies import parse_seat
     from .ruleset import load_ruleset
 
     rules = load_ruleset()
@@ -28,24 +29,50 @@ def _runner(seats: Sequence[str], threads: int = 1):
     def run(n):
         npl = np.full(n, len(ss), dtype=np.int64)
         chars = np.full((n, api.K.MAX_SEATS), -1, dtype=np.int64)
-        pol = np.zeros((n, api.K.MAX_SEATS), dtype=np.int64)
-        par = np.zeros((n, api.K.MAX_SEATS, 3), dtype=np.float64)
-        for i, s in enumerate(ss):
-            pol[:, i] = POLICIES[s.policy].id
-            par[:, i, :len(s.params)] = s.params
+        pol, par = seat_arrays(ss, n, api.K.MAX_SEATS)
         return api.run_kernel(rules, SEED, 0, npl, chars, pol, par, wsize, threads=threads)
 
     return run
 
 
+def distilled_ratio(rounds: int = 3, games: int = 4 * GAMES_PER_BLOCK, players: int = 4,
+                    threads: int = 1) -> tuple:
+    """``(distilled games/s, threshold games/s, ratio)``: games with the distilled player in
+    one seat and threshold players in the others, and games of threshold players only,
+    timed in alternating rounds of one process (process CPU time; the median of each and of
+    the rounds' ratios).  The issue's target: a ratio of at least 1/5."""
+    dist = _runner(["distilled"] + ["threshold"] * (players - 1), threads)
+    thr = _runner(["threshold"] * players, threads)
+    dist(4), thr(4)  # compile or load, outside the timing
+    a, b, r = [], [], []
+    for _ in range(rounds):
+        t = time.process_time()
+        dist(games)
+        a.append(games / (time.process_time() - t))
+        t = time.process_time()
+        thr(games)
+        b.append(games / (time.process_time() - t))
+        r.append(a[-1] / b[-1])
+    return statistics.median(a), statistics.median(b), statistics.median(r)
+
+
 def game_bench(players: int = 4, policy: str = "threshold") -> Bench:
     """Full games of ``policy`` at every seat through the batch kernel on one thread
-    (games ``0 .. n-1`` of a fixed seed, random characters)."""
+    (games ``0 .. n-1`` of a fixed seed, random characters); its note times the distilled
+    player beside them (:func:`distilled_ratio`)."""
     run = _runner([policy] * players)
 
-    def note(m, _ctx):
-        return [f"Till Dawn: {m.ops_per_s:,.0f} full games per second per core ({policy} "
-                f"at every seat, {players} players, random characters, 1 thread)"]
+    def note(m, ctx):
+        lines = [f"Till Dawn: {m.ops_per_s:,.0f} full games per second per core ({policy} "
+                 f"at every seat, {players} players, random characters, 1 thread)"]
+        try:
+            d, t, ratio = distilled_ratio(2 if ctx.quick else 3, players=players)
+        except ValueError as exc:  # no weights file: the player is not available
+            return lines + [f"Till Dawn distilled: not measured ({exc})"]
+        return lines + [f"Till Dawn distilled: {d:,.0f} games per CPU-second with the distilled "
+                        f"player in one seat and {players - 1} threshold players, beside "
+                        f"{t:,.0f} for {players} threshold players (alternating rounds, "
+                        f"medians): 1/{1 / ratio:,.1f} of their speed (target: at least 1/5)"]
 
     return Bench("till_dawn_game", f"one full Till Dawn game ({players} players, {policy}, "
                  "1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK, pure_n=64, note=note)

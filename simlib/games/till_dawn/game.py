@@ -1,7 +1,13 @@
 """Till Dawn's declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
-from ...core.games import FOCAL_WINS, SEAT_WINS, GameInfo
+from ...core.games import FOCAL_WINS, SEAT_WINS, GameCommand, GameInfo
+
+COMMANDS = {
+    "train-policy": GameCommand(
+        help="distil the optimal player into the `distilled` policy's weights",
+        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+}
 
 GAME = GameInfo(
     name="till_dawn",
@@ -18,5 +24,6 @@ GAME = GameInfo(
     grouping_success=(SEAT_WINS,
                       ("character", "the seat holding that character wins or shares the win")),
     seats_example="optimal,threshold,threshold",
+    commands=COMMANDS,
     position=1,  # in `simlib games`
 )

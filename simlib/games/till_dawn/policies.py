@@ -4,14 +4,22 @@ A seat plays a policy with parameters; a *seat spec* is written ``name`` or
 ``name:param=value:param=value`` (``threshold:t=8``, ``optimal``); its label in tables is
 the name with the parameters that differ from the defaults, and always a threshold
 player's ``t`` (``threshold(t=8)``).
-The jitted policies are in ``kernels/policies_nb.py``.
+The jitted policies are in ``kernels/policies_nb.py``.  ``distilled`` is registered from
+its weights file, ``data/till_dawn/policies/distilled.toml`` (``simlib train-policy --game
+till-dawn``, ``distil.py``); a missing or broken file makes the name an error that says
+why, and the weights are refused on a ruleset other than the one they were fitted on
+unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 from ...core import seats
 from ...core.params import PolicySpec
 from ...core.seats import whole
+from ...core.weights import read_weights, ruleset_refusal
 from .kernels import policies_nb as P
+from .ruleset import default_ruleset_dir
 
 
 POLICIES: dict[str, PolicySpec] = {
@@ -30,6 +38,69 @@ POLICIES: dict[str, PolicySpec] = {
 }
 
 
+# `distilled`: the optimal player's judgement in two linear scores (``policies_nb``,
+# ``distilled_nb``), its weights from data/till_dawn/policies/distilled.toml
+DISTILLED_PARAMS = (("any_ruleset",) + tuple(f"w_{n}" for n in P.DECIDE_FEATURES)
+                    + tuple(f"w_vote_{n}" for n in P.VOTE_FEATURES))
+assert len(DISTILLED_PARAMS) == P.N_DISTILLED_PARAMS
+DISTILLED_DOC = ("the optimal player's judgement at kernel speed: stays while a linear score "
+                 "of what it sees (its blood and health, the track left, the cards left in the "
+                 "deck, the active players) is positive, votes by a linear score of each "
+                 "moon's chance, payoff and risk; weights fitted to the optimal player's "
+                 "values by `simlib train-policy --game till-dawn` "
+                 "(data/till_dawn/policies/distilled.toml), refused on another ruleset unless "
+                 "any_ruleset = 1")
+_DISTILLED_ERROR: str | None = None
+_DISTILLED_FINGERPRINT: str | None = None
+
+
+def distilled_path() -> Path:
+    """``data/till_dawn/policies/distilled.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "distilled.toml"
+
+
+def read_distilled(path: str | Path | None = None) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
+    of a distilled weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``,
+    which is 0); ``ValueError`` naming the file and what is wrong."""
+    path = distilled_path() if path is None else Path(path)
+    got = read_weights(path, DISTILLED_PARAMS[1:], "the distilled weights")
+    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
+            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
+
+
+def _register_distilled() -> None:
+    """Register ``distilled`` from its weights file; a missing or broken file makes the
+    name an error that says why (``Seat.make``), never a failed import."""
+    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
+    try:
+        data = read_distilled()
+    except ValueError as exc:
+        POLICIES.pop("distilled", None)
+        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
+        return
+    POLICIES["distilled"] = PolicySpec(
+        "distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
+        tuple(data["params"][n] for n in DISTILLED_PARAMS), DISTILLED_DOC)
+    _DISTILLED_ERROR = None
+    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
+
+
+_register_distilled()
+
+
+def check_seats_ruleset(seat_list, rules) -> None:
+    """Refuse a ``distilled`` seat on a ruleset other than the one its weights were fitted
+    on (``ValueError`` naming the file and both fingerprints), unless its ``any_ruleset``
+    is 1."""
+    for seat in seat_list:
+        if seat.policy != "distilled" or _DISTILLED_FINGERPRINT is None:
+            continue
+        if seat.params[P.DP_ANY_RULESET] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
+            raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
+                                             rules.fingerprint(), "till-dawn"))
+
+
 class Seat(seats.Seat):
     """One seat's policy and full parameter vector (:class:`simlib.core.seats.Seat`)."""
 
@@ -39,9 +110,18 @@ class Seat(seats.Seat):
     example = "threshold:t=8"
 
     @classmethod
+    def make(cls, name, params=None):
+        if name == "distilled" and name not in cls.policies and _DISTILLED_ERROR is not None:
+            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+        return super().make(name, params)
+
+    @classmethod
     def check(cls, name, values):
         if name == "optimal":
             whole(name, "blood_span", values["blood_span"], 1, 200)
+        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
+            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
+                             f"{values['any_ruleset']:g}")
 
 
 make_seat = Seat.make

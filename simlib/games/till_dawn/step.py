@@ -15,7 +15,7 @@ from . import codes as K
 from .api import _scratch, records_frame, team_codes, work_size
 from .kernels import engine_nb as E
 from .kernels.policies_nb import choose_nb
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .ruleset import load_ruleset
 
 _STEP_LOG = 1024  # rows one kernel call may log (a step: tens; 20 nights ended by their first card: ~250)
@@ -28,6 +28,7 @@ class Game(StepGame):
     load_ruleset = staticmethod(load_ruleset)
 
     def _deal(self, character=None) -> None:
+        check_seats_ruleset(self.seats, self.rules)
         p = len(self.seats)
         row = team_codes(character, p, self.rules)
         self.log = np.zeros((100_000 if self.trace else 1, K.LOG_W), dtype=np.int64)
@@ -82,6 +83,8 @@ class Game(StepGame):
         return bool(ok)
 
     def _choose(self, seat) -> int:
+        if seat is not None:
+            check_seats_ruleset([seat], self.rules)
         seat = self.seats[self.to_move] if seat is None else seat
         codes = self.legal_codes()
         need = work_size(self.rules, [seat])

@@ -32,7 +32,7 @@ from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
 from . import codes as K
 from .instruments import outcomes
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .ruleset import load_ruleset
 from .step import Game
 
@@ -134,6 +134,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
                           check_players=lambda p: api.check_players(p, rules),
                           default_counts=default)
+    check_seats_ruleset([s for t in tables for s in t], rules)
     team = None
     if characters is not None and not (isinstance(characters, str) and characters == "random"):
         if isinstance(characters, str):

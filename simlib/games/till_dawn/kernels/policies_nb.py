@@ -15,12 +15,19 @@ Policies (``codes`` of ``policies.py``):
     position, unbanked blood and health from the cards left in the deck, recomputed at
     every decision; it votes the vote (or refusal) of the highest expected value under
     the same model.
+``distilled`` (3), params ``DISTILLED_PARAMS`` (``any_ruleset``, then the weights)
+    the optimal player's judgement fitted into two linear scores of what a player sees
+    (its blood, health, the track, the cards left in the deck, the active players; never
+    the deck's order): it stays when the stop-or-stay score ``w . decide_features`` is
+    positive, and votes the option (each moon, or refusing) of the highest vote score
+    ``w . vote_features``; the weights are fitted by ``simlib train-policy --game
+    till-dawn`` (``distil.py``) and read from ``data/till_dawn/policies/distilled.toml``.
 
-Shared play of cards (``threshold`` and ``optimal``): a power that doubles a feeding or
-protects from a slayer is always played (powers are lost at dawn); an event double only
-on feedings worth 3 or more, an event protection only when the slayer would kill; every
-cancel is spent on an opponent's play; a heal event is used when 2 or more health are
-missing; of two events the player keeps protection, then heal, then double.
+Shared play of cards (``threshold``, ``optimal`` and ``distilled``): a power that doubles
+a feeding or protects from a slayer is always played (powers are lost at dawn); an event
+double only on feedings worth 3 or more, an event protection only when the slayer would
+kill; every cancel is spent on an opponent's play; a heal event is used when 2 or more
+health are missing; of two events the player keeps protection, then heal, then double.
 
 The optimal-stopping model (one vampire's view)
 -----------------------------------------------
@@ -60,7 +67,10 @@ from .engine_nb import event_kind_nb, n_active_nb
 POLICY_RANDOM = 0
 POLICY_THRESHOLD = 1
 POLICY_OPTIMAL = 2
-N_PARAMS = 3  # length of every policy's parameter vector (unused entries are 0)
+POLICY_DISTILLED = 3
+# the shortest parameter vector of a seat (unused entries are 0); a table with a distilled
+# seat carries the distilled policy's longer vector (``N_DISTILLED_PARAMS``) in every seat
+N_PARAMS = 3
 
 MAX_CLASSES = K.MAX_TYPES
 TOL = 1e-10
@@ -162,6 +172,202 @@ def threshold_nb(state, rules, s, params, legal, n):
             if b >= params[0] or state[K.S_TRACK] >= rules[K.R_PARAMS + K.P_TRACK] - params[1]:
                 return K.A_RETIRE
         return K.A_STAY
+    return legal[0]
+
+
+# =========================================================================== distilled
+# The distilled policy's parameter vector: ``any_ruleset`` (1: play the weights on a ruleset
+# other than the one they were fitted on; read in Python only), then the weights of the
+# stop-or-stay features, then those of the vote features (names: ``policies.py``).
+DECIDE_FEATURES = ("bias", "blood", "feed", "risk", "health", "track_left", "sun_pace",
+                   "future", "hurt_pace", "invite", "one_active")
+VOTE_FEATURES = ("gain", "injury", "death", "injury_share", "injury_night", "injury_future",
+                 "injury_blood", "gain_safe", "gain_health", "injury_last", "injury_health",
+                 "refuse")
+N_DECIDE = len(DECIDE_FEATURES)
+N_VOTE = len(VOTE_FEATURES)
+DP_ANY_RULESET = 0
+DP_W_DECIDE = 1
+DP_W_VOTE = DP_W_DECIDE + N_DECIDE
+N_DISTILLED_PARAMS = DP_W_VOTE + N_VOTE
+FUTURE_CAP = 20.0  # draws counted at most in the ``future`` feature
+OPT_REFUSE = 3  # the vote options: 0-2 the moons (blood, blue, hunting), 3 refusing
+
+
+@njit_nb
+def outlook_nb(state, rules, s):
+    """What seat ``s`` sees of the rest of its night, from the cards left in the deck:
+    ``(feed, lose, pace, hurt, invite, draws, q)``: the mean blood a draw feeds it (its
+    ground's bonus included), the chance that the next draw ends its night (a sun rising
+    of the spaces left or more, a slayer of its health or more, the werewolf's with
+    chance ``q`` = 1 / active vampires), the bead's mean move a draw (sun rising minus
+    night lingers), the mean health a draw takes (the werewolf's times ``q``), the share
+    of invitations, and the draws the bead's pace leaves before sunrise (at most
+    ``FUTURE_CAP``).  An empty deck counts as one card of nothing."""
+    L = rules[K.R_PARAMS + K.P_TRACK]
+    d = L - state[K.S_TRACK]
+    h = state[K.S_S_HEALTH + s]
+    fav = state[K.S_S_GROUND + s]
+    bonus = rules[K.R_PARAMS + K.P_FAV_BONUS]
+    act = n_active_nb(state)
+    q = 1.0 / act if act > 0 else 1.0
+    tot = 0
+    feed = 0.0
+    lose = 0.0
+    pace = 0.0
+    hurt = 0.0
+    inv = 0.0
+    for t in range(rules[K.R_PARAMS + K.P_N_TYPES]):
+        cnt = state[K.S_TYPE_LEFT + t]
+        if cnt == 0:
+            continue
+        tot += cnt
+        base = K.R_TYPES + t * K.CT_N
+        kind = rules[base + K.CT_KIND]
+        v = rules[base + K.CT_VALUE]
+        if kind == K.K_FEEDING:
+            feed += cnt * (v + (bonus if rules[base + K.CT_GROUND] == fav else 0))
+        elif kind == K.K_SUN:
+            pace += cnt * v
+            if v >= d:
+                lose += cnt
+        elif kind == K.K_LINGERS:
+            pace -= cnt * v
+        elif kind == K.K_SLAYER:
+            hurt += cnt * v
+            if v >= h:
+                lose += cnt
+        elif kind == K.K_WEREWOLF:
+            hurt += cnt * v * q
+            if v >= h:
+                lose += cnt * q
+        else:
+            inv += cnt
+    n = float(tot) if tot > 0 else 1.0
+    pace /= n
+    draws = FUTURE_CAP
+    if pace > 0.0 and d / pace < FUTURE_CAP:
+        draws = d / pace
+    return feed / n, lose / n, pace, hurt / n, inv / n, draws, q
+
+
+@njit_nb
+def decide_features_nb(state, rules, s, out):
+    """The stop-or-stay features of seat ``s`` into ``out[:N_DECIDE]`` (float64), from what
+    the player sees: its unbanked blood ``b``, health ``h``, the spaces ``d`` the bead still
+    has before sunrise, and the night's outlook (``outlook_nb``): ``bias`` 1, ``blood``
+    ``b``, ``feed`` the mean blood a draw feeds it, ``risk`` = ``b`` x the chance that the
+    next draw ends its night, ``health`` ``h``, ``track_left`` ``d``, ``sun_pace`` = ``b`` x
+    the bead's mean move a draw / ``d``, ``future`` = ``feed`` x the draws left before
+    sunrise, ``hurt_pace`` = ``b`` x the mean health a draw takes / ``h``, ``invite`` the
+    share of invitations left, ``one_active`` 1 / the active vampires."""
+    feed, lose, pace, hurt, inv, draws, q = outlook_nb(state, rules, s)
+    d = rules[K.R_PARAMS + K.P_TRACK] - state[K.S_TRACK]
+    b = state[K.S_S_BLOOD + s]
+    h = state[K.S_S_HEALTH + s]
+    out[0] = 1.0
+    out[1] = b
+    out[2] = feed
+    out[3] = b * lose
+    out[4] = h
+    out[5] = d
+    out[6] = b * pace / (d if d > 0 else 1)
+    out[7] = feed * draws
+    out[8] = b * hurt / (h if h > 0 else 1)
+    out[9] = inv
+    out[10] = q
+
+
+@njit_nb
+def vote_features_nb(state, rules, s, option, out):
+    """The vote features of ``option`` (0-2: vote the blood, blue or hunting moon; 3:
+    refuse) for seat ``s`` on the invitation drawn, into ``out[:N_VOTE]``: with ``p`` the
+    share of the cards left showing that moon, ``h`` the health, ``b`` the unbanked blood
+    and the night's outlook (``outlook_nb``), ``gain`` = ``p`` x its payoff (a refusal:
+    minus its cost), ``injury`` = (1 - ``p``) x the penalty, ``death`` = (1 - ``p``) x ``b``
+    when the penalty would take the last health, ``injury_share`` = ``injury`` / ``h``,
+    ``injury_night`` = ``injury`` x the share of the track still before sunrise,
+    ``injury_future`` = ``injury_share`` x the blood the rest of the night may feed
+    (``decide_features_nb``'s ``future``), ``injury_blood`` = ``injury_share`` x ``b``,
+    ``gain_safe`` = ``gain`` x the chance that the next draw does not end its night,
+    ``gain_health`` = ``gain`` x ``h``, ``injury_last`` = ``injury`` when the penalty would
+    leave one health, ``injury_health`` = ``injury`` x ``h``, and ``refuse`` 1 for a
+    refusal (a refusal's other features are 0)."""
+    for i in range(N_VOTE):
+        out[i] = 0.0
+    if option == OPT_REFUSE:
+        out[0] = -rules[K.R_PARAMS + K.P_REFUSE_COST]
+        out[11] = 1.0
+        return
+    base = K.R_TYPES + state[K.S_CARD] * K.CT_N
+    pay = rules[base + (K.CT_PAYOFF_HUNTING if option == K.MOON_HUNTING else K.CT_PAYOFF)]
+    pen = rules[base + K.CT_PENALTY]
+    k, tot = moon_left_nb(state, rules, option)
+    p = k / tot if tot > 0 else 0.0
+    h = state[K.S_S_HEALTH + s]
+    b = state[K.S_S_BLOOD + s]
+    L = rules[K.R_PARAMS + K.P_TRACK]
+    feed, lose, pace, hurt, inv, draws, q = outlook_nb(state, rules, s)
+    out[0] = p * pay
+    out[1] = (1.0 - p) * pen
+    if pen >= h:
+        out[2] = (1.0 - p) * b
+    out[3] = out[1] / (h if h > 0 else 1)
+    out[4] = out[1] * (L - state[K.S_TRACK]) / L
+    out[5] = out[3] * feed * draws
+    out[6] = out[3] * b
+    out[7] = out[0] * (1.0 - lose)
+    out[8] = out[0] * h
+    if h == pen + 1:
+        out[9] = out[1]
+    out[10] = out[1] * h
+
+
+@njit_nb
+def decide_score_nb(state, rules, s, params, buf):
+    """``w . decide_features`` with the weights of ``params`` (``buf``: float64 scratch)."""
+    decide_features_nb(state, rules, s, buf)
+    x = 0.0
+    for i in range(N_DECIDE):
+        x += params[DP_W_DECIDE + i] * buf[i]
+    return x
+
+
+@njit_nb
+def vote_score_nb(state, rules, s, params, option, buf):
+    """``w . vote_features`` of ``option`` with the weights of ``params``."""
+    vote_features_nb(state, rules, s, option, buf)
+    x = 0.0
+    for i in range(N_VOTE):
+        x += params[DP_W_VOTE + i] * buf[i]
+    return x
+
+
+@njit_nb
+def distilled_nb(state, rules, s, params, legal, n, buf):
+    """The shared play of cards; then it stays when its stop-or-stay score is positive
+    (nothing to bank: it stays), and votes the first option of the highest vote score
+    (a moon in blood, blue, hunting order; refusing only when strictly better)."""
+    a = _card_play_nb(state, rules, s, legal, n)
+    if a >= 0:
+        return a
+    ph = state[K.S_PHASE]
+    if ph == K.PH_DECIDE:
+        if not _has(legal, n, K.A_RETIRE) or state[K.S_S_BLOOD + s] == 0:
+            return K.A_STAY
+        return K.A_STAY if decide_score_nb(state, rules, s, params, buf) > 0.0 else K.A_RETIRE
+    if ph == K.PH_VOTE:
+        best = K.A_VOTE_BLOOD
+        best_v = -1e300
+        for v in range(3):
+            x = vote_score_nb(state, rules, s, params, v, buf)
+            if x > best_v:
+                best_v = x
+                best = K.A_VOTE_BLOOD + v
+        if _has(legal, n, K.A_REFUSE) and vote_score_nb(state, rules, s, params, OPT_REFUSE,
+                                                         buf) > best_v:
+            return K.A_REFUSE
+        return best
     return legal[0]
 
 
@@ -874,4 +1080,6 @@ def choose_nb(state, rules, policy, params, legal, n, work, cls_kind, cls_val, c
     if policy == POLICY_OPTIMAL:
         return optimal_nb(state, rules, s, params, legal, n, work, cls_kind, cls_val, cls_moon,
                           cls_prob, inv_pay)
+    if policy == POLICY_DISTILLED:
+        return distilled_nb(state, rules, s, params, legal, n, cls_prob)
     return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]
