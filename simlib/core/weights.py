@@ -15,7 +15,20 @@ import tomllib
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-__all__ = ["toml_value", "write_weights", "read_weights", "ruleset_refusal"]
+__all__ = ["toml_value", "out_path", "write_weights", "read_weights", "ruleset_refusal"]
+
+
+def out_path(out: str, force: bool) -> Path:
+    """A command's ``--out`` weights file, checked before the work that fills it: a
+    ``.toml`` name in an existing folder, not overwritten without ``--force``."""
+    path = Path(out)
+    if path.suffix != ".toml":
+        raise ValueError(f"--out must name a .toml file; got {out!r}")
+    if path.exists() and not force:
+        raise ValueError(f"{path} exists; add --force to overwrite it")
+    if not path.parent.is_dir():
+        raise ValueError(f"--out: no such folder {str(path.parent)!r}")
+    return path
 
 
 def toml_value(v) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
+
+from ...core.weights import out_path
 
 __all__ = ["add_train_arguments", "run_train"]
 
@@ -34,13 +35,7 @@ def run_train(a) -> int:
     from .distil import DEFAULT_GAMES, DEFAULT_L2, DEFAULT_PLAYERS, DEFAULT_TEACHER
     from .distil import train_distilled, write_distilled
 
-    out = Path(a.out)
-    if out.suffix != ".toml":
-        raise ValueError(f"--out must name a .toml file; got {a.out!r}")
-    if out.exists() and not a.force:
-        raise ValueError(f"{out} exists; add --force to overwrite it")
-    if not out.parent.is_dir():
-        raise ValueError(f"--out: no such folder {str(out.parent)!r}")
+    out = out_path(a.out, a.force)
     players = DEFAULT_PLAYERS if a.players is None else \
         [_count(p, "--players") for p in str(a.players).split(",")]
     l2 = DEFAULT_L2

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
+
+from ...core.weights import out_path
 
 __all__ = ["add_tune_arguments", "run_tune", "add_train_arguments", "run_train"]
 
@@ -60,13 +61,7 @@ def _seed(text, what: str) -> int:
 def run_tune(a) -> int:
     from .tune import tune_policy, write_tuned
 
-    out = Path(a.out)
-    if out.suffix != ".toml":
-        raise ValueError(f"--out must name a .toml file; got {a.out!r}")
-    if out.exists() and not a.force:
-        raise ValueError(f"{out} exists; add --force to overwrite it")
-    if not out.parent.is_dir():
-        raise ValueError(f"--out: no such folder {str(out.parent)!r}")
+    out = out_path(a.out, a.force)
     kw = dict(players=_positive(a.players, "--players"),
               trials=_positive(a.trials, "--trials"),
               block_games=_positive(a.block_games, "--block-games"),
@@ -117,13 +112,7 @@ def run_train(a) -> int:
     from .distil import (DEFAULT_CONTINUATIONS, DEFAULT_HORIZON, DEFAULT_TEACHER,
                          train_distilled, write_distilled)
 
-    out = Path(a.out)
-    if out.suffix != ".toml":
-        raise ValueError(f"--out must name a .toml file; got {a.out!r}")
-    if out.exists() and not a.force:
-        raise ValueError(f"{out} exists; add --force to overwrite it")
-    if not out.parent.is_dir():
-        raise ValueError(f"--out: no such folder {str(out.parent)!r}")
+    out = out_path(a.out, a.force)
     l2 = None
     if a.l2 is not None:
         try:
