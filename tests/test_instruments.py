@@ -187,6 +187,25 @@ def test_calibrated_preset_tags_every_change():
     assert "simlib calibrate" in text  # the command that found it
 
 
+def test_box_preset_stays_within_the_box():
+    """The box preset moves only assumed horde counts (tagged calibrated), keeps the horde
+    deck at the reference's (the box's) total, with Monsters in it, and the rubble deck
+    untouched; its file says how it was found."""
+    ref, box = load_ruleset("reference"), load_ruleset("box")
+    changed = [k for k in ref.keys() if ref.get(k) != box.get(k)]
+    assert changed and all(k.startswith("horde.") and k.endswith(".count") for k in changed)
+    for k in changed:
+        assert box.source(k) == "calibrated" and ref.source(k) == "assumed"
+    horde = [k for k in ref.keys() if k.startswith("horde.") and k.endswith(".count")]
+    rubble = [k for k in ref.keys() if k.startswith("rubble.") and k.endswith(".count")]
+    assert sum(box.get(k) for k in horde) == sum(ref.get(k) for k in horde)
+    assert [box.get(k) for k in rubble] == [ref.get(k) for k in rubble]
+    assert box.get("horde.monster.count") >= 1
+    assert box.get("horde.survivor.count") > ref.get("horde.survivor.count")
+    assert box.lineage == "box"
+    assert "distilled" in preset_path("box").read_text()
+
+
 def test_default_study_uses_the_calibrated_preset(capsys):
     res = simlib.simulate(8, 4, progress=False)
     assert res.provenance["ruleset_fingerprint"] == load_ruleset("calibrated").fingerprint()

@@ -25,7 +25,7 @@ GAME = GameInfo(
     summary="co-operative survival: 3-6 players survive 10 rounds of hordes (search, "
             "craft, fight with the 6-dice rule)",
     kind="cooperative",
-    presets=("reference", "calibrated"),
+    presets=("reference", "calibrated", "box"),
     default_ruleset="calibrated",
     default_policy="baseline",
     success="the team wins",

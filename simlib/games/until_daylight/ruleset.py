@@ -56,7 +56,7 @@ __all__ = [
 # allowed in ruleset files; "calibrated": an assumed value moved by simlib's calibration
 # toward a stated target difficulty (presets/calibrated.toml says which target and how)
 SOURCES = ("rulebook", "dized", "fit", "assumed", "calibrated")
-PRESETS = ("reference", "calibrated")  # names load_ruleset() accepts besides paths
+PRESETS = ("reference", "calibrated", "box")  # names load_ruleset() accepts besides paths
 OVERRIDE_SOURCE = "override"  # given to values changed by an override without a tag
 FILES = ("constants", "dice", "characters", "horde", "rubble", "recipes")
 FORMAT_VERSION = 1
@@ -599,7 +599,8 @@ def _preset(name: str) -> Ruleset:
     return _PRESET_CACHE[name]
 
 
-_PRESETS = {"reference": reference_ruleset, "calibrated": lambda: _preset("calibrated")}
+_PRESETS = {"reference": reference_ruleset, "calibrated": lambda: _preset("calibrated"),
+            "box": lambda: _preset("box")}
 
 
 def load_ruleset(spec: "str | Path | Ruleset | None" = None) -> Ruleset:

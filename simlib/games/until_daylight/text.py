@@ -15,6 +15,8 @@ def header(result) -> str:
     lineage = p.get("ruleset_lineage") or str(p.get("ruleset_origin", ""))
     what = {"calibrated": "calibrated preset (a chosen difficulty: the reference with one "
                           "assumed number moved)",
+            "box": "box preset (a chosen difficulty within the box's 95 horde cards: "
+                   "survivors in place of enemies)",
             "reference": "reference (the rulebook and the assumptions as they stand)"}
     lines = [
         f"Until Daylight: {result.games} games, seed {p.get('seed')}, players "
