@@ -5,7 +5,6 @@ and defaults live here.  The jitted code is in ``kernels/policies_nb.py``.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -250,26 +249,10 @@ def tuned_path() -> Path:
 def read_tuned(path: str | Path | None = None) -> dict:
     """``{"params": {...}, "provenance": {...}, "check": {...}}`` of a tuned-weights file;
     raises ``ValueError`` naming the file and what is wrong."""
-    import tomllib
-
     path = tuned_path() if path is None else Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the tuned weights: {exc}") from None
-    names = POLICIES["baseline"].param_names
-    raw = data.get("params", {})
-    if sorted(raw) != sorted(names):
-        raise ValueError(f"{path}: [params] must hold exactly {', '.join(names)}; got "
-                         f"{', '.join(sorted(raw)) or 'nothing'}")
-    params = {}
-    for k in names:
-        v = raw[k].get("value") if isinstance(raw[k], dict) else None
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ValueError(f"{path}: params.{k}.value must be a finite number; got {v!r}")
-        params[k] = float(v)
-    return {"params": params, "provenance": data.get("provenance", {}),
-            "check": data.get("check", {})}
+    got = read_weights(path, POLICIES["baseline"].param_names, "the tuned weights")
+    return {"params": got["params"], "provenance": got["provenance"],
+            "check": got["data"].get("check", {})}
 
 
 _register_tuned()

@@ -30,6 +30,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ...core.paired import paired_counts, paired_summary
+from ...core.weights import write_weights
 from . import codes as K
 from .api import check_players, play_games
 from .policies import POLICIES, read_tuned, tuned_path
@@ -157,39 +158,21 @@ def tune_policy(ruleset="calibrated", players: int = 4, trials: int = 60,
                       len(study.trials), int(pruned), check, settings)
 
 
-def _toml_value(v) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(float(v))
-    return str(v)
-
-
 def write_tuned(result: TuneResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``) and their provenance; atomic (temporary file,
     then rename)."""
     import optuna
 
-    path = Path(path)
-    lines = ["# The `tuned` policy: the baseline's weights tuned by `simlib tune-policy`",
-             "# (optuna TPE + Wilcoxon pruner on common training seeds, re-checked on fresh",
-             "# seeds against the baseline, paired).  Written by simlib.games.until_daylight.tune;",
-             "# re-create it with the command under [provenance].", "", "[params]"]
-    for k, v in result.params.items():
-        lines.append(f"{k} = {{ value = {v!r}, source = \"fit\" }}")
+    header = ["The `tuned` policy: the baseline's weights tuned by `simlib tune-policy`",
+              "(optuna TPE + Wilcoxon pruner on common training seeds, re-checked on fresh",
+              "seeds against the baseline, paired).  Written by simlib.games.until_daylight.tune;",
+              "re-create it with the command under [provenance]."]
     prov = {"command": command, "date": _dt.date.today().isoformat(),
             "optimiser": f"optuna {optuna.__version__} TPESampler(seed={result.settings['sampler_seed']}) "
                          "+ WilcoxonPruner(p_threshold=0.1, n_startup_steps=2)",
             **result.settings, "trials_run": result.trials, "trials_pruned": result.pruned,
             "train_win_rate": result.train_win_rate,
             "baseline_train_win_rate": result.baseline_train_win_rate}
-    lines += ["", "[provenance]"] + [f"{k} = {_toml_value(v)}" for k, v in prov.items()]
-    lines += ["", "[check]  # fresh seeds, the same games for both policies"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in result.check.items()]
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
-    return path
+    return write_weights(path, header, [(k, v, "fit") for k, v in result.params.items()],
+                         [("provenance", "", prov),
+                          ("check", "fresh seeds, the same games for both policies", result.check)])
