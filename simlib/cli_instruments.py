@@ -544,11 +544,11 @@ def render_sensitivity(res, show: int = 25) -> str:
         t = t.copy()
         scale, unit = ((100, "points") if output == "win_rate"
                        else (1, p.get("measure_unit", "rounds")))
+        ranges = [f"{lo:g}..{hi:g}" if k != "dummy.seed" else "seed"
+                  for k, lo, hi in zip(t["key"], t["lo"], t["hi"])]
         if res.method == "morris":
             out = pd.DataFrame({
-                "rank": t["rank"], "key": t["key"],
-                "range": [f"{lo:g}..{hi:g}" if k != "dummy.seed" else "seed"
-                          for k, lo, hi in zip(t["key"], t["lo"], t["hi"])],
+                "rank": t["rank"], "key": t["key"], "range": ranges,
                 f"mu* ({unit})": [f"{scale * x:.2f}" for x in t["mu_star"]],
                 "95% CI": [f"[{scale * lo:.2f}, {scale * hi:.2f}]"
                            for lo, hi in zip(t["mu_star_low"], t["mu_star_high"])],
@@ -557,7 +557,7 @@ def render_sensitivity(res, show: int = 25) -> str:
                                  for lo, hi in zip(t["sigma_low"], t["sigma_high"])],
             })
         else:
-            out = pd.DataFrame({"rank": t["rank"], "key": t["key"],
+            out = pd.DataFrame({"rank": t["rank"], "key": t["key"], "range": ranges,
                                 "ST": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["ST"], t["ST_conf"])],
                                 "S1": [f"{x:.3f} ± {c:.3f}" for x, c in zip(t["S1"], t["S1_conf"])]})
         parts.append(f"== {output} ==\n" + out.to_string(index=False))
@@ -572,10 +572,16 @@ def render_sensitivity(res, show: int = 25) -> str:
         parts.append(f"note: {p['dropped']} of {p['designed']} {what} dropped: the ruleset refuses "
                      f"some of their combinations of values ({'; '.join(p.get('refused', [])[:3])}"
                      f"{'; ...' if len(p.get('refused', [])) > 3 else ''}).")
-    parts.append("mu*: mean absolute elementary effect (Morris), the change of the output for a "
-                 "move across the whole range, linearly scaled; sigma: its spread (interactions, "
-                 "non-linearity). dummy.seed only changes the root seed: rows at or below it "
-                 "are noise.")
+    if res.method == "morris":
+        parts.append("mu*: mean absolute elementary effect (Morris), the change of the output for "
+                     "a move across the whole range, linearly scaled; sigma: its spread "
+                     "(interactions, non-linearity). dummy.seed only changes the root seed: rows "
+                     "at or below it are noise.")
+    else:
+        parts.append("ST: total Sobol index, the share of the output's variance over these ranges "
+                     "due to the value, its interactions with the others included; S1: first-"
+                     "order index, the share it explains alone; +- a 95 % bootstrap half-width. "
+                     "dummy.seed only changes the root seed: rows at or below it are noise.")
     return "\n\n".join(parts) + "\n"
 
 

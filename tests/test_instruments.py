@@ -318,3 +318,15 @@ def test_sobol_on_request():
     assert res.provenance["evaluations"] == 8 * (3 + 2)  # Saltelli, first and total order
     assert t.loc["horde.survivor.count", "rank"] == 1
     assert {"ST", "ST_conf", "S1", "S1_conf"} <= set(t.columns)
+
+
+def test_sobol_text_explains_its_own_indices(capsys):
+    """The printed Sobol table shows each value's range and explains ST and S1, not the
+    Morris screening's mu* and sigma."""
+    assert main(["sensitivity", "--method", "sobol", "--samples", "4", "--games", "20",
+                 "--players", "4", "--param", "horde.survivor.count=100:250",
+                 "--param", "constants.stalemate_cap=45:55", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "ST: total Sobol index" in out and "mu*" not in out
+    row = next(ln for ln in out.splitlines() if "horde.survivor.count" in ln)
+    assert "100..250" in row
