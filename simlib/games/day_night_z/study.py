@@ -260,6 +260,9 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         raise ValueError(f"policy {policy!r} has no parameter {bad[0]!r}; its parameters: "
                          f"{', '.join(spec.param_names) or 'none'}")
     params = tuple((n, float(given.get(n, d))) for n, d in zip(spec.param_names, spec.defaults))
+    from .policies import check_ruleset, param_array
+
+    check_ruleset(policy, param_array(policy, dict(params)), rules)
     return DayNightZAdapter(rules=rules, seed=int(seed), team_sizes=sizes, start_hours=hours,
                             policy=policy, params=params)
 
