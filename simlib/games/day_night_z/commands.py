@@ -231,13 +231,13 @@ def add_train_arguments(t) -> None:
                      "each score kept when it alone gains in the selection games; the check "
                      "plays it and the baseline on the same fresh games, as `simlib compare "
                      "--game day-night-z --policy baseline --policy distilled` does.  Defaults: "
-                     "--rules reference, --players 1,2,3,4 (team sizes), --teacher rollout:n=32, "
+                     "--rules reference, --players 1,2,3,4 (team sizes), --teacher rollout, "
                      "--games 1200, --l2 1e-3, --check-games 20000.")
     t.add_argument("--start-hours", default=None, metavar="H[,H...]",
                    help="start hours of the teacher, selection and check games (default 8,14,20, "
                         "the default study's)")
     t.add_argument("--select-games", default=None, metavar="N",
-                   help="selection games a score (default 12000)")
+                   help="selection games a score (default 24000)")
 
 
 def _count(text, what: str, lo: int = 1) -> int:
@@ -254,9 +254,8 @@ def _count(text, what: str, lo: int = 1) -> int:
 
 def run_train(a) -> int:
     from ...core.weights import out_path
-    from .distil import (DEFAULT_GAMES, DEFAULT_L2, DEFAULT_SELECT_GAMES, DEFAULT_TEACHER,
-                         DEFAULT_TEAMS, train_distilled, write_distilled)
-    from .study import DEFAULT_HOURS
+    from .distil import (DEFAULT_GAMES, DEFAULT_HOURS, DEFAULT_L2, DEFAULT_SELECT_GAMES,
+                         DEFAULT_TEACHER, DEFAULT_TEAMS, train_distilled, write_distilled)
 
     out = out_path(a.out, a.force)
     teams = DEFAULT_TEAMS if a.players is None else \

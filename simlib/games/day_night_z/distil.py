@@ -61,17 +61,17 @@ from .play import check_hour, check_team, packed
 from .policies import (DISTILLED_PARAMS, DISTILLED_WEIGHTS, POLICIES, Seat, distilled_path,
                        param_array, read_distilled)
 from .ruleset import load_rules
-from .study import DEFAULT_HOURS
 
 __all__ = ["DistilResult", "train_distilled", "write_distilled", "read_distilled",
            "distilled_path", "collect_teacher", "fit_alternative", "fit_order", "TeacherData",
            "study_wins", "distilled_vector"]
 
-DEFAULT_TEACHER = "rollout:n=32"
-DEFAULT_TEAMS = (1, 2, 3, 4)  # the default study's cells
+DEFAULT_TEACHER = "rollout"
+DEFAULT_TEAMS = (1, 2, 3, 4)  # the default study's cells (study.py's team sizes and hours)
+DEFAULT_HOURS = (8, 14, 20)
 DEFAULT_GAMES = 1200
 DEFAULT_L2 = 1e-3
-DEFAULT_SELECT_GAMES = 12000  # selection games a score (1,000 a cell)
+DEFAULT_SELECT_GAMES = 24000  # selection games a score (2,000 a cell)
 SELECT_Z = 2.0  # a score is kept when it alone gains this many paired standard errors
 MAX_ROWS = 16384  # candidate rows written per teacher game (a game of four has about 1,500)
 MAX_DECISIONS = 4096
