@@ -334,6 +334,7 @@ class DistilResult:
     settings: dict
     training: dict
     check: dict
+    fitted: dict[str, float] = dataclasses.field(default_factory=dict)  # before the selection
 
     def summary(self) -> str:
         t, c = self.training, self.check
@@ -413,6 +414,9 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
     base = data.dec[held, D_BASE]
     teach = data.dec[held, D_TEACH]
 
+    fitted = {nm: float(v) for nm, v in
+              zip(DISTILLED_PARAMS, distilled_vector(w_alt, w_order)[P.N_PARAMS:])}
+
     # selection: each score alone in the baseline's games, kept at SELECT_Z paired SEs
     sseed = seed + 2
     bpar = param_array("baseline")
@@ -490,7 +494,7 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
                 "check_seed": int(cseed), "simlib_version": simlib.__version__}
     own = vec[P.N_PARAMS:]
     params = {nm: float(v) for nm, v in zip(DISTILLED_PARAMS, own)}
-    return DistilResult(params, settings, training, check)
+    return DistilResult(params, settings, training, check, fitted)
 
 
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:

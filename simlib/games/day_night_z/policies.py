@@ -26,7 +26,7 @@ from .ruleset import default_ruleset_dir
 
 __all__ = ["PolicySpec", "POLICIES", "Seat", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC",
            "DISTILLED_PARAMS", "DISTILLED_WEIGHTS", "distilled_path", "read_distilled", "check_ruleset",
-           "check_seats_ruleset"]
+           "check_seats_ruleset", "require_available"]
 
 
 BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below heal_at health; "
@@ -156,12 +156,18 @@ def _own(name: str) -> int:
     return len(DISTILLED_PARAMS) if POLICIES[name].id == P.POLICY_DISTILLED else 0
 
 
+def require_available(name: str) -> None:
+    """``ValueError`` saying why when ``name`` is ``distilled`` and its weights file is
+    missing or broken."""
+    if name == "distilled" and name not in POLICIES and _DISTILLED_ERROR is not None:
+        raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+
+
 def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndarray:
     """Policy ``name``'s full parameter vector (float64, ``N_PARAMS``, longer for a player
     with parameters of its own: the baseline's first, then its own); unknown names and
     non-finite values raise ``ValueError`` naming the allowed ones."""
-    if name == "distilled" and name not in POLICIES and _DISTILLED_ERROR is not None:
-        raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+    require_available(name)
     vec = checked_params(POLICIES, name, params)
     spec = POLICIES[name]
     if spec.id == P.POLICY_DISTILLED:
@@ -204,8 +210,7 @@ class Seat(seats.Seat):
 
     @classmethod
     def make(cls, name, params=None):
-        if name == "distilled" and name not in cls.policies and _DISTILLED_ERROR is not None:
-            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+        require_available(name)
         return super().make(name, params)
 
     @classmethod

@@ -223,7 +223,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     20); ``policy``/``policy_params``: the team's player; ``ruleset``: ``None`` the
     reference ruleset, a preset, a folder or a tweak ``.toml``.
     """
-    from .policies import POLICIES
+    from .policies import POLICIES, require_available
 
     if seats is not None:
         raise ValueError("Day Night Z is cooperative: every seat plays the one policy "
@@ -250,6 +250,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     if start_hours is not None and characters is not None:
         raise ValueError("give the start hours once (start_hours or characters)")
     hours = _hours(start_hours if start_hours is not None else characters)
+    require_available(policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} for Day Night Z; allowed: "
                          f"{', '.join(POLICIES)}")
