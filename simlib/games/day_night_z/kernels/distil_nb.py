@@ -1,18 +1,20 @@
 """Teacher games for the distilled player (``simlib train-policy --game day-night-z``,
-``distil.py``): the rollout search's values of every legal action, written down with the
-distilled player's features of each.
+``distil.py``): the rollout search's values of the baseline's choice and of each
+alternative to it, written down with what the distilled player scores.
 
-At every decision with two legal actions or more, each legal action is played out ``m``
-times by the baseline (``search_nb.continuation_nb``: the rollout player's continuations,
-re-keyed from (seed, game, decision, index) with every deck's unseen part re-shuffled, to
-the end or the rollout's horizon; common random numbers: continuation ``r`` has the same
-key whichever action it follows), and its mean value (``search_nb.value_nb``) is written
-with its features (``policies_nb.features_nb``, the very function the distilled player
-scores with: the fit sees what the player scores).  The game goes on with the teacher's
-action: the rollout's rule on those means (the baseline's choice stands unless another
-action's mean paired gain exceeds the rollout's ``threshold`` and ``z`` paired standard
-errors; the largest gain wins), so the teacher games are the rollout's own games, every
-challenger played out ``m`` times (the rollout drops the hopeless ones early).
+At every action decision the candidates are the baseline's choice and each legal
+alternative (``policies_nb.alternative_nb``); at the activation order, every survivor who
+may activate.  Each candidate is played out ``m`` times by the baseline
+(``search_nb.continuation_nb``: the rollout player's continuations, re-keyed from (seed,
+game, decision, index) with every deck's unseen part re-shuffled, to the end or the
+rollout's horizon; common random numbers: continuation ``r`` has the same key whichever
+candidate it follows), and its mean value (``search_nb.value_nb``) is written with the
+decision's context (``policies_nb.context_nb``) or the activation's features
+(``order_features_nb``): the very functions the distilled player scores with, so the fit
+sees what the player scores.  The game goes on with the teacher's choice: the rollout's
+rule on those means (the baseline's choice stands unless another candidate's mean paired
+gain exceeds the rollout's ``threshold`` and ``z`` paired standard errors; the largest gain
+wins), every candidate played out ``m`` times (the rollout drops the hopeless ones early).
 """
 from __future__ import annotations
 

@@ -24,6 +24,14 @@ searches succeeded, walk to the nearest exit (jumping to the street from a tile 
 subzone to jump from when that saves ``jump_saves`` moves or more).  SP on a roll (one die) while it holds more
 than ``sp_reserve``.  The leader activates the survivors in team order; of the search
 cards drawn it keeps the easiest to find.  It never hides among corpses.
+
+``distilled`` (params: the baseline's, then ``any_ruleset`` and the weights; ``policies.py``
+names them): the baseline's choice, unless an alternative to it (``alternative_nb``:
+ending the activation, the other amount of SP, eating, lowering the threat, resting,
+hiding, fleeing, pressing on) has a positive score ``w . context_nb`` (the highest wins);
+at the activation order the survivor of the highest ``w . order_features_nb``.  The
+weights are the rollout's values fitted by ``simlib train-policy --game day-night-z``
+(``distil.py``), read from ``data/day_night_z/policies/distilled.toml``.
 """
 from __future__ import annotations
 
