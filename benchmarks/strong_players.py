@@ -5,6 +5,7 @@
     python benchmarks/strong_players.py search-replay --games 20  # schedules, replayed
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
     python benchmarks/strong_players.py till-dawn-distilled      # distilled vs threshold
+    python benchmarks/strong_players.py day-night-z-distilled    # distilled vs baseline
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
 ``search``: Until Daylight's search player (``rollout-100`` with a two-round horizon by
@@ -36,6 +37,10 @@ round (games 0 .. n-1 of seed 1, random characters); prints each round and the r
 player (each in the focal seat among threshold players, and at every seat) beside
 threshold players only, on the default study's tables (3-8 players, seats rotating),
 rounds alternating.
+
+``day-night-z-distilled``: Day Night Z adventures per CPU-second of the distilled player
+beside the baseline (and of the rollout player, its teacher, on a few games), on the default
+study's cells (teams of 1-4, start hours 08:00, 14:00, 20:00), rounds alternating.
 
 ``study``: the same Until Daylight games (reference ruleset, 4 players, baseline, 2
 threads) through ``play_games`` (one kernel call), ``simlib.simulate`` (records kept, the
@@ -452,6 +457,36 @@ def till_dawn_distilled(rounds: int, games: int, optimal_games: int, threads: in
               f"players' ({threads} threads; {v[0][1]:.1f} hunt cards drawn a game)")
 
 
+def day_night_z_distilled(rounds: int, games: int, rollout_games: int, threads: int) -> None:
+    """The distilled and the rollout player against the baseline's speed on the default
+    study's games (game ``i``: cell ``i`` mod 12 on deal ``i`` div 12, the games of ``simlib
+    compare`` and ``simulate``); process CPU time on ``threads`` threads, rounds
+    alternating; the decisions a game."""
+    from simlib.games.day_night_z.study import make_adapter
+
+    variants = {"baseline": games, "distilled": games, "rollout": rollout_games}
+    adapters = {k: make_adapter(policy=k) for k in variants}
+
+    def run(k, n):
+        t = time.process_time()
+        out = adapters[k].play(0, n, threads)
+        return n / (time.process_time() - t), float(out["records"][:, -1].mean())
+
+    for k in variants:
+        run(k, 12)  # compile or load, outside the timing
+    got = {k: [] for k in variants}
+    for r in range(rounds):
+        for k, n in variants.items():
+            got[k].append(run(k, n))
+        print(f"round {r + 1}: " + "; ".join(f"{k} {v[-1][0]:,.1f}" for k, v in got.items())
+              + " adventures per CPU-second", flush=True)
+    base = statistics.median([x for x, _ in got["baseline"]])
+    for k, v in got.items():
+        m = statistics.median([x for x, _ in v])
+        print(f"median {k}: {m:,.1f} adventures per CPU-second, 1/{base / m:.2f} of the "
+              f"baseline's ({threads} threads; {v[0][1]:.1f} decisions an adventure)")
+
+
 def study(rounds: int, games: int, threads: int) -> None:
     """``simulate`` over ``play_games`` on the same games (issue #33's 5 % target): the
     measurement of ``simlib bench``'s study note (``until_daylight_speed.study_overhead``: reference
@@ -496,6 +531,11 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--games", type=int, default=24_000)
     d.add_argument("--optimal-games", type=int, default=1_200)
     d.add_argument("--threads", type=int, default=1)
+    z = sub.add_parser("day-night-z-distilled")
+    z.add_argument("--rounds", type=int, default=3)
+    z.add_argument("--games", type=int, default=24_000)
+    z.add_argument("--rollout-games", type=int, default=48)
+    z.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("study")
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--games", type=int, default=200_000)
@@ -511,6 +551,8 @@ def main(argv: list[str] | None = None) -> None:
         till_dawn(args.rounds, args.games, args.optimal_games, args.threads)
     elif args.what == "till-dawn-distilled":
         till_dawn_distilled(args.rounds, args.games, args.optimal_games, args.threads)
+    elif args.what == "day-night-z-distilled":
+        day_night_z_distilled(args.rounds, args.games, args.rollout_games, args.threads)
     else:
         study(args.rounds, args.games, args.threads)
 

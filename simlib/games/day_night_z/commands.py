@@ -33,7 +33,7 @@ import pandas as pd
 
 __all__ = ["designer_tables", "fight_tables", "table_names", "format_table", "TABLE_TITLES",
            "FIGHT_TABLES",
-           "add_exact_arguments", "run_exact"]
+           "add_exact_arguments", "run_exact", "add_train_arguments", "run_train"]
 
 GAME_NAME = "day-night-z"
 MAX_POOL = 8
@@ -218,4 +218,67 @@ def run_exact(a) -> int:
     sys.stdout.write("\n\n".join(parts) + "\n")
     if written:
         sys.stdout.write(f"\nwrote {len(written)} CSV files in {out_dir}\n")
+    return 0
+
+
+# =========================================================================== train-policy
+def add_train_arguments(t) -> None:
+    """Day Night Z's own options of ``simlib train-policy`` (the shared ones are
+    ``simlib.cli_train``'s; ``--players`` gives the team sizes)."""
+    t.description = ("The rollout player's values fitted into the distilled player's linear "
+                     "scores (each alternative to the baseline's choice: logistic regression "
+                     "weighted by the value at stake; the activation order: conditional logit), "
+                     "each score kept when it alone gains in the selection games; the check "
+                     "plays it and the baseline on the same fresh games, as `simlib compare "
+                     "--game day-night-z --policy baseline --policy distilled` does.  Defaults: "
+                     "--rules reference, --players 1,2,3,4 (team sizes), --teacher rollout, "
+                     "--games 1200, --l2 1e-3, --check-games 20000.")
+    t.add_argument("--start-hours", default=None, metavar="H[,H...]",
+                   help="start hours of the teacher, selection and check games (default 8,14,20, "
+                        "the default study's)")
+    t.add_argument("--select-games", default=None, metavar="N",
+                   help="selection games a score (default 24000)")
+
+
+def _count(text, what: str, lo: int = 1) -> int:
+    import math
+
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v) or v != int(v) or v < lo:
+        raise ValueError(f"{what} must be an integer >= {lo}; got {text!r}")
+    return int(v)
+
+
+def run_train(a) -> int:
+    from ...core.weights import out_path
+    from .distil import (DEFAULT_GAMES, DEFAULT_HOURS, DEFAULT_L2, DEFAULT_SELECT_GAMES,
+                         DEFAULT_TEACHER, DEFAULT_TEAMS, train_distilled, write_distilled)
+
+    out = out_path(a.out, a.force)
+    teams = DEFAULT_TEAMS if a.players is None else \
+        [_count(p, "--players") for p in str(a.players).split(",")]
+    hours = DEFAULT_HOURS if a.start_hours is None else \
+        [_count(h, "--start-hours", 0) for h in str(a.start_hours).split(",")]
+    l2 = DEFAULT_L2
+    if a.l2 is not None:
+        try:
+            l2 = float(a.l2)
+        except ValueError:
+            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
+    kw = dict(teams=teams, hours=hours, games=_count(a.games or DEFAULT_GAMES, "--games"),
+              heldout=_count(a.heldout, "--heldout") if a.heldout is not None else None,
+              seed=_count(a.seed, "--seed", 0), teacher=a.teacher or DEFAULT_TEACHER, l2=l2,
+              select_games=_count(a.select_games or DEFAULT_SELECT_GAMES, "--select-games", 2),
+              check_games=_count(a.check_games, "--check-games", 2),
+              threads=_count(a.threads, "--threads") if a.threads is not None else None)
+
+    def progress(line: str) -> None:
+        sys.stderr.write(line + "\n")
+
+    res = train_distilled(a.rules, progress=None if a.no_progress else progress, **kw)
+    write_distilled(res, out, command=getattr(a, "command_line", ""))
+    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
     return 0

@@ -9,6 +9,9 @@ COMMANDS = {
     "exact": GameCommand(
         help="exact dice tables: checks, enemy attacks, kills, corpses (no simulation)",
         add_arguments=".commands:add_exact_arguments", run=".commands:run_exact"),
+    "train-policy": GameCommand(
+        help="distil the rollout player into the `distilled` policy's weights",
+        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
 }
 
 GAME = GameInfo(

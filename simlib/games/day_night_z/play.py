@@ -51,7 +51,7 @@ from ...core.seats import check_games
 from . import codes as K
 from .kernels.play_nb import batch_nb
 from .kernels.search_nb import search_batch
-from .policies import POLICIES, param_array
+from .policies import POLICIES, check_ruleset, param_array, require_available
 from .ruleset import DayNightZRules, load_rules
 
 __all__ = ["play_games", "check_team", "check_hour", "rules_of", "packed"]
@@ -94,9 +94,11 @@ def play_games(n_games: int, *, ruleset=None, seed: int = 0, start: int = 0, tea
     rules = rules_of(ruleset)
     team = check_team(team_size, rules)
     hour = check_hour(start_hour, rules)
+    require_available(policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
     par = param_array(policy, params)
+    check_ruleset(policy, par, rules)
     n = check_games(n_games)
     if int(seed) < 0 or int(start) < 0:
         raise ValueError(f"seed and start must be >= 0; got {seed}, {start}")

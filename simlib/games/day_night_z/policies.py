@@ -1,11 +1,17 @@
 """Day Night Z's players: names, ids and named parameters (the kernels are
 ``kernels/policies_nb.py``, which documents what each player does).
 
+``distilled`` is registered from its weights file, ``data/day_night_z/policies/distilled.toml``
+(``simlib train-policy --game day-night-z``, ``distil.py``); a missing or broken file makes
+the name an error that says why, and the weights are refused on a ruleset other than the
+one they were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
+
 >>> POLICIES["baseline"].param_names
 ('heal_at', 'sp_gain', 'sp_reserve', 'noisy_below', 'jump_saves')
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Mapping
 
 import numpy as np
@@ -13,10 +19,14 @@ import numpy as np
 from ...core.params import PolicySpec
 from ...core import seats
 from ...core.seats import checked_params
+from ...core.weights import read_weights, ruleset_refusal
 from .kernels import policies_nb as P
 from .kernels import search_nb as S
+from .ruleset import default_ruleset_dir
 
-__all__ = ["PolicySpec", "POLICIES", "Seat", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC"]
+__all__ = ["PolicySpec", "POLICIES", "Seat", "param_array", "BASELINE_DOC", "ROLLOUT_DOC", "CLAIRVOYANT_DOC",
+           "DISTILLED_PARAMS", "DISTILLED_WEIGHTS", "distilled_path", "read_distilled", "check_ruleset",
+           "check_seats_ruleset", "require_available"]
 
 
 BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below heal_at health; "
@@ -66,11 +76,108 @@ POLICIES["rollout-100"] = _search_spec("rollout-100", S.POLICY_ROLLOUT, ROLLOUT_
 POLICIES["clairvoyant"] = _search_spec("clairvoyant", S.POLICY_CLAIRVOYANT, CLAIRVOYANT_DOC, horizon=0.0)
 
 
+# `distilled`: the rollout's judgement in linear scores (``policies_nb.distilled_nb``), its
+# weights from data/day_night_z/policies/distilled.toml; its own parameters (``any_ruleset``,
+# the weights), then the baseline's, which it plays where it keeps the baseline's choice
+DISTILLED_WEIGHTS = tuple(f"w_{a}_{c}" for a in P.ALTERNATIVES for c in P.CONTEXT) + \
+    tuple(f"w_order_{f}" for f in P.ORDER_FEATURES)
+DISTILLED_PARAMS = ("any_ruleset",) + DISTILLED_WEIGHTS
+assert P.N_PARAMS + len(DISTILLED_PARAMS) == P.N_DISTILLED_PARAMS
+DISTILLED_DOC = ("the rollout player's judgement at kernel speed: the baseline's choice unless a "
+                 "linear score of what the survivors see says an alternative is worth more (ending "
+                 "the activation, the other amount of SP, eating, lowering the threat, resting, "
+                 "hiding, fleeing, pressing on), and the activation order by a linear score of each "
+                 "survivor; weights fitted to the rollout's values by `simlib train-policy --game "
+                 "day-night-z` (data/day_night_z/policies/distilled.toml), refused on another "
+                 "ruleset unless any_ruleset = 1")
+_DISTILLED_ERROR: str | None = None
+_DISTILLED_FINGERPRINT: str | None = None
+
+
+def distilled_path() -> Path:
+    """``data/day_night_z/policies/distilled.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "distilled.toml"
+
+
+def read_distilled(path: str | Path | None = None) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
+    of a distilled weights file (every name of ``DISTILLED_WEIGHTS``; ``any_ruleset`` is 0);
+    ``ValueError`` naming the file and what is wrong."""
+    path = distilled_path() if path is None else Path(path)
+    got = read_weights(path, DISTILLED_WEIGHTS, "the distilled weights")
+    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
+            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
+
+
+def distilled_spec(values: Mapping[str, float]) -> PolicySpec:
+    """The ``distilled`` policy with these own parameters (``DISTILLED_PARAMS``), the
+    baseline's after them."""
+    return PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS + _BASE.param_names,
+                      tuple(float(values[n]) for n in DISTILLED_PARAMS) + _BASE.defaults, DISTILLED_DOC)
+
+
+def _register_distilled() -> None:
+    """Register ``distilled`` from its weights file; a missing or broken file makes the
+    name an error that says why (``Seat.make``, ``param_array``), never a failed import."""
+    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
+    try:
+        data = read_distilled()
+    except ValueError as exc:
+        POLICIES.pop("distilled", None)
+        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
+        return
+    POLICIES["distilled"] = distilled_spec(data["params"])
+    _DISTILLED_ERROR = None
+    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
+
+
+def check_ruleset(policy: str, vector: np.ndarray, rules) -> None:
+    """Refuse policy ``distilled`` (its kernel vector ``vector``) on a ruleset other than the
+    one its weights were fitted on (``ValueError`` naming the file and both fingerprints),
+    unless its ``any_ruleset`` is 1."""
+    if policy != "distilled" or _DISTILLED_FINGERPRINT is None:
+        return
+    if vector[P.DP_ANY_RULESET] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
+        raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
+                                         rules.fingerprint(), "day-night-z"))
+
+
+def check_seats_ruleset(seat_list, rules) -> None:
+    """:func:`check_ruleset` for each seat of ``seat_list``."""
+    for seat in seat_list:
+        check_ruleset(seat.policy, seat.vector(), rules)
+
+
+def _own(name: str) -> int:
+    """How many of policy ``name``'s parameters are its own, before the baseline's (which
+    its vector puts first): a search player's and the distilled player's; 0 for the rest."""
+    if POLICIES[name].search:
+        return len(S.SEARCH_PARAMS)
+    return len(DISTILLED_PARAMS) if POLICIES[name].id == P.POLICY_DISTILLED else 0
+
+
+def require_available(name: str) -> None:
+    """``ValueError`` saying why when ``name`` is ``distilled`` and its weights file is
+    missing or broken."""
+    if name == "distilled" and name not in POLICIES and _DISTILLED_ERROR is not None:
+        raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+
+
 def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndarray:
-    """Policy ``name``'s full parameter vector (float64, ``N_PARAMS``); unknown names and
+    """Policy ``name``'s full parameter vector (float64, ``N_PARAMS``, longer for a player
+    with parameters of its own: the baseline's first, then its own); unknown names and
     non-finite values raise ``ValueError`` naming the allowed ones."""
+    require_available(name)
     vec = checked_params(POLICIES, name, params)
     spec = POLICIES[name]
+    if spec.id == P.POLICY_DISTILLED:
+        ns = len(DISTILLED_PARAMS)
+        if vec[0] not in (0.0, 1.0):
+            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got {vec[0]:g}")
+        out = np.zeros(P.N_PARAMS + ns, dtype=np.float64)
+        out[:len(vec) - ns] = vec[ns:]
+        out[P.N_PARAMS:] = vec[:ns]
+        return out
     if spec.search:  # the baseline's vector (N_PARAMS), then the search's (SEARCH_PARAMS)
         ns = len(S.SEARCH_PARAMS)
         _check_search(name, dict(zip(S.SEARCH_PARAMS, vec[:ns])))
@@ -90,6 +197,9 @@ def _check_search(name: str, p: dict) -> None:
             raise ValueError(f"policy {name!r}: {k} must be a whole number from {lo} to {hi}; got {p[k]:g}")
 
 
+_register_distilled()
+
+
 class Seat(seats.Seat):
     """The team's player and its parameters (:class:`simlib.core.seats.Seat`); its vector
     is :func:`param_array`'s (a search player's own parameters after the baseline's)."""
@@ -99,9 +209,17 @@ class Seat(seats.Seat):
     example = "baseline:heal_at=4"
 
     @classmethod
+    def make(cls, name, params=None):
+        require_available(name)
+        return super().make(name, params)
+
+    @classmethod
     def check(cls, name, values):
         if POLICIES[name].search:
             _check_search(name, values)
+        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
+            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
+                             f"{values['any_ruleset']:g}")
 
     def vector(self) -> np.ndarray:
         return param_array(self.policy, self.params)

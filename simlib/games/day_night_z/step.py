@@ -32,7 +32,7 @@ from .kernels import play_nb as PL
 from .kernels.play_nb import step_nb
 from .kernels.search_nb import search_run_nb
 from .play import packed, play_games  # noqa: F401  (the docstring's)
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .records import records_frame
 from .ruleset import load_rules
 
@@ -83,6 +83,7 @@ class Game(StepGame):
         return out
 
     def _deal(self) -> None:
+        check_seats_ruleset(self.seats, self.rules)
         self.team, self.hour = len(self.seats), int(self.rules.get("scenario.start_hour"))
         self.pid, self.par = POLICIES[self.seats[0].policy].id, self.seats[0].vector()
         self.packed, self.names = packed(self.rules), list(self.rules.get("scenario.team"))
@@ -120,6 +121,8 @@ class Game(StepGame):
         return bool(ok)
 
     def _choose(self, seat) -> int:
+        if seat is not None:
+            check_seats_ruleset([seat], self.rules)
         return self._call(PL.OP_CHOOSE) if seat is None else \
             self._call(PL.OP_CHOOSE, pid=POLICIES[seat.policy].id, par=seat.vector())
 

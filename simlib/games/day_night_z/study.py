@@ -223,7 +223,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     20); ``policy``/``policy_params``: the team's player; ``ruleset``: ``None`` the
     reference ruleset, a preset, a folder or a tweak ``.toml``.
     """
-    from .policies import POLICIES
+    from .policies import POLICIES, require_available
 
     if seats is not None:
         raise ValueError("Day Night Z is cooperative: every seat plays the one policy "
@@ -250,6 +250,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     if start_hours is not None and characters is not None:
         raise ValueError("give the start hours once (start_hours or characters)")
     hours = _hours(start_hours if start_hours is not None else characters)
+    require_available(policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} for Day Night Z; allowed: "
                          f"{', '.join(POLICIES)}")
@@ -260,6 +261,9 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         raise ValueError(f"policy {policy!r} has no parameter {bad[0]!r}; its parameters: "
                          f"{', '.join(spec.param_names) or 'none'}")
     params = tuple((n, float(given.get(n, d))) for n, d in zip(spec.param_names, spec.defaults))
+    from .policies import check_ruleset, param_array
+
+    check_ruleset(policy, param_array(policy, dict(params)), rules)
     return DayNightZAdapter(rules=rules, seed=int(seed), team_sizes=sizes, start_hours=hours,
                             policy=policy, params=params)
 

@@ -24,6 +24,14 @@ searches succeeded, walk to the nearest exit (jumping to the street from a tile 
 subzone to jump from when that saves ``jump_saves`` moves or more).  SP on a roll (one die) while it holds more
 than ``sp_reserve``.  The leader activates the survivors in team order; of the search
 cards drawn it keeps the easiest to find.  It never hides among corpses.
+
+``distilled`` (params: the baseline's, then ``any_ruleset`` and the weights; ``policies.py``
+names them): the baseline's choice, unless an alternative to it (``alternative_nb``:
+ending the activation, the other amount of SP, eating, lowering the threat, resting,
+hiding, fleeing, pressing on) has a positive score ``w . context_nb`` (the highest wins);
+at the activation order the survivor of the highest ``w . order_features_nb``.  The
+weights are the rollout's values fitted by ``simlib train-policy --game day-night-z``
+(``distil.py``), read from ``data/day_night_z/policies/distilled.toml``.
 """
 from __future__ import annotations
 
@@ -31,9 +39,10 @@ from ....core.jit import njit_nb
 from ....core.rng import randint_nb
 from .. import codes as K
 from .engine_nb import (en, enemies_at, engaged_with, estat, health_level, is_zone, night_of, pl,
-                        su, weapon_damage, weapon_noisy)
+                        stress_level, su, weapon_damage, weapon_noisy, zone_kind)
 
 POLICY_RANDOM, POLICY_BASELINE = range(2)
+POLICY_DISTILLED = 4  # 2 and 3 are the search players (search_nb)
 N_PARAMS = 8
 BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES, BP_SHARE = range(6)
 _G = K.S_GLOBALS
@@ -297,9 +306,208 @@ def baseline_core_nb(st, tr, rl, par, legal, n):
     return find(legal, n, K.AC_END, -1, -1)
 
 
+# =========================================================================== distilled
+# The distilled player: the baseline's choice, unless the rollout's judgement, fitted into
+# linear scores of what a player sees, says an alternative is worth more.  The
+# alternatives (``alternative_nb``): ending the activation (the AP kept in reserve), the
+# baseline's action with the other amount of SP (none or one), eating, lowering the threat,
+# resting, hiding among corpses, and a step towards the goal in place of fighting an
+# engaged enemy (fleeing) or of the defensive position, a corpse search or the end of the
+# activation (pressing on); and at the activation order, which survivor activates next.
+ALTERNATIVES = ("end", "sp", "eat", "lower", "rest", "hide", "flee", "press")
+(ALT_END, ALT_SP, ALT_EAT, ALT_LOWER, ALT_REST, ALT_HIDE, ALT_FLEE, ALT_PRESS) = range(len(ALTERNATIVES))
+N_ALT = len(ALTERNATIVES)
+CONTEXT = ("bias", "health", "health_yellow", "health_red", "stress", "sp", "ap", "night",
+           "hours_to_switch", "engaged", "enemies_here", "threat", "searches_done", "goal",
+           "turns_left", "on_tile", "moved", "spare_supplies", "street_card", "alive",
+           "mates_here", "infection", "hunter", "reserve", "base_attack", "base_move")
+N_CONTEXT = len(CONTEXT)
+ORDER_FEATURES = ("first", "engaged", "enemies_here", "health", "goal", "on_tile", "sp",
+                  "stress", "far_enemies")
+N_ORDER = len(ORDER_FEATURES)
+# the distilled player's parameter vector: the baseline's (``N_PARAMS`` entries), then
+# ``any_ruleset`` (read in Python only), then each alternative's weights over ``CONTEXT``
+# (``ALTERNATIVES`` order), then the activation order's over ``ORDER_FEATURES``
+DP_ANY_RULESET = N_PARAMS
+DP_W = N_PARAMS + 1
+DP_W_ORDER = DP_W + N_ALT * N_CONTEXT
+N_DISTILLED_PARAMS = DP_W_ORDER + N_ORDER
+
+
+@njit_nb
+def goal_dist_nb(st, rl, p):
+    """Moves from place ``p`` to the survivors' goal: the nearest exit once the searches are
+    done, else the nearest location tile with a search left (its zone search or a search
+    marker; none left: the nearest exit)."""
+    if st[_G + K.G_SEARCHES] >= rl[K.R_PARAMS + K.RP_SEARCHES_NEEDED]:
+        return rl[K.R_EXIT_DIST + p]
+    bd = -1
+    for loc in range(rl[K.R_PARAMS + K.RP_N_LOCS]):
+        for t in range(rl[K.R_LOCS + loc * K.LK_W + K.LK_TILES]):
+            q = K.MAX_ZONES + loc * K.MAX_TILES + t
+            if st[pl(q, K.P_SEARCHED)] == 0 or st[pl(q, K.P_MARKERS)] > 0:
+                d = rl[K.R_DIST + p * K.MAX_PLACES + q]
+                if bd < 0 or d < bd:
+                    bd = d
+    return rl[K.R_EXIT_DIST + p] if bd < 0 else bd
+
+
+@njit_nb
+def _mates_at(st, s, p):
+    n = 0
+    for b in range(st[_G + K.G_TEAM]):
+        if b != s and st[su(b, K.U_ALIVE)] == 1 and st[su(b, K.U_PLACE)] == p:
+            n += 1
+    return n
+
+
+@njit_nb
+def context_nb(st, tr, rl, base):
+    """The decision's facts the alternatives are scored on (``CONTEXT`` order, floats),
+    from what the players see (the board, the survivors' sheets and kits, the tracks and
+    the clock; never a deck's order or a die to come): 1, the decider's health, yellow and
+    red health (0/1), his stress colour, SP, AP, night (0/1), the hours to the next change
+    of day and night, the enemies engaged with him and on his place, the threat colour,
+    the searches done (0/1), his moves to the goal (``goal_dist_nb``), the turns left, on a
+    location tile (0/1), moved this activation (0/1), the supplies beyond his next meal,
+    ending here would draw a street encounter card (0/1, §4.9), the survivors alive, his
+    teammates on his place, his infection, the Hunter on the board (0/1), a reserve's AP
+    (0/1), and whether the baseline's choice ``base`` is an attack or a move (0/1)."""
+    s = st[_G + K.G_CUR]
+    p = st[su(s, K.U_PLACE)]
+    h = st[su(s, K.U_HEALTH)]
+    hl = health_level(rl, h)
+    hour = st[_G + K.G_HOUR]
+    night = night_of(st, tr)
+    sw = tr[K.T_PARAMS + (K.TP_DAY_START if night == 1 else K.TP_NIGHT_START)]
+    here = enemies_at(st, p)
+    mates = _mates_at(st, s, p)
+    card = 0.0
+    if is_zone(p) and st[su(s, K.U_MOVED)] == 1 and st[su(s, K.U_ENCOUNTER)] < 0 and here == 0 \
+            and mates == 0 and st[pl(p, K.P_DEPLOYED)] == 0:
+        zk = zone_kind(rl, p)
+        if zk != K.Z_ALLEY and (zk != K.Z_SURPRISE or st[pl(p, K.P_SURPRISED)] == 1):
+            card = 1.0
+    alive = 0
+    for b in range(st[_G + K.G_TEAM]):
+        alive += st[su(b, K.U_ALIVE)]
+    bk = kind_of(base)
+    one = (1.0, float(h), 1.0 if hl == K.L_YELLOW else 0.0, 1.0 if hl == K.L_RED else 0.0,
+           float(stress_level(rl, st[su(s, K.U_STRESS)])), float(st[su(s, K.U_SP)]),
+           float(st[su(s, K.U_AP)]), float(night), float((sw - hour) % 24),
+           float(engaged_with(st, s)), float(here),
+           float(st[_G + K.G_THREAT] // tr[K.T_PARAMS + K.TP_UNITS]),
+           1.0 if st[_G + K.G_SEARCHES] >= rl[K.R_PARAMS + K.RP_SEARCHES_NEEDED] else 0.0)
+    two = (float(goal_dist_nb(st, rl, p)),
+           float(rl[K.R_PARAMS + K.RP_TURN_LIMIT] - st[_G + K.G_TURN]),
+           0.0 if is_zone(p) else 1.0, float(st[su(s, K.U_MOVED)]),
+           float(st[su(s, K.U_SUPPLIES)] - st[su(s, K.U_EATS)]), card, float(alive),
+           float(mates), float(st[su(s, K.U_INFECTION)]),
+           1.0 if st[_G + K.G_HUNTER] == K.HUNTER_BOARD else 0.0,
+           1.0 if st[_G + K.G_PHASE] == K.PH_RESERVE else 0.0,
+           1.0 if bk == K.AC_MELEE or bk == K.AC_SHOOT else 0.0,
+           1.0 if bk == K.AC_MOVE else 0.0)
+    return one + two
+
+
+@njit_nb
+def order_features_nb(st, rl, a, base):
+    """An activation's features (``ORDER_FEATURES``): the baseline's choice (0/1), the
+    survivor's engaged enemies, the enemies on his place, his health, his moves to the
+    goal, on a location tile (0/1), his SP, his stress colour and the enemies on his place
+    not engaged with him."""
+    b = arg_of(a)
+    q = st[su(b, K.U_PLACE)]
+    eng = engaged_with(st, b)
+    here = enemies_at(st, q)
+    return (1.0 if a == base else 0.0, float(eng), float(here), float(st[su(b, K.U_HEALTH)]),
+            float(goal_dist_nb(st, rl, q)), 0.0 if is_zone(q) else 1.0, float(st[su(b, K.U_SP)]),
+            float(stress_level(rl, st[su(b, K.U_STRESS)])), float(here - eng))
+
+
+@njit_nb
+def alternative_nb(st, tr, rl, par, legal, n, base, alt):
+    """Alternative ``alt`` (``ALT_*``) to the baseline's choice ``base`` at an action
+    decision (``par[:N_PARAMS]``: the baseline's parameters), -1 when it is not legal or is
+    the baseline's choice itself."""
+    bk = kind_of(base)
+    a = -1
+    if alt == ALT_END:
+        if bk != K.AC_END:
+            a = find(legal, n, K.AC_END, -1, -1)
+    elif alt == ALT_SP:
+        if sp_of(base) > 0:
+            a = find(legal, n, bk, arg_of(base), 0)
+        elif bk != K.AC_END:
+            a = find(legal, n, bk, arg_of(base), 1)
+    elif alt == ALT_EAT:
+        if bk != K.AC_EAT:
+            a = find(legal, n, K.AC_EAT, -1, -1)
+    elif alt == ALT_LOWER:
+        if bk != K.AC_LOWER_THREAT:
+            a = find(legal, n, K.AC_LOWER_THREAT, -1, -1)
+    elif alt == ALT_REST:
+        if bk != K.AC_REST:
+            a = find(legal, n, K.AC_REST, -1, -1)
+    elif alt == ALT_HIDE:
+        if bk != K.AC_HIDE:
+            a = find(legal, n, K.AC_HIDE, -1, -1)
+    elif alt == ALT_FLEE:
+        if bk == K.AC_MELEE or bk == K.AC_SHOOT:
+            s = st[_G + K.G_CUR]
+            if engaged_with(st, s) > 0:
+                a = step_towards(st, rl, s, legal, n, 0, par)
+                if a < 0:
+                    a = find(legal, n, K.AC_MOVE, -1, 0)
+    elif alt == ALT_PRESS:
+        if bk == K.AC_DEFEND or bk == K.AC_SEARCH_CORPSE or bk == K.AC_END:
+            a = step_towards(st, rl, st[_G + K.G_CUR], legal, n, 0, par)
+    return -1 if a == base else a
+
+
+@njit_nb
+def distilled_nb(st, tr, rl, par, legal, n):
+    """The baseline's choice (its parameters: ``par[:N_PARAMS]``) unless an alternative's
+    score ``w_alt . context`` is positive (the highest wins; ties: ``ALTERNATIVES``
+    order); at the activation order, the survivor of the highest ``w . order_features``
+    (ties: the first)."""
+    base = baseline_nb(st, tr, rl, par, legal, n)
+    ph = st[_G + K.G_PHASE]
+    if ph == K.PH_ORDER:
+        best = base
+        bv = -1e300
+        for i in range(n):
+            f = order_features_nb(st, rl, legal[i], base)
+            x = 0.0
+            for j in range(N_ORDER):
+                x += par[DP_W_ORDER + j] * f[j]
+            if x > bv:
+                bv = x
+                best = legal[i]
+        return best
+    if ph != K.PH_ACT and ph != K.PH_RESERVE:
+        return base
+    ctx = context_nb(st, tr, rl, base)
+    best = base
+    bv = 0.0
+    for k in range(N_ALT):
+        a = alternative_nb(st, tr, rl, par, legal, n, base, k)
+        if a < 0:
+            continue
+        x = 0.0
+        for j in range(N_CONTEXT):
+            x += par[DP_W + k * N_CONTEXT + j] * ctx[j]
+        if x > bv:
+            bv = x
+            best = a
+    return best
+
+
 @njit_nb
 def choose_nb(st, rng, tr, rl, pid, par, legal, n):
     """The action policy ``pid`` (params ``par``) takes among ``legal[:n]``."""
     if pid == POLICY_RANDOM:
         return legal[randint_nb(rng, K.STREAM_POLICY, n)]
+    if pid == POLICY_DISTILLED:
+        return distilled_nb(st, tr, rl, par, legal, n)
     return baseline_nb(st, tr, rl, par, legal, n)
