@@ -33,9 +33,11 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
     game_arg(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     if policy_append:
-        p.add_argument("--policy", action="append", metavar="NAME",
+        p.add_argument("--policy", action="append", metavar="NAME[:P=V...]",
                        help="bot policy; give it twice to compare two policies (in a "
-                            "competitive game the focal seat plays each against the field)")
+                            "competitive game the focal seat plays each against the field), "
+                            "each with its own parameters if need be: --policy baseline "
+                            "--policy distilled:any_ruleset=1")
     else:
         p.add_argument("--policy", default=None,
                        help="bot policy (default: the game's; `simlib games` lists them)")

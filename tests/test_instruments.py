@@ -54,6 +54,34 @@ def test_compare_two_policies_reports_speed_per_policy():
     assert res.overall["rate_a"].iloc[0] >= res.overall["rate_b"].iloc[0]
 
 
+def test_compare_gives_each_policy_its_own_parameters():
+    """``--policy NAME:P=V`` parameters go to that arm only: the distilled player's weights
+    play off their ruleset with ``any_ruleset=1`` beside a baseline that has no such
+    parameter (``--policy-param`` would go to both), and each arm plays exactly the games
+    ``play_games`` gives it with those parameters."""
+    from simlib.games.until_daylight import codes as K
+    from simlib.games.until_daylight.api import play_games
+
+    box, n = load_ruleset("box"), 300
+    with pytest.raises(InstrumentError, match="distilled:any_ruleset=1"):
+        simlib.compare(10, players=4, policies=["baseline", "distilled"], ruleset=box,
+                       progress=False)
+    with pytest.raises(InstrumentError, match="baseline"):
+        simlib.compare(10, players=4, policies=["baseline", "distilled"], ruleset=box,
+                       policy_params={"any_ruleset": 1}, progress=False)
+    res = simlib.compare(n, players=4, policies=["baseline", "distilled:any_ruleset=1"],
+                         ruleset=box, seed=3, progress=False)
+    assert res.labels == ("baseline", "distilled:any_ruleset=1")
+    for policy, params, col in (("baseline", None, "rate_a"),
+                                ("distilled", {"any_ruleset": 1}, "rate_b")):
+        wins = int((play_games(n, players=4, seed=3, policy=policy, policy_params=params,
+                               ruleset=box)["outcome"] == K.OUT_WIN).sum())
+        assert round(res.overall[col].iloc[0] * n) == wins
+    with pytest.raises(InstrumentError, match="not a number"):
+        simlib.compare(10, players=4, policies=["baseline", "distilled:any_ruleset=yes"],
+                       progress=False)
+
+
 def test_compare_plays_a_search_player_and_its_named_budgets():
     """A search player's arm plays the search (its step driver), not the baseline it
     searches over: the compare of ``clairvoyant`` (a named budget of ``rollout``) wins the

@@ -46,6 +46,7 @@ from .runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResu
                      _progress_bar, _show_progress, _write_parquet)
 from .ranges import calibrate_range, contiguous_range, joint_ranges
 from .ruleset import RulesetError
+from .seats import split_spec
 from .sequential import beta_binomial_cs
 from .stats import rate_columns
 from .tables import Counts
@@ -499,12 +500,19 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         ps = list(policies)
         if len(ps) != 2:
             raise InstrumentError(f"compare needs exactly two policies; got {len(ps)}")
-        for p in ps:
-            if p not in spec.policy_names():
-                raise InstrumentError(f"unknown policy {p!r}; allowed: {', '.join(spec.policy_names())}")
+        # a policy may carry its own parameters ("distilled:any_ruleset=1"); one without
+        # takes policy_params when it is `policy` (the field's player), as before
         try:
-            adapters = [spec.policy_arm(p, pp if p == policy else None, field_policy=policy,
-                                        field_params=pp, ruleset=base, **common) for p in ps]
+            arms = [split_spec(p) for p in ps]
+        except ValueError as exc:
+            raise InstrumentError(str(exc)) from None
+        for name, _ in arms:
+            if name not in spec.policy_names():
+                raise InstrumentError(f"unknown policy {name!r}; allowed: {', '.join(spec.policy_names())}")
+        try:
+            adapters = [spec.policy_arm(name, own or (pp if name == policy else None),
+                                        field_policy=policy, field_params=pp, ruleset=base,
+                                        **common) for name, own in arms]
         except ValueError as exc:  # a ruleset or a policy parameter the game refuses
             raise InstrumentError(str(exc)) from None
         labels = (ps[0], ps[1])

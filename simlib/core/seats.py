@@ -23,7 +23,7 @@ from .params import PolicySpec, param_vector
 
 __all__ = ["Seat", "checked_params", "focal_arm", "check_seed", "check_players", "check_games", "one_table",
            "seat_arrays", "params_width", "team_row", "player_counts", "seat_tables", "study_tables", "tables_cycle",
-           "table_seats", "table_focal_seats"]
+           "table_seats", "table_focal_seats", "split_spec"]
 
 
 def checked_params(policies: Mapping[str, PolicySpec], name: str,
@@ -102,17 +102,23 @@ class Seat:
     @classmethod
     def parse(cls, text: Any) -> "Seat":
         """``"name:param=value:..."`` -> a seat (``ValueError`` with one clear line)."""
-        parts = [p.strip() for p in str(text).split(":")]
-        name, params = parts[0], {}
-        for p in parts[1:]:
-            k, sep, v = p.partition("=")
-            if not sep or not k.strip():
-                raise ValueError(f"seat {text!r}: expected policy[:name=value...], e.g. {cls.example}")
-            try:
-                params[k.strip()] = float(v)
-            except ValueError:
-                raise ValueError(f"seat {text!r}: {v!r} is not a number") from None
-        return cls.make(name, params)
+        return cls.make(*split_spec(text, cls.example))
+
+
+def split_spec(text: Any, example: str = "threshold:t=8") -> tuple[str, dict[str, float]]:
+    """``"name:param=value:..."`` -> ``(name, {param: value})`` (``ValueError`` with one
+    clear line); the grammar of a seat and of a player named with its parameters."""
+    parts = [p.strip() for p in str(text).split(":")]
+    name, params = parts[0], {}
+    for p in parts[1:]:
+        k, sep, v = p.partition("=")
+        if not sep or not k.strip():
+            raise ValueError(f"seat {text!r}: expected policy[:name=value...], e.g. {example}")
+        try:
+            params[k.strip()] = float(v)
+        except ValueError:
+            raise ValueError(f"seat {text!r}: {v!r} is not a number") from None
+    return name, params
 
 
 def _fmt(v: float) -> str:

@@ -97,4 +97,5 @@ def ruleset_refusal(policy: str, path, fitted: str, fingerprint: str, game: str)
     return (f"policy {policy!r}: its weights ({path}) were fitted on the ruleset of fingerprint "
             f"{fitted[:12]}..., not this one ({fingerprint[:12]}...): re-fit them with `simlib "
             f"train-policy --game {game}`, or play them anyway with the policy parameter "
-            "any_ruleset=1 (`--policy-param any_ruleset=1`)")
+            f"any_ruleset=1 (`--policy-param any_ruleset=1`; in a compare of two players, "
+            f"`--policy {policy}:any_ruleset=1`)")
