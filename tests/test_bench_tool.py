@@ -99,3 +99,25 @@ def test_the_anchor_needs_no_frozen_copies(monkeypatch):
     r = bench.measure_anchor(target=0.002, windows=1, blocks=1)
     assert r["simlib_games_per_s"] > 0 and r["anchor_games_per_s"] > 0
     assert r["ratio"] == pytest.approx(r["simlib_games_per_s"] / r["anchor_games_per_s"])
+
+
+@pytest.mark.parametrize("game, name", [("till_dawn", "till_dawn_game"),
+                                        ("day_night_z", "day_night_z_game")])
+def test_a_headline_note_times_the_distilled_player(game, name):
+    """Issue 43's speed target is read in ``simlib bench``: the game's headline benchmark
+    adds a line timing its distilled player beside its default player (a ratio of two
+    measured speeds, not a fixed figure)."""
+    import re
+
+    from simlib.core.benchkit import ReportContext
+
+    b = bench.game_bench_factories()[name]()
+    m = type("M", (), {"ops_per_s": 1.0})()  # the headline line's figure is not under test
+    b.run(8)
+    lines = b.note(m, ReportContext({}, None, 0.01, quick=True))
+    line = next(ln for ln in lines if " distilled: " in ln)
+    got = re.search(r"([\d,]+) games per CPU-second.*beside ([\d,]+) .*: 1/([\d.,]+) of their",
+                    line)
+    assert got, line
+    d, t, inv = (float(x.replace(",", "")) for x in got.groups())
+    assert d > 0 and t > 0 and inv == pytest.approx(t / d, rel=0.5)  # medians of rounds

@@ -10,6 +10,8 @@ no game by name.  The first benchmark a game declares is its headline (the one
 from __future__ import annotations
 
 import dataclasses
+import statistics
+import time
 from typing import Callable
 
 import numba
@@ -68,8 +70,41 @@ class Bench:
     note: Callable[["object", ReportContext], list[str]] | None = None
 
 
+def alternating_ratio(a: Callable[[int], object], b: Callable[[int], object], n: int,
+                      rounds: int = 3) -> tuple[float, float, float]:
+    """``(a's ops per CPU-second, b's, a's / b's)``: ``a(n)`` and ``b(n)`` timed in
+    alternating rounds of this process (process CPU time, so another job on the machine
+    does not count; the median of each and of the rounds' ratios), after one small call
+    of each outside the timing (compile or cache load)."""
+    a(4), b(4)
+    ra, rb, r = [], [], []
+    for _ in range(rounds):
+        for run, out in ((a, ra), (b, rb)):
+            t = time.process_time()
+            run(n)
+            out.append(n / (time.process_time() - t))
+        r.append(ra[-1] / rb[-1])
+    return statistics.median(ra), statistics.median(rb), statistics.median(r)
+
+
+def distilled_note(game: str, ratio: Callable[[int], tuple[float, float, float]], quick: bool,
+                   what: str, base: str) -> list[str]:
+    """The line a game's headline benchmark adds for its distilled player: ``ratio(rounds)``
+    gives :func:`alternating_ratio`'s figures of ``what`` (the distilled player's games)
+    against ``base`` (the default player's); the issue's target is at least 1/5."""
+    try:
+        d, t, r = ratio(2 if quick else 3)
+    except ValueError as exc:  # no weights file: the player is not available
+        return [f"{game} distilled: not measured ({exc})"]
+    return [f"{game} distilled: {d:,.0f} games per CPU-second {what}, beside {t:,.0f} {base} "
+            f"(alternating rounds, medians): 1/{1 / r:,.1f} of their speed (target: at "
+            "least 1/5)"]
+
+
 def games_bench(name: str, title: str, play: Callable[[int], tuple[object, int]], *,
-                game: str, unit: tuple[str, str], setup: str, **bench_kw) -> Bench:
+                game: str, unit: tuple[str, str], setup: str,
+                extra_note: Callable[[ReportContext], list[str]] | None = None,
+                **bench_kw) -> Bench:
     """A benchmark of whole games that also counts their decisions: ``play(n)`` plays
     ``n`` games and returns ``(output, decisions)``; its note gives games and decisions per
     second per core.  ``unit``: the game's word for one game and for many (``("game",
@@ -80,11 +115,11 @@ def games_bench(name: str, title: str, play: Callable[[int], tuple[object, int]]
         out, decisions[n] = play(n)
         return out
 
-    def note(m, _ctx):
+    def note(m, ctx):
         per = max(decisions.values()) / max(decisions) if decisions else float("nan")
         article = "an" if unit[0][0] in "aeiou" else "a"
         return [f"{game}: {m.ops_per_s:,.0f} {unit[1]} per second per core, "
                 f"{m.ops_per_s * per:,.0f} decisions per second ({per:.0f} {article} {unit[0]}; "
-                f"{setup})"]
+                f"{setup})"] + (extra_note(ctx) if extra_note else [])
 
     return Bench(name, title, run, note=note, **bench_kw)

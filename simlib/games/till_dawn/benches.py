@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from simlib.core.benchkit import SEED, Bench
+from simlib.core.benchkit import SEED, Bench, alternating_ratio, distilled_note
 
 GAMES_PER_BLOCK = 1024  # the same games in every block: games differ in length
 OPTIMAL_GAMES_PER_BLOCK = 64  # heads-up games of the optimal player (about 1 ms each)
@@ -38,22 +38,10 @@ def _runner(seats: Sequence[str], threads: int = 1):
 def distilled_ratio(rounds: int = 3, games: int = 4 * GAMES_PER_BLOCK, players: int = 4,
                     threads: int = 1) -> tuple:
     """``(distilled games/s, threshold games/s, ratio)``: games with the distilled player in
-    one seat and threshold players in the others, and games of threshold players only,
-    timed in alternating rounds of one process (process CPU time; the median of each and of
-    the rounds' ratios).  The issue's target: a ratio of at least 1/5."""
-    dist = _runner(["distilled"] + ["threshold"] * (players - 1), threads)
-    thr = _runner(["threshold"] * players, threads)
-    dist(4), thr(4)  # compile or load, outside the timing
-    a, b, r = [], [], []
-    for _ in range(rounds):
-        t = time.process_time()
-        dist(games)
-        a.append(games / (time.process_time() - t))
-        t = time.process_time()
-        thr(games)
-        b.append(games / (time.process_time() - t))
-        r.append(a[-1] / b[-1])
-    return statistics.median(a), statistics.median(b), statistics.median(r)
+    one seat and threshold players in the others, and games of threshold players only
+    (:func:`simlib.core.benchkit.alternating_ratio`).  The issue's target: at least 1/5."""
+    return alternating_ratio(_runner(["distilled"] + ["threshold"] * (players - 1), threads),
+                             _runner(["threshold"] * players, threads), games, rounds)
 
 
 def game_bench(players: int = 4, policy: str = "threshold") -> Bench:
@@ -65,14 +53,10 @@ def game_bench(players: int = 4, policy: str = "threshold") -> Bench:
     def note(m, ctx):
         lines = [f"Till Dawn: {m.ops_per_s:,.0f} full games per second per core ({policy} "
                  f"at every seat, {players} players, random characters, 1 thread)"]
-        try:
-            d, t, ratio = distilled_ratio(2 if ctx.quick else 3, players=players)
-        except ValueError as exc:  # no weights file: the player is not available
-            return lines + [f"Till Dawn distilled: not measured ({exc})"]
-        return lines + [f"Till Dawn distilled: {d:,.0f} games per CPU-second with the distilled "
-                        f"player in one seat and {players - 1} threshold players, beside "
-                        f"{t:,.0f} for {players} threshold players (alternating rounds, "
-                        f"medians): 1/{1 / ratio:,.1f} of their speed (target: at least 1/5)"]
+        return lines + distilled_note(
+            "Till Dawn", lambda rounds: distilled_ratio(rounds, players=players), ctx.quick,
+            f"with the distilled player in one seat and {players - 1} threshold players",
+            f"for {players} threshold players")
 
     return Bench("till_dawn_game", f"one full Till Dawn game ({players} players, {policy}, "
                  "1 thread)", run, min_n=8, fixed_n=GAMES_PER_BLOCK, pure_n=64, note=note)
