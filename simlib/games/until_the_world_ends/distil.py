@@ -16,9 +16,12 @@ decision's actions), with an L2 penalty.  The values of a few worlds are noisy; 
 noise averages out over many decisions, where a choice between the actions of one
 decision would keep it.
 
-The fit is then measured on held-out teacher games (how often it takes the teacher's
-action, and the teacher's value it gains over greedy's choice, a decision on average), and
-the fitted policy and greedy play the same fresh games in the focal seat against greedy
+The fitted scores alone (before greedy's bonus) are measured on held-out teacher games (how
+often they take the teacher's action, and the teacher's value they gain over greedy's
+choice, a decision on average).  Greedy's choice then gets a bonus by table size, tuned on
+paired games against greedy players (:func:`tune_bonus`: a one-step value overstates the
+gain of a deviation made again and again).  Last, the fitted policy and greedy play the
+same fresh games in the focal seat against greedy
 players, as ``simlib compare --game until-the-world-ends --policy greedy --policy
 distilled`` plays them (paired: Newcombe's interval, McNemar's test, the paired standard
 error).  :func:`write_distilled` writes the weights with their provenance (teacher, games,
@@ -307,6 +310,7 @@ class DistilResult:
             f"fit {t['fit_seconds']:.1f} s, tuning {t['tune_seconds']:.0f} s",
             "greedy's bonus by table size: " + ", ".join(
                 f"{p} players {self.params[f'greedy_bonus_{p}']:g}" for p in P.BONUS_PLAYERS),
+            "held-out figures of the fitted scores alone (before greedy's bonus):",
             f"held-out turns ({t['heldout_turns']}): the teacher's action taken at "
             f"{t['agree_turn']:.2%} (greedy {t['agree_turn_greedy']:.2%}); the teacher's value "
             f"gained over greedy's choice {t['gain_turn']:+.5f} a turn",
