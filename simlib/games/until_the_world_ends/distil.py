@@ -267,7 +267,7 @@ def tune_bonus(rules, seed: int, games: int, players: Sequence[int], vec: np.nda
     own choice, the bonus 1, has 0).  A one-step estimate of a deviation's gain overstates
     the gain of making it again and again (holding a card greedy would play, turn after
     turn), and how much depends on the table.  Returns the vector with the bonuses, and
-    ``{f"tune_{p}_{bonus}": paired difference}``."""
+    ``{"tune_<p>_bonus_<bonus, its dot a p>": paired difference}`` (``tune_5_bonus_0p005``)."""
     spec = PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS, tuple(vec), "")
     out = np.asarray(vec, dtype=np.float64).copy()
     got, table = {}, {}
@@ -280,7 +280,7 @@ def tune_bonus(rules, seed: int, games: int, players: Sequence[int], vec: np.nda
             v[P.DP_BONUS:P.DP_W_TURN] = b
             wd, _, _ = focal_wins(rules, seed, games, [p], spec, v, threads)
             d, se = _paired(wg, wd)
-            table[f"tune_{p}_{b:g}"] = d
+            table[f"tune_{p}_bonus_{b:g}".replace(".", "p")] = d  # a TOML bare key: no dot
             if d - se > best_lb:
                 best, best_lb = float(b), d - se
         got[p] = best
