@@ -6,6 +6,7 @@
     python benchmarks/strong_players.py till-dawn --rounds 3     # optimal vs threshold
     python benchmarks/strong_players.py till-dawn-distilled      # distilled vs threshold
     python benchmarks/strong_players.py day-night-z-distilled    # distilled vs baseline
+    python benchmarks/strong_players.py utwe-distilled           # distilled vs greedy
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
 ``search``: Until Daylight's search player (``rollout-100`` with a two-round horizon by
@@ -41,6 +42,10 @@ rounds alternating.
 ``day-night-z-distilled``: Day Night Z adventures per CPU-second of the distilled player
 beside the baseline (and of the rollout player, its teacher, on a few games), on the default
 study's cells (teams of 1-4, start hours 08:00, 14:00, 20:00), rounds alternating.
+``utwe-distilled``: Until the World Ends games per CPU-second of the distilled and the
+rollout player (each in the focal seat among greedy players, and the distilled player at
+every seat) beside greedy players only, on the default study's tables (2-6 players, seats
+rotating), rounds alternating.
 
 ``study``: the same Until Daylight games (reference ruleset, 4 players, baseline, 2
 threads) through ``play_games`` (one kernel call), ``simlib.simulate`` (records kept, the
@@ -485,6 +490,50 @@ def day_night_z_distilled(rounds: int, games: int, rollout_games: int, threads: 
         m = statistics.median([x for x, _ in v])
         print(f"median {k}: {m:,.1f} adventures per CPU-second, 1/{base / m:.2f} of the "
               f"baseline's ({threads} threads; {v[0][1]:.1f} decisions an adventure)")
+def utwe_distilled(rounds: int, games: int, rollout_games: int, threads: int) -> None:
+    """The distilled and the rollout player against the greedy player's speed, on the
+    tables of the default study (2-6 players, one table per count in turn, seats rotating:
+    the games of ``simlib compare`` and ``simulate``): each in the focal seat among greedy
+    players, and the distilled player at every seat, beside greedy players only; process
+    CPU time on ``threads`` threads, rounds alternating; the decisions of a game."""
+    from simlib.core.seats import table_seats
+    from simlib.games.until_the_world_ends import api
+    from simlib.games.until_the_world_ends.policies import POLICIES, make_seat
+    from simlib.games.until_the_world_ends.ruleset import load_ruleset
+
+    rules = load_ruleset()
+    gr = make_seat("greedy")
+    counts = (2, 3, 4, 5, 6)
+    variants = {"greedy (every seat)": ([[gr] * p for p in counts], games)}
+    x = make_seat("distilled")
+    variants["distilled (focal seat)"] = ([[x] + [gr] * (p - 1) for p in counts], games)
+    variants["distilled (every seat)"] = ([[x] * p for p in counts], games)
+    r = make_seat("rollout")
+    variants["rollout (focal seat)"] = ([[r] + [gr] * (p - 1) for p in counts], rollout_games)
+
+    def runner(tables, n):
+        npl, pol, par, _ = table_seats(tables, 0, n, POLICIES, seats=max(counts), n_params=4)
+
+        def run(m=n):
+            t = time.process_time()
+            out = api.run_kernel(rules, 1, 0, npl[:m], pol[:m], par[:m], threads=threads)
+            return m / (time.process_time() - t), float(out[:, api.K.REC_DECISIONS].mean())
+        return run
+
+    runs = {k: runner(t, n) for k, (t, n) in variants.items()}
+    for run in runs.values():
+        run(10)  # compile or load, outside the timing
+    got = {k: [] for k in runs}
+    for i in range(rounds):
+        for k, run in runs.items():
+            got[k].append(run())
+        print(f"round {i + 1}: " + "; ".join(f"{k} {v[-1][0]:,.1f}" for k, v in got.items())
+              + " games per CPU-second", flush=True)
+    base = statistics.median([v for v, _ in got["greedy (every seat)"]])
+    for k, v in got.items():
+        m = statistics.median([x for x, _ in v])
+        print(f"median {k}: {m:,.1f} games per CPU-second, 1/{base / m:.2f} of the greedy "
+              f"players' ({threads} threads; {v[0][1]:.0f} decisions a game)")
 
 
 def study(rounds: int, games: int, threads: int) -> None:
@@ -536,6 +585,11 @@ def main(argv: list[str] | None = None) -> None:
     z.add_argument("--games", type=int, default=24_000)
     z.add_argument("--rollout-games", type=int, default=48)
     z.add_argument("--threads", type=int, default=1)
+    u = sub.add_parser("utwe-distilled")
+    u.add_argument("--rounds", type=int, default=3)
+    u.add_argument("--games", type=int, default=10_000)
+    u.add_argument("--rollout-games", type=int, default=100)
+    u.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("study")
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--games", type=int, default=200_000)
@@ -553,6 +607,8 @@ def main(argv: list[str] | None = None) -> None:
         till_dawn_distilled(args.rounds, args.games, args.optimal_games, args.threads)
     elif args.what == "day-night-z-distilled":
         day_night_z_distilled(args.rounds, args.games, args.rollout_games, args.threads)
+    elif args.what == "utwe-distilled":
+        utwe_distilled(args.rounds, args.games, args.rollout_games, args.threads)
     else:
         study(args.rounds, args.games, args.threads)
 

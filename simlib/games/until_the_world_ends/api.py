@@ -22,7 +22,7 @@ from ...core.parallel import run_prange
 from . import codes as K
 from .kernels import play_nb as PL
 from .kernels.play_nb import kernel_nb
-from .policies import Seat
+from .policies import Seat, check_seats_ruleset
 from .records import GAME_VALUES, records_frame
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 
@@ -123,6 +123,7 @@ def play_games(n_games: int, players: int | None = None, seats=None, seed: int =
     """
     rules = _rules(ruleset)
     seats = one_table(seats, players, "greedy", as_seat, lambda q: check_players(q, rules))
+    check_seats_ruleset(seats, rules)
     p = len(seats)
     n = check_games(n_games)
     pol, par = seat_arrays(seats, n)

@@ -1,7 +1,13 @@
 """Until the World Ends' declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
-from ...core.games import FOCAL_WINS, SEAT_WINS, GameInfo
+from ...core.games import FOCAL_WINS, SEAT_WINS, GameCommand, GameInfo
+
+COMMANDS = {
+    "train-policy": GameCommand(
+        help="distil the rollout player into the `distilled` policy's weights",
+        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+}
 
 
 GAME = GameInfo(
@@ -22,5 +28,6 @@ GAME = GameInfo(
     # a saved study is counted by the seat columns of its largest table (TABLE_SPEC is the
     # tables of up to 8 players)
     result_reader=".study:load_result",
+    commands=COMMANDS,
     position=2,  # in `simlib games`
 )

@@ -3,14 +3,22 @@
 A seat plays a policy with parameters; a *seat spec* is written ``name`` or
 ``name:param=value:param=value`` (``greedy:end_margin=10``, ``rollout:rollouts=16``); its
 label in tables is the name with the parameters that differ from the defaults.
-The jitted policies are in ``kernels/policies_nb.py``.
+The jitted policies are in ``kernels/policies_nb.py``.  ``distilled`` is registered from
+its weights file, ``data/until_the_world_ends/policies/distilled.toml`` (``simlib
+train-policy --game until-the-world-ends``, ``distil.py``); a missing or broken file makes
+the name an error that says why, and the weights are refused on a ruleset other than the
+one they were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 from ...core import seats
 from ...core.params import PolicySpec
 from ...core.seats import whole
+from ...core.weights import read_weights, ruleset_refusal
 from .kernels import policies_nb as P
+from .ruleset import default_ruleset_dir
 
 
 GREEDY_DOC = ("plays the card that most raises its round score minus the best rival's; "
@@ -39,6 +47,74 @@ POLICIES: dict[str, PolicySpec] = {
 }
 
 
+# `distilled`: the rollout player's values in two linear scores (``policies_nb``,
+# ``distilled_nb``), its weights from data/until_the_world_ends/policies/distilled.toml
+DISTILLED_PARAMS = (("any_ruleset", "end_margin", "challenge_margin")
+                    + tuple(f"greedy_bonus_{p}" for p in P.BONUS_PLAYERS)
+                    + tuple(f"w_{n}" for n in P.TURN_FEATURES)
+                    + tuple(f"w_{n}" if n.startswith("challenge") else f"w_challenge_{n}"
+                            for n in P.CHALLENGE_FEATURES))
+assert len(DISTILLED_PARAMS) == P.N_DISTILLED_PARAMS
+DISTILLED_DOC = ("the rollout player's judgement at kernel speed: on its turn takes the action "
+                 "(draw, or play a card) of the highest linear score of what it sees (the "
+                 "card's gain in round margin, the ending's margin and what it does to the "
+                 "game, the chance a rival holds an ending, greedy's own choice...), "
+                 "challenges when a linear score is positive, snipes and picks as greedy; "
+                 "weights fitted to the rollout player's values by `simlib train-policy --game "
+                 "until-the-world-ends` (data/until_the_world_ends/policies/distilled.toml), "
+                 "refused on another ruleset unless any_ruleset = 1; end_margin and "
+                 "challenge_margin are those of the greedy choice it weighs")
+_DISTILLED_ERROR: str | None = None
+_DISTILLED_FINGERPRINT: str | None = None
+
+
+def distilled_path() -> Path:
+    """``data/until_the_world_ends/policies/distilled.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "distilled.toml"
+
+
+def read_distilled(path: str | Path | None = None) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
+    of a distilled weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``,
+    which is 0); ``ValueError`` naming the file and what is wrong."""
+    path = distilled_path() if path is None else Path(path)
+    got = read_weights(path, DISTILLED_PARAMS[1:], "the distilled weights")
+    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
+            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
+
+
+def _register_distilled() -> None:
+    """Register ``distilled`` from its weights file; a missing or broken file makes the
+    name an error that says why (``Seat.make``), never a failed import."""
+    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
+    try:
+        data = read_distilled()
+    except ValueError as exc:
+        POLICIES.pop("distilled", None)
+        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
+        return
+    POLICIES["distilled"] = PolicySpec(
+        "distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
+        tuple(data["params"][n] for n in DISTILLED_PARAMS), DISTILLED_DOC)
+    _DISTILLED_ERROR = None
+    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
+
+
+_register_distilled()
+
+
+def check_seats_ruleset(seat_list, rules) -> None:
+    """Refuse a ``distilled`` seat on a ruleset other than the one its weights were fitted
+    on (``ValueError`` naming the file and both fingerprints), unless its ``any_ruleset``
+    is 1."""
+    for seat in seat_list:
+        if seat.policy != "distilled" or _DISTILLED_FINGERPRINT is None:
+            continue
+        if seat.params[P.DP_ANY_RULESET] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
+            raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
+                                             rules.fingerprint(), "until-the-world-ends"))
+
+
 class Seat(seats.Seat):
     """One seat's policy and full parameter vector (:class:`simlib.core.seats.Seat`)."""
 
@@ -47,9 +123,18 @@ class Seat(seats.Seat):
     example = "greedy:end_margin=10"
 
     @classmethod
+    def make(cls, name, params=None):
+        if name == "distilled" and name not in cls.policies and _DISTILLED_ERROR is not None:
+            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+        return super().make(name, params)
+
+    @classmethod
     def check(cls, name, values):
         if name in ("rollout", "clairvoyant"):
             whole(name, "rollouts", values["rollouts"], 1, 256)
+        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
+            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
+                             f"{values['any_ruleset']:g}")
 
 
 make_seat = Seat.make

@@ -16,7 +16,7 @@ from . import codes as K
 from .api import Engine, action_words, card_name, records_frame
 from .kernels import play_nb as PL
 from .kernels.engine_nb import shuffle_nb
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .ruleset import load_ruleset
 
 
@@ -27,6 +27,7 @@ class Game(StepGame):
     load_ruleset = staticmethod(load_ruleset)
 
     def _deal(self) -> None:
+        check_seats_ruleset(self.seats, self.rules)
         self._flat = self.rules.flat()
         self._eng = Engine(self.rules, self.seats, bool(self.trace))
         self._eng.init(self.seed, self.game, len(self.seats))
@@ -60,8 +61,16 @@ class Game(StepGame):
         s, eng = self.to_move, self._eng
         if seat is None:
             return eng.call(PL.OP_CHOOSE, a=s)
+        check_seats_ruleset([seat], self.rules)
+        vec = seat.vector()
+        if len(vec) > eng.par.shape[2]:  # a longer player (distilled): widen every seat's
+            par = np.zeros(eng.par.shape[:2] + (len(vec),))
+            par[:, :, :eng.par.shape[2]] = eng.par
+            eng.par = par
         own = eng.pol[0, s], eng.par[0, s].copy()
-        eng.pol[0, s], eng.par[0, s] = POLICIES[seat.policy].id, seat.vector()
+        eng.pol[0, s] = POLICIES[seat.policy].id
+        eng.par[0, s] = 0.0
+        eng.par[0, s, :len(vec)] = vec
         try:
             return eng.call(PL.OP_CHOOSE, a=s)
         finally:

@@ -36,7 +36,7 @@ from ...core.seats import check_seed, focal_arm, study_tables, table_seats
 from . import api
 from . import codes as K
 from .instruments import outcomes as _outcomes
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .ruleset import UntilTheWorldEndsRules, load_ruleset
 from .step import Game
 
@@ -148,6 +148,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
                           check_players=lambda p: api.check_players(p, rules),
                           default_counts=default)
+    check_seats_ruleset([s for t in tables for s in t], rules)
     most = max(len(t) for t in tables)
     return UntilTheWorldEndsAdapter(rules=rules, seed=int(seed), tables=tuple(tables),
                                     spec=table_spec(K.record_seats(most)))

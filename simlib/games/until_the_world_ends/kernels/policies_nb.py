@@ -20,6 +20,15 @@
     Greedy's own choice stands unless another action's mean paired gain over the same
     worlds is positive and exceeds ``z`` standard errors (``clairvoyant``: one world,
     any positive gain).
+``distilled`` (4), params ``DISTILLED_PARAMS`` (``any_ruleset``, then the weights)
+    The rollout player's values fitted into two linear scores of what a player sees (the
+    timelines, the common area, the totals, its own hand, the counts of the others' hands,
+    the draw pile and the face-up discards; never a hidden card): on its turn it takes
+    the action (draw, or play a card of its hand) of the highest ``w . turn_features``,
+    and it challenges an ending when ``w . challenge_features`` is positive.  Greedy's
+    own choice is one of the features.  It snipes and picks in a hoard as greedy does.
+    The weights are fitted by ``simlib train-policy --game until-the-world-ends``
+    (``distil.py``) and read from ``data/until_the_world_ends/policies/distilled.toml``.
 
 Scratch (``new_scratch`` in ``api``): ``legal`` int64 (2 MAX_LEGAL + MAX_TRIES,), ``work`` int64
 (3, codes.state_size(players)) state copies, ``slog`` int64 (1, LOG_W) a log that records nothing.
@@ -34,7 +43,9 @@ from .. import codes as K
 from .engine_nb import (apply_action_nb, card_nb, legal_actions_nb, multiplier_nb,
                         resolve_instant_nb, score_player_nb, tl_remove_nb)
 
-POLICY_RANDOM, POLICY_GREEDY, POLICY_ROLLOUT, POLICY_CLAIRVOYANT = range(4)
+POLICY_RANDOM, POLICY_GREEDY, POLICY_ROLLOUT, POLICY_CLAIRVOYANT, POLICY_DISTILLED = range(5)
+# the shortest parameter vector of a seat (unused entries are 0); a table with a distilled
+# seat carries the distilled policy's longer vector (``N_DISTILLED_PARAMS``) in every seat
 N_PARAMS = 4
 NEG = -(1 << 40)
 
@@ -328,6 +339,250 @@ def rollout_nb(state, rules, params, legal, n, work, slog, peek):
     return best
 
 
+# =========================================================================== distilled
+# The distilled policy's parameter vector: ``any_ruleset`` (1: play the weights on a ruleset
+# other than the one they were fitted on; read in Python only), greedy's ``end_margin`` and
+# ``challenge_margin`` (the greedy choice the ``greedy`` features name), the bonus of greedy's
+# choice by table size, then the weights of the turn features, then those of the challenge
+# features (names: ``policies.py``).
+TURN_FEATURES = (
+    "draw", "draw_hand", "draw_pile", "draw_margin", "draw_endings", "draw_players",
+    "draw_late", "draw_forgone", "draw_forgone_players",
+    "play", "play_gain", "play_gains", "play_event", "play_good", "play_escalation",
+    "play_instant", "play_instant_gain",
+    "end", "end_margin", "end_lead", "end_wins", "end_loses_game", "end_ties_game",
+    "end_standing", "end_challenge", "end_challenge_margin", "end_late", "end_players",
+    "end_margin_now", "greedy")
+CHALLENGE_FEATURES = (
+    "challenge", "challenge_margin", "challenge_loses_game", "challenge_ties_game",
+    "challenge_margin_now", "challenge_standing", "challenge_endings", "challenge_late",
+    "challenge_players", "challenge_others", "greedy")
+N_TURN = len(TURN_FEATURES)
+N_CHALLENGE = len(CHALLENGE_FEATURES)
+DP_ANY_RULESET = 0
+DP_END_MARGIN = 1  # the parameters of the greedy choice the ``greedy`` features name
+DP_CHALLENGE_MARGIN = 2
+# greedy's choice's bonus in both scores by table size (2, 3, 4, 5, 6 or more players):
+# tuned, not fitted (``distil.py``)
+BONUS_PLAYERS = (2, 3, 4, 5, 6)
+DP_BONUS = 3
+DP_W_TURN = DP_BONUS + len(BONUS_PLAYERS)
+DP_W_CHALLENGE = DP_W_TURN + N_TURN
+N_DISTILLED_PARAMS = DP_W_CHALLENGE + N_CHALLENGE
+# the context of a decision (``context_nb``), read by the features
+CX_M0, CX_ME_TOTAL, CX_HAND, CX_PILE, CX_LATE, CX_ENDINGS, CX_P_OTHER, CX_PLAYERS = range(8)
+N_CX = 8
+SCALE = 10.0  # points are divided by this in the features
+LEAD = 5  # greedy's default end margin: "leads every rival by 5" is a feature
+
+
+@njit_nb
+def p_ending_nb(state, rules, me, holders):
+    """The chance that at least one of the hands of ``holders`` (a seat bit mask, never
+    ``me``) holds an ending, as ``me`` sees it: their cards drawn at random from the cards
+    ``me`` cannot see (the deck less its own hand, the timelines, the common area and the
+    discards), which hold the deck's endings less those in its hand and the discards."""
+    n = state[K.S_PLAYERS]
+    nc = rules[K.R_PARAMS + K.P_N_CARDS]
+    ends = 0
+    for c in range(nc):
+        if card_nb(rules, c, K.CC_KIND) == K.KIND_ENDING:
+            ends += 1
+    unseen = nc - state[K.S_N_COMMON] - state[K.S_N_DISCARD]
+    for i in range(state[K.S_N_DISCARD]):
+        if card_nb(rules, state[K.S_DISCARD + i], K.CC_KIND) == K.KIND_ENDING:
+            ends -= 1
+    h = 0
+    for p in range(n):
+        unseen -= state[K.S_S_TL_N + p * K.SEAT_W]
+        if p == me:
+            unseen -= state[K.S_S_HAND_N + p * K.SEAT_W]
+            for i in range(state[K.S_S_HAND_N + p * K.SEAT_W]):
+                if card_nb(rules, state[K.S_HAND + p * K.SEAT_W + i], K.CC_KIND) == K.KIND_ENDING:
+                    ends -= 1
+        elif (holders >> p) & 1:
+            h += state[K.S_S_HAND_N + p * K.SEAT_W]
+    none = 1.0
+    for j in range(h):
+        if unseen - j <= 0:
+            break
+        none *= max(0.0, (unseen - ends - j) / (unseen - j))
+    return 1.0 - none
+
+
+@njit_nb
+def context_nb(state, rules, me, cx):
+    """What every feature of ``me``'s decision shares, into ``cx[:N_CX]``: its round margin
+    now (no ending), its total, its hand's size over the hand limit, the draw pile over the
+    deck, the round's turns over the turn cap, the endings in its hand, the chance that a
+    rival holds an ending (``p_ending_nb``), the players."""
+    n = state[K.S_PLAYERS]
+    cx[CX_M0] = margin_nb(state, rules, me, -1)
+    cx[CX_ME_TOTAL] = state[K.S_S_TOTAL + me * K.SEAT_W]
+    cx[CX_HAND] = state[K.S_S_HAND_N + me * K.SEAT_W] / rules[K.R_PARAMS + K.P_HAND_LIMIT]
+    cx[CX_PILE] = state[K.S_N_PILE] / rules[K.R_PARAMS + K.P_N_CARDS]
+    cx[CX_LATE] = state[K.S_ROUND_TURNS] / rules[K.R_PARAMS + K.P_TURN_CAP]
+    e = 0
+    for i in range(state[K.S_S_HAND_N + me * K.SEAT_W]):
+        if card_nb(rules, state[K.S_HAND + me * K.SEAT_W + i], K.CC_KIND) == K.KIND_ENDING:
+            e += 1
+    cx[CX_ENDINGS] = e
+    cx[CX_P_OTHER] = p_ending_nb(state, rules, me, ((1 << n) - 1) ^ (1 << me))
+    cx[CX_PLAYERS] = n
+
+
+@njit_nb
+def standing_nb(state, rules, me, ending):
+    """My total minus the best rival's if the round ended now with ``ending``."""
+    mine = state[K.S_S_TOTAL + me * K.SEAT_W] + score_player_nb(state, rules, me, ending, False)
+    best = NEG
+    for p in range(state[K.S_PLAYERS]):
+        if p != me:
+            best = max(best, state[K.S_S_TOTAL + p * K.SEAT_W]
+                       + score_player_nb(state, rules, p, ending, False))
+    return mine - best
+
+
+@njit_nb
+def turn_features_nb(state, rules, me, a, g, cx, work, slog, out):
+    """The turn features of action ``a`` (draw, or play a hand slot) into ``out[:N_TURN]``
+    (float64), with ``g`` greedy's choice and ``cx`` the decision's context
+    (``context_nb``); points are divided by ``SCALE``.  A draw: ``draw`` 1, its hand's size,
+    the pile, its margin now, its endings, the players over 10, the round's turns, the
+    margin gain of the card greedy would play instead (0 when greedy draws or ends) and
+    that times the players over 10.  A card that is not an ending: ``play`` 1, its margin
+    gain (greedy's ``play_gain_nb``), whether it gains, its kind, an instantaneous's gain.
+    An ending: ``end`` 1, the round margin with it, whether that leads every rival by
+    ``LEAD``, whether the round would win it the game outright, end the game with a rival
+    ahead, or end it with me among the winners, the game standing after it
+    (``standing_nb``), the chance a rival holds an ending and that times the margin, the
+    round's turns, the players over 10, the margin now.  ``greedy`` 1 on greedy's choice."""
+    for i in range(N_TURN):
+        out[i] = 0.0
+    out[N_TURN - 1] = 1.0 if a == g else 0.0
+    if a == K.A_DRAW:
+        out[0] = 1.0
+        out[1] = cx[CX_HAND]
+        out[2] = cx[CX_PILE]
+        out[3] = cx[CX_M0] / SCALE
+        out[4] = cx[CX_ENDINGS]
+        out[5] = cx[CX_PLAYERS] / 10.0
+        out[6] = cx[CX_LATE]
+        if g >= K.A_PLAY and g < K.A_PICK:
+            gs = g - K.A_PLAY
+            if card_nb(rules, state[K.S_HAND + me * K.SEAT_W + gs], K.CC_KIND) != K.KIND_ENDING:
+                out[7] = play_gain_nb(state, rules, me, gs, work, slog) / SCALE
+                out[8] = out[7] * cx[CX_PLAYERS] / 10.0
+        return
+    slot = a - K.A_PLAY
+    c = state[K.S_HAND + me * K.SEAT_W + slot]
+    kind = card_nb(rules, c, K.CC_KIND)
+    if kind != K.KIND_ENDING:
+        gain = play_gain_nb(state, rules, me, slot, work, slog) / SCALE
+        out[9] = 1.0
+        out[10] = gain
+        out[11] = 1.0 if gain > 0 else 0.0
+        out[12] = 1.0 if kind == K.KIND_EVENT else 0.0
+        out[13] = 1.0 if kind == K.KIND_GOOD else 0.0
+        out[14] = 1.0 if kind == K.KIND_ESCALATION else 0.0
+        if kind == K.KIND_INSTANT:
+            out[15] = 1.0
+            out[16] = gain
+        return
+    m = margin_nb(state, rules, me, c)
+    reached, among = ends_game_against_nb(state, rules, me, c)
+    out[17] = 1.0
+    out[18] = m / SCALE
+    out[19] = 1.0 if m >= LEAD else 0.0
+    out[20] = 1.0 if wins_outright_nb(state, rules, me, c) else 0.0
+    out[21] = 1.0 if reached and not among else 0.0
+    out[22] = 1.0 if reached and among else 0.0
+    out[23] = standing_nb(state, rules, me, c) / SCALE
+    out[24] = cx[CX_P_OTHER]
+    out[25] = cx[CX_P_OTHER] * m / SCALE
+    out[26] = cx[CX_LATE]
+    out[27] = cx[CX_PLAYERS] / 10.0
+    out[28] = cx[CX_M0] / SCALE
+
+
+@njit_nb
+def challenge_features_nb(state, rules, me, a, g, cx, out):
+    """The challenge features of ``a`` (challenge or let the ending stand) into
+    ``out[:N_CHALLENGE]``: letting it stand is 0 but for ``greedy``; a challenge: 1, my round
+    margin under the standing ending, whether the ending would end the game with a rival
+    ahead, or with me among the winners, my margin now without it, the game standing under
+    it, the endings in my hand, the round's turns, the players over 10, the chance that a
+    seat still to be asked after me holds an ending; ``greedy`` 1 on greedy's choice."""
+    for i in range(N_CHALLENGE):
+        out[i] = 0.0
+    out[10] = 1.0 if a == g else 0.0
+    if a != K.A_CHALLENGE:
+        return
+    e = state[K.S_END_CARD]
+    reached, among = ends_game_against_nb(state, rules, me, e)
+    n = state[K.S_PLAYERS]
+    later = 0
+    for k in range(state[K.S_ASK] + 1, n):
+        p = (state[K.S_ENDER] + k) % n
+        if p != me:
+            later |= 1 << p
+    out[0] = 1.0
+    out[1] = margin_nb(state, rules, me, e) / SCALE
+    out[2] = 1.0 if reached and not among else 0.0
+    out[3] = 1.0 if reached and among else 0.0
+    out[4] = cx[CX_M0] / SCALE
+    out[5] = standing_nb(state, rules, me, e) / SCALE
+    out[6] = cx[CX_ENDINGS]
+    out[7] = cx[CX_LATE]
+    out[8] = cx[CX_PLAYERS] / 10.0
+    out[9] = p_ending_nb(state, rules, me, later)
+
+
+@njit_nb
+def distilled_nb(state, rules, params, legal, n, work, slog, buf):
+    """Greedy's choice when it is the only action, a snipe or a hoard's pick; on a turn the
+    action of the highest turn score (the first of equal scores), at a challenge the
+    challenge when its score is higher than letting the ending stand; greedy's choice's
+    score has the table size's bonus added.  ``buf``: float64
+    scratch (N_CX + N_TURN values)."""
+    if n == 1:
+        return legal[0]
+    me = state[K.S_DECIDER]
+    ph = state[K.S_PHASE]
+    g = greedy_nb(state, rules, params[DP_END_MARGIN:DP_BONUS], legal, n, work, slog)
+    if ph != K.PH_TURN and ph != K.PH_CHALLENGE:
+        return g
+    cx = buf[:N_CX]
+    x = buf[N_CX:]
+    context_nb(state, rules, me, cx)
+    bonus = params[DP_BONUS + min(max(state[K.S_PLAYERS], BONUS_PLAYERS[0]), BONUS_PLAYERS[-1])
+                   - BONUS_PLAYERS[0]]
+    if ph == K.PH_CHALLENGE:
+        challenge_features_nb(state, rules, me, K.A_CHALLENGE, g, cx, x)
+        sc = 0.0
+        for i in range(N_CHALLENGE):
+            sc += params[DP_W_CHALLENGE + i] * x[i]
+        sd = 0.0
+        if g == K.A_DECLINE:
+            sd = params[DP_W_CHALLENGE + N_CHALLENGE - 1] + bonus
+        else:
+            sc += bonus
+        return K.A_CHALLENGE if sc > sd else K.A_DECLINE
+    best = legal[0]
+    best_v = -1e300
+    for i in range(n):
+        turn_features_nb(state, rules, me, legal[i], g, cx, work, slog, x)
+        sc = 0.0
+        for j in range(N_TURN):
+            sc += params[DP_W_TURN + j] * x[j]
+        if legal[i] == g:
+            sc += bonus
+        if sc > best_v:
+            best_v = sc
+            best = legal[i]
+    return best
+
+
 @njit_nb
 def choose_nb(state, rules, policy, params, legal, n, work, slog):
     """The action of the seat to decide (``legal[:n]``; ``legal`` has room for a
@@ -336,4 +591,7 @@ def choose_nb(state, rules, policy, params, legal, n, work, slog):
         return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]
     if policy == POLICY_GREEDY:
         return greedy_nb(state, rules, params, legal, n, work, slog)
+    if policy == POLICY_DISTILLED:
+        # its float scratch: work's second row (a rollout's world; free outside a search)
+        return distilled_nb(state, rules, params, legal, n, work, slog, work[1].view(np.float64))
     return rollout_nb(state, rules, params, legal, n, work, slog, policy == POLICY_CLAIRVOYANT)
