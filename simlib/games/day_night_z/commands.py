@@ -240,45 +240,15 @@ def add_train_arguments(t) -> None:
                    help="selection games a score (default 24000)")
 
 
-def _count(text, what: str, lo: int = 1) -> int:
-    import math
-
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v) or v != int(v) or v < lo:
-        raise ValueError(f"{what} must be an integer >= {lo}; got {text!r}")
-    return int(v)
-
-
 def run_train(a) -> int:
-    from ...core.weights import out_path
+    from ...core.train import count, count_list, shared_options, train_and_write
     from .distil import (DEFAULT_GAMES, DEFAULT_HOURS, DEFAULT_L2, DEFAULT_SELECT_GAMES,
                          DEFAULT_TEACHER, DEFAULT_TEAMS, train_distilled, write_distilled)
 
-    out = out_path(a.out, a.force)
-    teams = DEFAULT_TEAMS if a.players is None else \
-        [_count(p, "--players") for p in str(a.players).split(",")]
-    hours = DEFAULT_HOURS if a.start_hours is None else \
-        [_count(h, "--start-hours", 0) for h in str(a.start_hours).split(",")]
-    l2 = DEFAULT_L2
-    if a.l2 is not None:
-        try:
-            l2 = float(a.l2)
-        except ValueError:
-            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
-    kw = dict(teams=teams, hours=hours, games=_count(a.games or DEFAULT_GAMES, "--games"),
-              heldout=_count(a.heldout, "--heldout") if a.heldout is not None else None,
-              seed=_count(a.seed, "--seed", 0), teacher=a.teacher or DEFAULT_TEACHER, l2=l2,
-              select_games=_count(a.select_games or DEFAULT_SELECT_GAMES, "--select-games", 2),
-              check_games=_count(a.check_games, "--check-games", 2),
-              threads=_count(a.threads, "--threads") if a.threads is not None else None)
-
-    def progress(line: str) -> None:
-        sys.stderr.write(line + "\n")
-
-    res = train_distilled(a.rules, progress=None if a.no_progress else progress, **kw)
-    write_distilled(res, out, command=getattr(a, "command_line", ""))
-    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
-    return 0
+    kw = shared_options(a, games=DEFAULT_GAMES, teacher=DEFAULT_TEACHER, l2=DEFAULT_L2,
+                        check_min=2)
+    return train_and_write(
+        a, train_distilled, write_distilled, a.rules,
+        teams=count_list(a.players, "--players", DEFAULT_TEAMS),
+        hours=count_list(a.start_hours, "--start-hours", DEFAULT_HOURS, 0),
+        select_games=count(a.select_games or DEFAULT_SELECT_GAMES, "--select-games", 2), **kw)

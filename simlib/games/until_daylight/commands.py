@@ -5,9 +5,8 @@ game by name."""
 from __future__ import annotations
 
 import math
-import sys
 
-from ...core.weights import out_path
+from ...core.train import train_and_write
 
 __all__ = ["add_tune_arguments", "run_tune", "add_train_arguments", "run_train"]
 
@@ -61,7 +60,6 @@ def _seed(text, what: str) -> int:
 def run_tune(a) -> int:
     from .tune import tune_policy, write_tuned
 
-    out = out_path(a.out, a.force)
     kw = dict(players=_positive(a.players, "--players"),
               trials=_positive(a.trials, "--trials"),
               block_games=_positive(a.block_games, "--block-games"),
@@ -71,14 +69,7 @@ def run_tune(a) -> int:
               check_seed=_seed(a.check_seed, "--check-seed"),
               sampler_seed=_seed(a.sampler_seed, "--sampler-seed"),
               threads=_positive(a.threads, "--threads") if a.threads is not None else None)
-
-    def progress(line: str) -> None:
-        sys.stderr.write(line + "\n")
-
-    res = tune_policy(a.rules, progress=None if a.no_progress else progress, **kw)
-    write_tuned(res, out, command=getattr(a, "command_line", ""))
-    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
-    return 0
+    return train_and_write(a, tune_policy, write_tuned, a.rules, **kw)
 
 
 def add_train_arguments(t) -> None:
@@ -109,34 +100,15 @@ def add_train_arguments(t) -> None:
 
 
 def run_train(a) -> int:
+    from ...core.train import count, shared_options
     from .distil import (DEFAULT_CONTINUATIONS, DEFAULT_HORIZON, DEFAULT_TEACHER,
                          train_distilled, write_distilled)
 
-    out = out_path(a.out, a.force)
-    l2 = None
-    if a.l2 is not None:
-        try:
-            l2 = float(a.l2)
-        except ValueError:
-            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
-    kw = dict(players=_positive(a.players or "4", "--players"),
-              games=_positive(a.games or "2000", "--games"),
-              heldout=_positive(a.heldout, "--heldout") if a.heldout is not None else None,
-              seed=_seed(a.seed, "--seed"), teacher=a.teacher or DEFAULT_TEACHER,
-              horizon=_seed(a.horizon if a.horizon is not None else DEFAULT_HORIZON,
-                            "--horizon"),
-              l2=l2, labels=a.labels or "values",
-              continuations=_positive(a.continuations or DEFAULT_CONTINUATIONS,
-                                      "--continuations"),
-              tune_games=_positive(a.tune_games or "20000", "--tune-games"),
-              check_games=_positive(a.check_games, "--check-games"),
-              threads=_positive(a.threads, "--threads") if a.threads is not None else None)
-
-    def progress(line: str) -> None:
-        sys.stderr.write(line + "\n")
-
-    res = train_distilled(a.rules or "calibrated", progress=None if a.no_progress else progress,
-                          **kw)
-    write_distilled(res, out, command=getattr(a, "command_line", ""))
-    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
-    return 0
+    kw = shared_options(a, games=2000, teacher=DEFAULT_TEACHER, l2=None)
+    return train_and_write(
+        a, train_distilled, write_distilled, a.rules or "calibrated",
+        players=count(a.players or "4", "--players"),
+        horizon=count(a.horizon if a.horizon is not None else DEFAULT_HORIZON, "--horizon", 0),
+        labels=a.labels or "values",
+        continuations=count(a.continuations or DEFAULT_CONTINUATIONS, "--continuations"),
+        tune_games=count(a.tune_games or "20000", "--tune-games"), **kw)

@@ -1,0 +1,61 @@
+"""What every game's ``simlib train-policy`` run shares (the command and its options are
+``simlib.cli_train``'s; a game's ``commands.run_train`` calls these): reading the options
+every distillation has, each error one line naming the option, and the run itself — the
+``--out`` file checked before any work, progress lines on stderr, the summary on stdout.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from typing import Callable, Sequence
+
+from .weights import out_path
+
+__all__ = ["count", "count_list", "shared_options", "train_and_write"]
+
+
+def count(text, what: str, lo: int = 1) -> int:
+    """An integer option of at least ``lo`` (``"2000"``, ``"2e3"``; not ``"2.5"``)."""
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v) or v != int(v) or v < lo:
+        raise ValueError(f"{what} must be an integer >= {lo}; got {text!r}")
+    return int(v)
+
+
+def count_list(text, what: str, default: Sequence[int], lo: int = 1) -> list[int]:
+    """A comma-separated list of integer options (``"3,4,5"``); ``default`` when not given."""
+    return list(default) if text is None else [count(x, what, lo) for x in str(text).split(",")]
+
+
+def shared_options(a, *, games: int | str, teacher: str, l2: float | None,
+                   check_min: int = 1) -> dict:
+    """The shared options' values for a game's trainer: ``games``, ``heldout``, ``seed``,
+    ``teacher``, ``l2``, ``check_games``, ``threads`` (``games``, ``teacher`` and ``l2``:
+    the game's defaults for an option left out)."""
+    if a.l2 is not None:
+        try:
+            l2 = float(a.l2)
+        except ValueError:
+            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
+    return dict(games=count(a.games or games, "--games"),
+                heldout=count(a.heldout, "--heldout") if a.heldout is not None else None,
+                seed=count(a.seed, "--seed", 0), teacher=a.teacher or teacher, l2=l2,
+                check_games=count(a.check_games, "--check-games", check_min),
+                threads=count(a.threads, "--threads") if a.threads is not None else None)
+
+
+def train_and_write(a, train: Callable, write: Callable, rules, **kw) -> int:
+    """``train(rules, progress=..., **kw)``, then ``write(result, out, command=...)`` and
+    the result's summary; ``--out`` is checked first (a bad one costs no training)."""
+    out = out_path(a.out, a.force)
+
+    def progress(line: str) -> None:
+        sys.stderr.write(line + "\n")
+
+    res = train(rules, progress=None if a.no_progress else progress, **kw)
+    write(res, out, command=getattr(a, "command_line", ""))
+    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
+    return 0
