@@ -263,6 +263,12 @@ def _paired(wbase: np.ndarray, wdist: np.ndarray) -> dict:
             "diff_se": float(s["diff"] / se) if se > 0 else float("nan")}
 
 
+def _gained(data: TeacherData, pick: np.ndarray) -> float:
+    """The playout value the actions ``pick`` gain over the heuristic's, a game."""
+    games = max(len(np.unique(data.game)), 1)
+    return float((data.val[data.first + pick] - data.val[data.first + data.heuristic]).sum()) / games
+
+
 @dataclasses.dataclass
 class DistilResult:
     """A fitted distilled player, its held-out figures and its paired check."""
@@ -359,13 +365,6 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
         w[HEUR] += MARGINS[best]
         weights[name] = w
         mine = choose(held, w)
-        tops = held.first + held.teacher
-        games_held = max(len(np.unique(held.game)), 1)
-
-        def gained(pick):  # the playout value gained over the heuristic's action, a game
-            return float((held.val[held.first + pick]
-                          - held.val[held.first + held.heuristic]).sum()) / games_held
-
         training.update({
             f"{name}_train_decisions": int(len(train.n)),
             f"{name}_heldout_decisions": int(len(held.n)),
@@ -378,7 +377,7 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
             f"{name}_agree": float(np.mean(mine == held.teacher)) if len(held.n) else float("nan"),
             f"{name}_agree_heuristic": float(np.mean(held.heuristic == held.teacher))
             if len(held.n) else float("nan"),
-            f"{name}_gain": gained(mine), f"{name}_gain_teacher": gained(held.teacher),
+            f"{name}_gain": _gained(held, mine), f"{name}_gain_teacher": _gained(held, held.teacher),
             f"{name}_teacher_win_rate": data.wins / total,
             f"{name}_teacher_seconds": float(data.seconds)})
     training["fit_seconds"] = float(fit_seconds)
