@@ -317,11 +317,15 @@ def test_training_is_reproducible_from_its_seed(tmp_path, capsys):
     kw = dict(games=3, heldout=1, check_games=200, tune_games=100, threads=2)
     a = D.train_distilled(seed=4, **kw)
     out = tmp_path / "d.toml"
-    assert main(["train-policy", "--game", "mort-de-la-lumiere-du-jour", "--games", "3",
-                 "--heldout", "1", "--check-games", "200", "--margin-games", "100",
-                 "--threads", "2", "--seed", "4", "--out", str(out), "--no-progress"]) == 0
+    argv = ["train-policy", "--game", "mort-de-la-lumiere-du-jour", "--games", "3",
+            "--heldout", "1", "--check-games", "200", "--margin-games", "100", "--seed", "4",
+            "--out", str(out), "--no-progress", "--force", "--threads", "1"]
+    assert main(argv) == 0
     assert "fresh seeds, survivors" in capsys.readouterr().out
+    first = out.read_bytes()
     assert PP.read_distilled(out)["params"] == a.params
+    assert main(argv) == 0  # again: the same file, byte for byte
+    assert out.read_bytes() == first
     assert a.training["killer_train_decisions"] > 200 and a.training["survivors_train_decisions"] > 100
     assert a.training["killer_margin"] in D.MARGINS
     assert a.settings["ruleset_fingerprint"] == REF.fingerprint()

@@ -35,7 +35,6 @@ give the same weights.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -406,14 +405,20 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
     return DistilResult(params, settings, training, check)
 
 
+def _timing(key: str) -> bool:
+    return key.endswith("_seconds") or "games_per_s" in key
+
+
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
-    """Write the weights (source ``fit``) and their provenance; atomic."""
+    """Write the weights (source ``fit``), their provenance and the figures of the fit
+    and the check; atomic.  The run's times and speeds (the summary prints them) and the
+    date are left out, so the same arguments write the same file byte for byte."""
     header = ["The `distilled` player of Mort de la lumiere du jour: the rollout player's",
               "judgement fitted into a linear score of each legal action, for either side",
               "(`simlib train-policy --game mort-de-la-lumiere-du-jour`).  Written by",
               "simlib.games.mort.distil; re-create it with the command under [provenance]",
               "(the same arguments give the same weights)."]
-    prov = {"command": command, "date": _dt.date.today().isoformat(),
+    prov = {"command": command,
             "fit": ("conditional logit of the teacher's action over the legal actions, one "
                     "fit a side; L2, scipy L-BFGS-B from zero on scaled features"),
             "features": f"{P.N_KINDS} kinds x {P.N_CTX} context + {P.N_SPEC} action, a side",
@@ -421,5 +426,7 @@ def write_distilled(result: DistilResult, path: str | Path, command: str = "") -
     rows = [(k, v, "fit") for k, v in result.params.items() if k != "any_ruleset"]
     return write_weights(path, header, rows, [
         ("provenance", "", prov),
-        ("training", "teacher games; the held-out figures", result.training),
-        ("check", "fresh seeds, the same games for both players", result.check)])
+        ("training", "teacher games; the held-out figures",
+         {k: v for k, v in result.training.items() if not _timing(k)}),
+        ("check", "fresh seeds, the same games for both players",
+         {k: v for k, v in result.check.items() if not _timing(k)})])
