@@ -878,8 +878,7 @@ def action_spec_nb(state, rules, s, a, h, gx, gy):
         d1 = _nearest_nb(state, rules, s, nx, ny, False)
         f_en = float(d1 - _nearest_nb(state, rules, s, x, y, False))
         f_goal = float(abs(nx - gx) + abs(ny - gy) - abs(x - gx) - abs(y - gy))
-        f_gen = float(min(_nearest_gen_nb(state, rules, nx, ny), 30)
-                      - min(_nearest_gen_nb(state, rules, x, y), 30)) / 1.0
+        f_gen = float(_nearest_gen_nb(state, rules, nx, ny) - _nearest_gen_nb(state, rules, x, y))
         f_inj = float(_nearest_nb(state, rules, s, nx, ny, True) - _nearest_nb(state, rules, s, x, y, True))
         f_adj = 1.0 if d1 <= reach else 0.0
         for p in range(state[K.S_N_PALLETS]):
