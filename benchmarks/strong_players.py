@@ -7,6 +7,7 @@
     python benchmarks/strong_players.py till-dawn-distilled      # distilled vs threshold
     python benchmarks/strong_players.py day-night-z-distilled    # distilled vs baseline
     python benchmarks/strong_players.py utwe-distilled           # distilled vs greedy
+    python benchmarks/strong_players.py mort-distilled           # distilled vs heuristic
     python benchmarks/strong_players.py study --games 200000     # simulate vs play_games
 
 ``search``: Until Daylight's search player (``rollout-100`` with a two-round horizon by
@@ -46,6 +47,10 @@ study's cells (teams of 1-4, start hours 08:00, 14:00, 20:00), rounds alternatin
 rollout player (each in the focal seat among greedy players, and the distilled player at
 every seat) beside greedy players only, on the default study's tables (2-6 players, seats
 rotating), rounds alternating.
+``mort-distilled``: Mort de la lumière du jour games per CPU-second with the distilled
+player on the killer's side, on the survivors' side and on both, beside the heuristic on
+both (the default player), and with the rollout player on one side; the same games for
+each variant, rounds alternating.
 
 ``study``: the same Until Daylight games (reference ruleset, 4 players, baseline, 2
 threads) through ``play_games`` (one kernel call), ``simlib.simulate`` (records kept, the
@@ -534,6 +539,45 @@ def utwe_distilled(rounds: int, games: int, rollout_games: int, threads: int) ->
         m = statistics.median([x for x, _ in v])
         print(f"median {k}: {m:,.1f} games per CPU-second, 1/{base / m:.2f} of the greedy "
               f"players' ({threads} threads; {v[0][1]:.0f} decisions a game)")
+def mort_distilled(rounds: int, games: int, rollout_games: int, threads: int) -> None:
+    """Mort's distilled player against the heuristic's speed: games ``0 .. n-1`` of seed 1
+    with the distilled player on the killer's side, the survivors' side or both (the
+    heuristic on the other), beside the heuristic on both; process CPU time on
+    ``threads`` threads, rounds alternating."""
+    from simlib.games.mort import api
+    from simlib.games.mort.ruleset import load_ruleset
+
+    rules = load_ruleset()
+    variants = {"heuristic (both sides)": ("killer=heuristic,survivors=heuristic", games),
+                "distilled killer": ("killer=distilled,survivors=heuristic", games),
+                "distilled survivors": ("killer=heuristic,survivors=distilled", games),
+                "distilled (both sides)": ("killer=distilled,survivors=distilled", games),
+                "rollout killer": ("killer=rollout,survivors=heuristic", rollout_games),
+                "rollout survivors": ("killer=heuristic,survivors=rollout", rollout_games)}
+
+    def runner(spec, n):
+        pol, par = api.seat_arrays(api.parse_seats(spec, rules), n)
+
+        def run(m=n):
+            t = time.process_time()
+            out = api.run_kernel(rules, 1, 0, pol[:m], par[:m], threads=threads)
+            return m / (time.process_time() - t), float(out[:, api.K.REC_DECISIONS].mean())
+        return run
+
+    runs = {k: runner(*v) for k, v in variants.items()}
+    for r in runs.values():
+        r(4)  # compile or load, outside the timing
+    got = {k: [] for k in runs}
+    for r in range(rounds):
+        for k, run in runs.items():
+            got[k].append(run())
+        print(f"round {r + 1}: " + "; ".join(f"{k} {v[-1][0]:,.1f}" for k, v in got.items())
+              + " games per CPU-second", flush=True)
+    base = statistics.median([x for x, _ in got["heuristic (both sides)"]])
+    for k, v in got.items():
+        m = statistics.median([x for x, _ in v])
+        print(f"median {k}: {m:,.1f} games per CPU-second, 1/{base / m:.2f} of the heuristic's "
+              f"({threads} threads; {v[0][1]:.0f} decisions a game)")
 
 
 def study(rounds: int, games: int, threads: int) -> None:
@@ -590,6 +634,11 @@ def main(argv: list[str] | None = None) -> None:
     u.add_argument("--games", type=int, default=10_000)
     u.add_argument("--rollout-games", type=int, default=100)
     u.add_argument("--threads", type=int, default=1)
+    m = sub.add_parser("mort-distilled")
+    m.add_argument("--rounds", type=int, default=3)
+    m.add_argument("--games", type=int, default=8_000)
+    m.add_argument("--rollout-games", type=int, default=40)
+    m.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("study")
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--games", type=int, default=200_000)
@@ -609,6 +658,8 @@ def main(argv: list[str] | None = None) -> None:
         day_night_z_distilled(args.rounds, args.games, args.rollout_games, args.threads)
     elif args.what == "utwe-distilled":
         utwe_distilled(args.rounds, args.games, args.rollout_games, args.threads)
+    elif args.what == "mort-distilled":
+        mort_distilled(args.rounds, args.games, args.rollout_games, args.threads)
     else:
         study(args.rounds, args.games, args.threads)
 

@@ -26,6 +26,8 @@ examples:
   simlib train-policy --game till-dawn --out data/till_dawn/policies/distilled.toml --force
   simlib train-policy --game until-daylight --out data/until_daylight/policies/distilled.toml --force
   simlib train-policy --game until-the-world-ends --out data/until_the_world_ends/policies/distilled.toml --force
+  simlib train-policy --game mort-de-la-lumiere-du-jour --out data/mort/policies/distilled.toml --force
+  simlib train-policy --game day-night-z --out data/day_night_z/policies/distilled.toml --force
   simlib train-policy --game till-dawn --games 200 --check-games 2000 --out /tmp/d.toml
 """
 
@@ -52,15 +54,17 @@ def add_parser(sub, trainers: Mapping[str, object]) -> argparse.ArgumentParser:
     p.add_argument("--players", default=None, metavar="N[,N...]",
                    help="player count(s) of the teacher games and the check (default: "
                         "the game's; until-daylight 4, till-dawn 3,4,5,6,7,8, "
-                        "until-the-world-ends 2,3,4,5,6)")
+                        "until-the-world-ends 2,3,4,5,6, mort-de-la-lumiere-du-jour 5, day-night-z "
+                        "team sizes 1,2,3,4)")
     p.add_argument("--teacher", default=None, metavar="POLICY",
                    help="the player whose judgement is distilled (default: the game's "
-                        "strongest honest player; until-daylight rollout-1000, "
-                        "until-the-world-ends rollout, till-dawn "
-                        "optimal)")
+                        "strongest honest player; until-daylight rollout-1000, till-dawn "
+                        "optimal, until-the-world-ends rollout, mort-de-la-lumiere-du-jour "
+                        "rollout, day-night-z rollout)")
     p.add_argument("--games", default=None, metavar="N",
                    help="training teacher games (default: the game's; until-daylight 2000, "
-                        "till-dawn 20000, until-the-world-ends 800)")
+                        "till-dawn 20000, until-the-world-ends 800, mort-de-la-lumiere-du-jour "
+                        "400 a side, day-night-z 1200)")
     p.add_argument("--heldout", default=None, metavar="N",
                    help="held-out teacher games (default: a quarter of --games)")
     p.add_argument("--seed", default="0", metavar="S",

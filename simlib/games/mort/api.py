@@ -26,7 +26,7 @@ from ...core.seats import seat_arrays as core_seat_arrays
 from . import codes as K
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, POLICY_ROLLOUT, WORK_SIZE
-from .policies import Seat
+from .policies import Seat, check_seats_ruleset
 from .records import TIMELINE_ROUNDS, records_frame
 from .ruleset import MortRules, load_ruleset
 
@@ -134,6 +134,7 @@ def play_games(n_games: int, seats=None, seed: int = 0, ruleset=None, start: int
     """
     rules = _rules(ruleset)
     table = parse_seats(seats, rules)
+    check_seats_ruleset(table, rules)
     n = check_games(n_games)
     pol, par = seat_arrays(table, n)
     out = run_kernel(rules, seed, start, pol, par, threads)

@@ -4,7 +4,13 @@ The package is ``simlib.games.mort`` (short); the registry name is the game's,
 ``mort_de_la_lumiere_du_jour`` (``--game mort-de-la-lumiere-du-jour``)."""
 from __future__ import annotations
 
-from ...core.games import GameInfo
+from ...core.games import GameCommand, GameInfo
+
+COMMANDS = {
+    "train-policy": GameCommand(
+        help="distil the rollout player into the `distilled` policy's weights",
+        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+}
 
 GAME = GameInfo(
     name="mort_de_la_lumiere_du_jour",
@@ -23,6 +29,7 @@ GAME = GameInfo(
     grouping_success=(("seat", "each seat's own result: seat 0 the killer wins, seat s (1-4) "
                                "survivor s escaped"),),
     seats_example="killer=heuristic,survivors=random",
-    precision_table="by_pairing",  # each pairing known to +- precision, never the pool
+    precision_table="by_pairing",
+    commands=COMMANDS,  # each pairing known to +- precision, never the pool
     position=3,  # in `simlib games`
 )

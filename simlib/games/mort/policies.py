@@ -4,18 +4,27 @@ A seat spec is ``name`` or ``name:param=value:...`` (``heuristic:work_radius=8``
 ``rollout:rollouts=8``).  Every player can sit on either side: ``heuristic`` plays the
 killer's heuristic on seat 0 and the survivors' on the others (each reads its own
 parameters).  ``baseline`` is another name for ``heuristic`` with its defaults.
-The jitted players are in ``kernels/policies_nb.py``.
+The jitted players are in ``kernels/policies_nb.py``.  ``distilled`` is registered from
+its weights file, ``data/mort/policies/distilled.toml`` (``simlib train-policy --game
+mort-de-la-lumiere-du-jour``, ``distil.py``); a missing or broken file makes the name an
+error that says why, and the weights are refused on a ruleset other than the one they
+were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from ...core import seats
 from ...core.params import PolicySpec
 from ...core.seats import whole
+from ...core.weights import read_weights, ruleset_refusal
 from .kernels import policies_nb as P
+from .ruleset import default_ruleset_dir
 
-__all__ = ["PolicySpec", "POLICIES", "Seat", "make_seat", "parse_seat", "PARAM_INDEX"]
+__all__ = ["PolicySpec", "POLICIES", "Seat", "make_seat", "parse_seat", "PARAM_INDEX",
+           "DISTILLED_PARAMS", "distilled_path", "read_distilled", "check_seats_ruleset"]
 
 # where each parameter sits in the kernels' one parameter vector
 PARAM_INDEX = {"guard_lamps": P.PR_GUARD_LAMPS, "flee_radius": P.PR_FLEE_RADIUS,
@@ -45,7 +54,72 @@ POLICIES: dict[str, PolicySpec] = {
         "from the unseen cards (no peeking at decks or hands); keeps the heuristic's action "
         "unless another wins a `margin` share of the playouts more"),
 }
-POLICY_BY_ID = {0: "random", 1: "heuristic", 2: "rollout"}
+POLICY_BY_ID = {0: "random", 1: "heuristic", 2: "rollout", 3: "distilled"}
+
+# `distilled`: the rollout player's judgement in a linear score of each action
+# (``policies_nb.distilled_nb``), its weights from data/mort/policies/distilled.toml; the
+# parameters after the heuristic's (``N_PARAMS``): any_ruleset, the killer's weights, the
+# survivors' weights
+_FEATURES = tuple(f"{k}_{c}" for k in P.KINDS for c in P.CTX_FEATURES) + P.ACTION_FEATURES
+DISTILLED_PARAMS = (("any_ruleset",) + tuple(f"w_killer_{f}" for f in _FEATURES)
+                    + tuple(f"w_survivor_{f}" for f in _FEATURES))
+assert len(DISTILLED_PARAMS) == P.N_DISTILLED_PARAMS - P.N_PARAMS
+DISTILLED_DOC = ("the rollout player's judgement at kernel speed, on either side: the "
+                 "heuristic's action unless a linear score of each legal action (its kind "
+                 "with what the seat sees: its cards, the distances, kills, wounds, lamps, "
+                 "the hatch; and the action's own effect on them) prefers another; weights "
+                 "fitted to the rollout's playout values by `simlib train-policy --game "
+                 "mort-de-la-lumiere-du-jour` (data/mort/policies/distilled.toml), refused "
+                 "on another ruleset unless any_ruleset = 1")
+_DISTILLED_ERROR: str | None = None
+_DISTILLED_FINGERPRINT: str | None = None
+
+
+def distilled_path() -> Path:
+    """``data/mort/policies/distilled.toml`` (shipped in the package)."""
+    return default_ruleset_dir() / "policies" / "distilled.toml"
+
+
+def read_distilled(path: str | Path | None = None) -> dict:
+    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
+    of a distilled weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``,
+    which is 0); ``ValueError`` naming the file and what is wrong."""
+    path = distilled_path() if path is None else Path(path)
+    got = read_weights(path, DISTILLED_PARAMS[1:], "the distilled weights")
+    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
+            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
+
+
+def _register_distilled() -> None:
+    """Register ``distilled`` from its weights file; a missing or broken file makes the
+    name an error that says why (``Seat.make``), never a failed import."""
+    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
+    try:
+        data = read_distilled()
+    except ValueError as exc:
+        POLICIES.pop("distilled", None)
+        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
+        return
+    POLICIES["distilled"] = PolicySpec(
+        "distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
+        tuple(data["params"][n] for n in DISTILLED_PARAMS), DISTILLED_DOC)
+    _DISTILLED_ERROR = None
+    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
+
+
+_register_distilled()
+
+
+def check_seats_ruleset(seat_list, rules) -> None:
+    """Refuse a ``distilled`` seat on a ruleset other than the one its weights were fitted
+    on (``ValueError`` naming the file and both fingerprints), unless its ``any_ruleset``
+    is 1."""
+    for seat in seat_list:
+        if seat.policy != "distilled" or _DISTILLED_FINGERPRINT is None:
+            continue
+        if seat.params[0] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
+            raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
+                                             rules.fingerprint(), "mort-de-la-lumiere-du-jour"))
 
 
 class Seat(seats.Seat):
@@ -56,15 +130,31 @@ class Seat(seats.Seat):
     example = "heuristic:work_radius=8"
 
     def vector(self) -> np.ndarray:
-        # the parameters sit by name (PARAM_INDEX): a rollout plays the heuristic's too
-        out = np.zeros(P.N_PARAMS, dtype=np.float64)
+        # the parameters sit by name (PARAM_INDEX): a rollout plays the heuristic's too;
+        # the distilled player's (any_ruleset, weights) follow them
+        distilled = self.policy == "distilled"
+        out = np.zeros(P.N_DISTILLED_PARAMS if distilled else P.N_PARAMS, dtype=np.float64)
         out[[PARAM_INDEX[n] for n in _HEUR]] = _HEUR_DEFAULTS
+        if distilled:
+            out[P.DP_ANY_RULESET:] = self.params
+            return out
         for n, v in zip(POLICIES[self.policy].param_names, self.params):
             out[PARAM_INDEX[n]] = v
         return out
 
     @classmethod
+    def make(cls, name, params=None):
+        if name == "distilled" and name not in cls.policies and _DISTILLED_ERROR is not None:
+            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+        return super().make(name, params)
+
+    @classmethod
     def check(cls, name, values):
+        if name == "distilled":
+            if values["any_ruleset"] not in (0.0, 1.0):
+                raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
+                                 f"{values['any_ruleset']:g}")
+            return
         for n, v in values.items():
             if v < 0 or v > 1000:
                 raise ValueError(f"policy {name!r}: parameter {n} must be a number from 0 to 1000; got {v:g}")

@@ -19,7 +19,7 @@ from . import codes as K
 from .api import _k, action_text, parse_seats, records_frame, seat_arrays, seats_label
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, WORK_SIZE
-from .policies import POLICIES, Seat
+from .policies import POLICIES, Seat, check_seats_ruleset
 from .ruleset import load_ruleset
 
 _STEP_LOG_ROWS = 1024   # log rows one kernel call can write (a step, or the setup's deal: ~60)
@@ -40,6 +40,7 @@ class Game(StepGame):
         return {}
 
     def _deal(self) -> None:
+        check_seats_ruleset(self.seats, self.rules)
         self._pol, self._par = seat_arrays(self.seats, 1)
         self._flat = self.rules.flat()
         # the chance events are read from the log's rows, so a game without a trace still
@@ -82,12 +83,13 @@ class Game(StepGame):
         return self
 
     def _choose(self, seat) -> int:
+        if seat is not None:
+            check_seats_ruleset([seat], self.rules)
+        vec = self._par[0, self.to_move] if seat is None else seat.vector()
         pol = np.zeros((1, K.MAX_SEATS), dtype=np.int64)
-        par = np.zeros((1, K.MAX_SEATS, N_PARAMS), dtype=np.float64)
-        if seat is None:
-            pol[0, 0], par[0, 0] = self._pol[0, self.to_move], self._par[0, self.to_move]
-        else:
-            pol[0, 0], par[0, 0] = POLICIES[seat.policy].id, seat.vector()
+        par = np.zeros((1, K.MAX_SEATS, max(N_PARAMS, len(vec))), dtype=np.float64)
+        pol[0, 0] = self._pol[0, self.to_move] if seat is None else POLICIES[seat.policy].id
+        par[0, 0, :len(vec)] = vec
         return self._k(PN.OP_CHOOSE, pol=pol, par=par, legal=self._legal, work=self._work)
 
     def record_array(self) -> np.ndarray:

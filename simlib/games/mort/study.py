@@ -34,9 +34,10 @@ import pandas as pd
 from ...core.runner import RunResult
 from ...core.tables import Counts, TableSpec, pct, format_tables, run_label
 from ...core.adapter import TableAdapter
+from ...core.seats import params_width
 from . import api
 from . import codes as K
-from .policies import Seat, make_seat
+from .policies import Seat, check_seats_ruleset, make_seat
 from .ruleset import MortRules, load_ruleset
 from .step import Game
 
@@ -94,14 +95,15 @@ class MortAdapter(TableAdapter):
         ``start .. start + count - 1``."""
         which = np.arange(start, start + count, dtype=np.int64) % len(self.tables)
         pol = np.zeros((count, K.MAX_SEATS), dtype=np.int64)
-        par = np.zeros((count, K.MAX_SEATS, api.N_PARAMS), dtype=np.float64)
+        width = params_width([s for t in self.tables for s in t], api.N_PARAMS)
+        par = np.zeros((count, K.MAX_SEATS, width), dtype=np.float64)
         kl = np.empty(count, dtype=object)
         sl = np.empty(count, dtype=object)
         for w, table in enumerate(self.tables):
             sel = which == w
             p1, q1 = api.seat_arrays(table, 1)
             pol[sel] = p1[0]
-            par[sel] = q1[0]
+            par[sel, :, :q1.shape[2]] = q1[0]
             kl[sel], sl[sel] = api.seats_label(table)
         return pol, par, kl, sl
 
@@ -299,6 +301,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         if policy != "random":
             rnd = make_seat("random")
             tables += [tuple([seat] + [rnd] * n), tuple([rnd] + [seat] * n)]
+    check_seats_ruleset([s for t in tables for s in t], rules)
     return MortAdapter(rules=rules, seed=int(seed), tables=tuple(tables), side=side)
 
 

@@ -28,7 +28,13 @@ work, log)`` returns one of ``legal[:n]`` for the seat to move.
     scored by the side's result (a win 1, else 0; at the horizon, an estimate from kills,
     wounds, escapes and repairs).
 
-``params`` is a float64 vector of ``N_PARAMS`` (every policy's parameters in one vector).
+``distilled`` (3), parameters the heuristic's, ``any_ruleset`` and the weights
+(``DP_*``; ``distilled_nb``): the heuristic's action unless a linear score of each legal
+action, from what the seat sees, prefers another; its weights are fitted to the rollout
+player's playout values (``distil.py``, ``simlib train-policy``).
+
+``params`` is a float64 vector of ``N_PARAMS`` (every policy's parameters in one vector;
+the distilled player's is longer: ``N_DISTILLED_PARAMS``).
 ``work`` is an int64 scratch array of ``WORK_SIZE`` (the rollout's copies of the state).
 """
 from __future__ import annotations
@@ -44,6 +50,7 @@ from .engine_nb import (blocked_nb, card_of_nb, cards_held_nb, repair_card_nb,
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_ROLLOUT = 2
+POLICY_DISTILLED = 3
 N_PARAMS = 6
 PR_GUARD_LAMPS, PR_FLEE_RADIUS, PR_WORK_RADIUS, PR_ROLLOUTS, PR_HORIZON, PR_MARGIN = range(N_PARAMS)
 WORK_SIZE = 2 * K.S_SIZE + K.MAX_LEGAL
@@ -598,19 +605,52 @@ def _killer_value(sim, rules):
 
 
 @njit_nb
+def rollout_base_nb(state):
+    """The key of a decision's playouts (one draw of the player's stream)."""
+    return np.uint64(randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit_nb
+def playout_value_nb(state, rules, params, a, base, r, horizon, work, log):
+    """Playout ``r`` of action ``a`` for the seat to move: the unseen hands dealt again
+    (key from ``base`` and ``r``: every action meets the same deals), then the heuristics
+    to the end or ``horizon`` rounds (0: the end); the seat's side's result (1 - the
+    killer's for a survivor).  ``work``: the rollout's scratch (``WORK_SIZE``)."""
+    s = state[K.S_DECIDER]
+    sim = work[:K.S_SIZE]
+    lg = work[K.S_SIZE:K.S_SIZE + K.MAX_LEGAL]
+    for j in range(K.S_SIZE):
+        sim[j] = state[j]
+    _redeal_nb(sim, s, base + np.uint64(r + 1) * np.uint64(0xD1B54A32D192ED03))
+    step_nb(sim, rules, a, log)
+    end = sim[K.S_ROUND] + horizon
+    while sim[K.S_OVER] == 0 and (horizon <= 0 or sim[K.S_ROUND] < end):
+        k = legal_actions_nb(sim, rules, lg)
+        b = heuristic_nb(sim, rules, params, lg, k)
+        step_nb(sim, rules, b, log)
+    v = _killer_value(sim, rules)
+    return v if s == 0 else 1.0 - v
+
+
+@njit_nb
 def _rollout_nb(state, rules, params, legal, n, work, log):
+    """Flat Monte Carlo (:func:`rollout_values_nb`, no values kept)."""
+    return rollout_values_nb(state, rules, params, legal, n, work, log, params[:0])
+
+
+@njit_nb
+def rollout_values_nb(state, rules, params, legal, n, work, log, vals):
     """Flat Monte Carlo: every action is tried in the same ``rollouts`` deals of the
     unseen cards (common random numbers: the actions are compared on equal luck).  The
     heuristic's own action is kept unless another scores better by ``margin`` (its share
     of the playouts): with a strong playout policy one move changes a playout little, and
-    a move chosen on noise (ending a turn early, say) costs more than one playout shows."""
-    s = state[K.S_DECIDER]
+    a move chosen on noise (ending a turn early, say) costs more than one playout shows.
+    ``vals`` (float64, empty or at least ``n`` long): each action's playouts summed, in
+    the order of ``legal`` (the distilled player's teacher reads them)."""
     m = int(params[PR_ROLLOUTS])
     horizon = int(params[PR_HORIZON])
     margin = params[PR_MARGIN] * m
-    sim = work[:K.S_SIZE]
-    lg = work[K.S_SIZE:K.S_SIZE + K.MAX_LEGAL]
-    base = np.uint64(randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
+    base = rollout_base_nb(state)
     h = heuristic_nb(state, rules, params, legal, n)
     best = h
     bv = -1.0
@@ -627,17 +667,9 @@ def _rollout_nb(state, rules, params, legal, n, work, log):
             continue
         tot = 0.0
         for r in range(m):
-            for j in range(K.S_SIZE):
-                sim[j] = state[j]
-            _redeal_nb(sim, s, base + np.uint64(r + 1) * np.uint64(0xD1B54A32D192ED03))
-            step_nb(sim, rules, legal[i], log)
-            end = sim[K.S_ROUND] + horizon
-            while sim[K.S_OVER] == 0 and (horizon <= 0 or sim[K.S_ROUND] < end):
-                k = legal_actions_nb(sim, rules, lg)
-                a = heuristic_nb(sim, rules, params, lg, k)
-                step_nb(sim, rules, a, log)
-            v = _killer_value(sim, rules)
-            tot += v if s == 0 else 1.0 - v
+            tot += playout_value_nb(state, rules, params, legal[i], base, r, horizon, work, log)
+        if vals.shape[0] > 0:
+            vals[i] = tot
         if ii == 0:
             bv = tot + margin
         elif tot > bv + 1e-9:
@@ -646,13 +678,299 @@ def _rollout_nb(state, rules, params, legal, n, work, log):
     return best
 
 
+# =========================================================================== distilled
+# ``distilled`` (3): the heuristic's action unless a linear score of each legal action
+# prefers another, at the turn's and the committed card's decisions (the setup, reflexes,
+# helps and discards are the heuristic's).  The weights follow the parameters every
+# player reads (the heuristic's, at their defaults): ``any_ruleset``, then one block of
+# N_FEAT weights for the killer and one for the survivors.  An action's features
+# (:func:`action_features_nb`): its kind's block holds the decider's context (what it
+# sees: ``context_nb``), the other blocks 0; then features of the action itself.
+CTX_FEATURES = ("bias", "points", "cards", "budget", "enemy_dist", "round", "in_play",
+                "progress", "injured", "lamps", "hatch", "adjacent", "deck_cards")
+N_CTX = len(CTX_FEATURES)
+KINDS = ("end_turn", "stop", "commit_move", "commit_act", "commit_cards", "commit_other",
+         "step", "jump", "target", "play_card", "other")
+(KD_END, KD_STOP, KD_MOVE, KD_ACT, KD_CARDS, KD_OTHER, KD_STEP, KD_JUMP, KD_TARGET, KD_PLAY,
+ KD_ELSE) = range(len(KINDS))
+N_KINDS = len(KINDS)
+ACTION_FEATURES = ("heuristic", "value", "excess", "enemy_step", "goal_step", "pallet_near",
+                   "kills", "opens_hatch", "gen_step", "adjacent_after", "injured_step")
+N_SPEC = len(ACTION_FEATURES)
+N_FEAT = N_KINDS * N_CTX + N_SPEC
+DP_ANY_RULESET = N_PARAMS
+DP_W_KILLER = N_PARAMS + 1
+DP_W_SURVIVOR = DP_W_KILLER + N_FEAT
+N_DISTILLED_PARAMS = DP_W_SURVIVOR + N_FEAT
+
+
+@njit_nb
+def _nearest_nb(state, rules, s, x, y, injured):
+    """From (x, y): the distance to the killer (``s`` a survivor) or to the nearest
+    survivor in play (``s`` the killer), with ``injured`` to the nearest injured survivor
+    in play other than ``s``; 30 when there is none."""
+    if s != 0 and not injured:
+        return abs(x - state[K.S_S_X]) + abs(y - state[K.S_S_Y])
+    best = 30
+    for t in range(1, rules[K.R_PARAMS + K.P_SURVIVORS] + 1):
+        if t == s or state[K.S_S_STATUS + t] != K.ST_IN or (injured and state[K.S_S_WOUNDS + t] == 0):
+            continue
+        d = abs(x - state[K.S_S_X + t]) + abs(y - state[K.S_S_Y + t])
+        if d < best:
+            best = d
+    return best
+
+
+@njit_nb
+def _nearest_gen_nb(state, rules, x, y):
+    """From (x, y): the distance to the nearest unrepaired generator's token (30: none)."""
+    best = 30
+    lamps = rules[K.R_PARAMS + K.P_LAMPS]
+    for g in range(state[K.S_N_GENS]):
+        if state[K.S_GEN_LAMPS + g] < lamps:
+            t = state[K.S_GEN_TOKEN + g]
+            d = abs(x - rules[K.R_TOKEN_X + t]) + abs(y - rules[K.R_TOKEN_Y + t])
+            if d < best:
+                best = d
+    return best
+
+
+@njit_nb
+def context_nb(state, rules, s):
+    """The decider's context (``CTX_FEATURES``), from what seat ``s`` sees: 1; its energy
+    points / 10 and cards / 5; the committed card's points left / 5 (0 at a turn's
+    choice); the distance to the nearest enemy (the killer, or the nearest survivor in
+    play) / 10; the round / 20; the survivors in play / 4; the killer's kills / 4 (a
+    survivor: its wounds); the injured survivors in play / 4; the lamps lit / the lamps
+    the gates need; 1 once the hatch is out; 1 when the enemy is within reach; its deck
+    cards (killer or survivor cards) / 5."""
+    P = K.R_PARAMS
+    pts = 0
+    cnt = 0
+    for v in range(1, K.HAND_W):
+        c = state[K.S_HAND + s * K.HAND_W + v]
+        pts += v * c
+        cnt += c
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    d = _nearest_nb(state, rules, s, x, y, False)
+    inp = 0
+    inj = 0
+    for t in range(1, rules[P + K.P_SURVIVORS] + 1):
+        if state[K.S_S_STATUS + t] == K.ST_IN:
+            inp += 1
+            if state[K.S_S_WOUNDS + t] > 0:
+                inj += 1
+    lit = 0
+    for g in range(state[K.S_N_GENS]):
+        lit += state[K.S_GEN_LAMPS + g]
+    need = max(rules[P + K.P_GENERATORS_NEEDED] * rules[P + K.P_LAMPS], 1)
+    budget = state[K.S_BUDGET] if state[K.S_PHASE] == K.PH_COMMIT else 0
+    prog = state[K.S_KILLS] / 4.0 if s == 0 else float(state[K.S_S_WOUNDS + s])
+    return (1.0, pts / 10.0, cnt / 5.0, budget / 5.0, d / 10.0, state[K.S_ROUND] / 20.0,
+            inp / 4.0, prog, inj / 4.0, min(lit, need) / need,
+            1.0 if state[K.S_HATCH] != K.HATCH_HIDDEN else 0.0,
+            1.0 if d <= rules[P + K.P_REACH] else 0.0, cards_held_nb(state, s) / 5.0)
+
+
+@njit_nb
+def goal_nb(state, rules, s, params):
+    """The square the heuristic heads for (the killer's target or guarded generator, a
+    survivor's plan; the killer flees from for a fleeing survivor)."""
+    if s == 0:
+        gx, gy, _t = _killer_goal(state, rules, params)
+        return gx, gy
+    _plan, gx, gy, _i = _survivor_plan(state, rules, s, params)
+    return gx, gy
+
+
+@njit_nb
+def _cost_nb(rules, q):
+    """The points an act of purpose ``q`` costs (0: a move, the cards, a rest)."""
+    P = K.R_PARAMS
+    if q == K.Q_REPAIR:
+        return rules[P + K.P_REPAIR_COST]
+    if q == K.Q_CHEST:
+        return rules[P + K.P_CHEST_COST]
+    if q == K.Q_GATE:
+        return rules[P + K.P_GATE_COST]
+    if q == K.Q_PALLET:
+        return rules[P + K.P_DROP_COST]
+    if q == K.Q_ESCAPE:
+        return rules[P + K.P_ESCAPE_GATE_COST]
+    if q == K.Q_STRIKE:
+        return rules[P + K.P_STRIKE_COST]
+    if q == K.Q_BREAK:
+        return rules[P + K.P_BREAK_COST]
+    if q == K.Q_DETOUR:
+        return rules[P + K.P_DETOUR_COST]
+    return 0
+
+
+@njit_nb
+def action_spec_nb(state, rules, s, a, h, gx, gy):
+    """``(kind, features)`` of action ``a`` for seat ``s`` (``KINDS``, ``ACTION_FEATURES``),
+    with ``h`` the heuristic's action and (gx, gy) its goal (``goal_nb``): 1 for the
+    heuristic's action; a committed card's value / 3 and its points over what the act
+    costs (a move: over the steps to the goal) / 3; for a step (or the shortcut) the
+    change of the distance to the nearest enemy, to the goal, to the nearest unrepaired
+    generator and to the nearest injured survivor, 1 when it ends within reach of a pallet
+    not broken and 1 when it ends within reach of the enemy; for a strike, 1 when the hit
+    would kill and 1 when that kill would leave one survivor in play (the hatch)."""
+    P = K.R_PARAMS
+    reach = rules[P + K.P_REACH]
+    f_val = 0.0
+    f_exc = 0.0
+    f_en = 0.0
+    f_goal = 0.0
+    f_pal = 0.0
+    f_kill = 0.0
+    f_hatch = 0.0
+    f_gen = 0.0
+    f_adj = 0.0
+    f_inj = 0.0
+    x = state[K.S_S_X + s]
+    y = state[K.S_S_Y + s]
+    kind = KD_ELSE
+    if a == K.A_END_TURN:
+        kind = KD_END
+    elif a == K.A_STOP:
+        kind = KD_STOP
+    elif (a >= K.A_COMMIT and a < K.A_COMMIT + K.NQ * K.MAX_V) or (a >= K.A_POOL and a < K.A_POOL + K.NQ):
+        if a >= K.A_COMMIT:
+            q = (a - K.A_COMMIT) // K.MAX_V
+            v = (a - K.A_COMMIT) % K.MAX_V + 1
+        else:
+            q = a - K.A_POOL
+            v = 0
+        adj = state[K.S_ADJ_NOW] if s == 0 else 0
+        f_val = v / 3.0
+        if q == K.Q_MOVE:
+            kind = KD_MOVE
+            dg = abs(x - gx) + abs(y - gy) - reach
+            f_exc = (v + adj - max(dg, 0)) / 3.0
+        else:
+            if q == K.Q_STRIKE or q == K.Q_REPAIR:
+                kind = KD_ACT
+            elif q == K.Q_CARDS:
+                kind = KD_CARDS
+            else:
+                kind = KD_OTHER
+            f_exc = (v + adj - _cost_nb(rules, q)) / 3.0
+    elif (a >= K.A_NORTH and a <= K.A_WEST) or a == K.A_SHORTCUT:
+        kind = KD_STEP if a != K.A_SHORTCUT else KD_JUMP
+        nx = x
+        ny = y
+        if a == K.A_NORTH:
+            ny -= 1
+        elif a == K.A_SOUTH:
+            ny += 1
+        elif a == K.A_EAST:
+            nx += 1
+        elif a == K.A_WEST:
+            nx -= 1
+        else:
+            for c in range(2):
+                tt = state[K.S_SHORTCUT_TOKEN + c]
+                if rules[K.R_TOKEN_X + tt] != x or rules[K.R_TOKEN_Y + tt] != y:
+                    nx = rules[K.R_TOKEN_X + tt]
+                    ny = rules[K.R_TOKEN_Y + tt]
+        d1 = _nearest_nb(state, rules, s, nx, ny, False)
+        f_en = float(d1 - _nearest_nb(state, rules, s, x, y, False))
+        f_goal = float(abs(nx - gx) + abs(ny - gy) - abs(x - gx) - abs(y - gy))
+        f_gen = float(_nearest_gen_nb(state, rules, nx, ny) - _nearest_gen_nb(state, rules, x, y))
+        f_inj = float(_nearest_nb(state, rules, s, nx, ny, True) - _nearest_nb(state, rules, s, x, y, True))
+        f_adj = 1.0 if d1 <= reach else 0.0
+        for p in range(state[K.S_N_PALLETS]):
+            if state[K.S_PALLET_STATE + p] != K.PAL_BROKEN and \
+                    abs(nx - state[K.S_PALLET_X + p]) + abs(ny - state[K.S_PALLET_Y + p]) <= reach:
+                f_pal = 1.0
+                break
+    elif a == K.A_SPRINT_MOVE or a == K.A_HATCH:
+        kind = KD_JUMP
+    elif a >= K.A_REPAIR and a < K.A_DISCARD:
+        kind = KD_TARGET
+        if a >= K.A_STRIKE and a < K.A_STRIKE + K.MAX_SEATS:
+            t = a - K.A_STRIKE
+            if state[K.S_S_WOUNDS + t] + 1 >= rules[P + K.P_HITS_TO_KILL]:
+                f_kill = 1.0
+                inp = 0
+                for u in range(1, rules[P + K.P_SURVIVORS] + 1):
+                    if state[K.S_S_STATUS + u] == K.ST_IN:
+                        inp += 1
+                if inp == 2:
+                    f_hatch = 1.0
+    elif a == K.A_PLAY_MAP or a == K.A_PLAY_KEY or a == K.A_PLAY_SPRINT:
+        kind = KD_PLAY
+    return kind, (1.0 if a == h else 0.0, f_val, f_exc, f_en, f_goal, f_pal, f_kill, f_hatch,
+                  f_gen, f_adj, f_inj)
+
+
+@njit_nb
+def action_features_nb(state, rules, s, a, h, gx, gy, ctx, out):
+    """The full feature vector (``N_FEAT``) of action ``a`` into ``out``: the context
+    ``ctx`` in its kind's block, zeros in the others, then ``action_spec_nb``'s."""
+    kind, spec = action_spec_nb(state, rules, s, a, h, gx, gy)
+    for i in range(N_KINDS * N_CTX):
+        out[i] = 0.0
+    for i in range(N_CTX):
+        out[kind * N_CTX + i] = ctx[i]
+    for j in range(N_SPEC):
+        out[N_KINDS * N_CTX + j] = spec[j]
+    return kind
+
+
+@njit_nb
+def action_score_nb(state, rules, s, a, h, gx, gy, ctx, params, off):
+    """``w . action_features`` with the weights at ``params[off:]`` (only the action's
+    kind's block and its own features are not zero)."""
+    kind, spec = action_spec_nb(state, rules, s, a, h, gx, gy)
+    x = 0.0
+    b = off + kind * N_CTX
+    for i in range(N_CTX):
+        x += params[b + i] * ctx[i]
+    b = off + N_KINDS * N_CTX
+    for j in range(N_SPEC):
+        x += params[b + j] * spec[j]
+    return x
+
+
+@njit_nb
+def distilled_nb(state, rules, params, legal, n):
+    """The heuristic's action, unless the distilled score of another legal action is
+    strictly higher (the first such in ``legal`` order), at a turn's or a committed
+    card's decision; elsewhere the heuristic's."""
+    h = heuristic_nb(state, rules, params, legal, n)
+    ph = state[K.S_PHASE]
+    if n <= 1 or (ph != K.PH_TURN and ph != K.PH_COMMIT):
+        return h
+    s = state[K.S_DECIDER]
+    off = DP_W_KILLER if s == 0 else DP_W_SURVIVOR
+    ctx = context_nb(state, rules, s)
+    gx, gy = goal_nb(state, rules, s, params)
+    best = h
+    bv = action_score_nb(state, rules, s, h, h, gx, gy, ctx, params, off)
+    for i in range(n):
+        a = legal[i]
+        if a == h:
+            continue
+        x = action_score_nb(state, rules, s, a, h, gx, gy, ctx, params, off)
+        if x > bv:
+            bv = x
+            best = a
+    return best
+
+
 # =========================================================================== dispatch
 @njit_nb
 def choose_nb(state, rules, policy, params, legal, n, work, log):
-    """One of ``legal[:n]`` for the seat to move under ``policy`` (random or heuristic:
-    the kernels without the search compile faster; ``choose_search_nb`` has every one)."""
+    """One of ``legal[:n]`` for the seat to move under ``policy`` (random, heuristic or
+    distilled: the kernels without the search compile faster; ``choose_search_nb`` has
+    every one)."""
     if policy == POLICY_RANDOM:
         return legal[randint_at_nb(state, K.S_STREAMS + K.STREAM_POLICY, n)]
+    if policy == POLICY_DISTILLED:
+        return distilled_nb(state, rules, params, legal, n)
     return heuristic_nb(state, rules, params, legal, n)
 
 
