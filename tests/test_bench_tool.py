@@ -103,6 +103,7 @@ def test_the_anchor_needs_no_frozen_copies(monkeypatch):
 
 @pytest.mark.parametrize("game, name", [("till_dawn", "till_dawn_game"),
                                         ("until_the_world_ends", "until_the_world_ends_game"),
+                                        ("mort", "mort_game"),
                                         ("day_night_z", "day_night_z_game")])
 def test_a_headline_note_times_the_distilled_player(game, name):
     """Issue 43's speed target is read in ``simlib bench``: the game's headline benchmark

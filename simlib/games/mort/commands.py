@@ -3,10 +3,7 @@
 are ``simlib.cli_train``'s."""
 from __future__ import annotations
 
-import math
-import sys
-
-from ...core.weights import out_path
+from ...core.train import count, shared_options, train_and_write
 
 __all__ = ["add_train_arguments", "run_train"]
 
@@ -27,42 +24,14 @@ def add_train_arguments(t) -> None:
                         "the heuristic's action is chosen (default 10000, seed S + 2)")
 
 
-def _count(text, what: str, lo: int = 1) -> int:
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v) or v != int(v) or v < lo:
-        raise ValueError(f"{what} must be an integer >= {lo}; got {text!r}")
-    return int(v)
-
-
 def run_train(a) -> int:
     from .distil import DEFAULT_GAMES, DEFAULT_L2, DEFAULT_TEACHER, DEFAULT_TUNE_GAMES
     from .distil import train_distilled, write_distilled
 
-    out = out_path(a.out, a.force)
     if a.players is not None and str(a.players).strip() != "5":
         raise ValueError(f"--players: Mort de la lumière du jour has 5 players (the killer and "
                          f"4 survivors); got {a.players!r}")
-    l2 = DEFAULT_L2
-    if a.l2 is not None:
-        try:
-            l2 = float(a.l2)
-        except ValueError:
-            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
-    kw = dict(games=_count(a.games or DEFAULT_GAMES, "--games"),
-              heldout=_count(a.heldout, "--heldout") if a.heldout is not None else None,
-              seed=_count(a.seed, "--seed", 0), teacher=a.teacher or DEFAULT_TEACHER, l2=l2,
-              check_games=_count(a.check_games, "--check-games"),
-              tune_games=_count(a.margin_games, "--margin-games")
-              if a.margin_games is not None else DEFAULT_TUNE_GAMES,
-              threads=_count(a.threads, "--threads") if a.threads is not None else None)
-
-    def progress(line: str) -> None:
-        sys.stderr.write(line + "\n")
-
-    res = train_distilled(a.rules, progress=None if a.no_progress else progress, **kw)
-    write_distilled(res, out, command=getattr(a, "command_line", ""))
-    sys.stdout.write(res.summary() + f"\nwrote {out}\n")
-    return 0
+    kw = shared_options(a, games=DEFAULT_GAMES, teacher=DEFAULT_TEACHER, l2=DEFAULT_L2)
+    return train_and_write(a, train_distilled, write_distilled, a.rules,
+                           tune_games=DEFAULT_TUNE_GAMES if a.margin_games is None else
+                           count(a.margin_games, "--margin-games"), **kw)
