@@ -15,7 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-__all__ = ["toml_value", "out_path", "write_weights", "read_weights", "ruleset_refusal"]
+__all__ = ["toml_value", "out_path", "write_weights", "read_weights", "ruleset_refusal",
+           "DistilledFile"]
 
 
 def out_path(out: str, force: bool) -> Path:
@@ -99,3 +100,62 @@ def ruleset_refusal(policy: str, path, fitted: str, fingerprint: str, game: str)
             f"train-policy --game {game}`, or play them anyway with the policy parameter "
             f"any_ruleset=1 (`--policy-param any_ruleset=1`; in a compare of two players, "
             f"`--policy {policy}:any_ruleset=1`)")
+
+
+class DistilledFile:
+    """A game's ``distilled`` policy and its weights file: reading the file
+    (:meth:`read`), registering the policy in the game's policy table (:meth:`register`: a
+    missing or broken file makes the name an error that says why, :attr:`error`, never a
+    failed import) and refusing it on another ruleset than the one the weights were fitted
+    on unless its ``any_ruleset`` parameter is 1 (:meth:`check`).
+
+    ``path``: the shipped file (a callable, looked up at each read); ``weights``: the names
+    of the file's ``[params]`` (every parameter but ``any_ruleset``, which is 0 unless a
+    player sets it); ``spec``: the policy's :class:`~simlib.core.params.PolicySpec` from
+    ``{parameter: value}``; ``any_index``: where ``any_ruleset`` sits in a seat's vector."""
+
+    def __init__(self, game: str, policies: dict, path, weights: Sequence[str], spec,
+                 any_index: int = 0):
+        self.game, self.policies, self.path, self.weights = game, policies, path, tuple(weights)
+        self.spec, self.any_index = spec, int(any_index)
+        self.error: str | None = None
+        self.fingerprint: str | None = None
+
+    def read(self, path: str | Path | None = None) -> dict:
+        """``{"params": {name: value}, "provenance", "training", "check"}`` of a weights file
+        (``any_ruleset`` 0); ``ValueError`` naming the file and what is wrong."""
+        path = self.path() if path is None else Path(path)
+        got = read_weights(path, self.weights, "the distilled weights")
+        return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
+                "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
+
+    def register(self) -> None:
+        """Register ``distilled`` from the shipped file (or record why it cannot be)."""
+        try:
+            data = self.read()
+        except ValueError as exc:
+            self.policies.pop("distilled", None)
+            self.error, self.fingerprint = str(exc), None
+            return
+        self.policies["distilled"] = self.spec(data["params"])
+        self.error, self.fingerprint = None, data["provenance"]["ruleset_fingerprint"]
+
+    def unavailable(self, name: str) -> None:
+        """``ValueError`` saying why ``distilled`` is not available (a broken file)."""
+        if name == "distilled" and name not in self.policies and self.error is not None:
+            raise ValueError(f"policy 'distilled' is not available: {self.error}")
+
+    def check_vector(self, policy: str, vector, rules) -> None:
+        """Refuse a ``distilled`` parameter vector on another ruleset than its weights',
+        unless its ``any_ruleset`` is 1 (``ValueError`` naming the file and both
+        fingerprints)."""
+        if policy != "distilled" or self.fingerprint is None:
+            return
+        if vector[self.any_index] != 1 and rules.fingerprint() != self.fingerprint:
+            raise ValueError(ruleset_refusal("distilled", self.path(), self.fingerprint,
+                                             rules.fingerprint(), self.game))
+
+    def check(self, seat_list, rules) -> None:
+        """:meth:`check_vector` for every seat of ``seat_list``."""
+        for seat in seat_list:
+            self.check_vector(seat.policy, seat.params, rules)

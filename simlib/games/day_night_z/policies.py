@@ -19,7 +19,7 @@ import numpy as np
 from ...core.params import PolicySpec
 from ...core import seats
 from ...core.seats import checked_params
-from ...core.weights import read_weights, ruleset_refusal
+from ...core.weights import DistilledFile
 from .kernels import policies_nb as P
 from .kernels import search_nb as S
 from .ruleset import default_ruleset_dir
@@ -90,23 +90,11 @@ DISTILLED_DOC = ("the rollout player's judgement at kernel speed: the baseline's
                  "survivor; weights fitted to the rollout's values by `simlib train-policy --game "
                  "day-night-z` (data/day_night_z/policies/distilled.toml), refused on another "
                  "ruleset unless any_ruleset = 1")
-_DISTILLED_ERROR: str | None = None
-_DISTILLED_FINGERPRINT: str | None = None
 
 
 def distilled_path() -> Path:
     """``data/day_night_z/policies/distilled.toml`` (shipped in the package)."""
     return default_ruleset_dir() / "policies" / "distilled.toml"
-
-
-def read_distilled(path: str | Path | None = None) -> dict:
-    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
-    of a distilled weights file (every name of ``DISTILLED_WEIGHTS``; ``any_ruleset`` is 0);
-    ``ValueError`` naming the file and what is wrong."""
-    path = distilled_path() if path is None else Path(path)
-    got = read_weights(path, DISTILLED_WEIGHTS, "the distilled weights")
-    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
-            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
 
 
 def distilled_spec(values: Mapping[str, float]) -> PolicySpec:
@@ -116,34 +104,16 @@ def distilled_spec(values: Mapping[str, float]) -> PolicySpec:
                       tuple(float(values[n]) for n in DISTILLED_PARAMS) + _BASE.defaults, DISTILLED_DOC)
 
 
-def _register_distilled() -> None:
-    """Register ``distilled`` from its weights file; a missing or broken file makes the
-    name an error that says why (``Seat.make``, ``param_array``), never a failed import."""
-    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
-    try:
-        data = read_distilled()
-    except ValueError as exc:
-        POLICIES.pop("distilled", None)
-        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
-        return
-    POLICIES["distilled"] = distilled_spec(data["params"])
-    _DISTILLED_ERROR = None
-    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
-
-
-def check_ruleset(policy: str, vector: np.ndarray, rules) -> None:
-    """Refuse policy ``distilled`` (its kernel vector ``vector``) on a ruleset other than the
-    one its weights were fitted on (``ValueError`` naming the file and both fingerprints),
-    unless its ``any_ruleset`` is 1."""
-    if policy != "distilled" or _DISTILLED_FINGERPRINT is None:
-        return
-    if vector[P.DP_ANY_RULESET] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
-        raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
-                                         rules.fingerprint(), "day-night-z"))
+DISTILLED = DistilledFile("day-night-z", POLICIES, lambda: distilled_path(), DISTILLED_WEIGHTS,
+                          distilled_spec, any_index=P.DP_ANY_RULESET)
+read_distilled = DISTILLED.read
+_register_distilled = DISTILLED.register
+# refuse a distilled kernel vector on another ruleset than its weights' (any_ruleset = 1 plays)
+check_ruleset = DISTILLED.check_vector
 
 
 def check_seats_ruleset(seat_list, rules) -> None:
-    """:func:`check_ruleset` for each seat of ``seat_list``."""
+    """:func:`check_ruleset` for each seat of ``seat_list`` (its kernel vector)."""
     for seat in seat_list:
         check_ruleset(seat.policy, seat.vector(), rules)
 
@@ -159,8 +129,7 @@ def _own(name: str) -> int:
 def require_available(name: str) -> None:
     """``ValueError`` saying why when ``name`` is ``distilled`` and its weights file is
     missing or broken."""
-    if name == "distilled" and name not in POLICIES and _DISTILLED_ERROR is not None:
-        raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+    DISTILLED.unavailable(name)
 
 
 def param_array(name: str, params: Mapping[str, float] | None = None) -> np.ndarray:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ...core import seats
 from ...core.params import PolicySpec
 from ...core.seats import whole
-from ...core.weights import read_weights, ruleset_refusal
+from ...core.weights import DistilledFile
 from .kernels import policies_nb as P
 from .ruleset import default_ruleset_dir
 
@@ -50,8 +50,6 @@ DISTILLED_DOC = ("the optimal player's judgement at kernel speed: stays while a 
                  "values by `simlib train-policy --game till-dawn` "
                  "(data/till_dawn/policies/distilled.toml), refused on another ruleset unless "
                  "any_ruleset = 1")
-_DISTILLED_ERROR: str | None = None
-_DISTILLED_FINGERPRINT: str | None = None
 
 
 def distilled_path() -> Path:
@@ -59,46 +57,15 @@ def distilled_path() -> Path:
     return default_ruleset_dir() / "policies" / "distilled.toml"
 
 
-def read_distilled(path: str | Path | None = None) -> dict:
-    """``{"params": {name: value}, "provenance": {...}, "training": {...}, "check": {...}}``
-    of a distilled weights file (every name of ``DISTILLED_PARAMS`` but ``any_ruleset``,
-    which is 0); ``ValueError`` naming the file and what is wrong."""
-    path = distilled_path() if path is None else Path(path)
-    got = read_weights(path, DISTILLED_PARAMS[1:], "the distilled weights")
-    return {"params": {"any_ruleset": 0.0, **got["params"]}, "provenance": got["provenance"],
-            "training": got["data"].get("training", {}), "check": got["data"].get("check", {})}
-
-
-def _register_distilled() -> None:
-    """Register ``distilled`` from its weights file; a missing or broken file makes the
-    name an error that says why (``Seat.make``), never a failed import."""
-    global _DISTILLED_ERROR, _DISTILLED_FINGERPRINT
-    try:
-        data = read_distilled()
-    except ValueError as exc:
-        POLICIES.pop("distilled", None)
-        _DISTILLED_ERROR, _DISTILLED_FINGERPRINT = str(exc), None
-        return
-    POLICIES["distilled"] = PolicySpec(
-        "distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
-        tuple(data["params"][n] for n in DISTILLED_PARAMS), DISTILLED_DOC)
-    _DISTILLED_ERROR = None
-    _DISTILLED_FINGERPRINT = data["provenance"]["ruleset_fingerprint"]
-
-
+DISTILLED = DistilledFile(
+    "till-dawn", POLICIES, lambda: distilled_path(), DISTILLED_PARAMS[1:],
+    lambda v: PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
+                         tuple(v[n] for n in DISTILLED_PARAMS), DISTILLED_DOC),
+    any_index=P.DP_ANY_RULESET)
+read_distilled = DISTILLED.read
+_register_distilled = DISTILLED.register
+check_seats_ruleset = DISTILLED.check  # a distilled seat on another ruleset is refused
 _register_distilled()
-
-
-def check_seats_ruleset(seat_list, rules) -> None:
-    """Refuse a ``distilled`` seat on a ruleset other than the one its weights were fitted
-    on (``ValueError`` naming the file and both fingerprints), unless its ``any_ruleset``
-    is 1."""
-    for seat in seat_list:
-        if seat.policy != "distilled" or _DISTILLED_FINGERPRINT is None:
-            continue
-        if seat.params[P.DP_ANY_RULESET] != 1 and rules.fingerprint() != _DISTILLED_FINGERPRINT:
-            raise ValueError(ruleset_refusal("distilled", distilled_path(), _DISTILLED_FINGERPRINT,
-                                             rules.fingerprint(), "till-dawn"))
 
 
 class Seat(seats.Seat):
@@ -111,8 +78,7 @@ class Seat(seats.Seat):
 
     @classmethod
     def make(cls, name, params=None):
-        if name == "distilled" and name not in cls.policies and _DISTILLED_ERROR is not None:
-            raise ValueError(f"policy 'distilled' is not available: {_DISTILLED_ERROR}")
+        DISTILLED.unavailable(name)
         return super().make(name, params)
 
     @classmethod
