@@ -52,6 +52,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ...core.fit import check_int, conditional_logit, weighted_logistic
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads, run_ranges
 from ...core.weights import write_weights
@@ -169,9 +170,6 @@ def fit_alternative(x: np.ndarray, gain: np.ndarray, l2: float = DEFAULT_L2) -> 
     (its first column the bias), each decision weighted by ``|gain|``, minus ``l2 / 2`` times
     the squared weights of the standardised features (the bias not penalised); L-BFGS
     from zero, the weights folded back to the raw features.  Deterministic."""
-    from scipy.optimize import minimize
-    from scipy.special import expit, log_expit
-
     n, f = x.shape
     w = np.abs(gain)
     if n == 0 or w.sum() <= 0:
@@ -182,15 +180,7 @@ def fit_alternative(x: np.ndarray, gain: np.ndarray, l2: float = DEFAULT_L2) -> 
     w = w / w.sum()
     pen = np.ones(f)
     pen[0] = 0.0
-
-    def loss(beta):
-        m = y * (z @ beta)
-        val = -np.sum(w * log_expit(m)) + 0.5 * l2 * np.sum(pen * beta ** 2)
-        g = -(z.T @ (w * y * expit(-m))) + l2 * pen * beta
-        return val, g
-
-    beta = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B",
-                    options={"maxiter": 5000, "gtol": 1e-10}).x
+    beta = weighted_logistic(z, y, w, pen, l2)
     raw = beta / sd
     raw[0] = beta[0] - np.sum(beta[1:] * mu[1:] / sd[1:])
     return raw
@@ -217,9 +207,6 @@ def fit_order(x: np.ndarray, values: np.ndarray, l2: float = DEFAULT_L2) -> np.n
     may activate) of the teacher's best (the first of the highest value), each decision
     weighted by its best value over the second best, minus ``l2 / 2`` times the squared
     weights of the standardised features; L-BFGS from zero, folded back.  Deterministic."""
-    from scipy.optimize import minimize
-    from scipy.special import logsumexp
-
     n, k, f = x.shape
     if n == 0:
         return np.zeros(f)
@@ -233,21 +220,7 @@ def fit_order(x: np.ndarray, values: np.ndarray, l2: float = DEFAULT_L2) -> np.n
     flat = x[legal]
     sd = flat.std(axis=0)
     sd = np.where(sd < 1e-12, 1.0, sd)
-    z = x / sd
-    rows = np.arange(n)
-
-    def loss(beta):
-        u = np.where(legal, z @ beta, -np.inf)
-        lse = logsumexp(u, axis=1)
-        p = np.exp(u - lse[:, None])
-        val = -np.sum(w * (u[rows, label] - lse)) + 0.5 * l2 * float(beta @ beta)
-        expected = np.einsum("nk,nkf->nf", p, z)
-        g = -((z[rows, label] - expected) * w[:, None]).sum(axis=0) + l2 * beta
-        return val, g
-
-    beta = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B",
-                    options={"maxiter": 5000, "gtol": 1e-10}).x
-    return beta / sd
+    return conditional_logit(x / sd, legal, label, w, l2) / sd
 
 
 def alternative_rows(data: TeacherData, sel: np.ndarray, k: int):
@@ -359,11 +332,6 @@ class DistilResult:
             f"{c['games_per_s_baseline']:,.0f}"])
 
 
-def _check_int(name, v, lo):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-
-
 def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
                     hours: Sequence[int] = DEFAULT_HOURS, games: int = DEFAULT_GAMES,
                     heldout: int | None = None, seed: int = 0, teacher: str = DEFAULT_TEACHER,
@@ -376,12 +344,12 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
     selection plays ``select_games`` games of seed ``seed + 2`` a score, the check
     ``check_games`` of seed ``seed + 1``.  ``ValueError`` for a bad argument, before any
     game."""
-    _check_int("games", games, 1)
-    _check_int("check_games", check_games, 2)
-    _check_int("select_games", select_games, 2)
-    _check_int("seed", seed, 0)
+    check_int("games", games, 1)
+    check_int("check_games", check_games, 2)
+    check_int("select_games", select_games, 2)
+    check_int("seed", seed, 0)
     heldout = max(1, games // 4) if heldout is None else heldout
-    _check_int("heldout", heldout, 1)
+    check_int("heldout", heldout, 1)
     if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
         raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_rules(ruleset)

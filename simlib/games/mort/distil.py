@@ -42,6 +42,7 @@ from typing import Callable
 
 import numpy as np
 
+from ...core.fit import check_int
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.weights import write_weights
@@ -308,11 +309,6 @@ class DistilResult:
         return "\n".join(lines)
 
 
-def _check_int(name: str, v, lo: int) -> None:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-
-
 def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | None = None,
                     seed: int = 0, teacher: str = DEFAULT_TEACHER, l2: float = DEFAULT_L2,
                     check_games: int = 20000, tune_games: int = DEFAULT_TUNE_GAMES,
@@ -323,12 +319,12 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
     margin chosen on ``tune_games`` games of seed ``seed + 2`` a margin, the held-out
     figures and the paired check on ``check_games`` fresh games a side of seed
     ``seed + 1``.  ``ValueError`` for a bad argument, before any game."""
-    _check_int("games", games, 1)
-    _check_int("check_games", check_games, 1)
-    _check_int("tune_games", tune_games, 1)
-    _check_int("seed", seed, 0)
+    check_int("games", games, 1)
+    check_int("check_games", check_games, 1)
+    check_int("tune_games", tune_games, 1)
+    check_int("seed", seed, 0)
     heldout = max(1, games // 4) if heldout is None else heldout
-    _check_int("heldout", heldout, 1)
+    check_int("heldout", heldout, 1)
     if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
         raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_ruleset(ruleset)

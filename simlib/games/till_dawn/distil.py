@@ -43,6 +43,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...core.params import PolicySpec
+from ...core.fit import check_int, conditional_logit, weighted_logistic
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
@@ -167,9 +168,6 @@ def fit_decide(x: np.ndarray, gain: np.ndarray, l2: float = DEFAULT_L2) -> np.nd
     teacher's values), minus ``l2 / 2`` times the squared weights of the standardised
     features (the bias not penalised); L-BFGS from zero, the weights folded back to the raw
     features.  Deterministic."""
-    from scipy.optimize import minimize
-    from scipy.special import expit, log_expit
-
     n, f = x.shape
     if n == 0:
         return np.zeros(f)
@@ -180,16 +178,7 @@ def fit_decide(x: np.ndarray, gain: np.ndarray, l2: float = DEFAULT_L2) -> np.nd
     y = np.where(gain > TIE, 1.0, -1.0)
     w = np.abs(gain)
     w = w / w.sum() if w.sum() > 0 else np.full(n, 1.0 / n)
-    pen = np.where(const, 0.0, 1.0)
-
-    def loss(beta):
-        m = y * (z @ beta)
-        val = -np.sum(w * log_expit(m)) + 0.5 * l2 * np.sum(pen * beta ** 2)
-        g = -(z.T @ (w * y * expit(-m))) + l2 * pen * beta
-        return val, g
-
-    beta = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B",
-                    options={"maxiter": 5000, "gtol": 1e-10}).x
+    beta = weighted_logistic(z, y, w, np.where(const, 0.0, 1.0), l2)
     raw = beta / sd
     raw[0] = beta[0] - np.sum(beta[1:] * mu[1:] / sd[1:])
     return raw
@@ -213,9 +202,6 @@ def fit_vote(x: np.ndarray, values: np.ndarray, l2: float = DEFAULT_L2) -> np.nd
     teacher's option (:func:`best_option`), each vote weighted by its best option's value
     over the second best, minus ``l2 / 2`` times the squared weights of the standardised
     features; L-BFGS from zero, folded back.  Deterministic."""
-    from scipy.optimize import minimize
-    from scipy.special import logsumexp
-
     n, k, f = x.shape
     if n == 0:
         return np.zeros(f)
@@ -227,21 +213,7 @@ def fit_vote(x: np.ndarray, values: np.ndarray, l2: float = DEFAULT_L2) -> np.nd
     flat = x[legal]
     sd = flat.std(axis=0) if len(flat) else np.ones(f)
     sd = np.where(sd < 1e-12, 1.0, sd)
-    z = x / sd
-    rows = np.arange(n)
-
-    def loss(beta):
-        u = np.where(legal, z @ beta, -np.inf)
-        lse = logsumexp(u, axis=1)
-        p = np.exp(u - lse[:, None])
-        val = -np.sum(w * (u[rows, label] - lse)) + 0.5 * l2 * float(beta @ beta)
-        expected = np.einsum("nk,nkf->nf", p, z)
-        g = -((z[rows, label] - expected) * w[:, None]).sum(axis=0) + l2 * beta
-        return val, g
-
-    beta = minimize(loss, np.zeros(f), jac=True, method="L-BFGS-B",
-                    options={"maxiter": 5000, "gtol": 1e-10}).x
-    return beta / sd
+    return conditional_logit(x / sd, legal, label, w, l2) / sd
 
 
 def decide_stays(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -322,11 +294,6 @@ class DistilResult:
             f"baseline {c['games_per_s_baseline']:,.0f}"])
 
 
-def _check_int(name, v, lo):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-
-
 def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
                     games: int = DEFAULT_GAMES, heldout: int | None = None, seed: int = 0,
                     teacher: str = DEFAULT_TEACHER, l2: float = DEFAULT_L2,
@@ -336,11 +303,11 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     docstring.  Games ``0 .. games - 1`` of ``seed`` train, the next ``heldout`` (default: a
     quarter of ``games``, at least 1) are held out; the paired check plays ``check_games``
     games of seed ``seed + 1``.  ``ValueError`` for a bad argument, before any game."""
-    _check_int("games", games, 1)
-    _check_int("check_games", check_games, 1)
-    _check_int("seed", seed, 0)
+    check_int("games", games, 1)
+    check_int("check_games", check_games, 1)
+    check_int("seed", seed, 0)
     heldout = max(1, games // 4) if heldout is None else heldout
-    _check_int("heldout", heldout, 1)
+    check_int("heldout", heldout, 1)
     if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
         raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_ruleset(ruleset)

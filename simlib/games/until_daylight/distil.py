@@ -41,6 +41,7 @@ from typing import Callable
 
 import numpy as np
 
+from ...core.fit import check_int
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.weights import write_weights
@@ -236,11 +237,6 @@ class DistilResult:
         return "\n".join(lines)
 
 
-def _check_int(name, v, lo):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-
-
 def _play(rules, players, seed, games, pid, pp, threads):
     out = np.zeros(games, dtype=K.record_dtype())
     flat = out.view(np.int64).reshape(games, K.N_REC)
@@ -296,14 +292,14 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
     ``tune_games`` games of seed ``seed + 2``; the paired check plays ``check_games``
     games of seed ``seed + 1`` (neither seed's games are the teacher's).
     ``ValueError`` for a bad argument, before any game is played."""
-    _check_int("games", games, 1)
-    _check_int("check_games", check_games, 1)
-    _check_int("tune_games", tune_games, 1)
-    _check_int("seed", seed, 0)
-    _check_int("horizon", horizon, 0)
-    _check_int("continuations", continuations, 1)
+    check_int("games", games, 1)
+    check_int("check_games", check_games, 1)
+    check_int("tune_games", tune_games, 1)
+    check_int("seed", seed, 0)
+    check_int("horizon", horizon, 0)
+    check_int("continuations", continuations, 1)
     heldout = max(1, games // 4) if heldout is None else heldout
-    _check_int("heldout", heldout, 1)
+    check_int("heldout", heldout, 1)
     if labels not in ("values", "choices"):
         raise ValueError(f"labels must be 'values' or 'choices'; got {labels!r}")
     l2 = (10.0 if labels == "values" else 1.0) if l2 is None else l2

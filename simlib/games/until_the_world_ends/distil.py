@@ -45,6 +45,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...core.params import PolicySpec
+from ...core.fit import check_int
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
@@ -326,11 +327,6 @@ class DistilResult:
             f"greedy {c['games_per_s_baseline']:,.0f}"])
 
 
-def _check_int(name, v, lo):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-
-
 def paired_check(rules, seed: int, games: int, players: Sequence[int], vec: np.ndarray,
                  threads: int | None) -> dict:
     """The distilled vector ``vec`` and greedy in the focal seat of the same games."""
@@ -370,12 +366,12 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     bad argument, before any game."""
     from .kernels.distil_nb import D_GREEDY, D_PHASE, D_TEACHER
 
-    _check_int("games", games, 1)
-    _check_int("check_games", check_games, 1)
-    _check_int("tune_games", tune_games, 1)
-    _check_int("seed", seed, 0)
+    check_int("games", games, 1)
+    check_int("check_games", check_games, 1)
+    check_int("tune_games", tune_games, 1)
+    check_int("seed", seed, 0)
     heldout = max(1, games // 4) if heldout is None else heldout
-    _check_int("heldout", heldout, 1)
+    check_int("heldout", heldout, 1)
     if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
         raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_ruleset(ruleset)
