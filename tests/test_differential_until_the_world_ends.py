@@ -504,6 +504,36 @@ def test_tweaked_ruleset_agrees(players, policy, games):
     assert run_games(60 + players, range(games * SCALE), players, policy, rules) > 0
 
 
+def _unshipped_arguments():
+    """Every instantaneous card of the deck with each argument its effect allows but the
+    shipped deck does not give it (``discard_last(others)``, ``pass_last(left)``, ...): the
+    rules a designer's deck can hold that the reference deck never plays."""
+    vocab = {"discard_last": K.SCOPES, "pass_last": K.DIRECTIONS, "clear": K.COMMON_TYPES}
+    out = []
+    for c in RULES.card_names:
+        eff = RULES.get(f"cards.{c}.effect")
+        word, _, rest = eff.partition("(")
+        for a in vocab.get(word, ()):
+            if a != rest.rstrip(")").strip():
+                out.append(pytest.param(c, f"{word}({a})", id=f"{c}-{word}({a})"))
+    return out
+
+
+@pytest.mark.parametrize("card,effect", _unshipped_arguments())
+def test_every_effect_argument_agrees(card, effect):
+    """The two engines agree on an instantaneous card whose argument the shipped deck never
+    uses (the card made common so that it is played): the effect's every scope, direction
+    and type is a rule, not only the one the reference deck prints."""
+    rules = RULES.override({f"cards.{card}.effect": effect, f"cards.{card}.count": 8})
+    fx = K.INSTANTS.index(effect.partition("(")[0])
+    played = 0
+    for gi in range(6 * SCALE):
+        d = Driver(130, gi, 3, rules, "random")
+        d.run()
+        played += int(d.g.state[K.S_PLAYS + len(K.CARD_KINDS) + fx])
+    assert played > 0
+
+
 def _quiet_deck():
     """The reference deck without its instantaneous cards and endings: nothing is ever
     discarded, so the pile runs dry for good, hands are played out and rounds end on a
