@@ -707,6 +707,14 @@ def test_default_policy_agrees(seats, n):
     # never affordable)
     ({"rules.vault_cost": 2, "rules.escape_gate_cost": 2, "rules.shortcut_cost": 2},
      "killer=random,survivors=random", 12),
+    # the hands, limits and gains made to differ from their neighbours in the kernel's
+    # parameter row (the shipped killer_energy_hand, killer_card_hand and
+    # survivor_energy_hand are all 5, survivor_start_cards and survivor_card_limit both 2):
+    # a value read from the key beside it would not show on the shipped data
+    ({"rules.killer_energy_hand": 6, "rules.killer_card_hand": 4, "rules.survivor_energy_hand": 3,
+      "rules.survivor_start_cards": 1, "rules.survivor_card_limit": 3, "rules.survivor_draw": 2,
+      "rules.survivor_energy_limit": 4, "rules.hits_to_kill": 3, "rules.failed_repair_gain": 2,
+      "rules.hit_exhaustion": 1}, "killer=random,survivors=random", 10),
     # as many tokens as setup draws, one survivor: once the hatch is out no token is free,
     # and an opened chest stays where it stood (about one opening in eight games)
     ({"board.setup_rounds": 4, "board.token_lines": [1, 4, 10], "board.survivors": 1,
@@ -714,7 +722,7 @@ def test_default_policy_agrees(seats, n):
       "board.survivor_generators": 1, "board.survivor_chests": 2, "board.generators_needed": 4},
      "killer=random,survivors=random", 40),
 ], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
-        "reach_two", "distinct_costs", "no_free_token"])
+        "reach_two", "distinct_costs", "distinct_hands", "no_free_token"])
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
 
