@@ -777,6 +777,19 @@ def test_step_model_equals_batch_and_clone_replays():
     assert isinstance(g.describe(), str) and all(isinstance(a, str) for a in g.legal_actions())
 
 
+def test_batch_search_games_equal_the_step_model_seat_by_seat():
+    """The batch kernel's search games (``play_game_search_nb``) give each seat its own
+    parameters, as the step model does: a search killer and survivors whose parameters
+    differ seat by seat play the same games both ways."""
+    seats = ("rollout:rollouts=2:horizon=1,heuristic:work_radius=9,heuristic,"
+             "heuristic:flee_radius=2,heuristic:guard_lamps=3")
+    df = play_games(2, seats=seats, seed=8)
+    for game in (0, 1):
+        g = Game(seed=8, game=game, seats=seats)
+        g.play()
+        assert g.result == df.iloc[game].to_dict()
+
+
 def test_threads_and_chunks_do_not_change_games():
     a = play_games(64, seed=9, threads=1)
     b = play_games(64, seed=9, threads=2)
