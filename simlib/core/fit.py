@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["weighted_logistic", "conditional_logit", "check_int"]
+__all__ = ["weighted_logistic", "conditional_logit", "check_int", "check_training"]
 
 _OPTIONS = {"maxiter": 5000, "gtol": 1e-10}
 
@@ -59,3 +59,17 @@ def check_int(name: str, v, lo: int) -> None:
     """``ValueError`` unless ``v`` is an integer (not a bool) of at least ``lo``."""
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
         raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+
+
+def check_training(games, heldout, seed, l2, check_games, check_min: int = 1) -> int:
+    """The arguments every ``train_distilled`` takes, checked before any game
+    (``ValueError`` naming the first bad one); returns the held-out games (default: a
+    quarter of ``games``, at least 1)."""
+    check_int("games", games, 1)
+    check_int("check_games", check_games, check_min)
+    check_int("seed", seed, 0)
+    heldout = max(1, games // 4) if heldout is None else heldout
+    check_int("heldout", heldout, 1)
+    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
+        raise ValueError(f"l2 must be a positive number; got {l2!r}")
+    return heldout

@@ -52,7 +52,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ...core.fit import check_int, conditional_logit, weighted_logistic
+from ...core.fit import check_int, check_training, conditional_logit, weighted_logistic
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads, run_ranges
 from ...core.weights import write_weights
@@ -344,14 +344,8 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
     selection plays ``select_games`` games of seed ``seed + 2`` a score, the check
     ``check_games`` of seed ``seed + 1``.  ``ValueError`` for a bad argument, before any
     game."""
-    check_int("games", games, 1)
-    check_int("check_games", check_games, 2)
+    heldout = check_training(games, heldout, seed, l2, check_games, check_min=2)
     check_int("select_games", select_games, 2)
-    check_int("seed", seed, 0)
-    heldout = max(1, games // 4) if heldout is None else heldout
-    check_int("heldout", heldout, 1)
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
-        raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_rules(ruleset)
     teams = [check_team(t, rules) for t in teams]
     hours = [check_hour(h, rules) for h in hours]

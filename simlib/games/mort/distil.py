@@ -42,7 +42,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...core.fit import check_int
+from ...core.fit import check_int, check_training
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.weights import write_weights
@@ -319,14 +319,8 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
     margin chosen on ``tune_games`` games of seed ``seed + 2`` a margin, the held-out
     figures and the paired check on ``check_games`` fresh games a side of seed
     ``seed + 1``.  ``ValueError`` for a bad argument, before any game."""
-    check_int("games", games, 1)
-    check_int("check_games", check_games, 1)
+    heldout = check_training(games, heldout, seed, l2, check_games)
     check_int("tune_games", tune_games, 1)
-    check_int("seed", seed, 0)
-    heldout = max(1, games // 4) if heldout is None else heldout
-    check_int("heldout", heldout, 1)
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
-        raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_ruleset(ruleset)
     tseat = Seat.of(teacher)
     if tseat.policy != "rollout":

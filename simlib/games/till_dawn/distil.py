@@ -43,7 +43,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...core.params import PolicySpec
-from ...core.fit import check_int, conditional_logit, weighted_logistic
+from ...core.fit import check_training, conditional_logit, weighted_logistic
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
@@ -303,13 +303,7 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     docstring.  Games ``0 .. games - 1`` of ``seed`` train, the next ``heldout`` (default: a
     quarter of ``games``, at least 1) are held out; the paired check plays ``check_games``
     games of seed ``seed + 1``.  ``ValueError`` for a bad argument, before any game."""
-    check_int("games", games, 1)
-    check_int("check_games", check_games, 1)
-    check_int("seed", seed, 0)
-    heldout = max(1, games // 4) if heldout is None else heldout
-    check_int("heldout", heldout, 1)
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
-        raise ValueError(f"l2 must be a positive number; got {l2!r}")
+    heldout = check_training(games, heldout, seed, l2, check_games)
     rules = load_ruleset(ruleset)
     players = [api.check_players(p, rules) for p in players]
     if not players or len(set(players)) != len(players):

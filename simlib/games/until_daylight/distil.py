@@ -41,7 +41,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...core.fit import check_int
+from ...core.fit import check_int, check_training
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.weights import write_weights
@@ -292,19 +292,13 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
     ``tune_games`` games of seed ``seed + 2``; the paired check plays ``check_games``
     games of seed ``seed + 1`` (neither seed's games are the teacher's).
     ``ValueError`` for a bad argument, before any game is played."""
-    check_int("games", games, 1)
-    check_int("check_games", check_games, 1)
-    check_int("tune_games", tune_games, 1)
-    check_int("seed", seed, 0)
-    check_int("horizon", horizon, 0)
-    check_int("continuations", continuations, 1)
-    heldout = max(1, games // 4) if heldout is None else heldout
-    check_int("heldout", heldout, 1)
     if labels not in ("values", "choices"):
         raise ValueError(f"labels must be 'values' or 'choices'; got {labels!r}")
     l2 = (10.0 if labels == "values" else 1.0) if l2 is None else l2
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
-        raise ValueError(f"l2 must be a positive number; got {l2!r}")
+    heldout = check_training(games, heldout, seed, l2, check_games)
+    check_int("tune_games", tune_games, 1)
+    check_int("horizon", horizon, 0)
+    check_int("continuations", continuations, 1)
     rules = load_ruleset(ruleset)
     players = check_players(players, rules)
     search = teacher_search(teacher, horizon)

@@ -45,7 +45,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...core.params import PolicySpec
-from ...core.fit import check_int
+from ...core.fit import check_int, check_training
 from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
@@ -366,14 +366,8 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     bad argument, before any game."""
     from .kernels.distil_nb import D_GREEDY, D_PHASE, D_TEACHER
 
-    check_int("games", games, 1)
-    check_int("check_games", check_games, 1)
+    heldout = check_training(games, heldout, seed, l2, check_games)
     check_int("tune_games", tune_games, 1)
-    check_int("seed", seed, 0)
-    heldout = max(1, games // 4) if heldout is None else heldout
-    check_int("heldout", heldout, 1)
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not l2 > 0:
-        raise ValueError(f"l2 must be a positive number; got {l2!r}")
     rules = load_ruleset(ruleset)
     players = [api.check_players(p, rules) for p in players]
     if not players or len(set(players)) != len(players):
