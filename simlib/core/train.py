@@ -9,9 +9,13 @@ import math
 import sys
 from typing import Callable, Sequence
 
+import numpy as np
+
+from .paired import paired_counts, paired_summary
 from .weights import out_path
 
-__all__ = ["count", "count_list", "shared_options", "train_and_write"]
+__all__ = ["count", "count_list", "shared_options", "train_and_write", "versus",
+           "versus_sentence"]
 
 
 def count(text, what: str, lo: int = 1) -> int:
@@ -59,3 +63,39 @@ def train_and_write(a, train: Callable, write: Callable, rules, **kw) -> int:
     write(res, out, command=getattr(a, "command_line", ""))
     sys.stdout.write(res.summary() + f"\nwrote {out}\n")
     return 0
+
+
+def versus(base_wins, distilled_wins, base_seconds: float, distilled_seconds: float,
+           base: str = "baseline") -> dict:
+    """The paired check of a distilled player against the game's default player ``base`` on
+    the same games (A = ``base``, B = distilled: the difference is distilled's gain):
+    wins, rates, the difference with its Newcombe interval, McNemar's p, the difference in
+    paired standard errors and the kernel's games per second of each."""
+    wa = np.asarray(base_wins, dtype=bool)
+    wb = np.asarray(distilled_wins, dtype=bool)
+    s = paired_summary(paired_counts(wa, wb)).iloc[0]
+    n = len(wa)
+    b_, c_ = int((wa & ~wb).sum()), int((~wa & wb).sum())
+    se = math.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
+    return {"wins_distilled": int(s["wins_b"]), f"wins_{base}": int(s["wins_a"]),
+            "rate_distilled": float(s["rate_b"]), f"rate_{base}": float(s["rate_a"]),
+            "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
+            "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
+            "diff_se": float(s["diff"] / se) if se > 0 else float("nan"),
+            "paired_se": float(se),
+            "games_per_s_distilled": n / distilled_seconds,
+            f"games_per_s_{base}": n / base_seconds}
+
+
+def versus_sentence(c: dict, base: str = "baseline", prefix: str = "",
+                    label: str | None = None) -> str:
+    """:func:`versus`'s figures (keys ``prefix + name``) as the summary's sentence; the
+    default player called ``label`` (default: its key name ``base``)."""
+    def v(k):
+        return c[prefix + k]
+    label = label or base
+    return (f"distilled {v('wins_distilled')} wins ({v('rate_distilled'):.2%}), {label} "
+            f"{v(f'wins_{base}')} ({v(f'rate_{base}'):.2%}); difference {v('diff'):+.2%} "
+            f"[{v('diff_low'):+.2%}, {v('diff_high'):+.2%}], {v('diff_se'):.1f} paired "
+            f"standard errors, McNemar p = {v('mcnemar_p'):.3g}; kernel games/s distilled "
+            f"{v('games_per_s_distilled'):,.0f}, {label} {v(f'games_per_s_{base}'):,.0f}")

@@ -53,8 +53,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...core.fit import check_int, check_training, conditional_logit, weighted_logistic
-from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads, run_ranges
+from ...core.train import versus, versus_sentence
 from ...core.weights import write_weights
 from . import codes as K
 from .kernels import policies_nb as P
@@ -324,12 +324,7 @@ class DistilResult:
             f"{kept}; the player kept {t['select_diff']:+.2%} ({t['select_z']:.1f} paired "
             "standard errors)",
             f"fresh seeds ({c['games']} games, seed {c['seed']}, teams {c['teams']}, start hours "
-            f"{c['hours']}): distilled {c['wins_distilled']} wins ({c['rate_distilled']:.2%}), "
-            f"baseline {c['wins_baseline']} ({c['rate_baseline']:.2%}); difference "
-            f"{c['diff']:+.2%} [{c['diff_low']:+.2%}, {c['diff_high']:+.2%}], "
-            f"{c['diff_se']:.1f} paired standard errors, McNemar p = {c['mcnemar_p']:.3g}; "
-            f"kernel games/s distilled {c['games_per_s_distilled']:,.0f}, baseline "
-            f"{c['games_per_s_baseline']:,.0f}"])
+            f"{c['hours']}): " + versus_sentence(c)])
 
 
 def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
@@ -436,16 +431,9 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
     t = time.perf_counter()
     wbase = study_wins(rules, cseed, check_games, cells, bpar, P.POLICY_BASELINE, threads)
     tb = time.perf_counter() - t
-    s = paired_summary(paired_counts(wbase, wdist)).iloc[0]  # A = baseline, B = distilled
-    r = _paired(wbase, wdist)
     check = {"seed": int(cseed), "games": int(check_games),
              "teams": ",".join(map(str, teams)), "hours": ",".join(map(str, hours)),
-             "wins_distilled": int(s["wins_b"]), "wins_baseline": int(s["wins_a"]),
-             "rate_distilled": float(s["rate_b"]), "rate_baseline": float(s["rate_a"]),
-             "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
-             "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
-             "diff_se": r["z"], "paired_se": r["se"],
-             "games_per_s_distilled": check_games / td, "games_per_s_baseline": check_games / tb}
+             **versus(wbase, wdist, tb, td)}
     import simlib
 
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,

@@ -43,8 +43,8 @@ from typing import Callable
 import numpy as np
 
 from ...core.fit import check_int, check_training
-from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
+from ...core.train import versus, versus_sentence
 from ...core.weights import write_weights
 from . import api
 from . import codes as K
@@ -251,18 +251,6 @@ def side_wins(rules, seed: int, games: int, side: int, policy_id: int, vector: n
     return (kw if side == 0 else ~kw), dt
 
 
-def _paired(wbase: np.ndarray, wdist: np.ndarray) -> dict:
-    s = paired_summary(paired_counts(wbase, wdist)).iloc[0]  # A = heuristic, B = distilled
-    n = len(wbase)
-    b_, c_ = int((wbase & ~wdist).sum()), int((~wbase & wdist).sum())
-    se = np.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
-    return {"wins_distilled": int(s["wins_b"]), "wins_heuristic": int(s["wins_a"]),
-            "rate_distilled": float(s["rate_b"]), "rate_heuristic": float(s["rate_a"]),
-            "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
-            "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
-            "diff_se": float(s["diff"] / se) if se > 0 else float("nan")}
-
-
 def _gained(data: TeacherData, pick: np.ndarray) -> float:
     """The playout value the actions ``pick`` gain over the heuristic's, a game."""
     games = max(len(np.unique(data.game)), 1)
@@ -296,16 +284,9 @@ class DistilResult:
                 f"playout value gained over the heuristic's actions {t[f'{side}_gain']:+.3f} a "
                 f"game (the teacher's {t[f'{side}_gain_teacher']:+.3f})")
         for side in SIDES:
-            lines.append(
-                f"fresh seeds, {side} ({c['games']} games, seed {c['seed']}, against heuristic "
-                f"players): distilled {c[f'{side}_wins_distilled']} wins "
-                f"({c[f'{side}_rate_distilled']:.2%}), heuristic {c[f'{side}_wins_heuristic']} "
-                f"({c[f'{side}_rate_heuristic']:.2%}); difference {c[f'{side}_diff']:+.2%} "
-                f"[{c[f'{side}_diff_low']:+.2%}, {c[f'{side}_diff_high']:+.2%}], "
-                f"{c[f'{side}_diff_se']:.1f} paired standard errors, McNemar p = "
-                f"{c[f'{side}_mcnemar_p']:.2g}; kernel games/s distilled "
-                f"{c[f'{side}_games_per_s_distilled']:,.0f}, heuristic "
-                f"{c[f'{side}_games_per_s_heuristic']:,.0f}")
+            lines.append(f"fresh seeds, {side} ({c['games']} games, seed {c['seed']}, against "
+                         "heuristic players): "
+                         + versus_sentence(c, "heuristic", prefix=f"{side}_"))
         return "\n".join(lines)
 
 
@@ -380,9 +361,8 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
                               threads)
         wbase, tb = side_wins(rules, check_seed, check_games, side, POLICIES["heuristic"].id,
                               heur.vector(), threads)
-        check.update({f"{name}_{k}": v for k, v in _paired(wbase, wdist).items()})
-        check[f"{name}_games_per_s_distilled"] = check_games / td
-        check[f"{name}_games_per_s_heuristic"] = check_games / tb
+        check.update({f"{name}_{k}": v
+                      for k, v in versus(wbase, wdist, tb, td, "heuristic").items()})
     import simlib
 
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,

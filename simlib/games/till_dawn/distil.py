@@ -42,11 +42,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ...core.params import PolicySpec
 from ...core.fit import check_training, conditional_logit, weighted_logistic
-from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
+from ...core.params import PolicySpec
 from ...core.seats import table_seats
+from ...core.train import versus, versus_sentence
 from ...core.weights import write_weights
 from . import api
 from . import codes as K
@@ -286,12 +286,7 @@ class DistilResult:
             f"{t['agree_vote']:.2%} (baseline {t['agree_vote_baseline']:.2%}); teacher's blood "
             f"given up {t['regret_vote']:.1f} (baseline {t['regret_vote_baseline']:.1f})",
             f"fresh seeds ({c['games']} games, seed {c['seed']}, players {c['players']}; the "
-            f"focal seat against baselines): distilled {c['wins_distilled']} wins "
-            f"({c['rate_distilled']:.2%}), baseline {c['wins_baseline']} "
-            f"({c['rate_baseline']:.2%}); difference {c['diff']:+.2%} [{c['diff_low']:+.2%}, "
-            f"{c['diff_high']:+.2%}], {c['diff_se']:.1f} paired standard errors, McNemar p = "
-            f"{c['mcnemar_p']:.3g}; kernel games/s distilled {c['games_per_s_distilled']:,.0f}, "
-            f"baseline {c['games_per_s_baseline']:,.0f}"])
+            "focal seat against baselines): " + versus_sentence(c)])
 
 
 def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
@@ -357,17 +352,8 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     wdist, td = focal_wins(rules, check_seed, check_games, players, spec, vec, threads)
     wbase, tb = focal_wins(rules, check_seed, check_games, players, POLICIES["threshold"],
                            np.asarray(POLICIES["threshold"].defaults), threads)
-    s = paired_summary(paired_counts(wbase, wdist)).iloc[0]  # A = baseline, B = distilled
-    n = check_games
-    b_, c_ = int((wbase & ~wdist).sum()), int((~wbase & wdist).sum())
-    se = np.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
-    check = {"seed": int(check_seed), "games": int(n), "players": ",".join(map(str, players)),
-             "wins_distilled": int(s["wins_b"]), "wins_baseline": int(s["wins_a"]),
-             "rate_distilled": float(s["rate_b"]), "rate_baseline": float(s["rate_a"]),
-             "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
-             "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
-             "diff_se": float(s["diff"] / se) if se > 0 else float("nan"),
-             "games_per_s_distilled": n / td, "games_per_s_baseline": n / tb}
+    check = {"seed": int(check_seed), "games": int(check_games),
+             "players": ",".join(map(str, players)), **versus(wbase, wdist, tb, td)}
     import simlib
 
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,

@@ -42,8 +42,8 @@ from typing import Callable
 import numpy as np
 
 from ...core.fit import check_int, check_training
-from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
+from ...core.train import versus, versus_sentence
 from ...core.weights import write_weights
 from . import codes as K
 from .api import check_players, flat_rules, run_kernel, team_codes
@@ -227,13 +227,8 @@ class DistilResult:
             lines.append(f"held-out estimated gain of its choices: {t['heldout_gain']:+.2f} "
                          f"(the best label at every decision, noise included: "
                          f"{t['heldout_best_gain']:+.2f})")
-        lines.append(
-            f"fresh seeds ({c['games']} games, seed {c['seed']}, {c['players']} players): "
-            f"distilled {c['wins_distilled']} wins ({c['rate_distilled']:.2%}), baseline "
-            f"{c['wins_baseline']} ({c['rate_baseline']:.2%}); difference {c['diff']:+.2%} "
-            f"[{c['diff_low']:+.2%}, {c['diff_high']:+.2%}], McNemar p = {c['mcnemar_p']:.3g}; "
-            f"games/s distilled {c['games_per_s_distilled']:,.0f}, baseline "
-            f"{c['games_per_s_baseline']:,.0f}")
+        lines.append(f"fresh seeds ({c['games']} games, seed {c['seed']}, {c['players']} "
+                     "players): " + versus_sentence(c))
         return "\n".join(lines)
 
 
@@ -361,13 +356,8 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
     check_seed = seed + 1
     wd, td = _play(rules, players, check_seed, check_games, P.POLICY_DISTILLED, vec, threads)
     wb, tb = _play(rules, players, check_seed, check_games, bid, bpp, threads)
-    s = paired_summary(paired_counts(wb, wd)).iloc[0]  # A = baseline, B = distilled: B - A
     check = {"seed": int(check_seed), "games": int(check_games), "players": int(players),
-             "wins_distilled": int(s["wins_b"]), "wins_baseline": int(s["wins_a"]),
-             "rate_distilled": float(s["rate_b"]), "rate_baseline": float(s["rate_a"]),
-             "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
-             "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
-             "games_per_s_distilled": check_games / td, "games_per_s_baseline": check_games / tb}
+             **versus(wb, wd, tb, td)}
     params = {n: float(v) for n, v in zip(DISTILLED_PARAMS, vec) if n != "any_ruleset"}
     import simlib
 

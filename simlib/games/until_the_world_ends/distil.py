@@ -46,9 +46,9 @@ import numpy as np
 
 from ...core.params import PolicySpec
 from ...core.fit import check_int, check_training
-from ...core.paired import paired_counts, paired_summary
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
+from ...core.train import versus, versus_sentence
 from ...core.weights import write_weights
 from . import api
 from . import codes as K
@@ -319,12 +319,8 @@ class DistilResult:
             f"{t['agree_challenge']:.2%} (greedy {t['agree_challenge_greedy']:.2%}); the "
             f"teacher's value gained over greedy's choice {t['gain_challenge']:+.5f} a challenge",
             f"fresh seeds ({c['games']} games, seed {c['seed']}, players {c['players']}; the "
-            f"focal seat against greedy players): distilled {c['wins_distilled']} wins "
-            f"({c['rate_distilled']:.2%}), greedy {c['wins_baseline']} "
-            f"({c['rate_baseline']:.2%}); difference {c['diff']:+.2%} [{c['diff_low']:+.2%}, "
-            f"{c['diff_high']:+.2%}], {c['diff_se']:.1f} paired standard errors, McNemar p = "
-            f"{c['mcnemar_p']:.3g}; kernel games/s distilled {c['games_per_s_distilled']:,.0f}, "
-            f"greedy {c['games_per_s_baseline']:,.0f}"])
+            "focal seat against greedy players): "
+            + versus_sentence(c, label="greedy")])
 
 
 def paired_check(rules, seed: int, games: int, players: Sequence[int], vec: np.ndarray,
@@ -334,17 +330,8 @@ def paired_check(rules, seed: int, games: int, players: Sequence[int], vec: np.n
     wdist, npl, td = focal_wins(rules, seed, games, players, spec, vec, threads)
     wbase, _, tb = focal_wins(rules, seed, games, players, POLICIES["greedy"],
                               np.asarray(POLICIES["greedy"].defaults), threads)
-    s = paired_summary(paired_counts(wbase, wdist)).iloc[0]  # A = greedy, B = distilled
-    n = games
-    b_, c_ = int((wbase & ~wdist).sum()), int((~wbase & wdist).sum())
-    se = np.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
-    out = {"seed": int(seed), "games": int(n), "players": ",".join(map(str, players)),
-           "wins_distilled": int(s["wins_b"]), "wins_baseline": int(s["wins_a"]),
-           "rate_distilled": float(s["rate_b"]), "rate_baseline": float(s["rate_a"]),
-           "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),
-           "diff_high": float(s["diff_high"]), "mcnemar_p": float(s["mcnemar_p"]),
-           "diff_se": float(s["diff"] / se) if se > 0 else float("nan"),
-           "games_per_s_distilled": n / td, "games_per_s_baseline": n / tb}
+    out = {"seed": int(seed), "games": int(games), "players": ",".join(map(str, players)),
+           **versus(wbase, wdist, tb, td)}
     for p in players:
         sel = npl == p
         out[f"rate_distilled_{p}"] = float(wdist[sel].mean()) if sel.any() else float("nan")
