@@ -131,3 +131,34 @@ def test_conditional_logit_ignores_illegal_options():
     z2 = z.copy()
     z2[:, 2] = rng.normal(size=(n, 2)) * 50  # whatever an illegal option holds
     assert np.allclose(a, conditional_logit(z2, legal, label, w, 1.0), atol=1e-9)
+
+
+def test_training_result_writes_the_weights_file_and_reads_back(tmp_path):
+    import tomllib
+
+    from simlib.core.train import TrainingResult
+
+    r = TrainingResult(params={"any_ruleset": 0.0, "w_a": 1.5, "w_b": -2.0},
+                       settings={"teacher": "rollout", "seed": 3},
+                       training={"fit_seconds": 1.25, "agree": 0.5},
+                       check={"diff": 0.01, "games_per_s_distilled": 900.0})
+    with pytest.raises(NotImplementedError):
+        r.summary()
+    p = r.write(tmp_path / "w.toml", header=["a header"], command="simlib train-policy",
+                fit="a fit", features=4, source=lambda k: "tuned" if k == "w_b" else "fit")
+    got = tomllib.loads(p.read_text())
+    assert got["params"] == {"w_a": {"value": 1.5, "source": "fit"},
+                             "w_b": {"value": -2.0, "source": "tuned"}}  # no any_ruleset
+    assert list(got["provenance"])[:4] == ["command", "date", "fit", "features"]
+    assert got["provenance"]["teacher"] == "rollout" and got["provenance"]["seed"] == 3
+    assert got["training"]["fit_seconds"] == 1.25 and got["check"]["games_per_s_distilled"] == 900
+    assert not (tmp_path / "w.toml.tmp").exists()
+    # undated: no date, no times or speeds, and the same bytes twice
+    q = r.write(tmp_path / "u.toml", header=["h"], command="c", fit="f", features=1,
+                names=["w_b"], dated=False)
+    undated = tomllib.loads(q.read_text())
+    assert "date" not in undated["provenance"] and list(undated["params"]) == ["w_b"]
+    assert undated["training"] == {"agree": 0.5} and undated["check"] == {"diff": 0.01}
+    first = q.read_bytes()
+    r.write(q, header=["h"], command="c", fit="f", features=1, names=["w_b"], dated=False)
+    assert q.read_bytes() == first

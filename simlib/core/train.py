@@ -5,17 +5,20 @@ every distillation has, each error one line naming the option, and the run itsel
 """
 from __future__ import annotations
 
+import dataclasses
+import datetime as _dt
 import math
 import sys
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
 from .paired import paired_counts, paired_summary
-from .weights import out_path
+from .weights import out_path, write_weights
 
 __all__ = ["count", "count_list", "shared_options", "train_and_write", "versus",
-           "versus_sentence"]
+           "versus_sentence", "TrainingResult"]
 
 
 def count(text, what: str, lo: int = 1) -> int:
@@ -99,3 +102,45 @@ def versus_sentence(c: dict, base: str = "baseline", prefix: str = "",
             f"[{v('diff_low'):+.2%}, {v('diff_high'):+.2%}], {v('diff_se'):.1f} paired "
             f"standard errors, McNemar p = {v('mcnemar_p'):.3g}; kernel games/s distilled "
             f"{v('games_per_s_distilled'):,.0f}, {label} {v(f'games_per_s_{base}'):,.0f}")
+
+
+def _timing(key: str) -> bool:
+    return key.endswith("_seconds") or "games_per_s" in key
+
+
+@dataclasses.dataclass
+class TrainingResult:
+    """A fitted distilled player: its parameters, the settings that made it, the figures of
+    its training (held out) and its paired check (:func:`versus`).  A game's subclass
+    writes :meth:`summary`; :meth:`write` is the weights file every game writes."""
+
+    params: dict[str, float]  # the distilled policy's parameters, by name
+    settings: dict
+    training: dict
+    check: dict
+
+    def summary(self) -> str:
+        raise NotImplementedError("a game's subclass says what its figures mean")
+
+    def write(self, path: str | Path, *, header: Sequence[str], command: str, fit: str,
+              features, source: Callable[[str], str] = lambda name: "fit",
+              names: Sequence[str] | None = None,
+              training_note: str = "teacher games; the held-out figures",
+              check_note: str = "fresh seeds, the same games for both policies",
+              dated: bool = True) -> Path:
+        """The weights file (atomic): ``header``, ``[params]`` (``names``, default every
+        parameter but ``any_ruleset``, each with its ``source``), ``[provenance]`` (the
+        command, the date, the fit, the features and the settings), ``[training]`` and
+        ``[check]``.  ``dated=False`` leaves out the date and the run's times and speeds
+        (the summary prints them), so the same arguments write the same bytes."""
+        names = [k for k in self.params if k != "any_ruleset"] if names is None else names
+        prov = {"command": command, **({"date": _dt.date.today().isoformat()} if dated else {}),
+                "fit": fit, "features": features, **self.settings}
+
+        def kept(d: dict) -> dict:
+            return d if dated else {k: v for k, v in d.items() if not _timing(k)}
+
+        return write_weights(path, header, [(k, self.params[k], source(k)) for k in names], [
+            ("provenance", "", prov),
+            ("training", training_note, kept(self.training)),
+            ("check", check_note, kept(self.check))])

@@ -44,7 +44,6 @@ same arguments give the same weights.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -54,8 +53,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training, conditional_logit, weighted_logistic
 from ...core.parallel import default_threads, run_ranges
-from ...core.train import versus, versus_sentence
-from ...core.weights import write_weights
+from ...core.train import TrainingResult, versus, versus_sentence
 from . import codes as K
 from .kernels import policies_nb as P
 from .play import check_hour, check_team, packed
@@ -300,13 +298,9 @@ def _paired(a: np.ndarray, b: np.ndarray) -> dict:
 
 
 @dataclasses.dataclass
-class DistilResult:
+class DistilResult(TrainingResult):
     """A fitted distilled policy, its held-out and selection figures and its paired check."""
 
-    params: dict[str, float]  # every name of DISTILLED_PARAMS (any_ruleset 0)
-    settings: dict
-    training: dict
-    check: dict
     fitted: dict[str, float] = dataclasses.field(default_factory=dict)  # before the selection
 
     def summary(self) -> str:
@@ -450,18 +444,6 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``; a score the selection switched off: ``fit,
     switched off``, its weights 0) and their provenance; atomic."""
-    header = ["The `distilled` policy of Day Night Z: the rollout player's values fitted into",
-              "linear scores of what the survivors see (`simlib train-policy --game day-night-z`).",
-              "Written by simlib.games.day_night_z.distil; re-create it with the command under",
-              "[provenance] (the same arguments give the same weights)."]
-    prov = {"command": command, "date": _dt.date.today().isoformat(),
-            "fit": ("each alternative: logistic regression of the teacher's sign weighted by the "
-                    "value at stake; the activation order: conditional logit weighted by the best "
-                    "value's margin; L2, scipy L-BFGS-B from zero on standardised features; each "
-                    f"score kept when it alone gains {SELECT_Z:g} paired standard errors in the "
-                    "selection games"),
-            "features": f"{P.N_CONTEXT} context a decision x {P.N_ALT} alternatives, "
-                        f"{P.N_ORDER} an activation", **result.settings}
     kept = set(str(result.training.get("kept", "")).split(","))
 
     def source(name: str) -> str:
@@ -469,8 +451,18 @@ def write_distilled(result: DistilResult, path: str | Path, command: str = "") -
             next(a for a in P.ALTERNATIVES if name.startswith(f"w_{a}_"))
         return "fit" if score in kept else "fit, switched off"
 
-    rows = [(k, result.params[k], source(k)) for k in DISTILLED_WEIGHTS]
-    return write_weights(path, header, rows, [
-        ("provenance", "", prov),
-        ("training", "teacher games; the held-out and selection figures", result.training),
-        ("check", "fresh seeds, the same games for both policies", result.check)])
+    return result.write(
+        path, command=command, source=source, names=DISTILLED_WEIGHTS,
+        header=["The `distilled` policy of Day Night Z: the rollout player's values fitted into",
+                "linear scores of what the survivors see (`simlib train-policy --game "
+                "day-night-z`).",
+                "Written by simlib.games.day_night_z.distil; re-create it with the command under",
+                "[provenance] (the same arguments give the same weights)."],
+        fit=("each alternative: logistic regression of the teacher's sign weighted by the "
+             "value at stake; the activation order: conditional logit weighted by the best "
+             "value's margin; L2, scipy L-BFGS-B from zero on standardised features; each "
+             f"score kept when it alone gains {SELECT_Z:g} paired standard errors in the "
+             "selection games"),
+        features=f"{P.N_CONTEXT} context a decision x {P.N_ALT} alternatives, "
+                 f"{P.N_ORDER} an activation",
+        training_note="teacher games; the held-out and selection figures")

@@ -44,8 +44,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
-from ...core.train import versus, versus_sentence
-from ...core.weights import write_weights
+from ...core.train import TrainingResult, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -257,14 +256,8 @@ def _gained(data: TeacherData, pick: np.ndarray) -> float:
     return float((data.val[data.first + pick] - data.val[data.first + data.heuristic]).sum()) / games
 
 
-@dataclasses.dataclass
-class DistilResult:
+class DistilResult(TrainingResult):
     """A fitted distilled player, its held-out figures and its paired check."""
-
-    params: dict[str, float]  # every name of DISTILLED_PARAMS (any_ruleset 0)
-    settings: dict
-    training: dict
-    check: dict
 
     def summary(self) -> str:
         t, c = self.training, self.check
@@ -383,20 +376,14 @@ def write_distilled(result: DistilResult, path: str | Path, command: str = "") -
     """Write the weights (source ``fit``), their provenance and the figures of the fit
     and the check; atomic.  The run's times and speeds (the summary prints them) and the
     date are left out, so the same arguments write the same file byte for byte."""
-    header = ["The `distilled` player of Mort de la lumiere du jour: the rollout player's",
-              "judgement fitted into a linear score of each legal action, for either side",
-              "(`simlib train-policy --game mort-de-la-lumiere-du-jour`).  Written by",
-              "simlib.games.mort.distil; re-create it with the command under [provenance]",
-              "(the same arguments give the same weights)."]
-    prov = {"command": command,
-            "fit": ("conditional logit of the teacher's action over the legal actions, one "
-                    "fit a side; L2, scipy L-BFGS-B from zero on scaled features"),
-            "features": f"{P.N_KINDS} kinds x {P.N_CTX} context + {P.N_SPEC} action, a side",
-            **result.settings}
-    rows = [(k, v, "fit") for k, v in result.params.items() if k != "any_ruleset"]
-    return write_weights(path, header, rows, [
-        ("provenance", "", prov),
-        ("training", "teacher games; the held-out figures",
-         {k: v for k, v in result.training.items() if not _timing(k)}),
-        ("check", "fresh seeds, the same games for both players",
-         {k: v for k, v in result.check.items() if not _timing(k)})])
+    return result.write(
+        path, command=command, dated=False,
+        header=["The `distilled` player of Mort de la lumiere du jour: the rollout player's",
+                "judgement fitted into a linear score of each legal action, for either side",
+                "(`simlib train-policy --game mort-de-la-lumiere-du-jour`).  Written by",
+                "simlib.games.mort.distil; re-create it with the command under [provenance]",
+                "(the same arguments give the same weights)."],
+        fit=("conditional logit of the teacher's action over the legal actions, one fit a "
+             "side; L2, scipy L-BFGS-B from zero on scaled features"),
+        features=f"{P.N_KINDS} kinds x {P.N_CTX} context + {P.N_SPEC} action, a side",
+        check_note="fresh seeds, the same games for both players")

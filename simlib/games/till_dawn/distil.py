@@ -34,7 +34,6 @@ give the same weights.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -46,8 +45,7 @@ from ...core.fit import check_training, conditional_logit, weighted_logistic
 from ...core.parallel import default_threads
 from ...core.params import PolicySpec
 from ...core.seats import table_seats
-from ...core.train import versus, versus_sentence
-from ...core.weights import write_weights
+from ...core.train import TrainingResult, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -263,14 +261,8 @@ def focal_wins(rules, seed: int, games: int, players: Sequence[int], spec: Polic
     return out[idx, K.REC_WIN + seat] == 1, dt
 
 
-@dataclasses.dataclass
-class DistilResult:
+class DistilResult(TrainingResult):
     """A fitted distilled policy, its held-out figures and its paired check."""
-
-    params: dict[str, float]  # every name of DISTILLED_PARAMS (any_ruleset 0)
-    settings: dict
-    training: dict
-    check: dict
 
     def summary(self) -> str:
         t, c = self.training, self.check
@@ -368,17 +360,13 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
 
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``) and their provenance; atomic."""
-    header = ["The `distilled` policy of Till Dawn: the optimal player's values fitted into two",
-              "linear scores of what a player sees (`simlib train-policy --game till-dawn`).",
-              "Written by simlib.games.till_dawn.distil; re-create it with the command under",
-              "[provenance] (the same arguments give the same weights)."]
-    prov = {"command": command, "date": _dt.date.today().isoformat(),
-            "fit": ("stop or stay: logistic regression weighted by the blood at stake; votes: "
-                    "conditional logit weighted by the best option's margin; L2, scipy "
-                    "L-BFGS-B from zero on standardised features"),
-            "features": f"{P.N_DECIDE} stop-or-stay, {P.N_VOTE} vote", **result.settings}
-    rows = [(k, v, "fit") for k, v in result.params.items() if k != "any_ruleset"]
-    return write_weights(path, header, rows, [
-        ("provenance", "", prov),
-        ("training", "teacher games; the held-out figures", result.training),
-        ("check", "fresh seeds, the same games for both policies", result.check)])
+    return result.write(
+        path, command=command,
+        header=["The `distilled` policy of Till Dawn: the optimal player's values fitted into two",
+                "linear scores of what a player sees (`simlib train-policy --game till-dawn`).",
+                "Written by simlib.games.till_dawn.distil; re-create it with the command under",
+                "[provenance] (the same arguments give the same weights)."],
+        fit=("stop or stay: logistic regression weighted by the blood at stake; votes: "
+             "conditional logit weighted by the best option's margin; L2, scipy L-BFGS-B from "
+             "zero on standardised features"),
+        features=f"{P.N_DECIDE} stop-or-stay, {P.N_VOTE} vote")

@@ -33,7 +33,6 @@ give the same weights.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -43,8 +42,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
-from ...core.train import versus, versus_sentence
-from ...core.weights import write_weights
+from ...core.train import TrainingResult, versus, versus_sentence
 from . import codes as K
 from .api import check_players, flat_rules, run_kernel, team_codes
 from .kernels import policies_nb as P
@@ -199,14 +197,8 @@ def predicted_rank(feats: np.ndarray, count: np.ndarray, w: np.ndarray) -> np.nd
     return np.argmax(_utilities(feats, count, w), axis=1)
 
 
-@dataclasses.dataclass
-class DistilResult:
+class DistilResult(TrainingResult):
     """A fitted distilled policy, its held-out agreement and its paired check."""
-
-    params: dict[str, float]  # every name of DISTILLED_PARAMS but any_ruleset
-    settings: dict
-    training: dict
-    check: dict
 
     def summary(self) -> str:
         t, c = self.training, self.check
@@ -374,19 +366,17 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``; the gate, copied from the teacher, source
     ``teacher``) and their provenance; atomic (a temporary file, then a rename)."""
-    gate = set(DISTILLED_PARAMS[:P.DP_W]) - set(POLICIES["baseline"].param_names)
-    header = ["The `distilled` policy: the rollout search's choices fitted into a linear score",
-              "of features a player can see (`simlib train-policy --game until-daylight`).",
-              "Written by simlib.games.until_daylight.distil; re-create it with the command",
-              "under [provenance] (the same arguments give the same weights)."]
-    rows = [(k, v, "baseline" if k in POLICIES["baseline"].param_names else (
-        "teacher" if k in gate else "fit")) for k, v in result.params.items()]
-    prov = {"command": command, "date": _dt.date.today().isoformat(),
-            "fit": ("ridge regression of the challengers' gains over the baseline's choice"
-                    if result.settings.get("labels") == "values" else
-                    "conditional logit over the ranked candidates, L2, scipy L-BFGS-B from zero"),
-            "features": len(distilled_feature_names()), **result.settings}
-    return write_weights(path, header, rows, [
-        ("provenance", "", prov),
-        ("training", "teacher games; agreement on the held-out ones", result.training),
-        ("check", "fresh seeds, the same games for both policies", result.check)])
+    base = POLICIES["baseline"].param_names
+    gate = set(DISTILLED_PARAMS[:P.DP_W]) - set(base)
+    return result.write(
+        path, command=command,
+        header=["The `distilled` policy: the rollout search's choices fitted into a linear score",
+                "of features a player can see (`simlib train-policy --game until-daylight`).",
+                "Written by simlib.games.until_daylight.distil; re-create it with the command",
+                "under [provenance] (the same arguments give the same weights)."],
+        fit=("ridge regression of the challengers' gains over the baseline's choice"
+             if result.settings.get("labels") == "values" else
+             "conditional logit over the ranked candidates, L2, scipy L-BFGS-B from zero"),
+        features=len(distilled_feature_names()),
+        source=lambda k: "baseline" if k in base else ("teacher" if k in gate else "fit"),
+        training_note="teacher games; agreement on the held-out ones")

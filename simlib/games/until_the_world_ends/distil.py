@@ -36,7 +36,6 @@ the same weights.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -48,8 +47,7 @@ from ...core.params import PolicySpec
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
-from ...core.train import versus, versus_sentence
-from ...core.weights import write_weights
+from ...core.train import TrainingResult, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -293,14 +291,8 @@ def tune_bonus(rules, seed: int, games: int, players: Sequence[int], vec: np.nda
     return out, table
 
 
-@dataclasses.dataclass
-class DistilResult:
+class DistilResult(TrainingResult):
     """A fitted distilled policy, its held-out figures and its paired check."""
-
-    params: dict[str, float]  # every name of DISTILLED_PARAMS (any_ruleset 0)
-    settings: dict
-    training: dict
-    check: dict
 
     def summary(self) -> str:
         t, c = self.training, self.check
@@ -422,22 +414,18 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
 def write_distilled(result: DistilResult, path: str | Path, command: str = "") -> Path:
     """Write the weights (source ``fit``; greedy's margins ``assumed``) and their
     provenance; atomic."""
-    header = ["The `distilled` policy of Until the World Ends: the rollout player's values",
-              "fitted into two linear scores of what a player sees (`simlib train-policy",
-              "--game until-the-world-ends`).  Written by",
-              "simlib.games.until_the_world_ends.distil; re-create it with the command under",
-              "[provenance] (the same arguments give the same weights)."]
-    prov = {"command": command, "date": _dt.date.today().isoformat(),
-            "fit": ("turns and challenges apart: least squares of the teacher's values centred "
-                    "on each decision's mean by the features centred the same way; L2 on "
-                    "standardised features, a linear solve; greedy's bonus by table size "
-                    "tuned on paired games against greedy players (the highest difference "
-                    "less one standard error, of bonus_grid)"),
-            "features": f"{P.N_TURN} turn, {P.N_CHALLENGE} challenge", **result.settings}
-    rows = [(k, v, "assumed" if k in ("end_margin", "challenge_margin") else
-             "tuned" if k.startswith("greedy_bonus") else "fit")
-            for k, v in result.params.items() if k != "any_ruleset"]
-    return write_weights(path, header, rows, [
-        ("provenance", "", prov),
-        ("training", "teacher games; the held-out figures", result.training),
-        ("check", "fresh seeds, the same games for both policies", result.check)])
+    return result.write(
+        path, command=command,
+        header=["The `distilled` policy of Until the World Ends: the rollout player's values",
+                "fitted into two linear scores of what a player sees (`simlib train-policy",
+                "--game until-the-world-ends`).  Written by",
+                "simlib.games.until_the_world_ends.distil; re-create it with the command under",
+                "[provenance] (the same arguments give the same weights)."],
+        fit=("turns and challenges apart: least squares of the teacher's values centred on "
+             "each decision's mean by the features centred the same way; L2 on standardised "
+             "features, a linear solve; greedy's bonus by table size tuned on paired games "
+             "against greedy players (the highest difference less one standard error, of "
+             "bonus_grid)"),
+        features=f"{P.N_TURN} turn, {P.N_CHALLENGE} challenge",
+        source=lambda k: ("assumed" if k in ("end_margin", "challenge_margin") else
+                          "tuned" if k.startswith("greedy_bonus") else "fit"))
