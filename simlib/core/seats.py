@@ -60,6 +60,9 @@ class Seat:
     n_params: ClassVar[int] = 0
     always_shown: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     example: ClassVar[str] = "policy:name=value"
+    # the game's ``distilled`` weights file (:class:`simlib.core.weights.DistilledFile`), if
+    # it has one: a broken file makes the name an error that says why
+    distilled: ClassVar[Any] = None
 
     @property
     def label(self) -> str:
@@ -84,9 +87,16 @@ class Seat:
     @classmethod
     def make(cls, name: str, params: Mapping[str, float] | Sequence[float] | None = None) -> "Seat":
         """A seat from a policy name and parameters (a mapping of names or a full
-        sequence); unknown names and bad values raise ``ValueError`` naming the allowed ones."""
+        sequence); unknown names and bad values raise ``ValueError`` naming the allowed ones.
+        A distilled player's ``any_ruleset`` is 0 or 1."""
+        if cls.distilled is not None:
+            cls.distilled.unavailable(name)
         vec = checked_params(cls.policies, name, params)
-        cls.check(name, dict(zip(cls.policies[name].param_names, vec)))
+        values = dict(zip(cls.policies[name].param_names, vec))
+        if name == "distilled" and values.get("any_ruleset", 0.0) not in (0.0, 1.0):
+            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
+                             f"{values['any_ruleset']:g}")
+        cls.check(name, values)
         return cls(name, tuple(vec))
 
     @classmethod

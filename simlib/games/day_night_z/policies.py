@@ -175,20 +175,13 @@ class Seat(seats.Seat):
 
     policies = POLICIES
     n_params = P.N_PARAMS
+    distilled = DISTILLED
     example = "baseline:heal_at=4"
-
-    @classmethod
-    def make(cls, name, params=None):
-        require_available(name)
-        return super().make(name, params)
 
     @classmethod
     def check(cls, name, values):
         if POLICIES[name].search:
             _check_search(name, values)
-        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
-            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
-                             f"{values['any_ruleset']:g}")
 
     def vector(self) -> np.ndarray:
         return param_array(self.policy, self.params)

@@ -94,6 +94,7 @@ class Seat(seats.Seat):
 
     policies = POLICIES
     n_params = P.N_PARAMS
+    distilled = DISTILLED
     example = "heuristic:work_radius=8"
 
     def vector(self) -> np.ndarray:
@@ -110,16 +111,8 @@ class Seat(seats.Seat):
         return out
 
     @classmethod
-    def make(cls, name, params=None):
-        DISTILLED.unavailable(name)
-        return super().make(name, params)
-
-    @classmethod
     def check(cls, name, values):
         if name == "distilled":
-            if values["any_ruleset"] not in (0.0, 1.0):
-                raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
-                                 f"{values['any_ruleset']:g}")
             return
         for n, v in values.items():
             if v < 0 or v > 1000:

@@ -73,21 +73,14 @@ class Seat(seats.Seat):
 
     policies = POLICIES
     n_params = P.N_PARAMS
+    distilled = DISTILLED
     always_shown = {"threshold": ("t",)}  # a threshold player is named by its threshold
     example = "threshold:t=8"
-
-    @classmethod
-    def make(cls, name, params=None):
-        DISTILLED.unavailable(name)
-        return super().make(name, params)
 
     @classmethod
     def check(cls, name, values):
         if name == "optimal":
             whole(name, "blood_span", values["blood_span"], 1, 200)
-        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
-            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
-                             f"{values['any_ruleset']:g}")
 
 
 make_seat = Seat.make

@@ -87,20 +87,13 @@ class Seat(seats.Seat):
 
     policies = POLICIES
     n_params = P.N_PARAMS
+    distilled = DISTILLED
     example = "greedy:end_margin=10"
-
-    @classmethod
-    def make(cls, name, params=None):
-        DISTILLED.unavailable(name)
-        return super().make(name, params)
 
     @classmethod
     def check(cls, name, values):
         if name in ("rollout", "clairvoyant"):
             whole(name, "rollouts", values["rollouts"], 1, 256)
-        if name == "distilled" and values["any_ruleset"] not in (0.0, 1.0):
-            raise ValueError(f"policy 'distilled': any_ruleset must be 0 or 1; got "
-                             f"{values['any_ruleset']:g}")
 
 
 make_seat = Seat.make
