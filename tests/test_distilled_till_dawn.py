@@ -190,7 +190,7 @@ def test_the_weights_file_round_trips(tmp_path):
 def test_a_broken_weights_file_makes_the_name_an_error_that_says_why(tmp_path, monkeypatch, text, why):
     bad = tmp_path / "distilled.toml"
     bad.write_text(text)
-    monkeypatch.setattr(PP, "distilled_path", lambda: bad)
+    monkeypatch.setattr(PP.DISTILLED, "path", lambda: bad)
     try:
         PP._register_distilled()
         with pytest.raises(ValueError, match=r"distilled' is not available: .*distilled.toml.*" + why):

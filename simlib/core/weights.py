@@ -15,6 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from .params import PolicySpec
+
 __all__ = ["toml_value", "out_path", "write_weights", "read_weights", "ruleset_refusal",
            "DistilledFile"]
 
@@ -120,6 +122,25 @@ class DistilledFile:
         self.spec, self.any_index = spec, int(any_index)
         self.error: str | None = None
         self.fingerprint: str | None = None
+
+    @classmethod
+    def shipped(cls, game: str, policies: dict, data_dir, names: Sequence[str],
+                policy_id: int, doc: str, *, any_index: int = 0,
+                extra: tuple[Sequence[str], Sequence[float]] = ((), ())) -> "DistilledFile":
+        """The usual file: ``data_dir() / "policies" / "distilled.toml"``, its ``[params]``
+        every name of ``names`` but ``any_ruleset``; the policy's parameters ``names`` (then
+        ``extra``'s names and values, as a player whose own weights come before another's
+        parameters); registered at once (:meth:`register`)."""
+        names, (more, more_values) = tuple(names), extra
+
+        def spec(v):
+            return PolicySpec("distilled", policy_id, names + tuple(more),
+                              tuple(float(v[n]) for n in names) + tuple(more_values), doc)
+
+        f = cls(game, policies, lambda: data_dir() / "policies" / "distilled.toml",
+                [n for n in names if n != "any_ruleset"], spec, any_index=any_index)
+        f.register()
+        return f
 
     def read(self, path: str | Path | None = None) -> dict:
         """``{"params": {name: value}, "provenance", "training", "check"}`` of a weights file

@@ -11,7 +11,6 @@ one they were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`)
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Mapping
 
 import numpy as np
@@ -92,21 +91,11 @@ DISTILLED_DOC = ("the rollout player's judgement at kernel speed: the baseline's
                  "ruleset unless any_ruleset = 1")
 
 
-def distilled_path() -> Path:
-    """``data/day_night_z/policies/distilled.toml`` (shipped in the package)."""
-    return default_ruleset_dir() / "policies" / "distilled.toml"
-
-
-def distilled_spec(values: Mapping[str, float]) -> PolicySpec:
-    """The ``distilled`` policy with these own parameters (``DISTILLED_PARAMS``), the
-    baseline's after them."""
-    return PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS + _BASE.param_names,
-                      tuple(float(values[n]) for n in DISTILLED_PARAMS) + _BASE.defaults, DISTILLED_DOC)
-
-
-DISTILLED = DistilledFile("day-night-z", POLICIES, lambda: distilled_path(), DISTILLED_WEIGHTS,
-                          distilled_spec, any_index=P.DP_ANY_RULESET)
-read_distilled = DISTILLED.read
+# the distilled player's own parameters, then the baseline's
+DISTILLED = DistilledFile.shipped("day-night-z", POLICIES, default_ruleset_dir, DISTILLED_PARAMS,
+                                  P.POLICY_DISTILLED, DISTILLED_DOC, any_index=P.DP_ANY_RULESET,
+                                  extra=(_BASE.param_names, _BASE.defaults))
+distilled_path, read_distilled = DISTILLED.path, DISTILLED.read
 _register_distilled = DISTILLED.register
 # refuse a distilled kernel vector on another ruleset than its weights' (any_ruleset = 1 plays)
 check_ruleset = DISTILLED.check_vector
@@ -165,8 +154,6 @@ def _check_search(name: str, p: dict) -> None:
         if not lo <= p[k] <= hi or p[k] != int(p[k]):
             raise ValueError(f"policy {name!r}: {k} must be a whole number from {lo} to {hi}; got {p[k]:g}")
 
-
-_register_distilled()
 
 
 class Seat(seats.Seat):

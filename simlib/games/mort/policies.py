@@ -12,7 +12,6 @@ were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
@@ -73,20 +72,11 @@ DISTILLED_DOC = ("the rollout player's judgement at kernel speed, on either side
                  "on another ruleset unless any_ruleset = 1")
 
 
-def distilled_path() -> Path:
-    """``data/mort/policies/distilled.toml`` (shipped in the package)."""
-    return default_ruleset_dir() / "policies" / "distilled.toml"
-
-
-DISTILLED = DistilledFile(
-    "mort-de-la-lumiere-du-jour", POLICIES, lambda: distilled_path(), DISTILLED_PARAMS[1:],
-    lambda v: PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
-                         tuple(v[n] for n in DISTILLED_PARAMS), DISTILLED_DOC),
-    any_index=0)
-read_distilled = DISTILLED.read
+DISTILLED = DistilledFile.shipped("mort-de-la-lumiere-du-jour", POLICIES, default_ruleset_dir, DISTILLED_PARAMS,
+                                  P.POLICY_DISTILLED, DISTILLED_DOC, any_index=0)
+distilled_path, read_distilled = DISTILLED.path, DISTILLED.read
 _register_distilled = DISTILLED.register
 check_seats_ruleset = DISTILLED.check  # a distilled seat on another ruleset is refused
-_register_distilled()
 
 
 class Seat(seats.Seat):

@@ -12,7 +12,6 @@ unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`).
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 from ...core import seats
 from ...core.params import PolicySpec
@@ -52,20 +51,11 @@ DISTILLED_DOC = ("the optimal player's judgement at kernel speed: stays while a 
                  "any_ruleset = 1")
 
 
-def distilled_path() -> Path:
-    """``data/till_dawn/policies/distilled.toml`` (shipped in the package)."""
-    return default_ruleset_dir() / "policies" / "distilled.toml"
-
-
-DISTILLED = DistilledFile(
-    "till-dawn", POLICIES, lambda: distilled_path(), DISTILLED_PARAMS[1:],
-    lambda v: PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
-                         tuple(v[n] for n in DISTILLED_PARAMS), DISTILLED_DOC),
-    any_index=P.DP_ANY_RULESET)
-read_distilled = DISTILLED.read
+DISTILLED = DistilledFile.shipped("till-dawn", POLICIES, default_ruleset_dir, DISTILLED_PARAMS,
+                                  P.POLICY_DISTILLED, DISTILLED_DOC, any_index=P.DP_ANY_RULESET)
+distilled_path, read_distilled = DISTILLED.path, DISTILLED.read
 _register_distilled = DISTILLED.register
 check_seats_ruleset = DISTILLED.check  # a distilled seat on another ruleset is refused
-_register_distilled()
 
 
 class Seat(seats.Seat):

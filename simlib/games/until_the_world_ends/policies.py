@@ -11,7 +11,6 @@ one they were fitted on unless ``any_ruleset`` = 1 (:func:`check_seats_ruleset`)
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 from ...core import seats
 from ...core.params import PolicySpec
@@ -66,20 +65,11 @@ DISTILLED_DOC = ("the rollout player's judgement at kernel speed: on its turn ta
                  "challenge_margin are those of the greedy choice it weighs")
 
 
-def distilled_path() -> Path:
-    """``data/until_the_world_ends/policies/distilled.toml`` (shipped in the package)."""
-    return default_ruleset_dir() / "policies" / "distilled.toml"
-
-
-DISTILLED = DistilledFile(
-    "until-the-world-ends", POLICIES, lambda: distilled_path(), DISTILLED_PARAMS[1:],
-    lambda v: PolicySpec("distilled", P.POLICY_DISTILLED, DISTILLED_PARAMS,
-                         tuple(v[n] for n in DISTILLED_PARAMS), DISTILLED_DOC),
-    any_index=P.DP_ANY_RULESET)
-read_distilled = DISTILLED.read
+DISTILLED = DistilledFile.shipped("until-the-world-ends", POLICIES, default_ruleset_dir, DISTILLED_PARAMS,
+                                  P.POLICY_DISTILLED, DISTILLED_DOC, any_index=P.DP_ANY_RULESET)
+distilled_path, read_distilled = DISTILLED.path, DISTILLED.read
 _register_distilled = DISTILLED.register
 check_seats_ruleset = DISTILLED.check  # a distilled seat on another ruleset is refused
-_register_distilled()
 
 
 class Seat(seats.Seat):
