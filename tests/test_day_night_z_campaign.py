@@ -368,3 +368,38 @@ def test_campaign_compare_pairs_the_same_campaigns():
     assert f"{100 * r.success_a:.1f} %" in p.stdout and f"{100 * r.b_minus_a:+.2f}" in p.stdout
     p = _cli("compare", "--game", "day-night-z", "--campaign", "2")
     assert p.returncode != 0 and "compare two things on campaigns" in p.stderr
+
+
+def test_travel_deck_shuffle_deals_every_order_alike():
+    """The travel deck is shuffled (a campaign's start, and when it runs out) into every
+    order of its cards with the same chance: 4 cards shuffled 4,800 times from fixed seeds
+    give each of the 24 orders about 200 times (chi-square); a shuffle that leaves a card
+    where it was or swaps only some positions reaches a few orders only."""
+    n, src = 4, 10
+    cp = np.zeros(src + n, dtype=np.int64)
+    cp[src:] = np.arange(n) + 100  # the deck's cards, read from the packed campaign
+    seen: dict[tuple, int] = {}
+    for i in range(4800):
+        deck = np.full(n, -1, dtype=np.int64)
+        C.shuffle_deck(cp, _crng(i), deck, src, n)
+        seen[tuple(deck)] = seen.get(tuple(deck), 0) + 1
+    assert all(sorted(order) == [100, 101, 102, 103] for order in seen)
+    assert len(seen) == 24
+    assert stats.chisquare(list(seen.values())).pvalue > 1e-3
+
+
+def test_group_effect_takes_supplies_to_zero_at_most_and_stress_to_its_top(rules):
+    """A travel card's failure or a shelter event takes supplies from every living
+    survivor down to 0, never below (one left stays one left), and adds stress up to the
+    track's top."""
+    _, _, _, rl = packed(rules)
+    top = int(rules.get("constants.survivor.stress_max"))
+    st = _state(rules, team=3)
+    for s, (sup, stress) in enumerate([(1, top - 1), (3, 0), (2, top)]):
+        st[_su(s, K.U_SUPPLIES)] = sup
+        st[_su(s, K.U_STRESS)] = stress
+    st[_su(2, K.U_ALIVE)] = 0  # the dead keep what they had
+    dead = C.group_effect(st, rl, 0, 2, 2, 0, K.DEAD_TRAVEL)
+    assert dead == 0
+    assert [int(st[_su(s, K.U_SUPPLIES)]) for s in range(3)] == [0, 1, 2]
+    assert [int(st[_su(s, K.U_STRESS)]) for s in range(3)] == [top, 2, top]
