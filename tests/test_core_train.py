@@ -162,3 +162,30 @@ def test_training_result_writes_the_weights_file_and_reads_back(tmp_path):
     first = q.read_bytes()
     r.write(q, header=["h"], command="c", fit="f", features=1, names=["w_b"], dated=False)
     assert q.read_bytes() == first
+
+
+def test_rotation_turns_the_focal_seat_once_every_round_of_player_counts():
+    from simlib.core.train import rotation
+
+    npl, seat = rotation([3, 4], 8, 0)
+    assert npl.tolist() == [3, 4, 3, 4, 3, 4, 3, 4]
+    assert seat.tolist() == [0, 0, 1, 1, 2, 2, 0, 3]
+    npl2, seat2 = rotation([3, 4], 4, 4)  # a later start continues the same tables
+    assert npl2.tolist() == npl[4:].tolist() and seat2.tolist() == seat[4:].tolist()
+
+
+def test_teacher_games_keep_the_order_and_report_progress():
+    import time as _time
+
+    from simlib.core.train import teacher_games
+
+    def one(i):
+        _time.sleep(0.002 * (5 - i % 5))  # later games finish first on two threads
+        return i * i
+
+    lines = []
+    got = teacher_games(one, range(10), 2, lines.append, every=4, label="games (killer)")
+    assert got == [i * i for i in range(10)]
+    assert [ln.split(" (")[0] for ln in lines] == ["games"] * 3
+    assert [ln.split()[2] for ln in lines] == ["4/10", "8/10", "10/10"]
+    assert teacher_games(one, [], None, None) == []

@@ -9,8 +9,10 @@ import dataclasses
 import datetime as _dt
 import math
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -18,7 +20,7 @@ from .paired import paired_counts, paired_summary
 from .weights import out_path, write_weights
 
 __all__ = ["count", "count_list", "shared_options", "train_and_write", "versus",
-           "versus_sentence", "TrainingResult"]
+           "versus_sentence", "TrainingResult", "teacher_games", "rotation"]
 
 
 def count(text, what: str, lo: int = 1) -> int:
@@ -144,3 +146,30 @@ class TrainingResult:
             ("provenance", "", prov),
             ("training", training_note, kept(self.training)),
             ("check", check_note, kept(self.check))])
+
+
+def teacher_games(one: Callable, items: Iterable, threads: int | None,
+                  progress: Callable[[str], None] | None, *, every: int = 100,
+                  label: str = "teacher games", rate: str = ",.1f") -> list:
+    """``[one(item) for item in items]`` on ``threads`` threads (the results in the items'
+    order: a game's randomness is its own, so the threads change nothing), with a progress
+    line every ``every`` games and at the last."""
+    items = list(items)
+    out: list = []
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, threads or 1)) as pool:
+        for i, r in enumerate(pool.map(one, items)):
+            out.append(r)
+            if progress is not None and ((i + 1) % every == 0 or i + 1 == len(items)):
+                dt = time.perf_counter() - t0
+                progress(f"{label} {i + 1}/{len(items)} ({(i + 1) / dt:{rate}} games/s)")
+    return out
+
+
+def rotation(players: Sequence[int], games: int, start: int):
+    """Per game ``start .. start + games - 1``: its player count (``players`` in turn) and
+    the focal (teacher's) seat, turning one seat every round of the player counts."""
+    idx = np.arange(start, start + games, dtype=np.int64)
+    pl = np.asarray(players, dtype=np.int64)
+    npl = pl[idx % len(pl)]
+    return npl, (idx // len(pl)) % npl

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -53,7 +52,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training, conditional_logit, weighted_logistic
 from ...core.parallel import default_threads, run_ranges
-from ...core.train import TrainingResult, versus, versus_sentence
+from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
 from . import codes as K
 from .kernels import policies_nb as P
 from .play import check_hour, check_team, packed
@@ -123,13 +122,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, cells, teacher: Se
         return (ctx[:nd].copy(), ordf[:nr].copy(), v[:nr].copy(), codes[:nr].copy(),
                 dec[:nd].copy(), bool(rec[3]))
 
-    out = []
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for i, r in enumerate(pool.map(one, range(start, start + games))):
-            out.append(r)
-            if progress is not None and ((i + 1) % 100 == 0 or i + 1 == games):
-                dt = time.perf_counter() - t0
-                progress(f"teacher games {i + 1}/{games} ({(i + 1) / dt:,.1f} games/s)")
+    out = teacher_games(one, range(start, start + games), threads, progress, every=100)
     decs, off = [], 0
     for r in out:
         d = r[4].copy()

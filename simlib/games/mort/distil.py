@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -44,7 +43,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
-from ...core.train import TrainingResult, versus, versus_sentence
+from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -121,14 +120,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, side: int, teacher
         return (ctx[:nd].copy(), dec[:nd].copy(), kind[:nc].copy(), spec[:nc].copy(),
                 val[:nc].copy(), int(rec[K.REC_KILLER_WIN]))
 
-    out = []
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for i, r in enumerate(pool.map(one, range(games))):
-            out.append(r)
-            if progress is not None and ((i + 1) % 50 == 0 or i + 1 == games):
-                dt = time.perf_counter() - t0
-                progress(f"teacher games ({SIDES[side]}) {i + 1}/{games} "
-                         f"({(i + 1) / dt:,.1f} games/s)")
+    out = teacher_games(one, range(games), threads, progress, every=50, label=f"teacher games ({SIDES[side]})")
     offset = np.cumsum([0] + [len(r[2]) for r in out])[:-1]
     dec = np.concatenate([r[1] for r in out])
     first = np.concatenate([r[1][:, DC_FIRST] + o for r, o in zip(out, offset)])

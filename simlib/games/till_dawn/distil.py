@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -45,7 +44,7 @@ from ...core.fit import check_training, conditional_logit, weighted_logistic
 from ...core.parallel import default_threads
 from ...core.params import PolicySpec
 from ...core.seats import table_seats
-from ...core.train import TrainingResult, versus, versus_sentence
+from ...core.train import TrainingResult, rotation, teacher_games, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -79,19 +78,10 @@ class TeacherData:
     seconds: float
 
 
-def teacher_tables(players: Sequence[int], games: int, start: int):
-    """Per game ``start .. start + games - 1``: its player count (``players`` in turn) and
-    the teacher's seat (turning one seat every round of the player counts)."""
-    idx = np.arange(start, start + games, dtype=np.int64)
-    pl = np.asarray(players, dtype=np.int64)
-    npl = pl[idx % len(pl)]
-    return npl, (idx // len(pl)) % npl
-
-
 def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[int],
                     teacher: Seat, threads: int | None = None,
                     progress: Callable[[str], None] | None = None) -> TeacherData:
-    """Play teacher games ``start .. start + games - 1`` of ``seed`` (``teacher_tables``:
+    """Play teacher games ``start .. start + games - 1`` of ``seed`` (``core.train.rotation``:
     the teacher in one seat, the baseline in the others) and gather the teacher's labelled
     decisions; one game per task on ``threads`` threads (the kernel releases the GIL),
     gathered in game order."""
@@ -102,7 +92,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[
     span = int(teacher.params[0])
     wsize = api.work_size(rules, [teacher])
     width = max(len(teacher.vector()), len(base.vector()))
-    npl, tseat = teacher_tables(players, games, start)
+    npl, tseat = rotation(players, games, start)
     chars = np.full(K.MAX_SEATS, -1, dtype=np.int64)
     bvec = np.zeros(width)
     bvec[:len(base.vector())] = base.vector()
@@ -131,13 +121,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[
         return (dec_x[:nd].copy(), dec_v[:nd, DV_GAIN].copy(), dec_v[:nd, DV_BASELINE] > 0,
                 vote_x[:nv].copy(), vote_v[:nv].copy(), vote_m[:nv, VM_BASELINE].copy())
 
-    out = []
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for i, r in enumerate(pool.map(one, range(games))):
-            out.append(r)
-            if progress is not None and ((i + 1) % 1000 == 0 or i + 1 == games):
-                dt = time.perf_counter() - t0
-                progress(f"teacher games {i + 1}/{games} ({(i + 1) / dt:,.0f} games/s)")
+    out = teacher_games(one, range(games), threads, progress, every=1000, rate=",.0f")
     idx = np.arange(start, start + games)
 
     def cat(j, shape, dtype=np.float64):

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -42,7 +41,7 @@ import numpy as np
 
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
-from ...core.train import TrainingResult, versus, versus_sentence
+from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
 from . import codes as K
 from .api import check_players, flat_rules, run_kernel, team_codes
 from .kernels import policies_nb as P
@@ -141,14 +140,9 @@ def collect_teacher(games: int, seed: int, start: int, rules, players: int, sear
         win = rec.view(K.record_dtype())[0]["outcome"] == K.OUT_WIN
         return feats[:n].copy(), meta[:n].copy(), gains[:n].copy(), bool(win)
 
-    out = []
-    idx = list(range(start, start + games))
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for i, r in enumerate(pool.map(one, idx)):
-            out.append(r)
-            if progress is not None and ((i + 1) % 50 == 0 or i + 1 == games):
-                dt = time.perf_counter() - t0
-                progress(f"teacher games {i + 1}/{games} ({(i + 1) / dt:.2f} games/s)")
+    idx = range(start, start + games)
+    out = teacher_games(one, idx, threads, progress, every=50,
+                        rate=".2f")
     feats = np.concatenate([r[0] for r in out]) if out else np.zeros((0, P.MAX_TOP_K, P.N_FEATURES))
     meta = np.concatenate([r[1] for r in out]) if out else np.zeros((0, N_META), dtype=np.int64)
     gains = np.concatenate([r[2] for r in out]) if out else np.zeros((0, P.MAX_TOP_K))

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -47,7 +46,7 @@ from ...core.params import PolicySpec
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
 from ...core.seats import table_seats
-from ...core.train import TrainingResult, versus, versus_sentence
+from ...core.train import TrainingResult, rotation, teacher_games, versus, versus_sentence
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -78,15 +77,6 @@ class TeacherData:
     seconds: float
 
 
-def teacher_tables(players: Sequence[int], games: int, start: int):
-    """Per game ``start .. start + games - 1``: its player count (``players`` in turn) and
-    the teacher's seat (turning one seat every round of the player counts)."""
-    idx = np.arange(start, start + games, dtype=np.int64)
-    pl = np.asarray(players, dtype=np.int64)
-    npl = pl[idx % len(pl)]
-    return npl, (idx // len(pl)) % npl
-
-
 def feature_vector(end_margin: float = GREEDY[0], challenge_margin: float = GREEDY[1]):
     """A distilled parameter vector with zero weights: what the features read of it."""
     vec = np.zeros(P.N_DISTILLED_PARAMS)
@@ -97,7 +87,7 @@ def feature_vector(end_margin: float = GREEDY[0], challenge_margin: float = GREE
 def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[int],
                     teacher: Seat, threads: int | None = None,
                     progress: Callable[[str], None] | None = None) -> TeacherData:
-    """Play teacher games ``start .. start + games - 1`` of ``seed`` (``teacher_tables``:
+    """Play teacher games ``start .. start + games - 1`` of ``seed`` (``core.train.rotation``:
     the teacher in one seat, greedy in the others) and gather the teacher's labelled
     decisions; one game per task on ``threads`` threads (the kernel releases the GIL),
     gathered in game order."""
@@ -105,7 +95,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[
 
     flat = rules.flat()
     base = Seat.make("greedy")
-    npl, tseat = teacher_tables(players, games, start)
+    npl, tseat = rotation(players, games, start)
     tparams = np.asarray(teacher.vector(), dtype=np.float64)
     fparams = feature_vector()
     bvec = base.vector()
@@ -127,13 +117,7 @@ def collect_teacher(games: int, seed: int, start: int, rules, players: Sequence[
                                  par, mask, tparams, fparams, xt, xc, val, dec, rec)
         return xt[:nr].copy(), xc[:nr].copy(), val[:nr].copy(), dec[:nd].copy()
 
-    out = []
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for i, r in enumerate(pool.map(one, range(games))):
-            out.append(r)
-            if progress is not None and ((i + 1) % 100 == 0 or i + 1 == games):
-                dt = time.perf_counter() - t0
-                progress(f"teacher games {i + 1}/{games} ({(i + 1) / dt:,.1f} games/s)")
+    out = teacher_games(one, range(games), threads, progress)
     offset = 0
     decs = []
     for r in out:
