@@ -199,3 +199,27 @@ def test_a_crash_of_the_tests_counts_as_caught():
                                         "tests/test_rules.py::test_a_rule", 1.0)
     p = subprocess.CompletedProcess([], 2, stdout="", stderr="usage error")
     assert R.result_of(p, 900, 1.0)[0] == "broken"
+
+
+def test_a_hanging_test_is_stopped_and_counts_as_caught(tmp_path):
+    """A mutant that makes a kernel loop for ever: pytest-timeout's watchdog thread stops
+    the test (a numba loop that releases the GIL cannot be stopped by a signal) and the
+    run fails, as a user's would; the harness names the test that hung."""
+    import subprocess
+    import sys
+
+    from benchmarks.mutants import run as R
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_spin.py").write_text(
+        "import numba\n\n\n@numba.njit(nogil=True)\ndef spin(n):\n    i = 0\n"
+        "    while n > 0:\n        i += 1\n    return i\n\n\n"
+        "def test_spin():\n    assert spin(1) == 0\n")
+    p = subprocess.run([sys.executable, "-m", "pytest", "tests/test_spin.py", "-x", "-q",
+                        "-p", "no:cacheprovider", "--timeout=3", "-o", "timeout_method=thread",
+                        "-o", "addopts="], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=300)
+    res, by, _ = R.result_of(p, 6, 1.0)
+    assert res == "caught"
+    assert by == "a test hung: pytest-timeout stopped it after 30 s in tests/test_spin.py::test_spin"
+    assert R.per_test_timeout(1500) == 750

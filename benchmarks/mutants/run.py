@@ -114,7 +114,7 @@ def child_env(tree: Path, cache: Path) -> dict:
 
 
 FAILED = re.compile(r"^(FAILED|ERROR) (\S+)")
-CURRENT = re.compile(r'File "[^"]*/(tests/test_\w+\.py)", line \d+ in (test_\w+)')
+CURRENT = re.compile(r'File "[^"]*/(tests/test_\w+\.py)", line \d+,? in (test_\w+)')
 
 
 def pytest_in(tree: Path, tests: list[str], timeout: float,
@@ -122,8 +122,11 @@ def pytest_in(tree: Path, tests: list[str], timeout: float,
     """(the finished pytest process, or None past ``timeout``; seconds) of the game's tests
     in ``tree``, with an empty numba cache of its own."""
     with tempfile.TemporaryDirectory(prefix="simlib-mutant-cache-") as cache:
+        # one test hanging (a mutant's endless loop) fails the run, as it fails a user's or
+        # CI's: pytest-timeout stops it well within the run's own limit
         cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider",
-               f"--ignore={GOLDEN}", "-rfE"] + [f"--deselect={d}" for d in deselect]
+               f"--ignore={GOLDEN}", "-rfE", f"--timeout={per_test_timeout(timeout):.0f}"] + \
+            [f"--deselect={d}" for d in deselect]
         t = time.perf_counter()
         try:
             p = subprocess.run(cmd, cwd=tree, env=child_env(tree, Path(cache)), capture_output=True,
@@ -131,6 +134,15 @@ def pytest_in(tree: Path, tests: list[str], timeout: float,
         except subprocess.TimeoutExpired:
             p = None
         return p, time.perf_counter() - t
+
+
+def per_test_timeout(timeout: float) -> float:
+    """A single test's limit inside a run limited to ``timeout`` seconds: room for the
+    compile and the tests before the one that hangs."""
+    return max(30.0, 0.5 * timeout)
+
+
+HUNG = re.compile(r"\+{5,} Timeout \+{5,}")
 
 
 def run_tests(tree: Path, tests: list[str], timeout: float,
@@ -148,6 +160,10 @@ def result_of(p: subprocess.CompletedProcess | None, timeout: float, dt: float) 
     hits = [m.group(2) for m in map(FAILED.match, p.stdout.splitlines()) if m]
     if p.returncode == 1 and hits:
         return "caught", hits[0], dt
+    if HUNG.search(p.stdout + p.stderr):
+        running = CURRENT.findall(p.stderr + p.stdout)
+        return "caught", f"a test hung: pytest-timeout stopped it after {per_test_timeout(timeout):.0f} s" + (
+            f" in {'::'.join(running[0])}" if running else ""), dt
     if p.returncode < 0:
         # the test process died of a signal (a mutant writing out of bounds segfaults): the
         # tests fail on it, as a user's run would; the unmutated code passed first

@@ -421,7 +421,7 @@ def run_sample(game: str, sample: list[Mutant], tests: list[str], source: str, t
               f"{extra} (golden records not run) in a copy of the repository ({source}) with an "
               f"empty numba cache", flush=True)
         if baseline:
-            res, by, dt = R.run_tests(tree, tests, timeout or 900, deselect)
+            res, by, dt = R.run_tests(tree, tests, timeout or 1500, deselect)
             print(f"   unmutated code: {'passes' if res == 'survived' else res + ' ' + by} ({dt:.0f} s)",
                   flush=True)
             if res != "survived":
@@ -431,7 +431,7 @@ def run_sample(game: str, sample: list[Mutant], tests: list[str], source: str, t
                 # times the unmutated run (itself a cold compile and every test) is ample
                 timeout = max(120.0, 5 * dt)
                 print(f"   time limit per mutant: {timeout:.0f} s (5 x the unmutated run)", flush=True)
-        timeout = timeout or 900
+        timeout = timeout or 1500
         print(f"  {'#':>2}  {'operator':<7}  {'where':<40}  {'result':<10}  {'s':>4}  caught by / note",
               flush=True)
         for i, m in enumerate(sample, 1):
@@ -489,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="copy the working tree (default) or the last commit")
     ap.add_argument("--timeout", type=float, default=None,
                     help="seconds per test run (default: 5 times the unmutated run, at least 120; "
-                         "900 with --no-baseline)")
+                         "1500 with --no-baseline; a single test stops at half of it)")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the first run on unmutated code (which must pass)")
     ap.add_argument("--deselect", action="append", default=[], metavar="NODEID",
