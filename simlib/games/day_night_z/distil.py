@@ -53,6 +53,7 @@ import numpy as np
 from ...core.fit import check_int, check_training, conditional_logit, weighted_logistic
 from ...core.parallel import default_threads, run_ranges
 from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
+from ...core.version import __version__
 from . import codes as K
 from .kernels import policies_nb as P
 from .play import check_hour, check_team, packed
@@ -421,14 +422,12 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
     check = {"seed": int(cseed), "games": int(check_games),
              "teams": ",".join(map(str, teams)), "hours": ",".join(map(str, hours)),
              **versus(wbase, wdist, tb, td)}
-    import simlib
-
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(),
                 "teams": ",".join(map(str, teams)), "hours": ",".join(map(str, hours)),
                 "games": int(games), "heldout": int(heldout), "seed": int(seed), "l2": float(l2),
                 "select_games": int(select_games), "check_games": int(check_games),
-                "check_seed": int(cseed), "simlib_version": simlib.__version__}
+                "check_seed": int(cseed), "simlib_version": __version__}
     own = vec[P.N_PARAMS:]
     params = {nm: float(v) for nm, v in zip(DISTILLED_PARAMS, own)}
     return DistilResult(params, settings, training, check, fitted)

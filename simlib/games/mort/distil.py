@@ -44,6 +44,7 @@ import numpy as np
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
 from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
+from ...core.version import __version__
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -348,14 +349,12 @@ def train_distilled(ruleset=None, *, games: int = DEFAULT_GAMES, heldout: int | 
                               heur.vector(), threads)
         check.update({f"{name}_{k}": v
                       for k, v in versus(wbase, wdist, tb, td, "heuristic").items()})
-    import simlib
-
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(), "games": int(games),
                 "heldout": int(heldout), "seed": int(seed), "l2": float(l2),
                 "tune_games": int(tune_games), "tune_seed": int(seed + 2),
                 "check_games": int(check_games), "check_seed": int(check_seed),
-                "simlib_version": simlib.__version__}
+                "simlib_version": __version__}
     params = {nm: float(v) for nm, v in zip(DISTILLED_PARAMS, vec[P.DP_ANY_RULESET:])}
     return DistilResult(params, settings, training, check)
 

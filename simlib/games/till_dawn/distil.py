@@ -45,6 +45,7 @@ from ...core.parallel import default_threads
 from ...core.params import PolicySpec
 from ...core.seats import table_seats
 from ...core.train import TrainingResult, rotation, teacher_games, versus, versus_sentence
+from ...core.version import __version__
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -330,14 +331,12 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
                            np.asarray(POLICIES["threshold"].defaults), threads)
     check = {"seed": int(check_seed), "games": int(check_games),
              "players": ",".join(map(str, players)), **versus(wbase, wdist, tb, td)}
-    import simlib
-
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(),
                 "players": ",".join(map(str, players)), "games": int(games),
                 "heldout": int(heldout), "seed": int(seed), "l2": float(l2),
                 "check_games": int(check_games), "check_seed": int(check_seed),
-                "simlib_version": simlib.__version__}
+                "simlib_version": __version__}
     params = {nm: float(v) for nm, v in zip(DISTILLED_PARAMS, vec)}
     return DistilResult(params, settings, training, check)
 

@@ -42,6 +42,7 @@ import numpy as np
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
 from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
+from ...core.version import __version__
 from . import codes as K
 from .api import check_players, flat_rules, run_kernel, team_codes
 from .kernels import policies_nb as P
@@ -345,15 +346,13 @@ def train_distilled(ruleset="calibrated", players: int = 4, games: int = 2000,
     check = {"seed": int(check_seed), "games": int(check_games), "players": int(players),
              **versus(wb, wd, tb, td)}
     params = {n: float(v) for n, v in zip(DISTILLED_PARAMS, vec) if n != "any_ruleset"}
-    import simlib
-
     settings = {"teacher": teacher, "horizon": int(horizon), "labels": labels,
                 "continuations": int(continuations) if labels == "values" else 0,
                 "ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(), "players": int(players),
                 "games": int(games), "heldout": int(heldout), "seed": int(seed),
                 "l2": float(l2), "check_games": int(check_games), "check_seed": int(check_seed),
-                "simlib_version": simlib.__version__}
+                "simlib_version": __version__}
     return DistilResult(params, settings, training, check)
 
 

@@ -42,11 +42,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ...core.params import PolicySpec
 from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
+from ...core.params import PolicySpec
 from ...core.seats import table_seats
 from ...core.train import TrainingResult, rotation, teacher_games, versus, versus_sentence
+from ...core.version import __version__
 from . import api
 from . import codes as K
 from .kernels import policies_nb as P
@@ -381,8 +382,6 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
     training.update(tuning)
     check_seed = seed + 1
     check = paired_check(rules, check_seed, check_games, players, vec, threads)
-    import simlib
-
     settings = {"teacher": str(tseat.label), "ruleset": rules.lineage,
                 "ruleset_fingerprint": rules.fingerprint(),
                 "players": ",".join(map(str, players)), "games": int(games),
@@ -390,7 +389,7 @@ def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
                 "check_games": int(check_games), "check_seed": int(check_seed),
                 "tune_games": int(tune_games), "tune_seed": int(seed + 2),
                 "bonus_grid": ",".join(f"{b:g}" for b in BONUS_GRID),
-                "simlib_version": simlib.__version__}
+                "simlib_version": __version__}
     params = {nm: float(v) for nm, v in zip(DISTILLED_PARAMS, vec)}
     return DistilResult(params, settings, training, check)
 
