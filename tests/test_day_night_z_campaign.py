@@ -403,3 +403,32 @@ def test_group_effect_takes_supplies_to_zero_at_most_and_stress_to_its_top(rules
     assert dead == 0
     assert [int(st[_su(s, K.U_SUPPLIES)]) for s in range(3)] == [0, 1, 2]
     assert [int(st[_su(s, K.U_STRESS)]) for s in range(3)] == [top, 2, top]
+
+
+def test_a_shelter_event_does_each_of_its_own_effects(rules, tmp_path):
+    """The day's event (§7), one kind in the table with every effect a different number:
+    1 damage, 2 stress, 3 supplies and 1 infection level to every living survivor (a
+    field read from its neighbour would swap two of them)."""
+    import shutil
+
+    from simlib.games.day_night_z.ruleset import default_ruleset_dir, load_ruleset
+
+    folder = tmp_path / "rules"
+    shutil.copytree(default_ruleset_dir(), folder, ignore=shutil.ignore_patterns("presets", "policies", "__*"))
+    (folder / "shelter_events.toml").write_text(
+        '[ordeal]\ncount = { value = 1, source = "assumed" }\n'
+        'damage = { value = 1, source = "assumed" }\nstress = { value = 2, source = "assumed" }\n'
+        'supplies = { value = 3, source = "assumed" }\ninfection = { value = 1, source = "assumed" }\n')
+    r = load_ruleset(folder).override({"campaign.shelter.feeding": False})
+    dice, tr, _, rl = packed(r)
+    cp = r.pack_campaign()
+    st = _state(r, 2)
+    before = [[int(st[_su(s, f)]) for f in (K.U_HEALTH, K.U_STRESS, K.U_INFECTION)] for s in range(2)]
+    for s in range(2):
+        st[_su(s, K.U_SUPPLIES)] = 5
+    levels = np.zeros(K.N_FAC, dtype=np.int64)  # nothing to visit
+    C.shelter_nb(st, _crng(0), dice, tr, rl, cp, levels, shelter_array(), *_no_allies())
+    for s in range(2):
+        h, stress, inf = before[s]
+        assert [int(st[_su(s, f)]) for f in (K.U_HEALTH, K.U_STRESS, K.U_SUPPLIES, K.U_INFECTION)] \
+            == [h - 1, stress + 2, 2, inf + 1]
