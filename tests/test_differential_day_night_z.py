@@ -636,7 +636,7 @@ def test_battery_nights_take_units(batteries):
 def tweaked():
     r = load_ruleset()
     return r.override({"map.leave_tile_ap": 1, "survivor.sp_start": 4, "combat.target_priority": "weakest_then_noisiest",
-                       "variants.unlimited_miniatures": True})
+                       "variants.unlimited_miniatures": True, "map.ranged_reaches_tile": False})
 
 
 @pytest.mark.parametrize("game", range(12 * MULT))
