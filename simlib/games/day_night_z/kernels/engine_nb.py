@@ -858,9 +858,9 @@ def can_combine(st, rl, s, c):
     """Survivor ``s`` carries every component of combined card kind ``c`` (§4.5)."""
     r = K.R_SKINDS + c * K.SK_W
     need = rl[r + K.SK_PARTS]
-    pw = rl[r + K.SK_PART_WEAPON]
-    if need == 0 and pw < 0:
+    if need == 0:   # not a combined card (one has a component card, ruleset.py), or no kind
         return False
+    pw = rl[r + K.SK_PART_WEAPON]
     if (st[su(s, K.U_PARTS)] & need) != need:
         return False
     return pw < 0 or st[su(s, K.U_MELEE)] == pw or st[su(s, K.U_RANGED)] == pw
