@@ -103,6 +103,9 @@ EXPECTED = {
     "combat.hide_ap": 1,
     "combat.exchange_ap": 1,            # rulebook §4.6: reorganize inventory, 1 AP
     "combat.exchange_items": 4,         # assumed: the rulebook sets no bound
+    # rulebook §4.4 "Set Traps (1 AP)", §4.5 "Combine Card (1 AP)"
+    "combat.trap_ap": 1,
+    "combat.combine_ap": 1,
     # --- map: rules "Scope" (16 enemies a tile, excess discarded, §3.12; 3 engaged with a
     # survivor, 4 miniatures a subzone, §3.0; leaving a tile 2 AP, §4.9; ranged attacks
     # reach the whole tile; cover and high ground tile flags off)
@@ -549,6 +552,39 @@ EXPECTED = {
     "search.flashlight.count": 9,
     "search.flashlight.modifier": -1,
     "search.flashlight.turns": 3,       # assumed: a battery unit's duration (card key 18, §4.2)
+    # --- traps and combined cards (rulebook §4.4, §4.5; docs page "Traps and combined
+    # cards"): not in the reference deck (count 0; the preset `traps` deals 3 stuff for traps
+    # and 3 nails); stuff for traps: capacity 2, base damage 1, search modifier -1 (assumed);
+    # nails a component, -1; the nailed bat (bat + nails, §4.5's example) a weapon card made
+    # by combining, never drawn; knife and fireman axe combine with traps (§4.4's example):
+    # trap damage 1 and 2 (assumed); the nailed bat deals 2 / 3 / 3 by strength, silent,
+    # no ammo, one attack an AP, no trait (assumed: one more than the bat's weak and mid)
+    "search.stuff_for_traps.kind": "trap_stuff",
+    "search.stuff_for_traps.count": 0,
+    "search.stuff_for_traps.modifier": -1,
+    "search.stuff_for_traps.amount": 1,
+    "search.stuff_for_traps.capacity": 2,
+    "search.nails.kind": "component",
+    "search.nails.count": 0,
+    "search.nails.modifier": -1,
+    "search.nailed_bat.kind": "weapon",
+    "search.nailed_bat.count": 0,
+    "search.nailed_bat.modifier": -1,
+    "search.nailed_bat.weapon": "nailed_bat",
+    "search.nailed_bat.components": ["bat", "nails"],
+    "weapons.knife.trap_damage": 1,
+    "weapons.axe.trap_damage": 2,
+    "weapons.nailed_bat.kind": "melee",
+    "weapons.nailed_bat.damage_weak": 2,
+    "weapons.nailed_bat.damage_mid": 3,
+    "weapons.nailed_bat.damage_strong": 3,
+    "weapons.nailed_bat.noisy": False,
+    "weapons.nailed_bat.ammo": 0,
+    "weapons.nailed_bat.attacks_per_ap": 1,
+    "weapons.nailed_bat.slow": False,
+    "weapons.nailed_bat.pierce": False,
+    "weapons.nailed_bat.star_trait": "none",
+    "weapons.nailed_bat.suppressible": False,
     # --- spawn deck (20, rulebook §1): reference ruleset "Spawn", rows green / yellow / red
     # (W = Walker): 6 x W / 2W / 3W; 4 x 2W / W + Howler / 2W + Howler (rulebook §3.12's
     # card); 4 x W / W + Crawler / 2W + Crawler; 3 x Crawler / Howler + Crawler / Leader +

@@ -38,8 +38,11 @@ WEAPON_KINDS = ("melee", "ranged")
 STAR_TRAITS = ("none", "pierce", "sweep")
 BODY_LOCATIONS = ("head", "body", "arms", "legs")  # §1, the survivor sheet
 N_BODY = len(BODY_LOCATIONS)
+# trap_stuff: a "stuff for traps" card (§4.4: its capacity, the trap-combinable cards it
+# takes, and a base damage); component: a card combined with others into a combined card
+# (§4.5; a combined card is a weapon card that names its components)
 SEARCH_KINDS = ("supplies", "ammo", "weapon", "armour", "painkillers", "first_aid", "vaccine",
-                "suppressor", "flashlight")
+                "suppressor", "flashlight", "trap_stuff", "component")
 SIDE_A = ("normal", "fury", "excitement")
 ENCOUNTER_KINDS = ("quiet", "ambush", "check")
 SURPRISE_KINDS = ("horde", "enemy_ambush", "supplies")
@@ -179,7 +182,7 @@ ENGINE_PARAMS = (
     "vp_base", "vp_per_dead", "min_team", "max_team", "n_search", "n_threat", "n_enc", "n_sur",
     "n_exp", "fists", "unlimited", "attack_ap", "defend_ap", "search_item_ap", "n_corpse", "hide_ap",
     "hide_dice", "cancel_location", "flooded_ap", "fire_damage", "jump_ap", "jump_penalty",
-    "start_battery", "exchange_ap", "exchange_items")
+    "start_battery", "exchange_ap", "exchange_items", "trap_ap", "combine_ap")
 (RP_HEALTH_MAX, RP_HEALTH_YELLOW_AT, RP_HEALTH_RED_AT, RP_AP_GREEN, RP_AP_YELLOW, RP_AP_RED,
  RP_STRESS_MAX, RP_STRESS_YELLOW_FROM, RP_STRESS_RED_FROM, RP_INFECTION_DEATH, RP_SP_START,
  RP_SP_CAP, RP_MAX_SP, RP_SP_PER_CHECK, RP_REST_STRESS, RP_START_SUPPLIES, RP_SUPPLY_HEALS,
@@ -193,21 +196,27 @@ ENGINE_PARAMS = (
  RP_N_THREAT, RP_N_ENC, RP_N_SUR, RP_N_EXP, RP_FISTS, RP_UNLIMITED, RP_ATTACK_AP, RP_DEFEND_AP,
  RP_SEARCH_ITEM_AP, RP_N_CORPSE, RP_HIDE_AP, RP_HIDE_DICE, RP_CANCEL_LOCATION, RP_FLOODED_AP,
  RP_FIRE_DAMAGE, RP_JUMP_AP, RP_JUMP_PENALTY, RP_START_BATTERY, RP_EXCHANGE_AP,
- RP_EXCHANGE_ITEMS) = range(len(ENGINE_PARAMS))
+ RP_EXCHANGE_ITEMS, RP_TRAP_AP, RP_COMBINE_AP) = range(len(ENGINE_PARAMS))
 
 # a team slot's survivor: attributes by day then by night, supplies eaten, weapon, ammo
 SV_DAY, SV_NIGHT, SV_EATS, SV_WEAPON, SV_AMMO = 0, N_ATTR, 2 * N_ATTR, 2 * N_ATTR + 1, 2 * N_ATTR + 2
 SV_W = 2 * N_ATTR + 3
 # a weapon
+# (W_TRAP: the damage it adds to a trap when combined with a "stuff for traps" card, §4.4;
+# 0: it does not combine with traps)
 W_RANGED, W_DMG_WEAK, W_DMG_MID, W_DMG_STRONG, W_NOISY, W_AMMO, W_PER_AP, W_SLOW, W_PIERCE, \
-    W_STAR, W_SUPPRESSIBLE = range(11)
-W_W = 11
+    W_STAR, W_SUPPRESSIBLE, W_TRAP = range(12)
+W_W = 12
 STAR_NONE, STAR_PIERCE, STAR_SWEEP = range(3)          # STAR_TRAITS
 # a search card kind
-SK_KIND, SK_MOD, SK_AMOUNT, SK_WEAPON, SK_LOCATION, SK_CHECK, SK_CANCELS, SK_TURNS = range(8)
-SK_W = 8
+# (SK_CAPACITY: a stuff-for-traps card's capacity; SK_PARTS: a combined card's component
+# cards, a bit a search-card kind; SK_PART_WEAPON: the weapon a combined card's weapon
+# component is, -1 none)
+SK_KIND, SK_MOD, SK_AMOUNT, SK_WEAPON, SK_LOCATION, SK_CHECK, SK_CANCELS, SK_TURNS, SK_CAPACITY, \
+    SK_PARTS, SK_PART_WEAPON = range(11)
+SK_W = 11
 (SC_SUPPLIES, SC_AMMO, SC_WEAPON, SC_ARMOUR, SC_PAINKILLERS, SC_FIRST_AID, SC_VACCINE,
- SC_SUPPRESSOR, SC_FLASHLIGHT) = range(len(SEARCH_KINDS))
+ SC_SUPPRESSOR, SC_FLASHLIGHT, SC_TRAP_STUFF, SC_COMPONENT) = range(len(SEARCH_KINDS))
 # threat deck columns: side A, hourglasses, Hunter icon, infection icon, condition
 SIDE_NORMAL, SIDE_FURY, SIDE_EXCITEMENT = range(3)
 COND_NOISY, COND_AMBUSH, COND_RED_STRESS, COND_NOTHING = range(4)
@@ -284,28 +293,31 @@ GLOBALS = ("over", "end_cause", "turn", "hour", "threat", "phase", "cur", "team"
            "sp_rolls", "sp_threat", "hunter_spawns", "hunter_damage", "hunter_kills",
            "dead_damage", "dead_infection", "dead_hunger", "start_hour", "game", "n_picks",
            "pos_search", "pos_spawn", "pos_threat", "pos_enc", "pos_sur", "pos_exp",
-           "reserve_next", "cause_ctx", "last_night", "pos_corpse")
+           "reserve_next", "cause_ctx", "last_night", "pos_corpse", "traps_set", "trap_hits",
+           "trap_kills", "combined")
 (G_OVER, G_END_CAUSE, G_TURN, G_HOUR, G_THREAT, G_PHASE, G_CUR, G_TEAM, G_SEARCHES,
  G_RED_NOISE, G_YELLOW_NOISE, G_HUNTER, G_HUNTER_DMG, G_HUNTER_ICON_SEEN, G_DECISIONS,
  G_KILLS, G_THR_NOISE, G_THR_LEAVING, G_THR_CLOCK, G_THR_CARDS, G_THR_LOWERED, G_SP_ROLLS,
  G_SP_THREAT, G_HUNTER_SPAWNS, G_HUNTER_DAMAGE, G_HUNTER_KILLS, G_DEAD_DAMAGE,
  G_DEAD_INFECTION, G_DEAD_HUNGER, G_START_HOUR, G_GAME, G_N_PICKS, G_POS_SEARCH, G_POS_SPAWN,
  G_POS_THREAT, G_POS_ENC, G_POS_SUR, G_POS_EXP, G_RESERVE_NEXT, G_CAUSE_CTX, G_LAST_NIGHT,
- G_POS_CORPSE) = range(len(GLOBALS))
+ G_POS_CORPSE, G_TRAPS_SET, G_TRAP_HITS, G_TRAP_KILLS, G_COMBINED) = range(len(GLOBALS))
 # a survivor
 SURV_FIELDS = ("alive", "place", "health", "stress", "infection", "sp", "ap", "supplies", "ammo",
                "melee", "ranged", "armour_head", "armour_body", "armour_arms", "armour_legs",
                "gloves", "painkillers", "first_aid", "vaccines", "suppressor", "flashlight",
                "activated", "acted", "defending", "slow_used", "noisy_used", "noise_made",
                "encounter", "eats", "dead_cause", "hidden", "skills", "allies", "moved",
-               "battery", "light", "light_turns", "exchange") \
+               "battery", "light", "light_turns", "exchange", "trap_stuff", "parts") \
     + tuple(f"bonus_{a}" for a in ATTRIBUTES)
 (U_ALIVE, U_PLACE, U_HEALTH, U_STRESS, U_INFECTION, U_SP, U_AP, U_SUPPLIES, U_AMMO, U_MELEE,
  U_RANGED, U_ARMOUR, _U_ARMOUR_BODY, _U_ARMOUR_ARMS, _U_ARMOUR_LEGS, U_GLOVES, U_PAINKILLERS,
  U_FIRST_AID, U_VACCINES, U_SUPPRESSOR, U_FLASHLIGHT, U_ACTIVATED, U_ACTED, U_DEFENDING,
  U_SLOW_USED, U_NOISY_USED, U_NOISE_MADE, U_ENCOUNTER, U_EATS, U_DEAD_CAUSE, U_HIDDEN,
  U_SKILLS, U_ALLIES, U_MOVED, U_BATTERY, U_LIGHT, U_LIGHT_TURNS,
- U_EXCHANGE) = range(SURV_FIELDS.index("exchange") + 1)
+ U_EXCHANGE, U_TRAP_STUFF, U_PARTS) = range(SURV_FIELDS.index("parts") + 1)
+# ``trap_stuff``: the "stuff for traps" cards he carries (§4.4); ``parts``: the component
+# cards he carries (§4.5), a bit a search-card kind (one of each kept)
 # ``battery``: the battery units in his backpack (§4.2); ``light``: the turns of light his
 # flashlight has left from the unit it runs on; ``light_turns``: the turns a unit gives his
 # flashlight (its card's ``turns``; 0: it needs no battery)
@@ -321,9 +333,9 @@ U_W = len(SURV_FIELDS)
 EN_KIND, EN_PLACE, EN_ENG, EN_DMG = range(4)
 EN_W = 4
 # a place: tile on the table, explored (its exploration card drawn), searched, search markers,
-# surprise card resolved, corpse markers
-P_DEPLOYED, P_EXPLORED, P_SEARCHED, P_MARKERS, P_SURPRISED, P_CORPSES = range(6)
-P_W = 6
+# surprise card resolved, corpse markers, the damage of the trap marker on it (§4.4; 0 none)
+P_DEPLOYED, P_EXPLORED, P_SEARCHED, P_MARKERS, P_SURPRISED, P_CORPSES, P_TRAP = range(7)
+P_W = 7
 STATE_PARTS = (("globals", len(GLOBALS)), ("surv", MAX_SURV * U_W), ("enemies", MAX_ENEMIES * EN_W),
                ("places", MAX_PLACES * P_W), ("minis", N_ENEMIES), ("sdeck", MAX_SEARCH_CARDS),
                ("xspawn", MAX_SPAWN_CARDS), ("t_side", MAX_THREAT_CARDS), ("t_hours", MAX_THREAT_CARDS),
@@ -360,10 +372,13 @@ ACT_KIND = 1 << 16
 ACT_ARG = 1 << 4
 ACTIONS = ("end", "activate", "move", "melee", "shoot", "search", "pick", "search_item", "eat",
            "painkiller", "first_aid", "vaccine", "defend", "rest", "lower_threat", "search_corpse", "hide",
-           "stop_hiding", "jump", "give")
+           "stop_hiding", "jump", "give", "set_trap", "combine")
 (AC_END, AC_ACTIVATE, AC_MOVE, AC_MELEE, AC_SHOOT, AC_SEARCH, AC_PICK, AC_SEARCH_ITEM, AC_EAT,
  AC_PAINKILLER, AC_FIRST_AID, AC_VACCINE, AC_DEFEND, AC_REST, AC_LOWER_THREAT, AC_SEARCH_CORPSE, AC_HIDE,
- AC_STOP_HIDING, AC_JUMP, AC_GIVE) = range(len(ACTIONS))
+ AC_STOP_HIDING, AC_JUMP, AC_GIVE, AC_SET_TRAP, AC_COMBINE) = range(len(ACTIONS))
+# set_trap's argument: the carried weapons combined with the stuff for traps, a bit each
+# (TRAP_MELEE, TRAP_RANGED); combine's: the combined card's search-card kind
+TRAP_MELEE, TRAP_RANGED = 1, 2
 # what an exchange hands over (§4.6, "object cards and backpack elements"): one unit of a
 # backpack counter or of a kit, the flashlight or the suppressor to a survivor without one,
 # or a weapon, swapped for the other survivor's of its kind (melee: a survivor's fists stay
@@ -381,8 +396,12 @@ RECORD_FIELDS = ("game", "team_size", "start_hour", "success", "vp", "end_cause"
                  "dead_damage", "dead_infection", "dead_hunger", "searches_done", "kills",
                  "threat_final", "threat_level_final", "threat_from_noise", "threat_from_leaving",
                  "threat_from_clock", "threat_from_cards", "threat_lowered_by_sp", "sp_on_rolls",
-                 "sp_on_threat", "hunter_spawns", "hunter_damage", "hunter_kills", "decisions")
+                 "sp_on_threat", "hunter_spawns", "hunter_damage", "hunter_kills", "decisions",
+                 "traps_set", "trap_kills", "cards_combined")
 REC_SIZE = len(RECORD_FIELDS)
+# a campaign's adventure record keeps the fields before the traps' (its table and goldens
+# predate them)
+REC_CAMPAIGN = RECORD_FIELDS.index("decisions") + 1
 DEAD_DAMAGE, DEAD_INFECTION, DEAD_HUNGER = 1, 2, 3     # U_DEAD_CAUSE
 
 # ================================================================== the campaign (§6, §7)
@@ -459,5 +478,5 @@ CAMPAIGN_FIELDS = ("game", "team_size", "adventures", "played", "accomplished", 
                    "dead_shelter", "facilities_built", "skills_bought", "sp_on_skills",
                    "allies_joined")
 CAMPAIGN_REC = len(CAMPAIGN_FIELDS)
-ADVENTURE_FIELDS = RECORD_FIELDS + ("adventure", "alive_start", "played")
+ADVENTURE_FIELDS = RECORD_FIELDS[:REC_CAMPAIGN] + ("adventure", "alive_start", "played")
 ADVENTURE_REC = len(ADVENTURE_FIELDS)

@@ -31,12 +31,14 @@ zone, return to the stalk area with its damage; deaths by damage, infection and 
 the goal (``searches_needed`` successful searches, then every living survivor on an exit
 zone) within ``turn_limit`` turns; VP as the shelter counts them; corpse markers left by
 kills, searched (ammo, supplies, infection x1-x3) or hidden among (the hiding dice, no
-enemy's target while hidden).
+enemy's target while hidden); set traps (a Mechanisms check; a marker on the tile that
+hits the first enemy to engage a survivor there) and combine card (the ``traps``
+preset deals their cards).
 
 ``decisions`` counts the decisions a player took: a decision with one legal action (an
 activation that can only end, the last survivor to activate) is taken by the engine.
 
-Not in: traps, subzones and line of sight, enemies' special abilities, the campaign's
+Not in: subzones and line of sight, enemies' special abilities, the campaign's
 discard piles (an exhausted deck is shuffled anew); skills and allies only in a campaign
 (``campaign.py``).
 """

@@ -34,17 +34,22 @@ BASELINE_DOC = ("searches the location tiles then walks to an exit; heals below 
                 "noisy weapons only while the threat is below noisy_below units; flees at red health; "
                 "heading for an exit, jumps from a tile when the jump saves jump_saves moves or more; "
                 "with share=1, exchanges with a teammate on its place a supply, ammunition or a battery "
-                "unit the other needs more")
+                "unit the other needs more; with combine=1, combines its components into a combined "
+                "weapon that deals more than the one it replaces; on a tile with trap_far far enemies "
+                "or more (0: never) and none engaged, sets a trap with every trap-combinable weapon "
+                "it carries but the one it fights with")
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", P.POLICY_RANDOM, (), (),
                          "a uniformly random legal action at every decision (the floor)"),
     # defaults: heal in yellow health's lower half; lower threat only with a cap's worth of
     # SP in hand; keep 2 SP (a lowering's green cost); noisy weapons in green threat only;
     # jump (an Agility check at -2: about an even chance) only where it saves 2 moves;
-    # share what a teammate needs more (exchanges, §4.6)
+    # share what a teammate needs more (exchanges, §4.6); a trap as soon as one far enemy is
+    # on its tile (§4.4); combine whenever the combined weapon is better (§4.5)
     "baseline": PolicySpec("baseline", P.POLICY_BASELINE,
-                           ("heal_at", "sp_gain", "sp_reserve", "noisy_below", "jump_saves", "share"),
-                           (5.0, 8.0, 2.0, 16.0, 2.0, 1.0), BASELINE_DOC),
+                           ("heal_at", "sp_gain", "sp_reserve", "noisy_below", "jump_saves", "share",
+                            "trap_far", "combine"),
+                           (5.0, 8.0, 2.0, 16.0, 2.0, 1.0, 1.0, 1.0), BASELINE_DOC),
 }
 _BASE = POLICIES["baseline"]
 # the search players (``kernels/search_nb.py`` documents the search, its value and its

@@ -26,7 +26,8 @@ SUM_VALUES = ("vp", "alive", "turns", "searches_done", "kills", "dead_damage",
               "dead_infection", "dead_hunger", "threat_final", "threat_from_noise",
               "threat_from_leaving", "threat_from_clock", "threat_from_cards",
               "threat_lowered_by_sp", "sp_on_rolls", "sp_on_threat", "hunter_spawns",
-              "hunter_damage", "hunter_kills", "decisions")
+              "hunter_damage", "hunter_kills", "decisions", "traps_set", "trap_kills",
+              "cards_combined")
 TURN_VALUES = tuple(f"alive_t{k}" for k in range(PER_TURN + 1)) + \
     tuple(f"threat_t{k}" for k in range(PER_TURN + 1))
 HUNTER = ("absent", "came", "wounded", "killed")

@@ -81,6 +81,7 @@ SCHEMAS = (
             # an attack and a move cost at least 1 AP: at 0 a player could act forever in a turn
             "attack_ap": _int(1, 10), "defend_ap": _int(0, 10), "search_item_ap": _int(0, 10),
             "hide_ap": _int(0, 10), "exchange_ap": _int(1, 10), "exchange_items": _int(1, 20),
+            "trap_ap": _int(1, 10), "combine_ap": _int(1, 10),
         },
         "map": {
             "tile_capacity": _int(1, 64), "engaged_cap": _int(1, 16), "subzone_capacity": _int(1, 16),
@@ -121,6 +122,7 @@ SCHEMAS = (
         "damage_weak": _int(0, 20), "damage_mid": _int(0, 20), "damage_strong": _int(0, 20),
         "noisy": _BOOL, "ammo": _int(0, 5), "attacks_per_ap": _int(1, 5), "slow": _BOOL,
         "pierce": _BOOL, "star_trait": Field("choice", choices=K.STAR_TRAITS), "suppressible": _BOOL,
+        "trap_damage": _int(0, 20, False, 0),
         "text": Field("text", required=False, default=""),
     }, what="weapon")),
     FileSchema("search", entities=Entities({
@@ -131,6 +133,8 @@ SCHEMAS = (
         "check": Field("choice", required=False, default=K.NONE, choices=(K.NONE,) + K.CHECK_ATTRIBUTES),
         "cancels_attack": Field("bool", required=False, default=False),
         "turns": _int(0, 20, False, 0),
+        "capacity": _int(0, 10, False, 0),
+        "components": Field("names", required=False, default=()),
         "text": Field("text", required=False, default=""),
     }, what="search card")),
     FileSchema("spawn", entities=Entities({
@@ -362,6 +366,29 @@ class DayNightZRules(TaggedRuleset):
             if (kind == "armour") != (g(f"search.{n}.location") != K.NONE):
                 raise self._bad(f"search.{n}.location", "an armour card, and only one, covers a body location",
                                 K.BODY_LOCATIONS)
+            if (kind == "trap_stuff") != (g(f"search.{n}.capacity") > 0):
+                raise self._bad(f"search.{n}.capacity", "a trap_stuff card, and only one, has a capacity "
+                                "(1 or more: the trap-combinable cards it takes, §4.4)")
+            parts = list(g(f"search.{n}.components"))
+            if parts:
+                if kind != "weapon":
+                    raise self._bad(f"search.{n}.components", f"a combined card is a weapon card ({kind})")
+                if len(parts) < 2 or len(set(parts)) != len(parts):
+                    raise self._bad(f"search.{n}.components", f"two or more distinct cards; got {parts}")
+                names = self.names("search")
+                for c in parts:
+                    if c not in names:
+                        raise self._bad(f"search.{n}.components", f"unknown search card {c!r}", names)
+                    if g(f"search.{c}.kind") not in ("weapon", "component"):
+                        raise self._bad(f"search.{n}.components", f"{c!r} is neither a weapon nor a "
+                                        "component card")
+                    if g(f"search.{c}.components"):
+                        raise self._bad(f"search.{n}.components", f"{c!r} is itself a combined card")
+                if sum(g(f"search.{c}.kind") == "weapon" for c in parts) > 1:
+                    raise self._bad(f"search.{n}.components", "at most one weapon card among the "
+                                    "components (a survivor carries one weapon of a kind)")
+        if sum(g(f"search.{n}.kind") == "trap_stuff" for n in self.names("search")) > 1:
+            raise self._bad("search", "at most one trap_stuff card kind")
         spawn = self.names("spawn")
         if len(spawn) > K.MAX_SPAWN_KINDS:
             raise self._bad("spawn", f"at most {K.MAX_SPAWN_KINDS} kinds of spawn card (layout bound); "
@@ -607,6 +634,7 @@ class DayNightZRules(TaggedRuleset):
         p[K.RP_SEARCH_ITEM_AP] = g(c + "search_item_ap")
         p[K.RP_HIDE_AP], p[K.RP_HIDE_DICE] = g(c + "hide_ap"), g(c + "hide_dice")
         p[K.RP_EXCHANGE_AP], p[K.RP_EXCHANGE_ITEMS] = g(c + "exchange_ap"), g(c + "exchange_items")
+        p[K.RP_TRAP_AP], p[K.RP_COMBINE_AP] = g(c + "trap_ap"), g(c + "combine_ap")
         p[K.RP_FLOODED_AP], p[K.RP_FIRE_DAMAGE] = g("map.flooded_extra_ap"), g("map.fire_damage")
         p[K.RP_JUMP_AP], p[K.RP_JUMP_PENALTY] = g("map.jump_ap"), g("map.jump_penalty")
         m = "map."
@@ -665,6 +693,7 @@ class DayNightZRules(TaggedRuleset):
             d[r + K.W_SLOW], d[r + K.W_PIERCE] = int(g(pre + "slow")), int(g(pre + "pierce"))
             d[r + K.W_STAR] = K.STAR_TRAITS.index(g(pre + "star_trait"))
             d[r + K.W_SUPPRESSIBLE] = int(g(pre + "suppressible"))
+            d[r + K.W_TRAP] = g(pre + "trap_damage")
         # the fists: the melee weapon a survivor always has (the weaponless melee attack)
         p[K.RP_FISTS] = weapons.index("fists") if "fists" in weapons else -1
 
@@ -681,13 +710,18 @@ class DayNightZRules(TaggedRuleset):
             d[deck_at:deck_at + len(cards)] = cards
             return len(cards)
 
+        snames = self.names("search")
+
         def skind(n):
             pre = f"search.{n}."
             w, loc, chk = g(pre + "weapon"), g(pre + "location"), g(pre + "check")
+            parts = list(g(pre + "components"))
+            pw = [weapons.index(g(f"search.{c}.weapon")) for c in parts if g(f"search.{c}.kind") == "weapon"]
+            mask = sum(1 << snames.index(c) for c in parts if g(f"search.{c}.kind") == "component")
             return [K.SEARCH_KINDS.index(g(pre + "kind")), g(pre + "modifier"), g(pre + "amount"),
                     weapons.index(w) if w else -1, K.BODY_LOCATIONS.index(loc) if loc != K.NONE else -1,
                     K.ATTRIBUTES.index(chk) if chk != K.NONE else -1, int(g(pre + "cancels_attack")),
-                    g(pre + "turns")]
+                    g(pre + "turns"), g(pre + "capacity"), mask, pw[0] if pw else -1]
 
         def ekind(n):
             pre = f"encounters.{n}."
@@ -969,7 +1003,7 @@ def load_ruleset(path: str | Path | None = None) -> DayNightZRules:
     return load_tagged(path, DayNightZRules, base=load_ruleset())
 
 
-PRESETS = ("reference", "tiles")
+PRESETS = ("reference", "tiles", "traps")
 DEFAULT_RULESET = "reference"
 _PRESET_CACHE: dict[str, DayNightZRules] = {}
 
@@ -993,8 +1027,10 @@ def _preset(name: str) -> DayNightZRules:
 def load_rules(spec=None) -> DayNightZRules:
     """The ruleset ``spec`` names, as every game resolves it
     (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"``, ``"tiles"``
-    (the reference with assumed tile terrain, ``presets/tiles.toml``), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
+    (the reference with assumed tile terrain, ``presets/tiles.toml``), ``"traps"`` (the
+    reference with the trap and combined cards dealt, ``presets/traps.toml``), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
     names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
     return resolve_ruleset(spec, DayNightZRules,
-                           presets={"reference": load_ruleset, "tiles": lambda: _preset("tiles")},
+                           presets={"reference": load_ruleset, "tiles": lambda: _preset("tiles"),
+                                    "traps": lambda: _preset("traps")},
                            default=DEFAULT_RULESET)

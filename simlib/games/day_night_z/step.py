@@ -145,6 +145,11 @@ class Game(StepGame):
             me = self.names[int(self.state[K.S_GLOBALS + K.G_CUR])]
             giver, taker = (me, b) if (arg // K.N_GOODS) % 2 == 0 else (b, me)
             return f"exchange: {giver} gives {taker} {_GOOD_WORDS[K.GOODS[arg % K.N_GOODS]]}"
+        if kind == K.AC_SET_TRAP:
+            hands = [h for bit, h in ((K.TRAP_MELEE, "melee"), (K.TRAP_RANGED, "ranged")) if arg & bit]
+            return f"set a trap (stuff for traps + the {' and '.join(hands)} weapon){sp}"
+        if kind == K.AC_COMBINE:
+            return f"combine into {self.rules.names('search')[arg]}"
         return K.ACTIONS[kind].replace("_", " ") + sp
 
     def record_array(self) -> np.ndarray:
@@ -233,11 +238,17 @@ class Game(StepGame):
                          f"stress {su(s, K.U_STRESS)}, infection {su(s, K.U_INFECTION)}, SP {su(s, K.U_SP)}, "
                          f"AP {su(s, K.U_AP)}, supplies {su(s, K.U_SUPPLIES)}, ammo {su(s, K.U_AMMO)}, "
                          f"{wn[wm] if wm >= 0 else '-'}/{wn[wr] if wr >= 0 else '-'}"
-                         + (", hidden among corpses" if su(s, K.U_HIDDEN) else ""))
+                         + (", hidden among corpses" if su(s, K.U_HIDDEN) else "")
+                         + (f", stuff for traps {su(s, K.U_TRAP_STUFF)}" if su(s, K.U_TRAP_STUFF) else "")
+                         + (", components " + "+".join(n for i, n in enumerate(r.names("search"))
+                                                      if su(s, K.U_PARTS) >> i & 1) if su(s, K.U_PARTS) else ""))
         for p in range(K.MAX_PLACES):
-            c, m = (int(st[K.S_PLACES + p * K.P_W + f]) for f in (K.P_CORPSES, K.P_MARKERS))
+            c, m, t = (int(st[K.S_PLACES + p * K.P_W + f]) for f in (K.P_CORPSES, K.P_MARKERS, K.P_TRAP))
             if c or m:
-                lines.append(f"  {place_name(r, p)}: {c} corpse marker(s), {m} search marker(s)")
+                lines.append(f"  {place_name(r, p)}: {c} corpse marker(s), {m} search marker(s)"
+                             + (f", a trap marker (damage {t})" if t else ""))
+            elif t:
+                lines.append(f"  {place_name(r, p)}: a trap marker (damage {t})")
         return lines + [f"  {kind} #{e} at {place_name(r, p)}: {self.names[eng] if eng >= 0 else 'far'}, "
                         f"damage {dmg}" for e, kind, p, eng, dmg in self.enemies()]
 

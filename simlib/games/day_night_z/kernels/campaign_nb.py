@@ -50,7 +50,7 @@ CARRIED = (K.U_ALIVE, K.U_HEALTH, K.U_STRESS, K.U_INFECTION, K.U_SP, K.U_SUPPLIE
            K.U_MELEE, K.U_RANGED, K.U_ARMOUR, K.U_ARMOUR + 1, K.U_ARMOUR + 2, K.U_ARMOUR + 3,
            K.U_GLOVES, K.U_PAINKILLERS, K.U_FIRST_AID, K.U_VACCINES, K.U_SUPPRESSOR,
            K.U_FLASHLIGHT, K.U_DEAD_CAUSE, K.U_SKILLS, K.U_ALLIES, K.U_BATTERY, K.U_LIGHT,
-           K.U_LIGHT_TURNS) \
+           K.U_LIGHT_TURNS, K.U_TRAP_STUFF, K.U_PARTS) \
     + tuple(K.U_BONUS + a for a in range(K.N_ATTR))
 
 
@@ -419,7 +419,7 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, a
         st[K.S_ALIVE_BY_TURN] = start_alive
         advance_nb(st, rng, dice, tr, spn, rl, legal)
         play_game_nb(st, rng, dice, tr, spn, rl, pid, par, legal)
-        record_nb(st, tr, rl, adv[k, :K.REC_SIZE])
+        record_nb(st, tr, rl, adv[k, :K.REC_CAMPAIGN])
         end_alive = living(st)
         dead_adv += start_alive - end_alive
         won = adv[k, _SUCCESS]
@@ -428,9 +428,9 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, a
             v = rl[P + K.RP_VP_BASE] - rl[P + K.RP_VP_PER_DEAD] * (start_alive - end_alive)
             v = v if v > 0 else 0
         adv[k, _VP] = v  # the VP of this adventure's team: its deaths, not earlier ones
-        adv[k, K.REC_SIZE] = k + 1
-        adv[k, K.REC_SIZE + 1] = start_alive
-        adv[k, K.REC_SIZE + 2] = 1
+        adv[k, K.REC_CAMPAIGN] = k + 1
+        adv[k, K.REC_CAMPAIGN + 1] = start_alive
+        adv[k, K.REC_CAMPAIGN + 2] = 1
         vp += v
         accomplished += won
         if end_alive > 0:

@@ -65,7 +65,21 @@ Choices where the rulebook is silent (also listed in ``play.py``):
   (``survivor.start_battery`` at the start, a battery corpse marker +1) that lasts the
   card's ``turns`` turns, the turn it is taken included (``lit``); ``turns`` = 0: no battery;
 
-Not in: traps, subzones and line of sight, the enemies' special abilities; skills and
+* traps (§4.4, at tile level): ``set_trap`` (``combat.trap_ap``, a Mechanisms check with
+  the roll's SP) on a location tile with no trap marker, by a survivor carrying a "stuff for
+  traps" card and trap-combinable weapons (``weapons.<w>.trap_damage`` > 0) in his hands, up
+  to the card's capacity; a success discards the card and the weapons (the melee hand falls
+  back on the fists) and lays a marker of the card's ``amount`` + their trap damage on the
+  tile; a failure costs the AP only (the cards are kept).  The marker fires on the first
+  enemy that engages a survivor on its tile (``engage``: an enemy's advance, an
+  excitement card), before that enemy's next attack: the damage, no resistance, as fire's
+  (a kill leaves a corpse and earns nobody SP); the marker is discarded, and with the tile;
+* combine card (§4.5): ``combine`` (``combat.combine_ap``) discards a combined card's
+  components (component cards carried, one of each kept; a weapon component in his hands)
+  and puts the combined weapon in its hand; no check.  Neither action is noisy (§3.9 lists
+  no such noise).
+
+Not in: subzones and line of sight, the enemies' special abilities; skills and
 allies come from a campaign (``campaign_nb.py``).
 """
 from __future__ import annotations
@@ -607,6 +621,7 @@ def leave_rule(st, tr, rl, p):
         st[pl(first + t, K.P_DEPLOYED)] = 0
         st[pl(first + t, K.P_CORPSES)] = 0
         st[pl(first + t, K.P_MARKERS)] = 0
+        st[pl(first + t, K.P_TRAP)] = 0
 
 
 @njit_nb
@@ -779,9 +794,13 @@ def gain_card(st, tr, rl, s, c):
         st[su(s, K.U_VACCINES)] += 1
     elif kind == K.SC_SUPPRESSOR:
         st[su(s, K.U_SUPPRESSOR)] = 1
-    else:
+    elif kind == K.SC_FLASHLIGHT:
         st[su(s, K.U_FLASHLIGHT)] = 1
         st[su(s, K.U_LIGHT_TURNS)] = rl[r + K.SK_TURNS]
+    elif kind == K.SC_TRAP_STUFF:
+        st[su(s, K.U_TRAP_STUFF)] += 1
+    else:  # a component card (one of each kind kept)
+        st[su(s, K.U_PARTS)] |= 1 << c
 
 
 @njit_nb
@@ -792,6 +811,78 @@ def search_check(st, rng, dice, tr, rl, s, c, extra, sp):
     if do_check(st, rng, dice, tr, rl, s, base, sp) == 1:
         st[_G + K.G_SEARCHES] += 1
         gain_card(st, tr, rl, s, c)
+
+
+@njit_nb
+def trap_mask_ok(st, rl, s, mask):
+    """The carried weapons of ``mask`` (``TRAP_MELEE``, ``TRAP_RANGED``) all combine with
+    traps and fit the stuff-for-traps card's capacity (§4.4)."""
+    c = skind_of(rl, K.SC_TRAP_STUFF)
+    if c < 0:
+        return False
+    n = 0
+    for bit, f in ((K.TRAP_MELEE, K.U_MELEE), (K.TRAP_RANGED, K.U_RANGED)):
+        if mask & bit:
+            w = st[su(s, f)]
+            if w < 0 or rl[K.R_WEAPONS + w * K.W_W + K.W_TRAP] <= 0:
+                return False
+            n += 1
+    return 0 < n <= rl[K.R_SKINDS + c * K.SK_W + K.SK_CAPACITY]
+
+
+@njit_nb
+def set_trap_action(st, rng, dice, tr, rl, s, mask, sp):
+    """Set traps (§4.4): ``combat.trap_ap`` AP and a Mechanisms check (SP as any check); a
+    success discards the stuff for traps and the weapons of ``mask`` (the melee hand keeps
+    the fists) and lays a trap marker of the card's ``amount`` + their ``trap_damage`` on
+    the survivor's tile; a failure costs the AP only."""
+    st[su(s, K.U_AP)] -= rl[K.R_PARAMS + K.RP_TRAP_AP]
+    st[su(s, K.U_ACTED)] = 1
+    if do_check(st, rng, dice, tr, rl, s, attr_of(st, tr, rl, s, K.A_MECH), sp) == 0:
+        return
+    c = skind_of(rl, K.SC_TRAP_STUFF)
+    d = rl[K.R_SKINDS + c * K.SK_W + K.SK_AMOUNT]
+    st[su(s, K.U_TRAP_STUFF)] -= 1
+    if mask & K.TRAP_MELEE:
+        d += rl[K.R_WEAPONS + st[su(s, K.U_MELEE)] * K.W_W + K.W_TRAP]
+        st[su(s, K.U_MELEE)] = rl[K.R_PARAMS + K.RP_FISTS]
+    if mask & K.TRAP_RANGED:
+        d += rl[K.R_WEAPONS + st[su(s, K.U_RANGED)] * K.W_W + K.W_TRAP]
+        st[su(s, K.U_RANGED)] = -1
+    st[pl(st[su(s, K.U_PLACE)], K.P_TRAP)] = d
+    st[_G + K.G_TRAPS_SET] += 1
+
+
+@njit_nb
+def can_combine(st, rl, s, c):
+    """Survivor ``s`` carries every component of combined card kind ``c`` (§4.5)."""
+    r = K.R_SKINDS + c * K.SK_W
+    need = rl[r + K.SK_PARTS]
+    if need == 0:   # not a combined card (one has a component card, ruleset.py), or no kind
+        return False
+    pw = rl[r + K.SK_PART_WEAPON]
+    if (st[su(s, K.U_PARTS)] & need) != need:
+        return False
+    return pw < 0 or st[su(s, K.U_MELEE)] == pw or st[su(s, K.U_RANGED)] == pw
+
+
+@njit_nb
+def combine_action(st, tr, rl, s, c):
+    """Combine card (§4.5): ``combat.combine_ap`` AP, the components discarded (a weapon
+    component from his hand), the combined weapon into its hand."""
+    st[su(s, K.U_AP)] -= rl[K.R_PARAMS + K.RP_COMBINE_AP]
+    st[su(s, K.U_ACTED)] = 1
+    r = K.R_SKINDS + c * K.SK_W
+    st[su(s, K.U_PARTS)] &= ~rl[r + K.SK_PARTS]
+    pw = rl[r + K.SK_PART_WEAPON]
+    if pw >= 0:
+        if st[su(s, K.U_MELEE)] == pw:
+            st[su(s, K.U_MELEE)] = rl[K.R_PARAMS + K.RP_FISTS]
+        elif st[su(s, K.U_RANGED)] == pw:
+            st[su(s, K.U_RANGED)] = -1
+    w = rl[r + K.SK_WEAPON]
+    st[su(s, K.U_RANGED if rl[K.R_WEAPONS + w * K.W_W + K.W_RANGED] == 1 else K.U_MELEE)] = w
+    st[_G + K.G_COMBINED] += 1
 
 
 @njit_nb
@@ -851,6 +942,24 @@ def advance_hours(st, rng, dice, tr, rl, k):
 
 
 @njit_nb
+def engage(st, tr, rl, e, t):
+    """Enemy ``e`` engages survivor ``t`` on its place (it comes to his subzone).  A trap
+    marker on the place fires on it (§4.4 at tile level): its damage (no resistance), the
+    marker discarded; a kill leaves a corpse marker and earns nobody SP (as fire's)."""
+    st[en(e, K.EN_ENG)] = t
+    p = st[en(e, K.EN_PLACE)]
+    d = st[pl(p, K.P_TRAP)]
+    if d > 0:
+        st[pl(p, K.P_TRAP)] = 0
+        st[_G + K.G_TRAP_HITS] += 1
+        st[en(e, K.EN_DMG)] += d
+        if st[en(e, K.EN_DMG)] >= estat(st, tr, rl, st[en(e, K.EN_KIND)], K.ES_HEALTH):
+            st[_G + K.G_TRAP_KILLS] += 1
+            st[pl(p, K.P_CORPSES)] += 1
+            remove_enemy(st, rl, e, 1)
+
+
+@njit_nb
 def pick_target(st, rl, p, need_room):
     """The priority survivor on place ``p`` (§3.14): noisiest then weakest (default) or
     weakest then noisiest; ``need_room``: only one engaged with fewer than ``engaged_cap``."""
@@ -889,7 +998,7 @@ def enemy_action(st, rng, dice, tr, rl, e, struck):
         return
     t = pick_target(st, rl, st[en(e, K.EN_PLACE)], 1)
     if t >= 0:
-        st[en(e, K.EN_ENG)] = t
+        engage(st, tr, rl, e, t)
 
 
 @njit_nb
@@ -930,7 +1039,7 @@ def threat_phase(st, rng, dice, tr, spn, rl):
             if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_ENG)] < 0:
                 t = pick_target(st, rl, st[en(e, K.EN_PLACE)], 1)
                 if t >= 0:
-                    st[en(e, K.EN_ENG)] = t
+                    engage(st, tr, rl, e, t)
     extra = rl[K.R_PARAMS + K.RP_FURY_ACTIONS] if side == K.SIDE_FURY else 0
     nt = night_of(st, tr)
     for r in range(K.N_ENEMIES):
@@ -1344,6 +1453,19 @@ def legal_actions_nb(st, tr, rl, legal):
         for v in range(msp + 1):
             legal[n] = code(K.AC_JUMP, 0, v)
             n += 1
+    # set traps (§4.4) on a location tile without a marker; combine card (§4.5)
+    if st[su(s, K.U_TRAP_STUFF)] > 0 and not is_zone(p) and st[pl(p, K.P_TRAP)] == 0 \
+            and ap >= rl[P + K.RP_TRAP_AP]:
+        for mask in (K.TRAP_MELEE, K.TRAP_RANGED, K.TRAP_MELEE | K.TRAP_RANGED):
+            if trap_mask_ok(st, rl, s, mask):
+                for v in range(msp + 1):
+                    legal[n] = code(K.AC_SET_TRAP, mask, v)
+                    n += 1
+    if st[su(s, K.U_PARTS)] != 0 and ap >= rl[P + K.RP_COMBINE_AP]:
+        for c in range(K.MAX_SEARCH_KINDS):
+            if can_combine(st, rl, s, c):
+                legal[n] = code(K.AC_COMBINE, c, 0)
+                n += 1
     if full and st[su(s, K.U_STRESS)] > 0:
         legal[n] = code(K.AC_REST, 0, 0)
         n += 1
@@ -1519,6 +1641,10 @@ def apply_nb(st, rng, dice, tr, spn, rl, a):
         st[su(s, K.U_HIDDEN)] = 0
     elif kind == K.AC_JUMP:
         jump_action(st, rng, dice, tr, spn, rl, s, sp)
+    elif kind == K.AC_SET_TRAP:
+        set_trap_action(st, rng, dice, tr, rl, s, arg, sp)
+    elif kind == K.AC_COMBINE:
+        combine_action(st, tr, rl, s, arg)
     elif kind == K.AC_LOWER_THREAT:
         c = threat_lower_cost_nb(tr, st[_G + K.G_THREAT])
         st[_G + K.G_THREAT] -= 1
@@ -1625,8 +1751,10 @@ def record_nb(st, tr, rl, out):
             st[_G + K.G_THR_LEAVING], st[_G + K.G_THR_CLOCK], st[_G + K.G_THR_CARDS],
             st[_G + K.G_THR_LOWERED], st[_G + K.G_SP_ROLLS], st[_G + K.G_SP_THREAT],
             st[_G + K.G_HUNTER_SPAWNS], st[_G + K.G_HUNTER_DAMAGE], st[_G + K.G_HUNTER_KILLS],
-            st[_G + K.G_DECISIONS])
+            st[_G + K.G_DECISIONS], st[_G + K.G_TRAPS_SET], st[_G + K.G_TRAP_KILLS],
+            st[_G + K.G_COMBINED])
     i = 0
-    for v in vals:
-        out[i] = v
+    for v in vals:  # ``out`` may be shorter (a campaign's adventure row: REC_CAMPAIGN)
+        if i < out.shape[0]:
+            out[i] = v
         i += 1

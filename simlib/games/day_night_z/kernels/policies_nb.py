@@ -4,7 +4,7 @@
 ``random``: a uniformly random legal action (the players' stream).
 
 ``baseline`` (params ``heal_at``, ``sp_gain``, ``sp_reserve``, ``noisy_below``,
-``jump_saves``, ``share``): the
+``jump_saves``, ``share``, ``trap_far``, ``combine``): the
 spec's heuristic (§4).  Free actions first: below ``heal_at`` health it takes painkillers,
 a first-aid kit, or eats a supply it can spare (one more than the 15:00 meal needs; any
 supply at red health); a vaccine when infected; SP lower the threat a unit while the
@@ -21,7 +21,14 @@ clear place: search a location tile not yet searched (complete turn) or its sear
 while searches are needed; a corpse marker when short of the next meal's supplies; else
 walk to the nearest unsearched tile; once enough
 searches succeeded, walk to the nearest exit (jumping to the street from a tile with a
-subzone to jump from when that saves ``jump_saves`` moves or more).  SP on a roll (one die) while it holds more
+subzone to jump from when that saves ``jump_saves`` moves or more).  Traps and combined
+cards (``trap_nb``): with ``combine`` on and no enemy engaged with it, it combines the
+components it carries into a combined weapon that deals more in its hands than the one it
+replaces; on a location tile with at least ``trap_far`` far enemies (0: never) and none
+engaged with it, it sets a trap with the stuff for traps and every trap-combinable weapon it
+carries but the one it fights with (the larger damage in its hands; a ranged weapon only
+with ammunition for a shot), unless that is a melee weapon dealing no more than its fists;
+none left: no trap.  SP on a roll (one die) while it holds more
 than ``sp_reserve``.  The leader activates the survivors in team order; of the search
 cards drawn it keeps the easiest to find.  It never hides among corpses.
 
@@ -44,7 +51,8 @@ from .engine_nb import (en, enemies_at, engaged_with, estat, health_level, is_zo
 POLICY_RANDOM, POLICY_BASELINE = range(2)
 POLICY_DISTILLED = 4  # 2 and 3 are the search players (search_nb)
 N_PARAMS = 8
-BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES, BP_SHARE = range(6)
+BP_HEAL_AT, BP_SP_GAIN, BP_SP_RESERVE, BP_NOISY_BELOW, BP_JUMP_SAVES, BP_SHARE, BP_TRAP_FAR, \
+    BP_COMBINE = range(8)
 _G = K.S_GLOBALS
 
 
@@ -188,6 +196,51 @@ def baseline_nb(st, tr, rl, par, legal, n):
 
 
 @njit_nb
+def trap_nb(st, tr, rl, par, s, legal, n, want):
+    """The baseline's combine card and set traps (§4.4, §4.5; see the module's doc); -1 when
+    it does neither."""
+    if engaged_with(st, s) > 0:
+        return -1
+    wm = st[su(s, K.U_MELEE)]
+    wr = st[su(s, K.U_RANGED)]
+    if par[BP_COMBINE] > 0 and st[su(s, K.U_PARTS)] != 0:
+        for i in range(n):
+            a = legal[i]
+            if kind_of(a) != K.AC_COMBINE:
+                continue
+            w = rl[K.R_SKINDS + arg_of(a) * K.SK_W + K.SK_WEAPON]
+            cur = wr if rl[K.R_WEAPONS + w * K.W_W + K.W_RANGED] == 1 else wm
+            if cur < 0 or weapon_damage(st, tr, rl, s, w) > weapon_damage(st, tr, rl, s, cur):
+                return a
+    p = st[su(s, K.U_PLACE)]
+    if par[BP_TRAP_FAR] <= 0 or st[su(s, K.U_TRAP_STUFF)] == 0 or is_zone(p):
+        return -1
+    far = 0
+    for e in range(K.MAX_ENEMIES):
+        if st[en(e, K.EN_KIND)] >= 0 and st[en(e, K.EN_PLACE)] == p and st[en(e, K.EN_ENG)] < 0:
+            far += 1
+    if far < par[BP_TRAP_FAR]:
+        return -1
+    # the weapon it fights with stays in its hands
+    dm = weapon_damage(st, tr, rl, s, wm) if wm >= 0 else 0
+    dr = 0
+    if wr >= 0:
+        r = K.R_WEAPONS + wr * K.W_W
+        if rl[r + K.W_AMMO] == 0 or st[su(s, K.U_AMMO)] >= rl[r + K.W_AMMO]:
+            dr = weapon_damage(st, tr, rl, s, wr)
+    fists = rl[K.R_PARAMS + K.RP_FISTS]
+    df = weapon_damage(st, tr, rl, s, fists) if fists >= 0 else 0
+    mask = 0
+    if wm >= 0 and rl[K.R_WEAPONS + wm * K.W_W + K.W_TRAP] > 0 and (dr > dm or dm <= df):
+        mask |= K.TRAP_MELEE
+    if wr >= 0 and rl[K.R_WEAPONS + wr * K.W_W + K.W_TRAP] > 0 and dr <= dm:
+        mask |= K.TRAP_RANGED
+    if mask == 0:
+        return -1
+    return find_sp(legal, n, K.AC_SET_TRAP, mask, want)
+
+
+@njit_nb
 def baseline_core_nb(st, tr, rl, par, legal, n):
     ph = st[_G + K.G_PHASE]
     if ph == K.PH_ORDER:
@@ -229,6 +282,10 @@ def baseline_core_nb(st, tr, rl, par, legal, n):
     # an exchange already declared: its gives are free
     if par[BP_SHARE] > 0 and st[su(s, K.U_EXCHANGE)] > 0:
         a = share_nb(st, rl, s, legal, n)
+        if a >= 0:
+            return a
+    if st[su(s, K.U_PARTS)] != 0 or st[su(s, K.U_TRAP_STUFF)] > 0:
+        a = trap_nb(st, tr, rl, par, s, legal, n, want)
         if a >= 0:
             return a
     noisy_ok = (st[_G + K.G_THREAT] + 1) < par[BP_NOISY_BELOW]
