@@ -136,3 +136,24 @@ def test_registered_as_a_game_with_this_ruleset():
     from simlib.core.games import get_game
     info = get_game("day-night-z")
     assert info.name == "day_night_z" and info.load_ruleset(None).fingerprint() == load_ruleset().fingerprint()
+
+
+def test_load_ruleset_names_presets_as_every_game_does(tmp_path):
+    """``load_ruleset`` reads a preset name, a tweak file and ``base+tweak`` as the other
+    games' do (it once read paths only: ``load_ruleset("tiles")`` failed while the command
+    line's ``--rules tiles`` worked)."""
+    from simlib.core.games import get_game
+    from simlib.games.day_night_z.ruleset import load_rules, load_ruleset, reference_ruleset
+
+    info = get_game("day-night-z")
+    for name in ("reference", "tiles", "traps"):
+        r = load_ruleset(name)
+        assert r.lineage == name
+        assert r.fingerprint() == info.resolve_ruleset(name).fingerprint()
+    assert load_ruleset() is reference_ruleset() and load_rules is load_ruleset
+    tweak = tmp_path / "t.toml"
+    tweak.write_text("[survivor]\nsp_start = 4\n")
+    assert load_ruleset(str(tweak)).get("survivor.sp_start") == 4
+    both = load_ruleset(f"tiles+{tweak}")
+    assert both.get("survivor.sp_start") == 4
+    assert both.get("locations.garage.terrain") == load_ruleset("tiles").get("locations.garage.terrain")

@@ -36,7 +36,8 @@ from ...core.ruleset import (Entities, Field, FileSchema, RulesetError, TaggedRu
                              error, load_tagged, resolve_ruleset)
 from . import codes as K
 
-__all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "load_rules", "default_ruleset_dir"]
+__all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "load_rules", "reference_ruleset",
+           "default_ruleset_dir"]
 
 
 def _int(lo: int | None = 0, hi: int | None = None, required: bool = True, default: Any = None) -> Field:
@@ -991,16 +992,12 @@ def default_ruleset_dir() -> Path:
 _DEFAULT: DayNightZRules | None = None
 
 
-def load_ruleset(path: str | Path | None = None) -> DayNightZRules:
-    """The reference ruleset (``None``), a ruleset folder, or a ``.toml`` file of changes
-    applied to the reference (tables named after the files, ``[enemies.walker.night]``, or
-    the top-level tables of constants.toml, ``[survivor]``)."""
+def reference_ruleset() -> DayNightZRules:
+    """The reference ruleset shipped with simlib (loaded once)."""
     global _DEFAULT
-    if path is None:
-        if _DEFAULT is None:
-            _DEFAULT = load_tagged(default_ruleset_dir(), DayNightZRules)
-        return _DEFAULT
-    return load_tagged(path, DayNightZRules, base=load_ruleset())
+    if _DEFAULT is None:
+        _DEFAULT = load_tagged(default_ruleset_dir(), DayNightZRules)
+    return _DEFAULT
 
 
 PRESETS = ("reference", "tiles", "traps")
@@ -1020,17 +1017,24 @@ def preset_path(name: str) -> Path:
 
 def _preset(name: str) -> DayNightZRules:
     if name not in _PRESET_CACHE:
-        _PRESET_CACHE[name] = load_tagged(preset_path(name), DayNightZRules, base=load_ruleset())
+        _PRESET_CACHE[name] = load_tagged(preset_path(name), DayNightZRules, base=reference_ruleset())
     return _PRESET_CACHE[name]
 
 
-def load_rules(spec=None) -> DayNightZRules:
+def load_ruleset(spec=None) -> DayNightZRules:
     """The ruleset ``spec`` names, as every game resolves it
     (:func:`simlib.core.ruleset.resolve_ruleset`): ``None`` or ``"reference"``, ``"tiles"``
     (the reference with assumed tile terrain, ``presets/tiles.toml``), ``"traps"`` (the
-    reference with the trap and combined cards dealt, ``presets/traps.toml``), a ruleset folder, a ``.toml`` tweak over the ruleset its ``base = "..."``
-    names (default the reference), ``"reference+tweak.toml"``, or a ruleset (itself)."""
+    reference with the trap and combined cards dealt, ``presets/traps.toml``), a ruleset
+    folder, a ``.toml`` tweak over the ruleset its ``base = "..."`` names (default the
+    reference; tables named after the files, ``[enemies.walker.night]``, or the top-level
+    tables of constants.toml, ``[survivor]``), ``"reference+tweak.toml"``, or a ruleset
+    (itself)."""
     return resolve_ruleset(spec, DayNightZRules,
-                           presets={"reference": load_ruleset, "tiles": lambda: _preset("tiles"),
+                           presets={"reference": reference_ruleset,
+                                    "tiles": lambda: _preset("tiles"),
                                     "traps": lambda: _preset("traps")},
                            default=DEFAULT_RULESET)
+
+
+load_rules = load_ruleset  # the name the study and the step model import
