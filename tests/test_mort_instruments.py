@@ -231,6 +231,10 @@ def test_skill_metrics_are_of_equal_players_not_the_default_pool():
     row = res.metrics.loc[2]
     assert row["games"] == games and row["tie_rate"] == 0
     assert row["seat_spread_points"] == pytest.approx(100 * abs(2 * w - 1))
+    # the rows count sides and name them (not "players 2", "best seat 0")
+    assert res.metrics.index.name == "sides"
+    assert row["best_side"] == ("killer" if w > 0.5 else "survivors")
+    assert "sides" in res.to_text() and "players" not in res.to_text().split("Ludii")[1]
 
 
 def test_simulate_to_a_precision_makes_each_pairing_precise():

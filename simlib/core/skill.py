@@ -218,15 +218,24 @@ def _ludii(info, games, players, seed, ruleset, threads, policy) -> pd.DataFrame
     winners = won.sum(1)
     share = won / np.maximum(winners, 1)[:, None]
     n = present.sum(1)
+    # a game of named sides (Mort's killer and survivors) is measured side against side:
+    # its rows count sides, its best and worst are the sides' names
+    sides = all(not m[-1:].isdigit() for m in spec.members)
     rows = []
     for p in sorted(set(n.tolist())):
         sel = n == p
         seat = share[sel][:, :p].mean(0)
+        best, worst = int(seat.argmax()), int(seat.argmin())
         rows.append({"players": p, "games": int(sel.sum()),
                      "seat_spread_points": 100 * float(seat.max() - seat.min()),
-                     "best_seat": int(seat.argmax()), "worst_seat": int(seat.argmin()),
+                     "best_seat": spec.members[best] if sides else best,
+                     "worst_seat": spec.members[worst] if sides else worst,
                      "tie_rate": float((winners[sel] > 1).mean())})
-    return pd.DataFrame(rows).set_index("players")
+    out = pd.DataFrame(rows).set_index("players")
+    if sides:
+        out = out.rename(columns={"best_seat": "best_side", "worst_seat": "worst_side"})
+        out.index.name = "sides"
+    return out
 
 
 # =========================================================================== results
