@@ -82,3 +82,18 @@ def test_every_accessor_and_view_agrees_with_the_table(name):
     assert (rng0, n_rng) == (st[slot], K.part_dim(st, cols))
     assert view.rng.shape == (K.part_dim(st, cols),) and view.rng.dtype == np.uint64
     assert set(ACCESSORS) | {"rng", "snap", "script"} == set(K.STATE_PART)
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_an_area_and_the_horde_deck_hold_the_whole_horde(name):
+    """Every horde card can end up in one survivor's area (a long game's pile-up) and the
+    horde deck holds the whole horde: their parts are longer than the horde's card count
+    (summed here from the ruleset's counts), whichever deck is the larger."""
+    rules = RULESETS[name]
+    horde = sum(rules.get(f"horde.{n}.count") for n in rules.names("horde"))
+    st = _state(rules)
+    assert st[K.G_AREA_CAP] > horde
+    rows, cols = K.STATE_PARTS[[p[0] for p in K.STATE_PARTS].index("area")][2:4]
+    assert K.part_dim(st, cols) > horde and K.part_dim(st, rows) == K.MAX_PLAYERS
+    hcols = K.STATE_PARTS[[p[0] for p in K.STATE_PARTS].index("hdeck")][3]
+    assert K.part_dim(st, hcols) > horde

@@ -276,3 +276,20 @@ def test_a_peeking_continuation_by_the_games_own_player_is_the_game_itself():
             checked += 1
         g.apply(g.policy_choice("baseline"))
     assert checked >= 3
+
+
+def test_the_kernel_refuses_a_step_with_no_decision_pending_or_out_of_range():
+    """The step kernel's own refusals (the Python layer checks first, the kernel must not
+    rely on it): a finished game takes no step (-1) and an index past the pending
+    decision's candidates is refused (-2); either leaves the state as it was."""
+    from simlib.games.until_daylight.api import apply_step
+
+    g = Game(seed=4, game=2, players=3)
+    m = len(g.legal_actions())
+    before = g.state.copy()
+    assert apply_step(g.state, g.rs, m) == -2 and np.array_equal(g.state, before)
+    assert apply_step(g.state, g.rs, -1) == -2 and np.array_equal(g.state, before)
+    g.play()
+    assert g.over
+    before = g.state.copy()
+    assert apply_step(g.state, g.rs, 0) == -1 and np.array_equal(g.state, before)
