@@ -169,6 +169,10 @@ def to_ref(g: Game, a: int) -> tuple:
         # (partner * 2 + direction) * N_GOODS + good; direction 0: the active survivor gives
         pair, good = divmod(arg, K.N_GOODS)
         return ("give", pair // 2, pair % 2, K.GOODS[good])
+    if kind == K.AC_SET_TRAP:
+        return ("set_trap", arg, sp)
+    if kind == K.AC_COMBINE:
+        return ("combine", r.names("search")[arg])
     if kind == K.AC_PICK:
         return ("keep", r.names("search")[int(g.state[K.S_PICKS + arg])], sp)
     simple = {K.AC_SEARCH: ("search_zone",), K.AC_EAT: ("eat",), K.AC_PAINKILLER: ("painkillers",),
@@ -215,6 +219,13 @@ def k_obs(g: Game) -> dict:
                         (K.U_SUPPRESSOR, "suppressor"), (K.U_FLASHLIGHT, "flashlight")):
             if su(g, s, f):
                 items[name] = su(g, s, f)
+        # traps and combined cards (§4.4, §4.5): the stuff for traps cards, the component
+        # cards (a bit a search card)
+        if su(g, s, K.U_TRAP_STUFF):
+            items["trap_stuff"] = su(g, s, K.U_TRAP_STUFF)
+        for c, name in enumerate(r.names("search")):
+            if su(g, s, K.U_PARTS) >> c & 1:
+                items[name] = 1
         sv.append({"alive": alive, "place": k_place(r, su(g, s, K.U_PLACE)) if alive else None,
                    "health": su(g, s, K.U_HEALTH) if alive else None, "stress": su(g, s, K.U_STRESS),
                    "infection": su(g, s, K.U_INFECTION), "sp": su(g, s, K.U_SP),
@@ -233,7 +244,8 @@ def k_obs(g: Game) -> dict:
             p = su(g, s, K.U_PLACE)
             b = K.S_PLACES + p * K.P_W
             q = k_place(r, p)
-            marks[q] = (int(st[b + K.P_CORPSES]), int(st[b + K.P_MARKERS]) if q[0] == "t" else 0)
+            marks[q] = (int(st[b + K.P_CORPSES]), int(st[b + K.P_MARKERS]) if q[0] == "t" else 0,
+                        int(st[b + K.P_TRAP]))
     ph = g.g(K.G_PHASE)
     pend = {K.PH_ORDER: "activate", K.PH_ACT: "act", K.PH_RESERVE: "reserve", K.PH_PICK: "keep"}.get(ph)
     cur = g.g(K.G_CUR)
@@ -258,6 +270,8 @@ def r_obs(ref: Reference) -> dict:
                 items["armour_" + R[f"search.{c}.location"]] += 1
             elif kind in ("suppressor", "flashlight"):
                 items[kind] = 1      # the kernel holds these as a flag: a second one adds nothing
+            elif kind == "component":
+                items[c] += 1        # one of each component card (by name)
             elif kind != "weapon":
                 items[kind] += 1
         sv.append({"alive": x["alive"], "place": r_place(x["tile"], x["zone"]) if x["alive"] else None,
@@ -270,11 +284,11 @@ def r_obs(ref: Reference) -> dict:
         for e in t["enemies"]:
             enemies.setdefault(_tid_place(tid, t), []).append((e["slot"], e["kind"], e["wounds"], e["engaged"]))
     stand = {x["place"] for x in sv if x["alive"]}
-    marks = {q: (0, 0) for q in stand}
+    marks = {q: (0, 0, 0) for q in stand}
     for tid, t in ref.tiles.items():
         q = _tid_place(tid, t)
         if q in stand:
-            marks[q] = (t["corpses"], t["markers"])
+            marks[q] = (t["corpses"], t["markers"], t["trap"])
     pend, who = (ref.pending[0], ref.pending[1]) if ref.pending else (None, None)
     return {"turn": ref.turn, "hour": ref.hour, "threat": ref.threat,
             "noise": (ref.noise_red, ref.noise_yellow), "searches": ref.searches, "hunter": ref.hunter,
@@ -290,7 +304,9 @@ _STATS = (("kills", K.G_KILLS, "kills"), ("thr_noise", K.G_THR_NOISE, ("threat_f
           ("thr_cards", K.G_THR_CARDS, ("threat_from", "cards")),
           ("thr_lowered", K.G_THR_LOWERED, "threat_lowered"), ("sp_rolls", K.G_SP_ROLLS, "sp_on_rolls"),
           ("sp_threat", K.G_SP_THREAT, "sp_on_threat"), ("hunter_spawns", K.G_HUNTER_SPAWNS, "hunter_spawns"),
-          ("hunter_damage", K.G_HUNTER_DAMAGE, "hunter_damage"), ("hunter_kills", K.G_HUNTER_KILLS, "hunter_kills"))
+          ("hunter_damage", K.G_HUNTER_DAMAGE, "hunter_damage"), ("hunter_kills", K.G_HUNTER_KILLS, "hunter_kills"),
+          ("traps_set", K.G_TRAPS_SET, "traps_set"), ("trap_hits", K.G_TRAP_HITS, "trap_hits"),
+          ("trap_kills", K.G_TRAP_KILLS, "trap_kills"), ("combined", K.G_COMBINED, "cards_combined"))
 _DEATHS = (("damage", K.G_DEAD_DAMAGE), ("infection", K.G_DEAD_INFECTION), ("hunger", K.G_DEAD_HUNGER))
 # the kernel's draw piles (step._DECKS order) and the reference's names for them
 _PILES = (("search", K.S_SDECK, K.G_POS_SEARCH, K.RP_N_SEARCH, "search"),
@@ -331,10 +347,10 @@ def k_hidden(g: Game) -> dict:
     places = {}
     for p in range(K.MAX_PLACES):
         b = K.S_PLACES + p * K.P_W
-        c, m = int(st[b + K.P_CORPSES]), int(st[b + K.P_MARKERS])
-        if c or m:
+        c, m, trap = int(st[b + K.P_CORPSES]), int(st[b + K.P_MARKERS]), int(st[b + K.P_TRAP])
+        if c or m or trap:
             q = ("z",) + divmod(p, cols) if p < K.MAX_ZONES else k_place(r, p)
-            places[q] = (c, m)
+            places[q] = (c, m, trap)
     out["places"] = places
     piles = {}
     for kind, a, pos, param, ref_name in _PILES:
@@ -371,8 +387,8 @@ def r_hidden(ref: Reference) -> dict:
                         if x["alive"] else None for x in ref.sv]
     places = {}
     for tid, t in ref.tiles.items():
-        if t["corpses"] or t["markers"]:
-            places[_tid_place(tid, t)] = (t["corpses"], t["markers"])
+        if t["corpses"] or t["markers"] or t["trap"]:
+            places[_tid_place(tid, t)] = (t["corpses"], t["markers"], t["trap"])
     out["places"] = places
     out["piles"] = {name: dict(sorted((k, v) for k, v in ref.piles[name].left.items() if v))
                     for name in [p[4] for p in _PILES] + [p[1] for p in _THREAT_PILES]}
@@ -392,14 +408,16 @@ def k_record(g: Game) -> dict:
             "threat_lowered": rec["threat_lowered_by_sp"], "sp_on_rolls": rec["sp_on_rolls"],
             "sp_on_threat": rec["sp_on_threat"], "kills": rec["kills"], "hunter_spawns": rec["hunter_spawns"],
             "hunter_damage": rec["hunter_damage"], "hunter_kills": rec["hunter_kills"],
-            "decisions": rec["decisions"]}
+            "decisions": rec["decisions"], "traps_set": rec["traps_set"], "trap_kills": rec["trap_kills"],
+            "cards_combined": rec["cards_combined"]}
 
 
 def r_record(ref: Reference, auto: int) -> dict:
     rec = ref.record()
     out = {k: rec[k] for k in ("result", "success", "vp", "turns", "alive", "deaths", "searches", "threat",
                                "threat_level", "threat_from", "threat_lowered", "sp_on_rolls", "sp_on_threat",
-                               "kills", "hunter_spawns", "hunter_damage", "hunter_kills")}
+                               "kills", "hunter_spawns", "hunter_damage", "hunter_kills", "traps_set",
+                               "trap_kills", "cards_combined")}
     out["decisions"] = rec["decisions"] - auto
     return out
 
