@@ -1329,6 +1329,8 @@ class Reference:
                 a = yield ("hidden", s)
                 if a[0] == "stay_hidden":
                     self._infection_dice(s, self.R["combat.hide_dice"])
+                    # Reading 2: a death of infection here may leave the team at its goal
+                    self._check_end()
                 else:
                     sv["hidden"] = False
         keep_reserve = True
