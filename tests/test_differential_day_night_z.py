@@ -1133,9 +1133,9 @@ def test_a_slow_weapon_swapped_after_its_shot(slow_guns):
 # 16, knives 8, axes 6, bats 8 at +1; supplies 12 and ammunition 2 to keep the deck within
 # its 128 cards) and the trap's base damage 2 (a knife's trap kills a zombie); "kits" adds
 # a trap-combinable Colt and bat (trap damage 1: traps with the ranged weapon and with both
-# hands), Lebeu starting with a bat (a nailed bat within reach of a team of 2) and Olsson
+# hands; Colts 8 cards at +1), Lebeu starting with a bat (a nailed bat within reach of a team of 2) and Olsson
 # with a knife; "cap1" is "kits" with a stuff for traps card of capacity 1 (no trap of both
-# hands) and the preset's base damage 1 (traps that do not kill).
+# hands) and a base damage 0 (a trap of 1: an enemy of health 2 or more survives it).
 # The players: the random player, the baseline, and a "trappy" one (the baseline or the
 # random player, which combines with probability 4/5, sets a trap with probability 3/5 and
 # hides among corpses with probability 1/4 where it may, keeps a stuff for traps, nails or a trap weapon when a search draws one and
@@ -1155,9 +1155,10 @@ def _trap_rules() -> dict:
         **{f"search.{w}.modifier": 1 for w in ("knife", "axe", "bat")},
         "search.supplies.count": 12, "search.ammo.count": 2})
     kits = common.override({"weapons.colt.trap_damage": 1, "weapons.bat.trap_damage": 1,
+                            "search.colt.count": 8, "search.colt.modifier": 1,
                             "survivors.lebeu.weapon": "bat", "survivors.olsson.weapon": "knife"})
     return {"common": common, "kits": kits,
-            "cap1": kits.override({"search.stuff_for_traps.capacity": 1, "search.stuff_for_traps.amount": 1})}
+            "cap1": kits.override({"search.stuff_for_traps.capacity": 1, "search.stuff_for_traps.amount": 0})}
 
 
 @pytest.fixture(scope="module")
@@ -1252,14 +1253,17 @@ def test_traps_were_compared(trap_rules):
         for case in _trap_cases(_TRAP_GAMES):
             if (name, case[0]) not in _TRAP_KNOWN:
                 c += _TRAPS[name, case] if (name, case) in _TRAPS else _play_traps(trap_rules[name], name, case)
-        least = {"set_trap": 40, "traps_set": 15, "trap_failed": 5, "trap_sp": 5, "trap_arg1": 20,
-                 "trap_kills": 1, "combine": 1 if name == "common" else 10,
-                 "trap_arg2": 0 if name == "common" else 1}
-        print(name, dict(c))
+        base = {"set_trap": 15, "traps_set": 10, "trap_failed": 3, "trap_sp": 5, "trap_arg1": 10,
+                "trap_kills": 4, "combine": 1, "set_trap_hidden": 2}
+        least = {"common": base,
+                 "kits": {**base, "set_trap": 40, "traps_set": 30, "trap_arg2": 15, "trap_arg3": 1,
+                          "trap_kills": 10, "combine": 5},
+                 "cap1": {**base, "set_trap": 30, "traps_set": 25, "trap_arg2": 10, "trap_survived": 2,
+                          "combine": 5}}[name]
         assert all(c[k] >= n for k, n in least.items()), (name, dict(c))
         assert name != "cap1" or c["trap_arg3"] == 0, (name, dict(c))
         total += c
-    assert total["trap_survived"] >= 1 and total["trap_kills"] >= 5 and total["cards_combined"] >= 20, dict(total)
+    assert total["traps_set"] >= 60 and total["trap_kills"] >= 20 and total["cards_combined"] >= 15, dict(total)
 
 
 def test_ignoring_a_trap_is_caught(trap_rules, monkeypatch):
