@@ -80,6 +80,10 @@ card, he spends the AP he kept) -- ``sp`` is the survival points spent on that r
   Readings 31-34): ``direction`` 0 he gives ``good`` to b, 1 b gives it to him; ``good``
   one of ``GOODS``; the first give of an exchange costs ``combat.exchange_ap`` AP, the next
   are free up to ``combat.exchange_items`` gives in all.
+- ``("set_trap", arg, sp)``: ``combat.trap_ap`` AP, a Mechanisms check (Readings 36-37):
+  ``arg`` 1 the melee weapon, 2 the ranged weapon, 3 both go into the trap.
+- ``("combine", card)``: ``combat.combine_ap`` AP: the search card ``card`` (a card with
+  ``components``) is made of its components (Reading 40).
 - ``("end",)``: ends the activation; the AP left are kept in reserve.
 
 Pending ``keep`` (after ``search_zone``): ``("keep", card, sp)`` for each card drawn (the
@@ -113,7 +117,8 @@ armour, consumables, suppressor, flashlight), ``hidden``, ``defending``, ``activ
 of light his flashlight has left from the unit it runs on), ``exchange`` (the gives left in
 the exchange he has open, Reading 33; 0: none open)), ``tiles`` (dict id ->
 {``enemies``: list of {``id``, ``kind``, ``wounds``, ``engaged`` (seat or None)},
-``corpses``, ``search_markers``, ``searched``}),
+``corpses``, ``search_markers``, ``searched``, ``trap`` (the trap marker's damage, 0
+none)}),
 ``explored`` (location tiles explored), ``visited`` (locations visited),
 ``surprises_left`` (surprise zones not yet turned), ``miniatures`` (left in the box, by
 kind), ``drawn`` (the cards of a pending ``keep``, private to its seat; else []).
@@ -153,7 +158,8 @@ Record keys
 (final unit), ``threat_level``, ``threat_from`` ({"noise", "leave", "clock", "cards"}),
 ``threat_lowered`` (units), ``sp_on_rolls``, ``sp_on_threat``, ``kills``,
 ``hunter`` ("absent", "came", "wounded", "killed"), ``hunter_spawns``, ``hunter_damage``,
-``hunter_kills``, ``decisions`` (actions applied), ``survivors`` (final per-seat dicts as
+``hunter_kills``, ``decisions`` (actions applied), ``traps_set`` (traps whose check
+passed), ``trap_kills`` (enemies a trap killed), ``cards_combined``, ``survivors`` (final per-seat dicts as
 in the observation).
 
 Order of draws
@@ -373,6 +379,41 @@ Exchanges (§4.6 "reorganize inventory", the docs page's **Exchanges**)
     each activation and each reserve activation.
 34. With gives still open and no AP left, the activation goes on (the gives and the free
     actions are legal); ``("end",)`` alone left ends it as ever.
+
+Traps and combined cards (§4.4, §4.5, the docs page's "Traps and combined cards")
+--------------------------------------------------------------------------------
+35. A stuff for traps card (search kind ``trap_stuff``) is kept as any card, any number of
+    them; a component card (kind ``component``, the nails) is kept once: a second copy
+    found (a passed check, a successful search) is lost.
+36. ``set_trap`` is legal on a location tile (never a city tile or zone) whose trap marker
+    is not laid yet, holding a stuff for traps card and ``combat.trap_ap`` AP; ``arg`` 1 /
+    2 / 3 names the carried melee / ranged / both weapons, each of them trap-combinable
+    (``weapons.<w>.trap_damage`` > 0), at most the card's ``capacity`` of them; each with
+    0..the roll's SP limit. No condition on enemies, engaged or far, nor on hiding. It
+    closes an open exchange and counts as having acted (no complete-turn action after it).
+37. The check: Mechanisms (the hour's value, a lit flashlight's day value at night) + SP,
+    ``survivor.min_pool`` at least, a star of his stress colour, a pass earning
+    ``sp_per_passed_check``; its dice are ``check_die`` draws. Passed: the stuff for traps
+    card (his first) and the chosen weapons (with their search cards) are discarded, the
+    melee hand falling back on the fists, and a marker of damage ``amount`` + the weapons'
+    ``trap_damage`` lies on his tile; ``traps_set`` + 1. Failed: the AP and the SP only.
+    No noise, and hiding is not left (the docs page names neither).
+38. The marker fires on the first enemy that engages a survivor on its tile (a threat
+    phase's advance, excitement's free advances included); an enemy spawned far or already
+    engaged when the marker is laid does not fire it. The marker is discarded, the enemy's
+    wounds grow by its damage (resistance not subtracted); at its health it dies: a corpse
+    marker, back in the box (the Hunter: dead), no SP, ``trap_kills`` + 1 and not a kill,
+    and it takes no further action. A surviving enemy stays engaged, its action spent on
+    the advance.
+39. A marker not fired goes with the location's tiles when the last survivor leaves the
+    location (Reading 6).
+40. ``combine``: legal with ``combat.combine_ap`` AP when he carries every component of a
+    search card with ``components`` (a weapon component in a hand, another component as a
+    card held), one action a combined card in the search data's order; no check, no dice,
+    no noise; it closes an open exchange and counts as having acted. The components are
+    discarded (a weapon component with its search card, if held, its hand falling back on
+    the fists), the combined weapon goes into its hand (with its search card) and
+    ``cards_combined`` + 1.
 """
 from __future__ import annotations
 
