@@ -530,6 +530,12 @@ def play_both(seed: int, game: int, team: int, policy: str = "baseline", *, rule
         if set(kl) != rl:
             fail(f"legal actions differ: kernel only {sorted(set(kl) - rl, key=str)[:10]}, "
                  f"reference only {sorted(rl - set(kl), key=str)[:10]}")
+        if counts is not None and any(c // K.ACT_KIND == K.AC_SET_TRAP for c in g.legal_codes()):
+            # a trap may be set with both hands trap-combinable (the capacity then decides
+            # whether argument 3 is offered)
+            hands = [su(g, g.g(K.G_CUR), f) for f in (K.U_MELEE, K.U_RANGED)]
+            counts["both_trappable"] += all(w >= 0 and g.rules.get(f"weapons.{g.rules.weapon_names[w]}.trap_damage")
+                                            for w in hands)
         code = None if pick is None else pick(g.legal_codes(), g)   # a test's own choice, or None
         if code is None:
             code = g.legal_codes()[g.policy_choice() if chooser is None else g.policy_choice(chooser)]
@@ -1272,7 +1278,8 @@ def test_traps_were_compared(trap_rules):
                  "cap1": {**base, "set_trap": 30, "traps_set": 25, "trap_arg2": 10, "trap_survived": 2,
                           "combine": 5}}[name]
         assert all(c[k] >= n for k, n in least.items()), (name, dict(c))
-        assert name != "cap1" or c["trap_arg3"] == 0, (name, dict(c))
+        # capacity 1: argument 3 never offered where both hands could go into the trap
+        assert name != "cap1" or (c["trap_arg3"] == 0 and c["both_trappable"] >= 3), (name, dict(c))
         total += c
     assert total["traps_set"] >= 60 and total["trap_kills"] >= 20 and total["cards_combined"] >= 15, dict(total)
 
