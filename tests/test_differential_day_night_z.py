@@ -1208,8 +1208,9 @@ _TRAPS: dict[tuple, Counter] = {}   # (ruleset, case) -> what its game compared
 # Disagreements found by these games that are not the traps' (kernel or docs questions,
 # reported, not settled here): (ruleset, game) -> the reason
 _TRAP_KNOWN = {
-    ("common", 91): "surprise zone (2,2) turned by Kenji's move: the card deploys a city tile "
-                    "on which no enemy can be placed; at the end of his activation the kernel "
+    ("common", 91): "surprise zone (2,2) turned by Kenji's move at 21:00: a Crawler ambush with "
+                    "no crawler left in the box (the reference deploys its city tile, empty); "
+                    "at the end of his activation the kernel "
                     "draws his street encounter card (fall), the reference does not (Reading 4: "
                     "'no city tile is deployed on that zone'); seed 1414, game 91, team 4, "
                     "random, 08:00, decision 186 (no trap involved)",
