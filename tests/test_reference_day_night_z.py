@@ -844,3 +844,67 @@ def test_weapons_are_swapped_fists_stay_and_a_slow_shot_stays_with_the_weapon():
     assert (a["weapons"], b["weapons"]) == (["rifle"], ["knife", "shotgun"])
     assert ("attack", "rifle", w, 0) in g.legal_actions()
     assert a["slow_used"] == set() and b["slow_used"] == {"shotgun"}
+
+
+# ------------------------------------------------------------------ traps (§4.4) and combined cards (§4.5)
+def lebeu_on_a_location_tile(queues=None, over=None) -> tuple[Reference, dict]:
+    """Lebeu (seat 1, her knife: trap damage 1) on the access tile of the first location,
+    holding a stuff for traps card, with 3 AP."""
+    g = game(2, queues, over)
+    loc = g.locations[0]
+    t = g._deploy(f"{loc}:0", tuple(R[f"locations.{loc}.access"]))
+    sv = g.sv[1]
+    sv.update(tile=t["id"], zone=t["zone"], ap=3)
+    sv["cards"].append("stuff_for_traps")
+    return g, t
+
+
+def test_a_trap_is_set_with_a_mechanisms_check_and_its_weapons_go():
+    g, t = lebeu_on_a_location_tile({"check_die": ["f6", "f6", "f1"]})
+    assert g._trap_legal(1) == [("set_trap", 1, p) for p in range(min(R["survivor.max_sp_per_roll"], g.sv[1]["sp"]) + 1)]
+    sp = g.sv[1]["sp"]
+    g._set_trap(1, 1, 0)                      # Mechanisms 2: two dice, no star of green
+    assert t["trap"] == 0 and g.sv[1]["weapons"] == ["knife"] and g.sv[1]["ap"] == 3 - R["combat.trap_ap"]
+    assert g.stats["traps_set"] == 0 and g.sv[1]["sp"] == sp
+    g._set_trap(1, 1, 1)                      # 3 dice; the third a star
+    amount, knife = R["search.stuff_for_traps.amount"], R["weapons.knife.trap_damage"]
+    assert t["trap"] == amount + knife and g.sv[1]["weapons"] == [] and "stuff_for_traps" not in g.sv[1]["cards"]
+    assert g._carried(1, "melee") == "fists" and g.stats["traps_set"] == 1
+    assert g._trap_legal(1) == []             # one marker a tile; no stuff left either
+
+
+def test_a_trap_fires_on_the_first_enemy_to_engage_without_resistance_and_kills_for_no_sp():
+    g, t = lebeu_on_a_location_tile()
+    t["trap"] = 2
+    far = g._place(t, "walker")
+    other = g._place(t, "walker")
+    sp, kills = g.sv[1]["sp"], g.stats["kills"]
+    g.hour = 14                               # a walker by day: health 1
+    assert g._advance_enemy(t, far)
+    assert far not in t["enemies"] and t["corpses"] == 1 and t["trap"] == 0
+    assert g.stats["trap_kills"] == 1 and g.stats["kills"] == kills and g.sv[1]["sp"] == sp
+    assert g._advance_enemy(t, other) and other["engaged"] == 1 and other["wounds"] == 0   # walks in free
+
+
+def test_an_enemy_surviving_the_trap_stays_engaged_with_its_wounds():
+    g, t = lebeu_on_a_location_tile()
+    t["trap"] = 1
+    e = g._place(t, "walker")
+    g.hour = 22                               # a walker by night: health 2
+    assert g._advance_enemy(t, e)
+    assert e["engaged"] == 1 and e["wounds"] == 1 and t["trap"] == 0 and g.stats["trap_kills"] == 0
+
+
+def test_combine_makes_a_nailed_bat_from_a_bat_in_hand_and_nails():
+    g = game(3)
+    kenji = g.sv[2]
+    kenji["ap"] = 2
+    assert g._combine_legal(2) == []
+    kenji["cards"].append("nails")
+    g._gain_card(2, "nails")                  # a second copy is lost
+    assert kenji["cards"].count("nails") == 1
+    assert g._combine_legal(2) == [("combine", "nailed_bat")]
+    g._combine(2, "nailed_bat")
+    assert kenji["weapons"] == ["nailed_bat"] and "nails" not in kenji["cards"]
+    assert kenji["ap"] == 2 - R["combat.combine_ap"] and g.stats["cards_combined"] == 1
+    assert g._combine_legal(2) == []

@@ -80,6 +80,10 @@ card, he spends the AP he kept) -- ``sp`` is the survival points spent on that r
   Readings 31-34): ``direction`` 0 he gives ``good`` to b, 1 b gives it to him; ``good``
   one of ``GOODS``; the first give of an exchange costs ``combat.exchange_ap`` AP, the next
   are free up to ``combat.exchange_items`` gives in all.
+- ``("set_trap", arg, sp)``: ``combat.trap_ap`` AP, a Mechanisms check (Readings 36-37):
+  ``arg`` 1 the melee weapon, 2 the ranged weapon, 3 both go into the trap.
+- ``("combine", card)``: ``combat.combine_ap`` AP: the search card ``card`` (a card with
+  ``components``) is made of its components (Reading 40).
 - ``("end",)``: ends the activation; the AP left are kept in reserve.
 
 Pending ``keep`` (after ``search_zone``): ``("keep", card, sp)`` for each card drawn (the
@@ -113,7 +117,8 @@ armour, consumables, suppressor, flashlight), ``hidden``, ``defending``, ``activ
 of light his flashlight has left from the unit it runs on), ``exchange`` (the gives left in
 the exchange he has open, Reading 33; 0: none open)), ``tiles`` (dict id ->
 {``enemies``: list of {``id``, ``kind``, ``wounds``, ``engaged`` (seat or None)},
-``corpses``, ``search_markers``, ``searched``}),
+``corpses``, ``search_markers``, ``searched``, ``trap`` (the trap marker's damage, 0
+none)}),
 ``explored`` (location tiles explored), ``visited`` (locations visited),
 ``surprises_left`` (surprise zones not yet turned), ``miniatures`` (left in the box, by
 kind), ``drawn`` (the cards of a pending ``keep``, private to its seat; else []).
@@ -153,7 +158,8 @@ Record keys
 (final unit), ``threat_level``, ``threat_from`` ({"noise", "leave", "clock", "cards"}),
 ``threat_lowered`` (units), ``sp_on_rolls``, ``sp_on_threat``, ``kills``,
 ``hunter`` ("absent", "came", "wounded", "killed"), ``hunter_spawns``, ``hunter_damage``,
-``hunter_kills``, ``decisions`` (actions applied), ``survivors`` (final per-seat dicts as
+``hunter_kills``, ``decisions`` (actions applied), ``traps_set`` (traps whose check
+passed), ``trap_kills`` (enemies a trap killed), ``cards_combined``, ``survivors`` (final per-seat dicts as
 in the observation).
 
 Order of draws
@@ -373,6 +379,41 @@ Exchanges (§4.6 "reorganize inventory", the docs page's **Exchanges**)
     each activation and each reserve activation.
 34. With gives still open and no AP left, the activation goes on (the gives and the free
     actions are legal); ``("end",)`` alone left ends it as ever.
+
+Traps and combined cards (§4.4, §4.5, the docs page's "Traps and combined cards")
+--------------------------------------------------------------------------------
+35. A stuff for traps card (search kind ``trap_stuff``) is kept as any card, any number of
+    them; a component card (kind ``component``, the nails) is kept once: a second copy
+    found (a passed check, a successful search) is lost.
+36. ``set_trap`` is legal on a location tile (never a city tile or zone) whose trap marker
+    is not laid yet, holding a stuff for traps card and ``combat.trap_ap`` AP; ``arg`` 1 /
+    2 / 3 names the carried melee / ranged / both weapons, each of them trap-combinable
+    (``weapons.<w>.trap_damage`` > 0), at most the card's ``capacity`` of them; each with
+    0..the roll's SP limit. No condition on enemies, engaged or far, nor on hiding. It
+    closes an open exchange and counts as having acted (no complete-turn action after it).
+37. The check: Mechanisms (the hour's value, a lit flashlight's day value at night) + SP,
+    ``survivor.min_pool`` at least, a star of his stress colour, a pass earning
+    ``sp_per_passed_check``; its dice are ``check_die`` draws. Passed: the stuff for traps
+    card (his first) and the chosen weapons (with their search cards) are discarded, the
+    melee hand falling back on the fists, and a marker of damage ``amount`` + the weapons'
+    ``trap_damage`` lies on his tile; ``traps_set`` + 1. Failed: the AP and the SP only.
+    No noise, and hiding is not left (the docs page names neither).
+38. The marker fires on the first enemy that engages a survivor on its tile (a threat
+    phase's advance, excitement's free advances included); an enemy spawned far or already
+    engaged when the marker is laid does not fire it. The marker is discarded, the enemy's
+    wounds grow by its damage (resistance not subtracted); at its health it dies: a corpse
+    marker, back in the box (the Hunter: dead), no SP, ``trap_kills`` + 1 and not a kill,
+    and it takes no further action. A surviving enemy stays engaged, its action spent on
+    the advance.
+39. A marker not fired goes with the location's tiles when the last survivor leaves the
+    location (Reading 6).
+40. ``combine``: legal with ``combat.combine_ap`` AP when he carries every component of a
+    search card with ``components`` (a weapon component in a hand, another component as a
+    card held), one action a combined card in the search data's order; no check, no dice,
+    no noise; it closes an open exchange and counts as having acted. The components are
+    discarded (a weapon component with its search card, if held, its hand falling back on
+    the fists), the combined weapon goes into its hand (with its search card) and
+    ``cards_combined`` + 1.
 """
 from __future__ import annotations
 
@@ -497,7 +538,9 @@ class Reference:
             })
         self.stats = {"threat_from": {"noise": 0, "leave": 0, "clock": 0, "cards": 0},
                       "threat_lowered": 0, "sp_on_rolls": 0, "sp_on_threat": 0, "kills": 0,
-                      "hunter_spawns": 0, "hunter_damage": 0, "hunter_kills": 0, "decisions": 0}
+                      "hunter_spawns": 0, "hunter_damage": 0, "hunter_kills": 0, "decisions": 0,
+                      # Readings 35-41: traps set, traps fired, trap kills, cards combined
+                      "traps_set": 0, "trap_hits": 0, "trap_kills": 0, "cards_combined": 0}
         self.deaths = {"damage": 0, "infection": 0, "hunger": 0}
         self.result: str | None = None
         self._defer_end = False   # side B of the threat card plays out even if all die
@@ -550,7 +593,7 @@ class Reference:
             return {"enemies": [{"id": e["id"], "kind": e["kind"], "wounds": e["wounds"],
                                  "engaged": e["engaged"]} for e in t["enemies"]],
                     "corpses": t["corpses"], "search_markers": t["markers"],
-                    "searched": t["id"] in self.searched}
+                    "searched": t["id"] in self.searched, "trap": t["trap"]}
         s = self.to_move()
         return {
             "turn": self.turn, "hour": self.hour, "night": self._night(), "phase": self.phase,
@@ -589,6 +632,8 @@ class Reference:
             "sp_on_threat": self.stats["sp_on_threat"], "kills": self.stats["kills"], "hunter": hunter,
             "hunter_spawns": self.stats["hunter_spawns"], "hunter_damage": self.stats["hunter_damage"],
             "hunter_kills": self.stats["hunter_kills"], "decisions": self.stats["decisions"],
+            "traps_set": self.stats["traps_set"], "trap_kills": self.stats["trap_kills"],
+            "cards_combined": self.stats["cards_combined"],
             "survivors": [self._sv_obs(i) for i in range(self.n)],
         }
 
@@ -808,7 +853,8 @@ class Reference:
     # ------------------------------------------------------------------ tiles and spawns
     def _deploy(self, tid: str, zone) -> dict:
         if tid not in self.tiles:
-            self.tiles[tid] = {"id": tid, "zone": tuple(zone), "enemies": [], "corpses": 0, "markers": 0}
+            self.tiles[tid] = {"id": tid, "zone": tuple(zone), "enemies": [], "corpses": 0, "markers": 0,
+                              "trap": 0}   # Reading 37: the trap marker's damage (0: none)
         return self.tiles[tid]
 
     def _city_tile_at(self, zone) -> dict:
@@ -1042,6 +1088,8 @@ class Reference:
             sv["supplies"] += R[f"search.{card}.amount"]
         elif kind == "ammo":
             sv["ammo"] += R[f"search.{card}.amount"]
+        elif kind == "component" and card in sv["cards"]:
+            return   # Reading 35: one of each component card kept; a second copy is lost
         else:
             sv["cards"].append(card)
             if kind == "weapon":
@@ -1136,6 +1184,8 @@ class Reference:
             out.append(("defend",))
         if self._jump_from(s) and ap >= R["map.jump_ap"]:   # Reading 26
             out += [("jump", p) for p in sps]
+        out += self._trap_legal(s)      # Reading 36
+        out += self._combine_legal(s)   # Reading 40
         if fresh and sv["stress"] > 0:
             out.append(("rest",))
         if sv["hidden"]:
@@ -1320,6 +1370,8 @@ class Reference:
                 a = yield ("hidden", s)
                 if a[0] == "stay_hidden":
                     self._infection_dice(s, self.R["combat.hide_dice"])
+                    # Reading 2: a death of infection here may leave the team at its goal
+                    self._check_end()
                 else:
                     sv["hidden"] = False
         keep_reserve = True
@@ -1368,7 +1420,7 @@ class Reference:
         R, sv = self.R, self.sv[s]
         kind = a[0]
         if kind in ("move", "enter", "tile", "exit_location", "attack", "search_zone", "search_item",
-                    "search_corpse", "hide", "defend", "rest", "jump", "give"):
+                    "search_corpse", "hide", "defend", "rest", "jump", "give", "set_trap", "combine"):
             sv["acted"] = True
         if kind == "give":
             self._give(s, *a[1:])
@@ -1449,6 +1501,12 @@ class Reference:
             return self._arrive_zone(s, z, False)
         if kind == "attack":
             yield from self._attack(s, a[1], a[2], a[3], free=False)
+            return None
+        if kind == "set_trap":
+            self._set_trap(s, a[1], a[2])
+            return None
+        if kind == "combine":
+            self._combine(s, a[1])
             return None
         if kind == "search_zone":
             sv["ap"] = 0
@@ -1725,6 +1783,8 @@ class Reference:
         if not cands:
             return False
         e["engaged"] = self._priority(cands)
+        if t["trap"] > 0:   # Reading 38: the first enemy to engage on a trapped tile fires it
+            self._fire_trap(t, e)
         return True
 
     def _zombies(self, side_a: str, where: str):
@@ -1742,6 +1802,8 @@ class Reference:
                     self._advance_enemy(t, e)
         for t, e in acting:
             for _ in range(self._estat(e["kind"], "actions") + fury):
+                if e not in t["enemies"]:
+                    break   # Reading 38: killed by a trap
                 s = e["engaged"]
                 if s is not None and (not self.sv[s]["alive"] or self.sv[s]["hidden"]):
                     e["engaged"] = s = None
@@ -1749,6 +1811,109 @@ class Reference:
                     self._enemy_attack(e, s, where)
                 elif not self._advance_enemy(t, e):
                     break
+
+    # ------------------------------------------------------------------ traps (§4.4) and combined cards (§4.5)
+    def _trap_weapons(self, s: int) -> dict[int, str]:
+        """Reading 36: his trap-combinable carried weapons by argument bit (1 melee, 2 ranged)."""
+        out = {}
+        for bit, kind in ((1, "melee"), (2, "ranged")):
+            w = self._carried(s, kind)
+            if w is not None and self.R.get(f"weapons.{w}.trap_damage", 0) > 0:
+                out[bit] = w
+        return out
+
+    def _trap_legal(self, s: int) -> list[tuple]:
+        R, sv = self.R, self.sv[s]
+        loc = self._in_location(s)
+        stuff = self._card_of_kind(s, "trap_stuff")
+        if loc is None or stuff is None or self._tile_of(s)["trap"] > 0 or sv["ap"] < R["combat.trap_ap"]:
+            return []
+        ws = self._trap_weapons(s)
+        cap = R[f"search.{stuff}.capacity"]
+        sps = range(0, min(R["survivor.max_sp_per_roll"], sv["sp"]) + 1)
+        args = [arg for arg in (1, 2, 3) if all(b in ws for b in (1, 2) if arg & b)
+                and bin(arg).count("1") <= cap]
+        return [("set_trap", arg, p) for arg in args for p in sps]
+
+    def _discard_weapon(self, s: int, w: str) -> None:
+        """A carried weapon leaves his hand (the melee hand falls back on the fists), with
+        its search card if he holds one."""
+        sv = self.sv[s]
+        sv["weapons"].remove(w)
+        card = next((c for c in sv["cards"] if self.R[f"search.{c}.kind"] == "weapon"
+                     and self.R[f"search.{c}.weapon"] == w), None)
+        if card is not None:
+            sv["cards"].remove(card)
+
+    def _set_trap(self, s: int, arg: int, sp: int) -> None:
+        """Reading 37: the AP, a Mechanisms check; passed, the stuff for traps card and the
+        chosen weapons are discarded and a marker of amount + their trap damage lies on
+        his tile; failed, only the AP (and the SP) are spent."""
+        R, sv = self.R, self.sv[s]
+        sv["ap"] -= R["combat.trap_ap"]
+        if not self._check(s, "mechanisms", 0, sp):
+            return
+        stuff = self._card_of_kind(s, "trap_stuff")
+        ws = self._trap_weapons(s)
+        dmg = R[f"search.{stuff}.amount"]
+        sv["cards"].remove(stuff)
+        for bit in (1, 2):
+            if arg & bit:
+                dmg += R[f"weapons.{ws[bit]}.trap_damage"]
+                self._discard_weapon(s, ws[bit])
+        self._tile_of(s)["trap"] = dmg
+        self.stats["traps_set"] += 1
+
+    def _fire_trap(self, t: dict, e: dict) -> None:
+        """Reading 38: the marker is discarded; the enemy takes its damage at once,
+        resistance not subtracted; killed: a corpse, back to the box (the Hunter: dead), no
+        SP, a trap kill, not a kill."""
+        dmg, t["trap"] = t["trap"], 0
+        self.stats["trap_hits"] += 1
+        e["wounds"] += dmg
+        if e["wounds"] < self._estat(e["kind"], "health"):
+            return
+        t["enemies"].remove(e)
+        t["corpses"] += 1
+        self.stats["trap_kills"] += 1
+        if e["kind"] == "hunter":
+            self.hunter = "dead"
+            self.hunter_wounds = 0
+        elif not self.R["variants.unlimited_miniatures"]:
+            self.box[e["kind"]] += 1
+
+    def _components(self, card: str) -> list[str]:
+        return list(self.R.get(f"search.{card}.components") or ())
+
+    def _has_component(self, s: int, c: str) -> bool:
+        """A weapon component in a hand; another component card held."""
+        if self.R[f"search.{c}.kind"] == "weapon":
+            return self.R[f"search.{c}.weapon"] in self.sv[s]["weapons"]
+        return c in self.sv[s]["cards"]
+
+    def _combine_legal(self, s: int) -> list[tuple]:
+        """Reading 40: one action a combined card whose components he carries."""
+        if self.sv[s]["ap"] < self.R["combat.combine_ap"]:
+            return []
+        return [("combine", c) for c in self.search_names
+                if self._components(c) and all(self._has_component(s, x) for x in self._components(c))]
+
+    def _combine(self, s: int, card: str) -> None:
+        """Reading 40: the components are discarded, the combined weapon goes into its hand."""
+        R, sv = self.R, self.sv[s]
+        sv["ap"] -= R["combat.combine_ap"]
+        for c in self._components(card):
+            if R[f"search.{c}.kind"] == "weapon":
+                self._discard_weapon(s, R[f"search.{c}.weapon"])
+            else:
+                sv["cards"].remove(c)
+        w = R[f"search.{card}.weapon"]
+        cur = self._carried(s, R[f"weapons.{w}.kind"])
+        if cur not in (None, "fists"):
+            self._discard_weapon(s, cur)
+        sv["weapons"].append(w)
+        sv["cards"].append(card)
+        self.stats["cards_combined"] += 1
 
     def _clock(self, hours: int):
         R = self.R
