@@ -1207,14 +1207,7 @@ def _trap_cases(n: int) -> list:
 _TRAPS: dict[tuple, Counter] = {}   # (ruleset, case) -> what its game compared
 # Disagreements found by these games that are not the traps' (kernel or docs questions,
 # reported, not settled here): (ruleset, game) -> the reason
-_TRAP_KNOWN = {
-    ("common", 91): "surprise zone (2,2) turned by Kenji's move at 21:00: a Crawler ambush with "
-                    "no crawler left in the box (the reference deploys its city tile, empty); "
-                    "at the end of his activation the kernel "
-                    "draws his street encounter card (fall), the reference does not (Reading 4: "
-                    "'no city tile is deployed on that zone'); seed 1414, game 91, team 4, "
-                    "random, 08:00, decision 186 (no trap involved)",
-}
+_TRAP_KNOWN: dict = {}  # (ruleset, game) -> the reason of a known disagreement (none now)
 
 
 def _play_traps(rules, name: str, case: tuple) -> Counter:
@@ -1252,11 +1245,11 @@ def test_traps(trap_rules, name, case):
     _play_traps(trap_rules[name], name, case)
 
 
-@pytest.mark.xfail(strict=True, reason=_TRAP_KNOWN["common", 91])
 def test_an_empty_surprise_tile_and_the_street_card():
-    """A surprise card that deploys a city tile with no enemy on it (none can be placed),
-    then the end of the activation of the survivor who turned it: the two engines disagree
-    on his street encounter card (reported, not settled: kernel or docs)."""
+    """A Crawler ambush turned with no crawler left in the box (seed 1414, game 91, team 4,
+    random, 08:00, decision 186): its city tile is laid all the same, as a horde's is, so
+    the survivor who turned it draws no street encounter card at the end of his activation
+    (the kernel once laid the tile only with its enemy; the engines disagreed here)."""
     case = next(c for c in _trap_cases(_TRAP_GAMES) if c[0] == 91)
     _play_traps(_trap_rules()["common"], "common", case)
 

@@ -680,6 +680,9 @@ def arrive(st, rng, dice, tr, spn, rl, s, p, q):
             if kind == K.SUR_HORDE:
                 spawn_cards(st, rng, tr, spn, rl, q, rl[r + K.UK_SPAWN])
             elif kind == K.SUR_ENEMY_AMBUSH:
+                # the card's city tile is laid when the card is turned, as a horde's is,
+                # even when its enemy cannot be placed (no miniature left, no room)
+                st[pl(q, K.P_DEPLOYED)] = 1
                 eng = s if engaged_with(st, s) < rl[K.R_PARAMS + K.RP_ENGAGED_CAP] else -1
                 e = place_one(st, rl, rl[r + K.UK_ENEMY], q, eng)
                 if e >= 0 and eng == s:
