@@ -3,7 +3,7 @@ the shelter (§7) between them (``kernels/campaign_nb.py`` plays them).
 
 >>> res = play_campaigns(40, adventures=2, team_size=2, seed=1)
 >>> list(res["campaigns"].columns[:4])
-['game', 'team_size', 'adventures', 'played']
+['game', 'team_size', 'start_hour', 'adventures']
 
 ``play_campaigns(n, *, adventures=3, team_size=None, start_hour=None, ruleset=None, seed=0,
 start=0, policy="baseline", params=None, shelter=None, threads=None, progress=None)`` returns
