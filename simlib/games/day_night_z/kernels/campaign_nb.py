@@ -6,10 +6,10 @@ out, adv, lo, hi)`` plays campaigns ``start + lo .. start + hi - 1`` (rows of ``
 ``codes.CAMPAIGN_FIELDS``; ``adv[i, k]``: adventure ``k``'s record,
 ``codes.ADVENTURE_FIELDS``); ``campaign_search_batch_nb`` (the same arguments) plays them
 with a search player (``pid``: ``search_nb.POLICY_ROLLOUT`` or ``POLICY_CLAIRVOYANT``,
-``par`` its vector), compiled only when a search player plays one.  A campaign is: the travel from the shelter (when
-``campaign.travel_before_first``), adventure 1, the travel back; then for each further
-adventure the shelter's days, the travel out, the adventure, the travel back.  It ends
-early when nobody is left.
+``par`` its vector), compiled only when a search player plays one.  A campaign is: the
+travel from the shelter (when ``campaign.travel_before_first``), adventure 1, the travel
+back; then for each further adventure the shelter's days, the travel out, the adventure,
+the travel back.  It ends early when nobody is left.
 
 Randomness: adventure 0 of campaign ``g`` is the engine's game ``g`` (the same key: with
 the travel off it plays exactly ``simlib simulate``'s game ``g``); adventure ``k > 0`` is
@@ -388,7 +388,8 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined, copi
 
 @njit_nb
 def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
-                     legal, dice, tr, spn, rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv, sx=None):
+                     legal, dice, tr, spn, rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv,
+                     sx=None):
     """Campaign ``g`` of ``seed``: its record into ``out`` and its adventures into ``adv``.
     ``sx``: ``None`` (a kernel player ``pid`` plays the adventures) or a search player's
     scratch (``work, wrng, wlegal, held, cand, vals``: ``search_nb.search_choose_nb``'s);
