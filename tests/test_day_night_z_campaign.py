@@ -304,8 +304,8 @@ def test_bad_input_names_the_allowed_values(rules):
         play_campaigns(10, shelter={"heel": 1})
     with pytest.raises(ValueError, match="adventures must be a whole number from 1 to 20"):
         play_campaigns(10, adventures=0)
-    with pytest.raises(ValueError, match="search player 'rollout' plays single adventures only"):
-        play_campaigns(10, policy="rollout")
+    with pytest.raises(ValueError, match="unknown policy 'rollin'; allowed: .*baseline.*rollout"):
+        play_campaigns(10, policy="rollin")
     with pytest.raises(Exception, match="unknown_dice"):
         rules.override({"campaign.travel.unknown_dice": [1]})
     with pytest.raises(Exception, match="unknown facility 'kitchen'"):
@@ -371,6 +371,60 @@ def test_campaign_compare_pairs_the_same_campaigns():
     assert f"{100 * r.success_a:.1f} %" in p.stdout and f"{100 * r.b_minus_a:+.2f}" in p.stdout
     p = _cli("compare", "--game", "day-night-z", "--campaign", "2")
     assert p.returncode != 0 and "compare two things on campaigns" in p.stderr
+
+
+# ------------------------------------------------------------------ the search players' campaign
+# a tiny budget (3 continuations, 2 turns ahead): the properties do not depend on it
+TINY = {"n": 3, "horizon": 2}
+
+
+def test_a_search_campaigns_first_adventure_is_the_search_players_game(rules):
+    """With no travel before the first adventure, a search player's campaign g starts with
+    exactly the search player's single game g (the same key, the same continuations); its
+    later adventures are played too, by the search (they are not the baseline's)."""
+    r = rules.override({"campaign.travel_before_first": False})
+    for policy, params in (("rollout", TINY), ("clairvoyant", {"horizon": 2})):
+        c = play_campaigns(3, adventures=2, team_size=2, seed=5, ruleset=r, policy=policy, params=params)
+        a = c["adventures"]
+        first = a[a.adventure == 1].drop(columns=["adventure", "alive_start"]).to_numpy()
+        want = play_games(3, team_size=2, seed=5, ruleset=r, policy=policy, params=params)["records"]
+        assert np.array_equal(first, want[:, :K.REC_CAMPAIGN])
+        base = play_campaigns(3, adventures=2, team_size=2, seed=5, ruleset=r)["adventures"]
+        assert not np.array_equal(a.to_numpy(), base.to_numpy())
+
+
+def test_a_search_campaign_is_a_function_of_seed_and_campaign_only():
+    """Same seed, same tables: whatever the threads or the campaigns around it; another
+    seed, other campaigns; adventure 2's continuations are keyed apart from adventure 1's."""
+    from simlib.games.day_night_z.campaign import campaign_tables
+
+    seen = []
+    kw = dict(adventures=2, team_size=2, seed=3, policy="rollout", params=TINY)
+    one = play_campaigns(4, threads=1, progress=lambda d, n: seen.append((d, n)), **kw)
+    two = play_campaigns(4, threads=2, **kw)
+    tail = play_campaigns(2, start=2, threads=1, **kw)
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    for k in one:
+        assert one[k].equals(two[k])
+    assert one["campaigns"].iloc[2:].reset_index(drop=True).equals(tail["campaigns"])
+    t1, t2 = campaign_tables([one]), campaign_tables([two])
+    for k in t1:
+        assert t1[k].equals(t2[k])
+    other = play_campaigns(4, threads=1, **dict(kw, seed=4))
+    assert not one["adventures"].drop(columns="game").equals(other["adventures"].drop(columns="game"))
+    key0 = game_key_nb(np.int64(3), np.int64(0))
+    assert C.search_seed_nb(key0) >= 0 and C.search_seed_nb(key0) != C.search_seed_nb(key0 ^ np.uint64(1))
+
+
+def test_command_plays_a_campaign_with_the_search_player():
+    p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--games", "2", "--players", "2",
+             "--policy", "rollout", "--policy-param", "n=3", "--policy-param", "horizon=2")
+    assert p.returncode == 0, p.stderr
+    assert "Campaigns of 2 adventures, 2 a cell" in p.stdout and "policy rollout" in p.stdout
+    assert "k=2: won / alive" in p.stdout
+    assert "campaigns: team 2, 14:00: 2/2" in p.stderr  # progress as the campaigns finish
+    p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--policy", "rollin")
+    assert p.returncode != 0 and "allowed:" in p.stderr and "rollout-100" in p.stderr
 
 
 def test_travel_deck_shuffle_deals_every_order_alike():

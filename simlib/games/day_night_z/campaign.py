@@ -3,27 +3,35 @@ the shelter (§7) between them (``kernels/campaign_nb.py`` plays them).
 
 >>> res = play_campaigns(40, adventures=2, team_size=2, seed=1)
 >>> list(res["campaigns"].columns[:4])
-['game', 'team_size', 'adventures', 'played']
+['game', 'team_size', 'start_hour', 'adventures']
 
 ``play_campaigns(n, *, adventures=3, team_size=None, start_hour=None, ruleset=None, seed=0,
-start=0, policy="baseline", params=None, shelter=None, threads=None)`` returns
+start=0, policy="baseline", params=None, shelter=None, threads=None, progress=None)`` returns
 ``{"campaigns": DataFrame (one row a campaign, codes.CAMPAIGN_FIELDS), "adventures":
 DataFrame (one row an adventure played, codes.ADVENTURE_FIELDS)}``; campaign ``g`` is a
 pure function of (seed, g).  ``campaign_tables`` and ``render_campaign`` make the tables
 ``simlib simulate --game day-night-z --campaign N`` prints.
+
+Every player of a single adventure plays a campaign: the kernels' own (random, baseline,
+distilled) with ``campaign_batch_nb``, and the search players (``rollout``, its named
+budgets such as ``rollout-100``, and ``clairvoyant``, which peeks at the adventure's real
+dice and decks: an upper bound) with ``campaign_search_batch_nb``, one campaign a call on
+the threads, compiled only when a search player plays.  The travel and the shelter are
+the shelter player's (``SHELTER_PARAMS``) whoever plays the adventures.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ...core.parallel import run_ranges
+from ...core.parallel import default_threads, run_ranges
 from ...core.seats import check_games
 from ...core.stats import wilson_interval
 from . import codes as K
-from .kernels.campaign_nb import campaign_batch_nb
+from .kernels.campaign_nb import campaign_batch_nb, campaign_search_batch_nb
 from .play import check_hour, check_team, packed, rules_of
 from .policies import POLICIES, param_array
 
@@ -70,8 +78,11 @@ def shelter_array(shelter: Mapping[str, float] | None = None) -> np.ndarray:
 def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | None = None,
                    start_hour: int | None = None, ruleset=None, seed: int = 0, start: int = 0,
                    policy: str = "baseline", params: Mapping[str, float] | None = None,
-                   shelter: Mapping[str, float] | None = None, threads: int | None = None) -> dict:
-    """Play ``n_campaigns`` campaigns of ``adventures`` adventures (module docstring)."""
+                   shelter: Mapping[str, float] | None = None, threads: int | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> dict:
+    """Play ``n_campaigns`` campaigns of ``adventures`` adventures (module docstring).
+    ``progress(done, n)``: called as a search player's campaigns finish (kernel players:
+    not called; their campaigns take a fraction of a second)."""
     rules = rules_of(ruleset)
     team = check_team(team_size, rules)
     hour = check_hour(start_hour, rules)
@@ -80,10 +91,6 @@ def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | No
         raise ValueError(f"adventures must be a whole number from 1 to {MAX_ADVENTURES}; got {adventures!r}")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
-    if POLICIES[policy].search:
-        plain = [n for n, p in POLICIES.items() if not p.search]
-        raise ValueError(f"a campaign is played by the kernels' own players ({', '.join(plain)}); "
-                         f"the search player {policy!r} plays single adventures only")
     par = param_array(policy, params)
     sh = shelter_array(shelter)
     n = check_games(n_campaigns)
@@ -95,12 +102,31 @@ def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | No
     args = (dice, tr, spn, rl, rules.pack_campaign(), np.int64(seed), np.int64(start),
             np.int64(adventures), np.int64(team), np.int64(hour), np.int64(POLICIES[policy].id),
             par, sh, out, adv)
-    run_ranges(campaign_batch_nb, args, n, threads)
+    if POLICIES[policy].search:
+        _run_search(args, n, threads, progress)
+    else:
+        run_ranges(campaign_batch_nb, args, n, threads)
     camps = pd.DataFrame(out, columns=list(K.CAMPAIGN_FIELDS))
     camps.insert(2, "start_hour", hour)
     flat = adv.reshape(-1, K.ADVENTURE_REC)
     advs = pd.DataFrame(flat[flat[:, -1] == 1], columns=list(K.ADVENTURE_FIELDS))
     return {"campaigns": camps, "adventures": advs.drop(columns=["played"])}
+
+
+def _run_search(args: tuple, n: int, threads: int | None,
+                progress: Callable[[int, int], None] | None) -> None:
+    """A search player's campaigns, one a call of ``campaign_search_batch_nb`` (it releases
+    the GIL) on ``threads`` threads; a campaign is a pure function of (seed, its index), so
+    the threads change nothing."""
+    t = default_threads() if threads is None else max(1, int(threads))
+
+    def one(i: int) -> None:
+        campaign_search_batch_nb(*args, np.int64(i), np.int64(i + 1))
+
+    with ThreadPoolExecutor(max_workers=t) as pool:
+        for done, _ in enumerate(pool.map(one, range(n)), 1):
+            if progress is not None:
+                progress(done, n)
 
 
 def _rate(k: np.ndarray, n: np.ndarray) -> pd.DataFrame:
@@ -314,9 +340,20 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
     t0 = time.perf_counter()
     for t in teams:
         for h in hours:
+            shown_at = [time.perf_counter()]
+
+            def tick(done, total, t=t, h=h, shown_at=shown_at):  # a search player's campaigns
+                now = time.perf_counter()
+                if done < total and now - shown_at[0] < 10.0:
+                    return
+                shown_at[0] = now
+                print(f"campaigns: team {t}, {h:02d}:00: {done}/{total} ({now - t0:.1f} s)",
+                      file=sys.stderr, flush=True)
+
             results.append(play_campaigns(n, adventures=adventures, team_size=t, start_hour=h,
                                           ruleset=rules, seed=seed, policy=policy, params=params,
-                                          shelter=shelter, threads=threads))
+                                          shelter=shelter, threads=threads,
+                                          progress=tick if progress else None))
             if progress:
                 print(f"campaigns: team {t}, {h:02d}:00 done ({n} campaigns, "
                       f"{time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)

@@ -65,7 +65,8 @@ ROLLOUT_DOC = ("flat Monte Carlo over the baseline: at each decision the baselin
                "challenger's mean paired gain exceeds `threshold` and `z` standard errors")
 CLAIRVOYANT_DOC = ("the rollout search on the true future (the real deck order and dice): one continuation a "
                    "candidate (n unused), the best one wins when it gains more than `threshold`; an upper "
-                   "bound, not a fair player")
+                   "bound, not a fair player; in a campaign it peeks at each adventure's real dice and decks "
+                   "(not at the travel's or the shelter's)")
 
 
 def _search_spec(name: str, pid: int, doc: str, **over: float) -> PolicySpec:

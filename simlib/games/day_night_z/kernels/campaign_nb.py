@@ -4,16 +4,22 @@ between them, as numba kernels.
 ``campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid, par, sh,
 out, adv, lo, hi)`` plays campaigns ``start + lo .. start + hi - 1`` (rows of ``out``,
 ``codes.CAMPAIGN_FIELDS``; ``adv[i, k]``: adventure ``k``'s record,
-``codes.ADVENTURE_FIELDS``).  A campaign is: the travel from the shelter (when
-``campaign.travel_before_first``), adventure 1, the travel back; then for each further
-adventure the shelter's days, the travel out, the adventure, the travel back.  It ends
-early when nobody is left.
+``codes.ADVENTURE_FIELDS``); ``campaign_search_batch_nb`` (the same arguments) plays them
+with a search player (``pid``: ``search_nb.POLICY_ROLLOUT`` or ``POLICY_CLAIRVOYANT``,
+``par`` its vector), compiled only when a search player plays one.  A campaign is: the
+travel from the shelter (when ``campaign.travel_before_first``), adventure 1, the travel
+back; then for each further adventure the shelter's days, the travel out, the adventure,
+the travel back.  It ends early when nobody is left.
 
 Randomness: adventure 0 of campaign ``g`` is the engine's game ``g`` (the same key: with
 the travel off it plays exactly ``simlib simulate``'s game ``g``); adventure ``k > 0`` is
 keyed by ``mix(game_key ^ k * ADVENTURE_SALT)``; each adventure's travel and the shelter
 before it draw from a stream array of their own keyed from the adventure's key, so a
-change in the campaign's rules never moves a die of an adventure.
+change in the campaign's rules never moves a die of an adventure.  A search player's
+continuations are keyed by ``search_nb.continuation_key_nb(seed', g, decision, r)`` as in a
+single adventure, with ``seed' = seed`` in adventure 0 (it plays exactly the search's
+single game ``g``) and ``seed'`` a pure function of the adventure's key (``search_seed_nb``)
+after it, so no two adventures of a campaign share their continuations' streams.
 
 What the rulebook leaves open, and the choice made here (all written in the game page):
 - the survivors carry health, stress, infection, survival points, supplies, ammunition,
@@ -40,6 +46,9 @@ from .. import codes as K
 from .engine_nb import (advance_nb, attr_of, do_check, gain_sp, living, record_nb,
                         setup_state_nb, su)
 from .play_nb import play_game_nb
+from .policies_nb import N_PARAMS
+from .search_nb import SP_N as SEARCH_N
+from .search_nb import search_play_nb
 from .tracks_nb import eat_nb
 
 _G = K.S_GLOBALS
@@ -52,6 +61,17 @@ CARRIED = (K.U_ALIVE, K.U_HEALTH, K.U_STRESS, K.U_INFECTION, K.U_SP, K.U_SUPPLIE
            K.U_FLASHLIGHT, K.U_DEAD_CAUSE, K.U_SKILLS, K.U_ALLIES, K.U_BATTERY, K.U_LIGHT,
            K.U_LIGHT_TURNS, K.U_TRAP_STUFF, K.U_PARTS) \
     + tuple(K.U_BONUS + a for a in range(K.N_ATTR))
+
+
+# a search player's continuations in adventure k > 0: seed' = search_seed_nb(adventure key)
+SEARCH_SALT = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit_nb
+def search_seed_nb(key):
+    """The seed a search player's continuations are keyed by in an adventure of key
+    ``key`` after the first (an int64 >= 0, a pure function of the key)."""
+    return np.int64(mix64_nb(np.uint64(key) ^ SEARCH_SALT) >> np.uint64(1))
 
 
 @njit_nb
@@ -368,8 +388,13 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined, copi
 
 @njit_nb
 def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
-                     legal, dice, tr, spn, rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv):
-    """Campaign ``g`` of ``seed``: its record into ``out`` and its adventures into ``adv``."""
+                     legal, dice, tr, spn, rl, cp, seed, g, n_adv, team, hour, pid, par, sh, out, adv,
+                     sx=None):
+    """Campaign ``g`` of ``seed``: its record into ``out`` and its adventures into ``adv``.
+    ``sx``: ``None`` (a kernel player ``pid`` plays the adventures) or a search player's
+    scratch (``work, wrng, wlegal, held, cand, vals``: ``search_nb.search_choose_nb``'s);
+    numba prunes the branch not taken, so a kernel player's campaign never compiles the
+    search."""
     key0 = game_key_nb(seed, g)
     for i in range(cp[K.C_PARAMS + K.CP_N_SKILLS]):
         copies[i] = cp[K.C_SKILLS + i * K.SKL_W + K.SKL_COUNT]
@@ -418,7 +443,12 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, a
         played += 1
         st[K.S_ALIVE_BY_TURN] = start_alive
         advance_nb(st, rng, dice, tr, spn, rl, legal)
-        play_game_nb(st, rng, dice, tr, spn, rl, pid, par, legal)
+        if sx is None:
+            play_game_nb(st, rng, dice, tr, spn, rl, pid, par, legal)
+        else:
+            sseed = seed if k == 0 else search_seed_nb(key)
+            search_play_nb(st, rng, dice, tr, spn, rl, sseed, pid, par, legal, sx[0], sx[1], sx[2], sx[3],
+                           sx[4], sx[5])
         record_nb(st, tr, rl, adv[k, :K.REC_CAMPAIGN])
         end_alive = living(st)
         dead_adv += start_alive - end_alive
@@ -473,4 +503,38 @@ def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid
         play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
                          legal, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
                          sh, out[i], adv[i])
+    return hi - lo
+
+
+@njit_alloc_nb
+def campaign_search_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid, par, sh,
+                             out, adv, lo, hi):
+    """``campaign_batch_nb`` with a search player (``pid``, ``par``: its vector, the
+    baseline's parameters then ``search_nb.SEARCH_PARAMS``) taking every decision of every
+    adventure; the travel and the shelter as for every player."""
+    st = np.zeros(K.S_SIZE, dtype=np.int64)
+    rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    crng = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    keep = np.zeros((K.MAX_SURV, len(CARRIED)), dtype=np.int64)
+    levels = np.zeros(K.N_FAC, dtype=np.int64)
+    tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
+    tpos = np.zeros(1, dtype=np.int64)
+    copies = np.zeros(K.MAX_SKILLS, dtype=np.int64)
+    bought = np.zeros(2, dtype=np.int64)
+    adeck = np.zeros(K.MAX_ALLIES, dtype=np.int64)
+    apos = np.zeros(1, dtype=np.int64)
+    joined = np.zeros(1, dtype=np.int64)
+    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    # the search's scratch (as search_nb.search_run_nb's)
+    work = np.zeros(K.S_SIZE, dtype=np.int64)
+    wrng = np.zeros(K.N_STREAMS, dtype=np.uint64)
+    wlegal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    held = np.zeros(K.MAX_SURV, dtype=np.int64)
+    cand = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    vals = np.zeros(max(np.int64(1), np.int64(par[N_PARAMS + SEARCH_N])) + 2 * K.MAX_LEGAL, dtype=np.float64)
+    sx = (work, wrng, wlegal, held, cand, vals)
+    for i in range(lo, hi):
+        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
+                         legal, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
+                         sh, out[i], adv[i], sx)
     return hi - lo
