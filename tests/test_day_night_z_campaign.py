@@ -489,3 +489,15 @@ def test_a_shelter_event_does_each_of_its_own_effects(rules, tmp_path):
         h, stress, inf = before[s]
         assert [int(st[_su(s, f)]) for f in (K.U_HEALTH, K.U_STRESS, K.U_SUPPLIES, K.U_INFECTION)] \
             == [h - 1, stress + 2, 2, inf + 1]
+
+
+def test_a_campaign_refuses_distilled_weights_on_another_ruleset(rules):
+    """The distilled player's weights were fitted on the reference ruleset: a campaign on
+    another is refused as a single adventure is (naming any_ruleset), and plays with
+    any_ruleset=1."""
+    other = rules.override({"survivor.sp_start": 4})
+    with pytest.raises(ValueError, match="any_ruleset=1"):
+        play_campaigns(2, adventures=2, team_size=2, ruleset=other, policy="distilled")
+    got = play_campaigns(2, adventures=2, team_size=2, ruleset=other, policy="distilled",
+                         params={"any_ruleset": 1})
+    assert got is not None

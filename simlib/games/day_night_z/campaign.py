@@ -33,7 +33,7 @@ from ...core.stats import wilson_interval
 from . import codes as K
 from .kernels.campaign_nb import campaign_batch_nb, campaign_search_batch_nb
 from .play import check_hour, check_team, packed, rules_of
-from .policies import POLICIES, param_array
+from .policies import POLICIES, check_ruleset, param_array, require_available
 
 __all__ = ["SHELTER_PARAMS", "play_campaigns", "campaign_tables", "render_campaign",
            "campaign_report", "shelter_array", "MAX_ADVENTURES"]
@@ -89,9 +89,11 @@ def play_campaigns(n_campaigns: int, *, adventures: int = 3, team_size: int | No
     if isinstance(adventures, bool) or not isinstance(adventures, (int, np.integer)) \
             or not 1 <= adventures <= MAX_ADVENTURES:
         raise ValueError(f"adventures must be a whole number from 1 to {MAX_ADVENTURES}; got {adventures!r}")
+    require_available(policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
     par = param_array(policy, params)
+    check_ruleset(policy, par, rules)  # distilled weights refused on another ruleset
     sh = shelter_array(shelter)
     n = check_games(n_campaigns)
     if int(seed) < 0 or int(start) < 0:
