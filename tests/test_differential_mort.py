@@ -721,8 +721,13 @@ def test_default_policy_agrees(seats, n):
       "rules.killer_win_kills": 1, "board.killer_generators": 3, "board.killer_shortcuts": 2,
       "board.survivor_generators": 1, "board.survivor_chests": 2, "board.generators_needed": 4},
      "killer=random,survivors=random", 40),
+    # a board taller than wide, the lair off the middle and the pallets below their tokens:
+    # the shipped board is square and its neighbouring keys equal (board_w and board_h,
+    # lair_x and lair_y), so a height read as the width would not show
+    ({"board.board_h": 17, "board.lair_y": 8, "board.pallet_dx": 0, "board.pallet_dy": 1},
+     "killer=random,survivors=random", 10),
 ], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
-        "reach_two", "distinct_costs", "distinct_hands", "no_free_token"])
+        "reach_two", "distinct_costs", "distinct_hands", "no_free_token", "tall_board"])
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
 
