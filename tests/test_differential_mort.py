@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 
 from simlib.games.mort import codes as K
@@ -688,7 +689,8 @@ def test_default_policy_agrees(seats, n):
     _check(2, n, seats)
 
 
-@pytest.mark.parametrize("over,seats,n", [
+# the tweaked rulesets the differential test plays beside the shipped one: (changes, seats, games)
+TWEAKS = [
     ({"board.survivors": 2, "rules.killer_win_kills": 2}, "killer=heuristic,survivors=random", 6),
     ({"board.survivors": 3, "rules.killer_win_kills": 3}, "killer=random,survivors=heuristic", 4),
     ({"rules.variants.pooled_energy": True}, "killer=random,survivors=random", 10),
@@ -726,10 +728,34 @@ def test_default_policy_agrees(seats, n):
     # lair_x and lair_y), so a height read as the width would not show
     ({"board.board_h": 17, "board.lair_y": 8, "board.pallet_dx": 0, "board.pallet_dy": 1},
      "killer=random,survivors=random", 10),
-], ids=["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
-        "reach_two", "distinct_costs", "distinct_hands", "no_free_token", "tall_board"])
+    # the neighbouring costs the other tweaks leave equal (repair, chest and gate 2; break and
+    # detour 3; shortcut and escape gate 1), a black die of 8 faces beside the white's 6
+    ({"rules.repair_cost": 3, "rules.chest_cost": 2, "rules.gate_cost": 1, "rules.break_cost": 4,
+      "rules.detour_cost": 3, "rules.shortcut_cost": 2, "rules.escape_gate_cost": 1,
+      "dice.black": [0, 0, 0, 1, 1, 1, 1, 1]}, "killer=random,survivors=random", 10),
+    # one variant alone (the other tweak turns both on together)
+    ({"rules.variants.one_strike_per_target": True}, "killer=random,survivors=heuristic", 6),
+]
+TWEAK_IDS = ["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
+             "reach_two", "distinct_costs", "distinct_hands", "no_free_token", "tall_board",
+             "distinct_neighbours", "one_strike"]
+
+
+@pytest.mark.parametrize("over,seats,n", TWEAKS, ids=TWEAK_IDS)
 def test_tweaked_ruleset_agrees(over, seats, n):
     _check(3, n, seats, _ruleset(over))
+
+
+def test_the_rulesets_played_tell_every_parameter_from_its_neighbours():
+    """A value read from the key beside it in the kernel's parameter row shows only on a
+    ruleset where the two differ: for every pair of neighbouring parameters, the shipped
+    ruleset or one of the tweaks above gives them different values (a new parameter equal
+    to its neighbour everywhere fails here until a tweak tells them apart)."""
+    rows = [load_ruleset().flat()] + [_ruleset(over).flat() for over, _, _ in TWEAKS]
+    p = np.array([r[K.R_PARAMS:K.R_PARAMS + len(K.PARAMS)] for r in rows])
+    same = [(K.PARAMS[i], K.PARAMS[i + 1]) for i in range(len(K.PARAMS) - 1)
+            if (p[:, i] == p[:, i + 1]).all()]
+    assert same == [], f"neighbouring parameters equal in every ruleset played: {same}"
 
 
 def test_search_player_agrees():
