@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -466,18 +467,30 @@ def test_mixed_table_with_the_optimal_player():
         differential(303, game, 3, ["optimal", "threshold:t=6", "random"])
 
 
-@pytest.mark.parametrize("variant", ["tweak", "free_refusal", "coffin", "unlimited", "no_reshuffle"])
-def test_tweaked_rulesets_play_the_same_games(variant):
-    base = load_ruleset()
-    over = {"tweak": TWEAK,
+VARIANTS = {"tweak": TWEAK,
             "free_refusal": {"constants.refuse_cost": 0, "constants.favourite_bonus": 0},
             "coffin": {"constants.coffin_supply": 30, "constants.points_per_blood": 2},
             "unlimited": {"constants.variants.unlimited_tokens": True, "constants.nights": 4},
             "no_reshuffle": {"constants.variants.reshuffle_when_empty": False,
-                             "constants.track_length": 40}}[variant]
-    rules = base.override(over)
+                             "constants.track_length": 40}}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_tweaked_rulesets_play_the_same_games(variant):
+    rules = load_ruleset().override(VARIANTS[variant])
     for game in range(20 * SCALE):
         differential(404, game, 2 + game % 5, ["random"] * (2 + game % 5), rules)
+
+
+def test_the_rulesets_played_tell_every_parameter_from_its_neighbours():
+    """A value read from the key beside it in the kernel's parameter row shows only on a
+    ruleset where the two differ: for every pair of neighbouring parameters, the shipped
+    ruleset or one of the tweaks above gives them different values."""
+    rows = [load_ruleset().flat()] + [load_ruleset().override(o).flat() for o in VARIANTS.values()]
+    p = np.array([r[K.R_PARAMS:K.R_PARAMS + len(K.PARAMS)] for r in rows])
+    same = [(K.PARAMS[i], K.PARAMS[i + 1]) for i in range(len(K.PARAMS) - 1)
+            if (p[:, i] == p[:, i + 1]).all()]
+    assert same == [], f"neighbouring parameters equal in every ruleset played: {same}"
 
 
 def test_sunrises_play_the_same_games():
