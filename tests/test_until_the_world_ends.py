@@ -683,3 +683,23 @@ def test_rules_table_names_existing_tests():
     for fname, name in named:
         src = (here / fname).read_text()
         assert re.search(rf"^def {name}\(", src, re.M), f"{fname}::{name} does not exist"
+
+
+@pytest.mark.parametrize("colour", ["outbreak", "cosmic"])
+def test_points_by_colour_go_to_their_own_colour(colour):
+    """The record's points by colour (``pts_<colour>``: the base values of the events
+    scored): with only one colour's events in the deck, every point is that colour's and
+    the others stay 0 (a column counted one bit off would move them)."""
+    from simlib.games.until_the_world_ends.api import play_games
+    from simlib.games.until_the_world_ends.ruleset import load_ruleset
+
+    base = load_ruleset()
+    other = {f"cards.{n}.count": 0 for n in base.card_names
+             if base.get(f"cards.{n}.effect").startswith("points(")
+             and not base.get(f"cards.{n}.effect").startswith(f"points({colour},")}
+    rules = base.override({**other, f"cards.{colour}_3.count": 6})
+    df = play_games(40, players=2, ruleset=rules, seed=3)
+    assert df[f"pts_{colour}"].sum() > 0
+    for c in base.colours:
+        if c != colour:
+            assert (df[f"pts_{c}"] == 0).all(), c
