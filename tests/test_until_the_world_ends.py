@@ -509,6 +509,24 @@ def test_an_ending_drawn_by_a_scavenge_is_marked():
     assert g.to_move == 1 and g.legal_actions() == ["play the_end"]
 
 
+
+def test_an_ending_drawn_by_a_scavenge_that_makes_a_hoard_ends_the_round_at_once():
+    """The docs: a hand holding 5 endings "ends the round at once" (the rulebook: "the
+    round immediately ends"), a scavenge's draw included: the scavenge's later draws are
+    not made, and the drawer, a lone hoarder, picks first (found by the differential test,
+    seed 69, game 1, 4 greedy players with hoards of 3: the kernel had made every draw
+    first)."""
+    g = arrange(new(3), hands={0: ["scavenge"], 1: ENDINGS[:4], 2: ["personal_1"]},
+                pile=["outbreak_2", "rescue", "natural_3"], to_move=0)
+    turns = int(g.state[K.S_ROUND_TURNS])
+    g.apply(index_of(g, "play scavenge"))
+    assert g.phase == "pick" and int(g.state[K.S_HOARDS]) == 1 and g.to_move == 1
+    assert int(g.state[K.S_N_SHOWN]) == 5 and g.hand(1) == []
+    assert g.hand(0) == ["outbreak_2"] and g.hand(2) == ["personal_1"]  # seat 2 never drew
+    top = g.state[K.S_PILE + g.state[K.S_N_PILE] - 1]
+    assert card_name_of(g, top) == "natural_3" and int(g.state[K.S_SCAV_N]) == 0  # still on the pile
+    assert int(g.state[K.S_ROUND_TURNS]) == turns
+
 def test_events_go_to_the_players_own_timeline_and_common_cards_to_the_common_area():
     g = arrange(new(2), hands={0: ["outbreak_8", "good_plus_10"], 1: ["cosmic_x2"]}, to_move=0)
     g.apply(index_of(g, "play outbreak_8"))

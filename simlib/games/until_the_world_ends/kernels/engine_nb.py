@@ -456,7 +456,10 @@ def scavenge_nb(state, rules, log):
     user draws one card at a time while under the hand limit.  A drawn card is a drawn card
     (the rulebook): an instantaneous goes face up on the discards and resolves at once, its
     drawer its "you" (a scavenge drawn so runs before the outer one goes on); an ending is
-    marked.  False: a drawn snipe waits for its drawer's choice (the frames stay)."""
+    marked, and an ending that makes a hoard ends the round at once (docs: "a hand holding
+    5 endings ends the round at once"; the rulebook: "the round immediately ends"): the
+    scavenges' later draws are not made.  False: a drawn snipe waits for its drawer's
+    choice (the frames stay), or a hoard began (the frames are dropped; phase ``pick``)."""
     n = state[K.S_PLAYERS]
     limit = rules[K.R_PARAMS + K.P_HAND_LIMIT]
     while state[K.S_SCAV_N] > 0:
@@ -479,15 +482,17 @@ def scavenge_nb(state, rules, log):
                     return False
             else:
                 hand_add_nb(state, s, d, 1 if kind == K.KIND_ENDING else 0)
+                if kind == K.KIND_ENDING and hoard_check_nb(state, rules, log):
+                    state[K.S_SCAV_N] = 0
+                    return False
     return True
 
 
 @njit_nb
 def after_instant_nb(state, rules, user, drawn, log):
-    """The turn of an instantaneous ends (a hoard from a scavenge ends the round first);
-    variant ``draw_again_after_instant``: the drawer acts again."""
-    if hoard_check_nb(state, rules, log):
-        return
+    """The turn of an instantaneous ends (a hoard a scavenge's draw made has ended the
+    round already, in ``scavenge_nb``); variant ``draw_again_after_instant``: the drawer
+    acts again."""
     if drawn and rules[K.R_PARAMS + K.P_DRAW_AGAIN]:
         state[K.S_EXTRA_TURN] = 1
     next_turn_nb(state, rules, user, log)
