@@ -826,3 +826,31 @@ def test_ruleset_refuses_bad_values():
         R.override({"rules.escape_hatch_cost": 1})
     for key in R.keys():
         assert R.source(key) in ("rulebook", "inferred", "assumed")
+
+
+def test_the_kernels_own_apply_takes_every_legal_action_and_refuses_the_rest():
+    """``OP_APPLY`` (the kernel's checked step, ``apply_action_nb``) at the decisions of a
+    few games: each legal action is taken exactly as the unchecked step takes it, and a code
+    that is not legal now is refused with the state unchanged (the step API checks in
+    Python first, so only this test reads the kernel's own check)."""
+    from simlib.games.mort.kernels import play_nb as PN
+
+    seen = 0
+    for game in range(3):
+        g = Game(5, game, seats="killer=random,survivors=random")
+        for _ in range(40):
+            if g.over:
+                break
+            codes = g.legal_codes()
+            for code in codes:
+                a, b = g.clone(), g.clone()
+                assert a._k(PN.OP_APPLY, a=code, log=a.log) == 1
+                b._k(PN.OP_STEP, a=code, log=b.log)
+                assert np.array_equal(a.state, b.state)
+                seen += 1
+            bad = max(codes) + 1
+            c = g.clone()
+            assert c._k(PN.OP_APPLY, a=bad, log=c.log) == 0
+            assert np.array_equal(c.state, g.state)
+            g.apply(int(np.random.default_rng(game).integers(len(codes))))
+    assert seen > 100

@@ -1119,11 +1119,6 @@ def apply_action_nb(state, rules, action, log):
     return True
 
 
-@njit_nb
-def is_over_nb(state):
-    return state[K.S_OVER] == 1
-
-
 # =========================================================================== records
 @njit_nb
 def record_nb(state, rules, game, rec):
