@@ -88,7 +88,8 @@ def test_every_accessor_and_view_agrees_with_the_table(name):
 def test_an_area_and_the_horde_deck_hold_the_whole_horde(name):
     """Every horde card can end up in one survivor's area (a long game's pile-up) and the
     horde deck holds the whole horde: their parts are longer than the horde's card count
-    (summed here from the ruleset's counts), whichever deck is the larger."""
+    (summed here from the ruleset's counts), whichever deck is the larger; so are the
+    scratch rows that work on an area or on the rubble looked at."""
     rules = RULESETS[name]
     horde = sum(rules.get(f"horde.{n}.count") for n in rules.names("horde"))
     st = _state(rules)
@@ -97,3 +98,8 @@ def test_an_area_and_the_horde_deck_hold_the_whole_horde(name):
     assert K.part_dim(st, cols) > horde and K.part_dim(st, rows) == K.MAX_PLAYERS
     hcols = K.STATE_PARTS[[p[0] for p in K.STATE_PARTS].index("hdeck")][3]
     assert K.part_dim(st, hcols) > horde
+    # the scratch rows hold an area's enemies (its line of targets, the killed) and the
+    # rubble cards a search looks at: longer than either deck
+    rubble = sum(rules.get(f"rubble.{n}.count") for n in rules.names("rubble"))
+    bcols = K.STATE_PARTS[[p[0] for p in K.STATE_PARTS].index("buf")][3]
+    assert K.part_dim(st, bcols) > max(horde, rubble)
