@@ -19,6 +19,9 @@ RULESETS = {
     "reference": load_ruleset("reference"),
     "bigger decks": load_ruleset("reference").override({"horde.survivor.count": 172,
                                              "rubble.gun_ammo.count": 40}),
+    # a horde longer than the candidate rows (codes.MAX_CANDS), which size the scratch
+    # rows of the decks the shipped rulesets deal
+    "huge horde": load_ruleset("reference").override({"horde.survivor.count": 600}),
 }
 
 
