@@ -790,6 +790,25 @@ def test_batch_search_games_equal_the_step_model_seat_by_seat():
         assert g.result == df.iloc[game].to_dict()
 
 
+def test_batch_search_games_each_play_their_own_table():
+    """The batch search kernel plays each game with its own row of seats (a study's games
+    rotate pairings): three games whose tables differ, played in one batch, equal the step
+    model's games of those tables one by one."""
+    from simlib.games.mort.api import run_kernel, seat_arrays
+
+    tables = ["killer=rollout:rollouts=2:horizon=1,survivors=heuristic",
+              "killer=heuristic,survivors=random",
+              "killer=random,survivors=rollout:rollouts=2:horizon=1"]
+    rows = [seat_arrays(parse_seats(t, R), 1) for t in tables]
+    pol = np.concatenate([r[0] for r in rows])
+    par = np.concatenate([r[1] for r in rows])
+    out = run_kernel(R, 6, 0, pol, par, threads=1)
+    for game, t in enumerate(tables):
+        g = Game(seed=6, game=game, seats=t)
+        g.play()
+        assert np.array_equal(out[game], g.record_array()), t
+
+
 def test_threads_and_chunks_do_not_change_games():
     a = play_games(64, seed=9, threads=1)
     b = play_games(64, seed=9, threads=2)
