@@ -501,3 +501,43 @@ def test_a_campaign_refuses_distilled_weights_on_another_ruleset(rules):
     got = play_campaigns(2, adventures=2, team_size=2, ruleset=other, policy="distilled",
                          params={"any_ruleset": 1})
     assert got is not None
+
+
+def test_an_exhausted_travel_deck_is_shuffled_anew(rules):
+    """The travel deck runs out after its n cards: the n-th draw shuffles it anew (the
+    position back at the top, the deck again a permutation of its cards), and every n
+    draws after it again."""
+    dice, tr, _, rl = packed(rules)
+    cp = rules.pack_campaign()
+    n = int(cp[K.C_PARAMS + K.CP_N_TRAVEL])
+    cards = sorted(int(c) for c in cp[K.C_TDECK:K.C_TDECK + n])
+    tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
+    tpos = np.zeros(1, dtype=np.int64)
+    crng = _crng(7)
+    C.shuffle_deck(cp, crng, tdeck, K.C_TDECK, n)
+    orders = []
+    for draw in range(1, 3 * n + 1):
+        st = _state(rules, 2)
+        C.travel_event(st, crng, dice, tr, rl, cp, 0, tdeck, tpos)
+        assert tpos[0] == draw % n
+        if draw % n == 0:
+            assert sorted(int(c) for c in tdeck[:n]) == cards
+            orders.append(tuple(int(c) for c in tdeck[:n]))
+    assert len(set(orders)) > 1 or n < 3  # shuffled anew, not the same order again
+
+
+def test_the_shelter_player_stocks_supplies_when_short_and_trains_when_not(rules):
+    """Healthy and calm, a survivor short of his meal plus the reserve (supplies_reserve)
+    visits the supply zone; with enough he trains."""
+    _, _, _, rl = packed(rules)
+    cp = rules.pack_campaign()
+    levels = np.zeros(K.N_FAC, dtype=np.int64)
+    levels[K.F_SUPPLY_ZONE] = levels[K.F_TRAINING_ZONE] = 1
+    st = _state(rules, 1)
+    st[_su(0, K.U_HEALTH)] = rules.get("survivor.health_max")
+    st[_su(0, K.U_STRESS)], st[_su(0, K.U_INFECTION)], st[_su(0, K.U_EATS)] = 0, 0, 1
+    sh = shelter_array({"supplies_reserve": 2})
+    st[_su(0, K.U_SUPPLIES)] = 2  # short: fewer than 1 + 2
+    assert C.pick_facility(st, rl, cp, levels, 0, sh) == K.F_SUPPLY_ZONE
+    st[_su(0, K.U_SUPPLIES)] = 3  # enough
+    assert C.pick_facility(st, rl, cp, levels, 0, sh) == K.F_TRAINING_ZONE
