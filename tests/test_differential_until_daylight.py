@@ -66,6 +66,13 @@ NUMBERS = CALIBRATED.override({"constants.barricade_heads": 2, "constants.barric
                                "constants.stalemate_cap": 3, "constants.rounds": 4,
                                "constants.search_timer.spread": 0})
 
+# the neighbouring parameters the rulesets above set together (trap heads and collateral
+# per X 1 and 2 alike; the variants turned on or off in pairs) told apart
+NEIGHBOURS = CALIBRATED.override({"constants.trap_heads": 2, "constants.collateral_per_x": 1,
+                                  "variants.survivors_block_attacks": True,
+                                  "variants.all_raiders_first": False,
+                                  "variants.horde_reshuffle": False, "variants.trap_rewards": True})
+
 DECISION = {K.D_SEARCH_ACTION: "turn", K.D_COMBAT_ACTION: "turn", K.D_AMMO: "ammo",
             K.D_PRE_ROLL: "boost", K.D_POST_ROLL: "after_roll", K.D_DISCARD: "discard",
             K.D_KEEP: "keep", K.D_SACRIFICE: "sacrifice", K.D_EXTRA_ATTACK: "adrenaline",
@@ -527,8 +534,8 @@ def _run(rules: Ruleset, seed: int, games: int, policy: str, players=(3, 4, 5, 6
 
 
 @pytest.mark.parametrize("rules, games", [(CALIBRATED, 60), (REFERENCE, 40), (TWEAKED, 40),
-                                           (NUMBERS, 30)],
-                         ids=["calibrated", "reference", "tweaked", "numbers"])
+                                           (NUMBERS, 30), (NEIGHBOURS, 20)],
+                         ids=["calibrated", "reference", "tweaked", "numbers", "neighbours"])
 def test_random_games_agree(rules, games):
     seen = _run(rules, 40, games * SCALE, "random")
     assert seen["games"] == games * SCALE and seen["decisions"] > games
@@ -540,6 +547,17 @@ def test_baseline_games_agree(rules, games):
     seen = _run(rules, 41, games * SCALE, "baseline")
     assert seen["games"] == games * SCALE and seen["decisions"] > games
     assert seen["won"] > 0 or rules is not CALIBRATED  # the final fight is reached and won
+
+
+def test_the_rulesets_played_tell_every_parameter_from_its_neighbours():
+    """A value read from the key beside it in the kernel's parameter row shows only on a
+    ruleset where the two differ: for every pair of neighbouring parameters, one of the
+    rulesets this file plays gives them different values."""
+    names = {getattr(K, n): n for n in dir(K) if n.startswith("P_") and isinstance(getattr(K, n), int)}
+    n = max(names) + 1
+    p = np.array([r.pack().params[:n] for r in (CALIBRATED, REFERENCE, TWEAKED, NUMBERS, NEIGHBOURS)])
+    same = [(names[i], names[i + 1]) for i in range(n - 1) if (p[:, i] == p[:, i + 1]).all()]
+    assert same == [], f"neighbouring parameters equal in every ruleset played: {same}"
 
 
 @pytest.mark.skipif(SCALE < 2, reason="a search player's kernels compile for minutes from an "
