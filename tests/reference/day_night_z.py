@@ -1944,7 +1944,9 @@ class Reference:
                     need = R[f"survivors.{sv['name']}.eats"]
                     eaten = min(need, sv["supplies"])
                     sv["supplies"] -= eaten
-                    net = -(need - eaten) + (0 if R["variants.eating_only_prevents_loss"] else eaten)
+                    # a supply eaten heals as a supply spent does (survivor.supply_heals)
+                    net = -(need - eaten) + (0 if R["variants.eating_only_prevents_loss"]
+                                             else eaten * R["survivor.supply_heals"])
                     if net > 0:
                         self._heal(s, net)
                     elif net < 0:
