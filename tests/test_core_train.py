@@ -32,6 +32,8 @@ def test_versus_counts_difference_and_standard_error_by_hand():
     # exact McNemar: 2 * P(X <= 3), X ~ Binomial(10, 1/2) = 2 * (1 + 10 + 45 + 120) / 1024
     assert r["mcnemar_p"] == pytest.approx(352 / 1024)
     assert r["diff_low"] < 0.2 < r["diff_high"]
+    from simlib.core.train import paired_difference
+    assert paired_difference(wa, wb) == pytest.approx((0.2, se))
     assert r["games_per_s_baseline"] == pytest.approx(10.0)
     assert r["games_per_s_distilled"] == pytest.approx(5.0)
 

@@ -20,7 +20,7 @@ from .paired import paired_counts, paired_summary
 from .weights import out_path, write_weights
 
 __all__ = ["count", "count_list", "shared_options", "train_and_write", "versus",
-           "versus_sentence", "TrainingResult", "teacher_games", "rotation"]
+           "versus_sentence", "TrainingResult", "teacher_games", "rotation", "paired_difference"]
 
 
 def count(text, what: str, lo: int = 1) -> int:
@@ -70,6 +70,15 @@ def train_and_write(a, train: Callable, write: Callable, rules, **kw) -> int:
     return 0
 
 
+def paired_difference(wa, wb) -> tuple[float, float]:
+    """``mean(wb) - mean(wa)`` on the same games and its paired standard error,
+    ``sqrt((b + c) - (c - b)**2 / n) / n`` (b, c: the games only A, only B won)."""
+    wa, wb = np.asarray(wa, dtype=bool), np.asarray(wb, dtype=bool)
+    n = len(wa)
+    b_, c_ = int((wa & ~wb).sum()), int((~wa & wb).sum())
+    return (c_ - b_) / n, math.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
+
+
 def versus(base_wins, distilled_wins, base_seconds: float, distilled_seconds: float,
            base: str = "baseline") -> dict:
     """The paired check of a distilled player against the game's default player ``base`` on
@@ -80,8 +89,7 @@ def versus(base_wins, distilled_wins, base_seconds: float, distilled_seconds: fl
     wb = np.asarray(distilled_wins, dtype=bool)
     s = paired_summary(paired_counts(wa, wb)).iloc[0]
     n = len(wa)
-    b_, c_ = int((wa & ~wb).sum()), int((~wa & wb).sum())
-    se = math.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n
+    _, se = paired_difference(wa, wb)
     return {"wins_distilled": int(s["wins_b"]), f"wins_{base}": int(s["wins_a"]),
             "rate_distilled": float(s["rate_b"]), f"rate_{base}": float(s["rate_a"]),
             "diff": float(s["diff"]), "diff_low": float(s["diff_low"]),

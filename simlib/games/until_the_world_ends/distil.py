@@ -46,7 +46,8 @@ from ...core.fit import check_int, check_training
 from ...core.parallel import default_threads
 from ...core.params import PolicySpec
 from ...core.seats import table_seats
-from ...core.train import TrainingResult, rotation, teacher_games, versus, versus_sentence
+from ...core.train import (TrainingResult, paired_difference, rotation, teacher_games, versus,
+                           versus_sentence)
 from ...core.version import __version__
 from . import api
 from . import codes as K
@@ -234,13 +235,6 @@ BONUS_GRID = (0.0, 0.0025, 0.005, 0.01, 0.02, 1.0)  # 1: greedy's choice always 
 DEFAULT_TUNE_GAMES = 3000
 
 
-def _paired(wa: np.ndarray, wb: np.ndarray) -> tuple[float, float]:
-    """The paired difference ``mean(wb) - mean(wa)`` and its standard error."""
-    n = len(wa)
-    b_, c_ = int((wa & ~wb).sum()), int((~wa & wb).sum())
-    return (c_ - b_) / n, float(np.sqrt(max((b_ + c_) - (c_ - b_) ** 2 / n, 0.0)) / n)
-
-
 def tune_bonus(rules, seed: int, games: int, players: Sequence[int], vec: np.ndarray,
                threads: int | None, grid: Sequence[float] = BONUS_GRID,
                progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, dict]:
@@ -263,7 +257,7 @@ def tune_bonus(rules, seed: int, games: int, players: Sequence[int], vec: np.nda
             v = out.copy()
             v[P.DP_BONUS:P.DP_W_TURN] = b
             wd, _, _ = focal_wins(rules, seed, games, [p], spec, v, threads)
-            d, se = _paired(wg, wd)
+            d, se = paired_difference(wg, wd)
             table[f"tune_{p}_bonus_{b:g}".replace(".", "p")] = d  # a TOML bare key: no dot
             if d - se > best_lb:
                 best, best_lb = float(b), d - se
