@@ -484,8 +484,9 @@ def play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, a
 
 
 @njit_alloc_nb
-def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid, par, sh, out,
-                      adv, lo, hi):
+def _campaign_scratch():
+    """The arrays a batch of campaigns reuses from one campaign to the next (the state, the
+    streams, what is carried over, the shelter, the decks, the legal actions)."""
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
     crng = np.zeros(K.N_STREAMS, dtype=np.uint64)
@@ -499,9 +500,15 @@ def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid
     apos = np.zeros(1, dtype=np.int64)
     joined = np.zeros(1, dtype=np.int64)
     legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    return (st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined, legal)
+
+
+@njit_alloc_nb
+def campaign_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, hour, pid, par, sh, out,
+                      adv, lo, hi):
+    scratch = _campaign_scratch()
     for i in range(lo, hi):
-        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
-                         legal, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
+        play_campaign_nb(*scratch, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
                          sh, out[i], adv[i])
     return hi - lo
 
@@ -512,19 +519,7 @@ def campaign_search_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, ho
     """``campaign_batch_nb`` with a search player (``pid``, ``par``: its vector, the
     baseline's parameters then ``search_nb.SEARCH_PARAMS``) taking every decision of every
     adventure; the travel and the shelter as for every player."""
-    st = np.zeros(K.S_SIZE, dtype=np.int64)
-    rng = np.zeros(K.N_STREAMS, dtype=np.uint64)
-    crng = np.zeros(K.N_STREAMS, dtype=np.uint64)
-    keep = np.zeros((K.MAX_SURV, len(CARRIED)), dtype=np.int64)
-    levels = np.zeros(K.N_FAC, dtype=np.int64)
-    tdeck = np.zeros(K.MAX_TRAVEL_CARDS, dtype=np.int64)
-    tpos = np.zeros(1, dtype=np.int64)
-    copies = np.zeros(K.MAX_SKILLS, dtype=np.int64)
-    bought = np.zeros(2, dtype=np.int64)
-    adeck = np.zeros(K.MAX_ALLIES, dtype=np.int64)
-    apos = np.zeros(1, dtype=np.int64)
-    joined = np.zeros(1, dtype=np.int64)
-    legal = np.zeros(K.MAX_LEGAL, dtype=np.int64)
+    scratch = _campaign_scratch()
     # the search's scratch (as search_nb.search_run_nb's)
     work = np.zeros(K.S_SIZE, dtype=np.int64)
     wrng = np.zeros(K.N_STREAMS, dtype=np.uint64)
@@ -534,7 +529,6 @@ def campaign_search_batch_nb(dice, tr, spn, rl, cp, seed, start, n_adv, team, ho
     vals = np.zeros(max(np.int64(1), np.int64(par[N_PARAMS + SEARCH_N])) + 2 * K.MAX_LEGAL, dtype=np.float64)
     sx = (work, wrng, wlegal, held, cand, vals)
     for i in range(lo, hi):
-        play_campaign_nb(st, rng, crng, keep, levels, tdeck, tpos, copies, bought, adeck, apos, joined,
-                         legal, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
+        play_campaign_nb(*scratch, dice, tr, spn, rl, cp, seed, start + i, n_adv, team, hour, pid, par,
                          sh, out[i], adv[i], sx)
     return hi - lo
