@@ -101,7 +101,7 @@ def add_infection(st, rl, s, n, cause):
     st[su(s, K.U_INFECTION)] += n
     if st[su(s, K.U_INFECTION)] >= rl[K.R_PARAMS + K.RP_INFECTION_DEATH]:
         st[su(s, K.U_ALIVE)] = 0
-        st[su(s, K.U_DEAD_CAUSE)] = K.DEAD_INFECTION
+        st[su(s, K.U_DEAD_CAUSE)] = cause
         return 1
     return 0
 
@@ -178,6 +178,8 @@ def travel_nb(st, crng, dice, tr, rl, cp, unknown, tdeck, tpos):
         return dead
     nf = dice[K.D_PARAMS + K.DP_N_FACES]
     for j in range(cp[K.C_PARAMS + K.CP_N_UNKNOWN]):
+        if living(st) == 0:  # a dead team rolls no more dice
+            break
         skulls = 0
         for _ in range(cp[K.C_UNKNOWN_DICE + j]):
             f = randint_nb(crng, K.STREAM_DICE, nf)
@@ -353,6 +355,8 @@ def shelter_nb(st, crng, dice, tr, rl, cp, levels, sh, adeck, apos, joined, copi
     dead = 0
     team = st[_G + K.G_TEAM]
     for _day in range(cp[K.C_PARAMS + K.CP_DAYS]):
+        if living(st) == 0:  # a team starved on the first day draws no event on the next
+            break
         for half in range(2):  # the day's visits at a day hour, the night's at a night hour
             st[_G + K.G_HOUR] = tr[K.T_PARAMS + (K.TP_DAY_START if half == 0 else K.TP_NIGHT_START)]
             for s in range(team):
