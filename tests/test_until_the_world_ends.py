@@ -721,3 +721,29 @@ def test_points_by_colour_go_to_their_own_colour(colour):
     for c in base.colours:
         if c != colour:
             assert (df[f"pts_{c}"] == 0).all(), c
+
+
+def test_the_kernels_own_apply_refuses_an_illegal_code_and_changes_nothing():
+    """``OP_APPLY`` (``apply_action_nb``'s own check) returns 1 for a legal code and 0 for
+    one that is not legal now, the state then unchanged (the step API checks in Python
+    first, so only this test reads the kernel's own refusal)."""
+    from simlib.games.until_the_world_ends.kernels import play_nb as PL
+
+    refused = 0
+    for game in range(3):
+        g = Game(2, game, players=4, policy="random")
+        for _ in range(30):
+            if g.over:
+                break
+            codes = g.legal_codes()
+            bad = [c for c in (max(codes) + 1, min(codes) - 1 if min(codes) > 0 else max(codes) + 2)
+                   if c not in codes]
+            for code in bad:
+                c = g.clone()
+                assert c._eng.call(PL.OP_APPLY, a=code) == 0
+                assert np.array_equal(c.state, g.state)
+                refused += 1
+            ok = g.clone()
+            assert ok._eng.call(PL.OP_APPLY, a=codes[0]) == 1
+            g.apply(int(np.random.default_rng(game).integers(len(codes))))
+    assert refused > 50

@@ -43,7 +43,8 @@ MAX_ADVENTURES = 20
 # kernel's order (``codes.SH_*``)
 SHELTER_PARAMS: dict[str, tuple[float, str]] = {
     "heal_missing": (2.0, "visit the infirmary (else the rest zone) when this much health is missing"),
-    "supplies_reserve": (2.0, "stock supplies (and ammunition) when fewer than the meal plus this"),
+    "supplies_reserve": (2.0, "stock supplies when fewer than the meal plus this, ammunition (a "
+                              "ranged weapon's) when fewer than this"),
     # the unknown path by default: over 36 settings of these four (5,000 campaigns of 3 at
     # teams of 2 and 4, seed 11) it was the one choice that moved the adventures won much
     # (+0.06 a campaign); see the game page, "The campaign"
