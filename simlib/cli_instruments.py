@@ -8,7 +8,6 @@ line and exits with status 2, writing nothing.  ``--out`` writes the result tabl
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .cli_args import UsageError, changes_line, game_arg
+from .core.params import count, number
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -61,26 +61,6 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
     p.add_argument("--out", metavar="FILE.parquet|FILE.csv", help="write the result table here")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def _positive_int(text, what: str) -> int:
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise UsageError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v) or v != int(v) or v <= 0:
-        raise UsageError(f"{what} must be a positive integer; got {text!r}")
-    return int(v)
-
-
-def _number(text, what: str) -> float:
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise UsageError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v):
-        raise UsageError(f"{what}: {text!r} is not a finite number")
-    return v
 
 
 def _sets(values, what="--set") -> list[tuple[str, str]]:
@@ -171,7 +151,7 @@ def _base_kwargs(a) -> dict:
 
         kw["seats"] = _seats(a.seats)
     if a.threads is not None:
-        kw["threads"] = _positive_int(a.threads, "--threads")
+        kw["threads"] = count(a.threads, "--threads")
     if a.seed < 0:
         raise UsageError(f"--seed must be >= 0; got {a.seed}")
     return kw
@@ -229,7 +209,7 @@ def cmd_compare(a) -> int:
     if a.campaign is not None or a.shelter or a.shelter_b:
         return _compare_campaigns(a)
     kw = _base_kwargs(a)
-    games = _positive_int(a.games, "--games")
+    games = count(a.games, "--games")
     sets = _sets(a.set)
     rules, policies = a.rules or [], a.policy or []
     axes = (len(rules) == 2) + bool(sets) + (len(policies) == 2)
@@ -291,7 +271,7 @@ def _compare_campaigns(a) -> int:
                             for k, v in policy_params(a.shelter_b, "--shelter-b").items())
     kw = _base_kwargs(a)
     sys.stdout.write(game.campaign_compare(
-        adventures=a.campaign, games=_positive_int(a.games, "--games"), players=kw["players"],
+        adventures=a.campaign, games=count(a.games, "--games"), players=kw["players"],
         characters=kw["characters"], seed=a.seed, policy=(a.policy or [game.default_policy])[0],
         params=kw["policy_params"], rulesets=(base, rb), shelters=(sh_a, sh_b),
         threads=kw.get("threads"), changes=changes))
@@ -380,7 +360,7 @@ def cmd_sweep(a) -> int:
                                              write_frame)
 
     kw = _base_kwargs(a)
-    games = _positive_int(a.games, "--games")
+    games = count(a.games, "--games")
     sets = _sets(a.set)
     if not sets or len(sets) > 2:
         raise UsageError("sweep needs one or two --set key=lo:hi:step")
@@ -430,14 +410,14 @@ def cmd_calibrate(a) -> int:
         raise UsageError("calibrate needs --param KEY")
     if a.target is None:
         raise UsageError("calibrate needs --target RATE (in (0, 1))")
-    target = _number(a.target, "--target")
+    target = number(a.target, "--target")
     if not 0 < target < 1:
         raise UsageError(f"--target must be strictly between 0 and 1; got {a.target}")
-    tol = _number(a.tolerance, "--tolerance")
+    tol = number(a.tolerance, "--tolerance")
     if not 0 < tol < 0.5:
         raise UsageError(f"--tolerance must be in (0, 0.5); got {a.tolerance}")
-    games = _positive_int(a.games, "--games")
-    max_games = _positive_int(a.max_games, "--max-games")
+    games = count(a.games, "--games")
+    max_games = count(a.max_games, "--max-games")
     if max_games < games:
         raise UsageError(f"--max-games {max_games} is below --games {games}")
     base = _base_rules(a.rules, kw["game"])
@@ -487,12 +467,12 @@ def cmd_sensitivity(a) -> int:
                                    sensitivity, write_frame)
 
     kw = _base_kwargs(a)
-    games = _positive_int(a.games, "--games")
-    traj = _positive_int(a.trajectories, "--trajectories")
-    levels = _positive_int(a.levels, "--levels")
-    samples = _positive_int(a.samples, "--samples")
-    show = _positive_int(a.show, "--show")
-    top = _positive_int(a.top, "--top") if a.top is not None else None
+    games = count(a.games, "--games")
+    traj = count(a.trajectories, "--trajectories")
+    levels = count(a.levels, "--levels")
+    samples = count(a.samples, "--samples")
+    show = count(a.show, "--show")
+    top = count(a.top, "--top") if a.top is not None else None
     if levels < 2:
         raise UsageError("--levels must be >= 2")
     if top is not None and a.method != "sobol":
@@ -611,10 +591,10 @@ def cmd_simulate_precise(a) -> int:
     if (a.backend or "local") != "local" or a.scheduler:
         raise UsageError("--precision runs use the local backend")
     kw = _base_kwargs(a)
-    prec = _number(a.precision, "--precision")
+    prec = number(a.precision, "--precision")
     if not 0 < prec < 0.5:
         raise UsageError(f"--precision must be in (0, 0.5); got {a.precision}")
-    cap = _positive_int(a.max_games, "--max-games") if a.max_games is not None else 1_000_000
+    cap = count(a.max_games, "--max-games") if a.max_games is not None else 1_000_000
     from .core.runner import DEFAULT_CHUNK_SIZE
 
     seats = kw.pop("seats", None)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_args import UsageError, game_arg
+from .cli_args import game_arg
+from .core.params import count
 
 __all__ = ["add_parser", "run"]
 
@@ -60,15 +61,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def _positive(text, name: str) -> int | None:
-    if text is None:
-        return None
-    try:
-        v = int(text)
-    except ValueError:
-        raise UsageError(f"{name} must be a positive integer; got {text!r}") from None
-    if v <= 0:
-        raise UsageError(f"{name} must be a positive integer; got {text!r}")
-    return v
+    return None if text is None else count(text, name)
 
 
 def run(a) -> int:

@@ -1,12 +1,43 @@
 """Named parameter vectors of the players (policies) of every game."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["PolicySpec", "param_vector"]
+__all__ = ["PolicySpec", "param_vector", "count", "count_list", "number"]
+
+
+def count(text, what: str, lo: int = 1) -> int:
+    """A whole-number option of at least ``lo`` (``"2000"``, ``"2e3"``; not ``"2.5"``); a
+    ``ValueError`` naming the option (``what``) otherwise.  Every command's counts, seeds
+    and thread numbers are read here."""
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v) or v != int(v) or v < lo:
+        bound = "a positive integer" if lo == 1 else f"an integer >= {lo}"
+        raise ValueError(f"{what} must be {bound}; got {text!r}")
+    return int(v)
+
+
+def count_list(text, what: str, default: Sequence[int], lo: int = 1) -> list[int]:
+    """A comma-separated list of :func:`count` options (``"3,4,5"``); ``default`` when not given."""
+    return list(default) if text is None else [count(x, what, lo) for x in str(text).split(",")]
+
+
+def number(text, what: str) -> float:
+    """A finite number option; a ``ValueError`` naming the option otherwise."""
+    try:
+        v = float(str(text))
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise ValueError(f"{what}: {text!r} is not a finite number")
+    return v
 
 
 @dataclass(frozen=True)

@@ -17,26 +17,11 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .paired import paired_counts, paired_summary
+from .params import count, count_list, number
 from .weights import out_path, write_weights
 
 __all__ = ["count", "count_list", "shared_options", "train_and_write", "versus",
            "versus_sentence", "TrainingResult", "teacher_games", "rotation", "paired_difference"]
-
-
-def count(text, what: str, lo: int = 1) -> int:
-    """An integer option of at least ``lo`` (``"2000"``, ``"2e3"``; not ``"2.5"``)."""
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v) or v != int(v) or v < lo:
-        raise ValueError(f"{what} must be an integer >= {lo}; got {text!r}")
-    return int(v)
-
-
-def count_list(text, what: str, default: Sequence[int], lo: int = 1) -> list[int]:
-    """A comma-separated list of integer options (``"3,4,5"``); ``default`` when not given."""
-    return list(default) if text is None else [count(x, what, lo) for x in str(text).split(",")]
 
 
 def shared_options(a, *, games: int | str, teacher: str, l2: float | None,
@@ -45,10 +30,7 @@ def shared_options(a, *, games: int | str, teacher: str, l2: float | None,
     ``teacher``, ``l2``, ``check_games``, ``threads`` (``games``, ``teacher`` and ``l2``:
     the game's defaults for an option left out)."""
     if a.l2 is not None:
-        try:
-            l2 = float(a.l2)
-        except ValueError:
-            raise ValueError(f"--l2: {a.l2!r} is not a number") from None
+        l2 = number(a.l2, "--l2")
     return dict(games=count(a.games or games, "--games"),
                 heldout=count(a.heldout, "--heldout") if a.heldout is not None else None,
                 seed=count(a.seed, "--seed", 0), teacher=a.teacher or teacher, l2=l2,

@@ -4,8 +4,7 @@ game shares are ``simlib.cli_train``'s).  Declared in ``game.COMMANDS``; the CLI
 game by name."""
 from __future__ import annotations
 
-import math
-
+from ...core.params import count
 from ...core.train import train_and_write
 
 __all__ = ["add_tune_arguments", "run_tune", "add_train_arguments", "run_train"]
@@ -37,38 +36,18 @@ def add_tune_arguments(t) -> None:
     t.add_argument("--no-progress", action="store_true", help="no progress lines")
 
 
-def _positive(text, what: str) -> int:
-    try:
-        v = float(str(text))
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(v) or v != int(v) or v <= 0:
-        raise ValueError(f"{what} must be a positive integer; got {text!r}")
-    return int(v)
-
-
-def _seed(text, what: str) -> int:
-    try:
-        v = int(str(text))
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not an integer") from None
-    if v < 0:
-        raise ValueError(f"{what} must be >= 0; got {text!r}")
-    return v
-
-
 def run_tune(a) -> int:
     from .tune import tune_policy, write_tuned
 
-    kw = dict(players=_positive(a.players, "--players"),
-              trials=_positive(a.trials, "--trials"),
-              block_games=_positive(a.block_games, "--block-games"),
-              blocks=_positive(a.blocks, "--blocks"),
-              train_seed=_seed(a.train_seed, "--train-seed"),
-              check_games=_positive(a.check_games, "--check-games"),
-              check_seed=_seed(a.check_seed, "--check-seed"),
-              sampler_seed=_seed(a.sampler_seed, "--sampler-seed"),
-              threads=_positive(a.threads, "--threads") if a.threads is not None else None)
+    kw = dict(players=count(a.players, "--players"),
+              trials=count(a.trials, "--trials"),
+              block_games=count(a.block_games, "--block-games"),
+              blocks=count(a.blocks, "--blocks"),
+              train_seed=count(a.train_seed, "--train-seed", 0),
+              check_games=count(a.check_games, "--check-games"),
+              check_seed=count(a.check_seed, "--check-seed", 0),
+              sampler_seed=count(a.sampler_seed, "--sampler-seed", 0),
+              threads=count(a.threads, "--threads") if a.threads is not None else None)
     return train_and_write(a, tune_policy, write_tuned, a.rules, **kw)
 
 
@@ -100,7 +79,7 @@ def add_train_arguments(t) -> None:
 
 
 def run_train(a) -> int:
-    from ...core.train import count, shared_options
+    from ...core.train import shared_options
     from .distil import (DEFAULT_CONTINUATIONS, DEFAULT_HORIZON, DEFAULT_TEACHER,
                          train_distilled, write_distilled)
 
