@@ -735,10 +735,17 @@ TWEAKS = [
       "dice.black": [0, 0, 0, 1, 1, 1, 1, 1]}, "killer=random,survivors=random", 10),
     # one variant alone (the other tweak turns both on together)
     ({"rules.variants.one_strike_per_target": True}, "killer=random,survivors=heuristic", 6),
+    # decks of a few cards: draws find the deck and its discards empty (nothing drawn)
+    # (just the starting hands: the killer's 5, two a survivor)
+    ({"killer_cards.casse_palette.count": 3, "killer_cards.sprint.count": 1, "killer_cards.blocage.count": 1,
+      "survivor_cards.lampe.count": 2, "survivor_cards.feux_d_artifice.count": 2,
+      "survivor_cards.boite_a_outils.count": 2, "survivor_cards.trousse_de_soins.count": 1,
+      "survivor_cards.carte.count": 1, "survivor_cards.cle.count": 0, "rules.survivor_draw": 2},
+     "killer=random,survivors=random", 24),  # (4 chests of the 24 games find nothing to draw)
 ]
 TWEAK_IDS = ["two_survivors", "three_survivors", "pooled", "one_strike_any_card", "numbers", "one_survivor",
              "reach_two", "distinct_costs", "distinct_hands", "no_free_token", "tall_board",
-             "distinct_neighbours", "one_strike"]
+             "distinct_neighbours", "one_strike", "small_decks"]
 
 
 @pytest.mark.parametrize("over,seats,n", TWEAKS, ids=TWEAK_IDS)
