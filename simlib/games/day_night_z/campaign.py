@@ -21,18 +21,23 @@ the shelter player's (``SHELTER_PARAMS``) whoever plays the adventures.
 """
 from __future__ import annotations
 
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from ...core.paired import mcnemar_exact, newcombe_paired_interval, paired_counts
 from ...core.parallel import default_threads, run_ranges
 from ...core.seats import check_games
 from ...core.stats import wilson_interval
+from ...core.tables import ruleset_label
 from . import codes as K
 from .kernels.campaign_nb import campaign_batch_nb, campaign_search_batch_nb
 from .play import check_hour, check_team, packed, rules_of
+from .ruleset import parse_hours
 from .policies import POLICIES, check_ruleset, param_array, require_available
 
 __all__ = ["SHELTER_PARAMS", "play_campaigns", "campaign_tables", "render_campaign",
@@ -321,16 +326,11 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
     """``simlib simulate --game day-night-z --campaign N``: campaigns for every team size of
     ``players`` (default: all) and start hour of ``characters`` (default: the scenario's),
     ``games`` a cell (default 2000); the tables as text."""
-    import sys
-    import time
-
-    from ...core.tables import ruleset_label
-    from .study import _hours
 
     rules = rules_of(ruleset)
     lo, hi = rules.min_players(), rules.max_players()
     teams = list(players) if players else list(range(lo, hi + 1))
-    hours = (int(rules.get("scenario.start_hour")),) if characters is None else _hours(characters)
+    hours = (int(rules.get("scenario.start_hour")),) if characters is None else parse_hours(characters)
     n = GAMES_PER_CELL if games is None else int(games)
     shelter_array(shelter)  # bad names fail before any game is played
     if html:
@@ -382,13 +382,11 @@ def compare_campaigns(games: int, *, adventures: int = 3, players=None, characte
     numbers), by cell (team size, start hour): campaign success of each, B − A with
     Newcombe's paired 95 % interval and McNemar's exact p, and the paired mean differences
     of adventures won and survivors alive at the end (± 1.96 standard errors)."""
-    from ...core.paired import mcnemar_exact, newcombe_paired_interval, paired_counts
-    from .study import _hours
 
     ra, rb = (rules_of(r) for r in rulesets)
     lo, hi = ra.min_players(), ra.max_players()
     teams = list(players) if players else list(range(lo, hi + 1))
-    hours = (int(ra.get("scenario.start_hour")),) if characters is None else _hours(characters)
+    hours = (int(ra.get("scenario.start_hour")),) if characters is None else parse_hours(characters)
     for sh in shelters:
         shelter_array(sh)
     rows = []
@@ -431,9 +429,6 @@ def compare_cli(*, adventures: int, games=None, players=None, characters=None, s
                 policy: str = "baseline", params=None, rulesets=(None, None),
                 shelters=(None, None), threads=None, changes: str = "") -> str:
     """``simlib compare --game day-night-z --campaign N ...``: the table as text."""
-    import time
-
-    from ...core.tables import ruleset_label
 
     t0 = time.perf_counter()
     n = GAMES_PER_CELL if games is None else int(games)

@@ -56,10 +56,12 @@ from ...core.train import TrainingResult, teacher_games, versus, versus_sentence
 from ...core.version import __version__
 from . import codes as K
 from .kernels import policies_nb as P
+from .kernels.distil_nb import D_ALT, D_BASE, D_FIRST, D_N, D_PHASE, D_TEACH, N_D, teacher_game_nb
+from .kernels.play_nb import batch_nb
 from .play import check_hour, check_team, packed
 from .policies import (DISTILLED_PARAMS, DISTILLED_WEIGHTS, POLICIES, Seat, distilled_path,
                        param_array, read_distilled)
-from .ruleset import load_rules
+from .ruleset import DEFAULT_HOURS, load_rules
 
 __all__ = ["DistilResult", "train_distilled", "write_distilled", "read_distilled",
            "distilled_path", "collect_teacher", "fit_alternative", "fit_order", "TeacherData",
@@ -67,7 +69,6 @@ __all__ = ["DistilResult", "train_distilled", "write_distilled", "read_distilled
 
 DEFAULT_TEACHER = "rollout"
 DEFAULT_TEAMS = (1, 2, 3, 4)  # the default study's cells (study.py's team sizes and hours)
-DEFAULT_HOURS = (8, 14, 20)
 DEFAULT_GAMES = 1200
 DEFAULT_L2 = 1e-3
 DEFAULT_SELECT_GAMES = 24000  # selection games a score (2,000 a cell)
@@ -102,7 +103,6 @@ def collect_teacher(games: int, seed: int, start: int, rules, cells, teacher: Se
     """Play teacher games ``start .. start + games - 1`` of ``seed`` (game ``i``: cell ``i``
     mod the cells, deal ``i`` div the cells) and gather the teacher's values; one game per
     task on ``threads`` threads (the kernel releases the GIL), gathered in game order."""
-    from .kernels.distil_nb import D_ALT, D_BASE, D_FIRST, D_TEACH, N_D, teacher_game_nb
 
     pk = packed(rules)
     par = teacher.vector()
@@ -181,7 +181,6 @@ def fit_alternative(x: np.ndarray, gain: np.ndarray, l2: float = DEFAULT_L2) -> 
 def _order_arrays(data: TeacherData, sel: np.ndarray):
     """The activation-order decisions of ``sel``: features ``(d, k, N_ORDER)``, values
     ``(d, k)`` (-inf past a decision's candidates) and the baseline's candidate (0)."""
-    from .kernels.distil_nb import D_FIRST, D_N, D_PHASE
 
     d = data.dec[sel]
     d = d[d[:, D_PHASE] == K.PH_ORDER]
@@ -218,7 +217,6 @@ def fit_order(x: np.ndarray, values: np.ndarray, l2: float = DEFAULT_L2) -> np.n
 def alternative_rows(data: TeacherData, sel: np.ndarray, k: int):
     """Alternative ``k``'s decisions among ``sel``: their contexts, the teacher's value of
     the alternative less that of the baseline's choice, the decisions' indices."""
-    from .kernels.distil_nb import D_ALT, D_BASE
 
     idx = np.flatnonzero(sel & (data.dec[:, D_ALT + k] >= 0))
     d = data.dec[idx]
@@ -229,7 +227,6 @@ def choices(data: TeacherData, sel: np.ndarray, w_alt: np.ndarray, w_order: np.n
     """The player's candidate row at each decision of ``sel`` (the kernel's rule: the
     alternative of the highest positive score, ties in ``ALTERNATIVES`` order; at the
     order the first survivor of the highest score)."""
-    from .kernels.distil_nb import D_ALT, D_BASE, D_FIRST, D_N, D_PHASE
 
     idx = np.flatnonzero(sel)
     d = data.dec[idx]
@@ -260,7 +257,6 @@ def study_wins(rules, seed: int, games: int, cells, par: np.ndarray, pid: int,
     """Whether the team wins each of games ``0 .. games - 1`` of a study of ``cells``
     (game ``i``: cell ``i`` mod the cells on deal ``i`` div the cells), played by policy
     ``pid`` with vector ``par``: the games ``simlib compare --game day-night-z`` plays."""
-    from .kernels.play_nb import batch_nb
 
     pk = packed(rules)
     cols = int(rules.get("scenario.turn_limit")) + 1
@@ -342,7 +338,6 @@ def train_distilled(ruleset=None, teams: Sequence[int] = DEFAULT_TEAMS,
                          f"rollout:n=N...); got {teacher!r}")
     cells = cells_of(teams, hours)
 
-    from .kernels.distil_nb import D_BASE, D_TEACH
 
     data = collect_teacher(games + heldout, seed, 0, rules, cells, tseat, threads, progress)
     train, held = data.game < games, data.game >= games

@@ -37,7 +37,7 @@ from ...core.ruleset import (Entities, Field, FileSchema, RulesetError, TaggedRu
 from . import codes as K
 
 __all__ = ["DayNightZRules", "RulesetError", "load_ruleset", "load_rules", "reference_ruleset",
-           "default_ruleset_dir"]
+           "default_ruleset_dir", "DEFAULT_HOURS", "parse_hours"]
 
 
 def _int(lo: int | None = 0, hi: int | None = None, required: bool = True, default: Any = None) -> Field:
@@ -1038,3 +1038,42 @@ def load_ruleset(spec=None) -> DayNightZRules:
 
 
 load_rules = load_ruleset  # the name the study and the step model import
+
+
+# ---------------------------------------------------------------------- start hours
+# a study's cells are team sizes x start hours (the scenario has no characters to choose)
+DEFAULT_HOURS = (8, 14, 20)   # morning, the scenario's 14:00, an hour before night falls
+
+
+def parse_hours(characters) -> tuple[int, ...]:
+    """Start hours from ``characters`` (the command line's ``--characters``): ``None`` /
+    ``"random"`` the defaults, ``"all"`` every hour, or hours (``14``, ``"14:00"``,
+    a list or a comma-separated text)."""
+    if characters is None or (isinstance(characters, str) and characters.strip() == "random"):
+        return DEFAULT_HOURS
+    if isinstance(characters, str) and characters.strip() == "all":
+        return tuple(range(24))
+    items = [characters] if isinstance(characters, (str, int, np.integer)) else list(characters)
+    flat = []
+    for x in items:
+        flat.extend(str(x).split(",") if isinstance(x, str) else [x])
+    hours = []
+    for x in flat:
+        text = str(x).strip()
+        hh, sep, mm = text.partition(":")
+        try:
+            h = int(hh)
+            if sep and int(mm) != 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"Day Night Z has no characters to choose (the team is the "
+                             f"scenario's): --characters gives start hours 0-23 (e.g. 8,14,20); "
+                             f"got {text!r}") from None
+        if isinstance(x, bool) or not 0 <= h <= 23:
+            raise ValueError(f"a start hour is 0-23; got {text!r}")
+        hours.append(h)
+    if not hours:
+        raise ValueError("start hours: give at least one (e.g. --characters 14)")
+    if len(set(hours)) != len(hours):
+        raise ValueError(f"duplicate start hour in {hours}")
+    return tuple(hours)

@@ -38,14 +38,13 @@ from ...core.adapter import StudyAdapter
 from . import codes as K
 from .records import (ENGINE_FIELDS, HUNTER, PER_TURN, SUM_VALUES, TEAM, TURN_VALUES,  # noqa: F401  (the study's names)
                       records_frame)
-from .ruleset import DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules  # noqa: F401  (the study's names)
+from .ruleset import DEFAULT_HOURS, DEFAULT_RULESET, PRESETS, DayNightZRules, load_rules, parse_hours  # noqa: F401  (the study's names)
 
 __all__ = ["make_adapter", "DayNightZAdapter", "TABLE_SPEC",
            "default_games", "render", "trace_text", "policy_arm", "records_frame", "cell_sums", "cell_means",
-           "GAME", "load_rules", "DEFAULT_HOURS", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
+           "GAME", "load_rules", "DEFAULT_HOURS", "parse_hours", "GAMES_PER_CELL", "PER_TURN", "SUM_VALUES", "ENGINE_FIELDS"]
 
 GAME = "day_night_z"
-DEFAULT_HOURS = (8, 14, 20)   # morning, the scenario's 14:00, an hour before night falls
 GAMES_PER_CELL = 2_000        # a cell's success rate within about +-2 points
 
 TABLE_SPEC = TableSpec(
@@ -180,40 +179,6 @@ def default_games(adapter: DayNightZAdapter) -> int:
     return GAMES_PER_CELL * len(adapter.cells)
 
 
-def _hours(characters) -> tuple[int, ...]:
-    """Start hours from ``characters`` (the command line's ``--characters``): ``None`` /
-    ``"random"`` the defaults, ``"all"`` every hour, or hours (``14``, ``"14:00"``,
-    a list or a comma-separated text)."""
-    if characters is None or (isinstance(characters, str) and characters.strip() == "random"):
-        return DEFAULT_HOURS
-    if isinstance(characters, str) and characters.strip() == "all":
-        return tuple(range(24))
-    items = [characters] if isinstance(characters, (str, int, np.integer)) else list(characters)
-    flat = []
-    for x in items:
-        flat.extend(str(x).split(",") if isinstance(x, str) else [x])
-    hours = []
-    for x in flat:
-        text = str(x).strip()
-        hh, sep, mm = text.partition(":")
-        try:
-            h = int(hh)
-            if sep and int(mm) != 0:
-                raise ValueError
-        except ValueError:
-            raise ValueError(f"Day Night Z has no characters to choose (the team is the "
-                             f"scenario's): --characters gives start hours 0-23 (e.g. 8,14,20); "
-                             f"got {text!r}") from None
-        if isinstance(x, bool) or not 0 <= h <= 23:
-            raise ValueError(f"a start hour is 0-23; got {text!r}")
-        hours.append(h)
-    if not hours:
-        raise ValueError("start hours: give at least one (e.g. --characters 14)")
-    if len(set(hours)) != len(hours):
-        raise ValueError(f"duplicate start hour in {hours}")
-    return tuple(hours)
-
-
 def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = "baseline",
                  policy_params=None, ruleset=None, seats=None, start_hours=None) -> DayNightZAdapter:
     """Validate a study's parameters and build its adapter (raises ``ValueError``).
@@ -249,7 +214,7 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         sizes = tuple(sizes)
     if start_hours is not None and characters is not None:
         raise ValueError("give the start hours once (start_hours or characters)")
-    hours = _hours(start_hours if start_hours is not None else characters)
+    hours = parse_hours(start_hours if start_hours is not None else characters)
     require_available(policy)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} for Day Night Z; allowed: "
