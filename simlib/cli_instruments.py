@@ -202,6 +202,18 @@ def _wrote(a, extra: str = "") -> str:
     return f"\nwrote {a.out}{extra}\n" if a.out else ""
 
 
+def _write_table_and_plot(a, res, kind: str) -> None:
+    """``--out`` (the result's table with its provenance) and ``--plot``, then what was written."""
+    from .core.instruments import write_frame
+
+    if a.out:
+        write_frame(res.table, a.out, res.provenance, kind, a.force)
+    if a.plot:
+        res.plot(a.plot)
+    if a.out or a.plot:
+        sys.stdout.write("\nwrote " + ", ".join(x for x in (a.out, a.plot) if x) + "\n")
+
+
 # =========================================================================== compare
 def cmd_compare(a) -> int:
     from .core.instruments import compare, write_frame
@@ -356,8 +368,7 @@ def render_compare(res) -> str:
 
 # =========================================================================== sweep
 def cmd_sweep(a) -> int:
-    from .core.instruments import (_base_rules, parse_range, resolve_param, sweep,
-                                             write_frame)
+    from .core.instruments import (_base_rules, parse_range, resolve_param, sweep)
 
     kw = _base_kwargs(a)
     games = count(a.games, "--games")
@@ -371,12 +382,7 @@ def cmd_sweep(a) -> int:
     params = {k: parse_range(v, resolve_param(k, base, a.policy, kw["game"])) for k, v in sets}
     res = sweep(params, games, policy=a.policy, ruleset=a.rules, **kw)
     sys.stdout.write(render_sweep(res))
-    if a.out:
-        write_frame(res.table, a.out, res.provenance, "sweep", a.force)
-    if a.plot:
-        res.plot(a.plot)
-    if a.out or a.plot:
-        sys.stdout.write("\nwrote " + ", ".join(x for x in (a.out, a.plot) if x) + "\n")
+    _write_table_and_plot(a, res, "sweep")
     return 0
 
 
@@ -464,7 +470,7 @@ def render_calibrate(res) -> str:
 # =========================================================================== sensitivity
 def cmd_sensitivity(a) -> int:
     from .core.instruments import (_base_rules, _spec, parse_value, resolve_param,
-                                   sensitivity, write_frame)
+                                   sensitivity)
 
     kw = _base_kwargs(a)
     games = count(a.games, "--games")
@@ -505,12 +511,7 @@ def cmd_sensitivity(a) -> int:
     res = sensitivity(params, method=a.method, games=games, trajectories=traj, levels=levels,
                       sobol_samples=samples, top=top, policy=a.policy, ruleset=rules_arg, **kw)
     sys.stdout.write(render_sensitivity(res, show))
-    if a.out:
-        write_frame(res.table, a.out, res.provenance, "sensitivity", a.force)
-    if a.plot:
-        res.plot(a.plot)
-    if a.out or a.plot:
-        sys.stdout.write("\nwrote " + ", ".join(x for x in (a.out, a.plot) if x) + "\n")
+    _write_table_and_plot(a, res, "sensitivity")
     return 0
 
 
