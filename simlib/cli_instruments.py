@@ -368,7 +368,7 @@ def render_compare(res) -> str:
 
 # =========================================================================== sweep
 def cmd_sweep(a) -> int:
-    from .core.instruments import (_base_rules, parse_range, resolve_param, sweep)
+    from .core.instruments import (base_rules, parse_range, resolve_param, sweep)
 
     kw = _base_kwargs(a)
     games = count(a.games, "--games")
@@ -378,7 +378,7 @@ def cmd_sweep(a) -> int:
     if len({k for k, _ in sets}) != len(sets):
         raise UsageError("sweep: the same key twice")
     _check_out(a)
-    base = _base_rules(a.rules, kw["game"])
+    base = base_rules(a.rules, kw["game"])
     params = {k: parse_range(v, resolve_param(k, base, a.policy, kw["game"])) for k, v in sets}
     res = sweep(params, games, policy=a.policy, ruleset=a.rules, **kw)
     sys.stdout.write(render_sweep(res))
@@ -408,7 +408,7 @@ def render_sweep(res) -> str:
 
 # =========================================================================== calibrate
 def cmd_calibrate(a) -> int:
-    from .core.instruments import (_base_rules, calibrate, parse_value, resolve_param,
+    from .core.instruments import (base_rules, calibrate, parse_value, resolve_param,
                                              write_frame)
 
     kw = _base_kwargs(a)
@@ -426,7 +426,7 @@ def cmd_calibrate(a) -> int:
     max_games = count(a.max_games, "--max-games")
     if max_games < games:
         raise UsageError(f"--max-games {max_games} is below --games {games}")
-    base = _base_rules(a.rules, kw["game"])
+    base = base_rules(a.rules, kw["game"])
     prm = resolve_param(a.param, base, a.policy, kw["game"])
     lo = hi = None
     if a.range:
@@ -469,7 +469,7 @@ def render_calibrate(res) -> str:
 
 # =========================================================================== sensitivity
 def cmd_sensitivity(a) -> int:
-    from .core.instruments import (_base_rules, _spec, parse_value, resolve_param,
+    from .core.instruments import (base_rules, game_spec, parse_value, resolve_param,
                                    sensitivity)
 
     kw = _base_kwargs(a)
@@ -484,8 +484,8 @@ def cmd_sensitivity(a) -> int:
     if top is not None and a.method != "sobol":
         raise UsageError("--top goes with --method sobol")
     rules_arg = a.rules
-    base = _base_rules(rules_arg if rules_arg is not None else
-                       _spec(kw["game"]).sensitivity_ruleset, kw["game"])
+    base = base_rules(rules_arg if rules_arg is not None else
+                       game_spec(kw["game"]).sensitivity_ruleset, kw["game"])
     params = None
     if a.param:
         params = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import simlib
 from simlib.cli_instruments import render_sensitivity
-from simlib.core.instruments import DUMMY, assumed_params, _spec, _base_rules
+from simlib.core.instruments import DUMMY, assumed_params, game_spec, base_rules
 from simlib.games.mort.ruleset import RulesetError, load_ruleset
 
 GAME = "mort_de_la_lumiere_du_jour"
@@ -29,10 +29,10 @@ def test_default_ranges_keep_out_of_combinations_the_board_refuses():
     # the fact the ranges have to handle: each value loads alone, some pairs do not: the
     # board one row shorter, and the pallets one square south of their tokens: the
     # pallet of a token on the last line (y = 13) is off a 14-row board
-    base = _base_rules(None, GAME)
+    base = base_rules(None, GAME)
     assert not _refused(base, {"board.board_h": 14}) and not _refused(base, {"board.pallet_dy": 1})
     assert _refused(base, {"board.board_h": 14, "board.pallet_dy": 1})
-    rng = assumed_params(base, 0.3, _spec(GAME)).set_index("key")
+    rng = assumed_params(base, 0.3, game_spec(GAME)).set_index("key")
     for key, row in rng.iterrows():
         assert not _refused(base, {key: int(row.lo)}) and not _refused(base, {key: int(row.hi)})
     # the defaults keep the pallets' offset and give up the shorter board (the wider range)
@@ -47,7 +47,7 @@ def test_small_default_sensitivity_runs_end_to_end():
                              sample_seed=3)
     p = res.provenance
     assert p["designed"] == 4 and 0 <= p["dropped"] < 4
-    n_keys = len(assumed_params(load_ruleset(), 0.3, _spec(GAME)))
+    n_keys = len(assumed_params(load_ruleset(), 0.3, game_spec(GAME)))
     assert p["evaluations"] == (p["designed"] - p["dropped"]) * (n_keys + 2)
     assert len(res.samples) == p["evaluations"]
     t = res.table[res.table["output"] == "win_rate"]

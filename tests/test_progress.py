@@ -57,7 +57,7 @@ def test_what_the_command_line_asks_for(monkeypatch):
     assert cli_args.progress(False) == "lines" and cli_args.progress(True) is False
     monkeypatch.setattr(cli_args.sys, "stderr", Err(True))
     assert cli_args.progress(False) is None  # the runner's default: a bar on a terminal
-    assert runner._show_progress("lines") == "lines" and runner._show_progress(False) is False
+    assert runner.show_progress("lines") == "lines" and runner.show_progress(False) is False
 
 
 def test_a_study_to_a_log_prints_its_lines_and_the_same_tables(capsys):

@@ -451,13 +451,13 @@ def current_bench(bench: Bench) -> Bench:
     a benchmark with ``cache_copies`` (a whole game) writes its copy once per content into
     the kernels' cache folder, so its compile, like its frozen copy's, is reused by the
     next guard until a kernel source changes."""
-    from simlib.core.jit import _group_of, cache_dir
+    from simlib.core.jit import group_of, cache_dir
 
     text = frozen_source(bench.kernel, "today's kernel, compiled by the guard",
                          cache=bench.cache_copies)
     if bench.cache_copies:
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        folder = cache_dir(_group_of(bench.kernel.py_func.__module__))
+        folder = cache_dir(group_of(bench.kernel.py_func.__module__))
         path = Path(folder) / "bench-copies" / f"{bench.name}_{digest}.py"
         if not path.is_file():  # written once: numba's cache index checks its time stamp
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -43,7 +43,7 @@ from .calibrate import Calibration, CalibrationError, calibrate_integer, calibra
 from .paired import paired_counts, paired_summary
 from .plots import integer_ticks
 from .runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
-                     _progress_bar, _show_progress, _write_parquet)
+                     progress_bar, show_progress, write_parquet)
 from .ranges import calibrate_range, contiguous_range, joint_ranges
 from .ruleset import RulesetError
 from .seats import split_spec
@@ -94,7 +94,7 @@ class Outcomes:
     shares: Mapping[str, np.ndarray]
 
 
-def _spec(game):
+def game_spec(game):
     """The declaration (:class:`simlib.core.games.GameInfo`) of a registered game, or the
     declaration itself; an unknown name is an :class:`InstrumentError`."""
     from .games import GameInfo, get_game
@@ -126,7 +126,7 @@ class Param:
 
 def resolve_param(key: str, rules, policy: str | None = None, game=None) -> Param:
     """Describe a parameter (raises :class:`InstrumentError` for unknown or non-numeric keys)."""
-    spec = _spec(game)
+    spec = game_spec(game)
     policy = policy or spec.default_policy
     if key.startswith(POLICY_PREFIX):
         name = key[len(POLICY_PREFIX):]
@@ -212,10 +212,10 @@ def _apply(rules, policy_params: Mapping[str, float] | None,
     return rules, pp
 
 
-def _base_rules(ruleset, game=None):
+def base_rules(ruleset, game=None):
     """The game's ruleset for ``ruleset`` (``None``: the instruments' default)."""
     try:
-        return _spec(game).resolve_ruleset(ruleset)
+        return game_spec(game).resolve_ruleset(ruleset)
     except (RulesetError, TypeError) as exc:
         raise InstrumentError(str(exc)) from None
 
@@ -245,19 +245,19 @@ def _versions() -> dict:
 
 def _provenance(adapter, instrument: str, t0: float, started: str,
                 **extra) -> dict:
-    from .runner import _now
+    from .runner import utc_now
 
     from .games import get_game
     from .runner import ruleset_provenance
 
     return {**ruleset_provenance(adapter), "display_name": get_game(adapter.game).display_name,
             "instrument": instrument, **extra, **_versions(),
-            "backend": "local", "started": started, "finished": _now(),
+            "backend": "local", "started": started, "finished": utc_now(),
             "elapsed_s": round(time.perf_counter() - t0, 3)}
 
 
-def _now() -> str:
-    from .runner import _now as now
+def utc_now() -> str:
+    from .runner import utc_now as now
 
     return now()
 
@@ -279,7 +279,7 @@ def write_frame(df: pd.DataFrame, out: str | Path, provenance: Mapping, kind: st
             "provenance": dict(provenance)}
     flat = df.reset_index() if not isinstance(df.index, pd.RangeIndex) else df
     if path.suffix == ".parquet":
-        _write_parquet(path, flat, meta)
+        write_parquet(path, flat, meta)
     else:
         flat.to_csv(path, index=False)
         Path(str(path) + ".json").write_text(json.dumps(meta, indent=1, sort_keys=True, default=str))
@@ -460,14 +460,14 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     -------
     CompareResult
     """
-    spec = _spec(game)
+    spec = game_spec(game)
     policy = policy or spec.default_policy
     games = _check_games(games)
     axes = [x is not None for x in (rulesets, sets, policies)]
     if sum(axes) != 1:
         raise InstrumentError("compare needs exactly one of: two rulesets, --set overrides, "
                               "or two policies")
-    base = _base_rules(ruleset, spec)
+    base = base_rules(ruleset, spec)
     pp = policy_params
     common = dict(players=players, characters=characters, seed=seed)
     if seats is not None and policies is not None:
@@ -477,7 +477,7 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
         rs = list(rulesets)
         if len(rs) != 2:
             raise InstrumentError(f"compare needs exactly two rulesets; got {len(rs)}")
-        resolved = [_base_rules(r, spec) for r in rs]
+        resolved = [base_rules(r, spec) for r in rs]
         adapters = [_adapter(spec, seats, **common, policy=policy, policy_params=pp, ruleset=r)
                     for r in resolved]
         labels = (_label_rules(resolved[0], "A"), _label_rules(resolved[1], "B"))
@@ -519,8 +519,8 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     a0, a1 = adapters
     if a0.players != a1.players:
         raise InstrumentError("the two rulesets allow different player counts; pass --players")
-    t0, started = time.perf_counter(), _now()
-    bar = _progress_bar(2 * games, 0, _show_progress(progress), "compare")
+    t0, started = time.perf_counter(), utc_now()
+    bar = progress_bar(2 * games, 0, show_progress(progress), "compare")
     n_pl = len(a0.players)
     counts: dict[str, np.ndarray] = {"players": np.zeros((n_pl, 4), np.int64)}
     labels_of: dict[str, Sequence] = {}
@@ -693,12 +693,12 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
     -------
     SweepResult
     """
-    spec = _spec(game)
+    spec = game_spec(game)
     policy = policy or spec.default_policy
     games = _check_games(games)
     if not params or len(params) > 2:
         raise InstrumentError(f"sweep takes one or two parameters; got {len(params or {})}")
-    base = _base_rules(ruleset, spec)
+    base = base_rules(ruleset, spec)
     grids = {}
     for key, values in params.items():
         prm = resolve_param(key, base, policy, spec)
@@ -717,8 +717,8 @@ def sweep(params: Mapping[str, Sequence], games: int, players=None, characters=N
         r, pp = _apply(base, policy_params, pt)
         adapters.append(_adapter(spec, seats, players=players, characters=characters, seed=seed,
                                  policy=policy, policy_params=pp, ruleset=r))
-    t0, started = time.perf_counter(), _now()
-    bar = _progress_bar(games * len(points), 0, _show_progress(progress), "sweep")
+    t0, started = time.perf_counter(), utc_now()
+    bar = progress_bar(games * len(points), 0, show_progress(progress), "sweep")
     rows = []
     first: list = []  # the first value's chunks: every other value's games are set against them
     changed = np.zeros(games, dtype=bool)
@@ -802,13 +802,13 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
         raise InstrumentError(f"target must be strictly between 0 and 1; got {target!r}")
     if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 0.5):
         raise InstrumentError(f"tolerance must be in (0, 0.5); got {tolerance!r}")
-    spec = _spec(game)
+    spec = game_spec(game)
     policy = policy or spec.default_policy
     if players is None and seats is None:
         players = _default_players(spec)
     games = _check_games(games)
     max_games = _check_games(max_games, "max_games")
-    base = _base_rules(ruleset, spec)
+    base = base_rules(ruleset, spec)
     prm = resolve_param(param, base, policy, spec)
     if prm.kind == "rules" and (lo is None or hi is None):
         # within what the validator accepts: the field's bounds and the other values' checks
@@ -838,7 +838,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
 
     adapter_for(lo)
     adapter_for(hi)  # both ends valid before playing
-    bar = _progress_bar(None, 0, _show_progress(progress), "calibrate")
+    bar = progress_bar(None, 0, show_progress(progress), "calibrate")
 
     def evaluate(v, start, count):
         ad = adapter_for(int(v) if prm.integer else float(v))
@@ -851,7 +851,7 @@ def calibrate(param: str, target: float, players=None, characters=None, *, lo=No
         if bar is not None:
             bar.update(n)
 
-    t0, started = time.perf_counter(), _now()
+    t0, started = time.perf_counter(), utc_now()
     try:
         if prm.integer:
             cal = calibrate_integer(evaluate, int(lo), int(hi), t, tolerance=tolerance, n0=games,
@@ -891,7 +891,7 @@ def assumed_params(rules, spread: float = 0.3, game=None) -> pd.DataFrame:
     pandas.DataFrame
         ``key``, ``value``, ``lo``, ``hi`` (integers).
     """
-    positive = _spec(game).positive_suffixes
+    positive = game_spec(game).positive_suffixes
     rows = []
     for key in rules.keys():
         if rules.source(key) != "assumed":
@@ -1018,7 +1018,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     -------
     SensitivityResult
     """
-    spec = _spec(game)
+    spec = game_spec(game)
     policy = policy or spec.default_policy
     if players is None and seats is None:
         players = _default_players(spec)
@@ -1029,7 +1029,7 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     games = _check_games(games)
     if not (isinstance(spread, (int, float)) and 0 < spread < 1):
         raise InstrumentError(f"spread must be in (0, 1); got {spread!r}")
-    base = _base_rules(ruleset, spec)
+    base = base_rules(ruleset, spec)
     if params is None:
         rng = assumed_params(base, spread, spec)
     else:
@@ -1124,8 +1124,8 @@ def sensitivity(params: Sequence[str] | Mapping[str, tuple] | None = None, *,
     points = [k for k, ok in zip(keys, keep) if ok]
     cache = {k: v for k, v in cache.items() if k in set(points)}
     reasons = sorted(set(refused.values()))
-    t0, started = time.perf_counter(), _now()
-    bar = _progress_bar(len(X), 0, _show_progress(progress), f"sensitivity ({method})")
+    t0, started = time.perf_counter(), utc_now()
+    bar = progress_bar(len(X), 0, show_progress(progress), f"sensitivity ({method})")
     y_win = np.zeros(len(X))
     y_round = np.zeros(len(X))
     try:
@@ -1250,8 +1250,8 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
         raise InstrumentError(str(exc)) from None
     _table_rows(Counts.empty(adapter.spec), table)
     keep = (max_games <= RECORD_LIMIT) if keep_records is None else bool(keep_records)
-    t0, started = time.perf_counter(), _now()
-    bar = _progress_bar(max_games, 0, _show_progress(progress), "simulate to precision")
+    t0, started = time.perf_counter(), utc_now()
+    bar = progress_bar(max_games, 0, show_progress(progress), "simulate to precision")
     total = Counts.empty(adapter.spec)
     parts = []
     played, widest, reason = 0, float("nan"), "max_games"
@@ -1288,7 +1288,7 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
     prov = {**ruleset_provenance(adapter), "games": played, "games_done": played, "complete": True,
             **_versions(), "backend": "local", "backend_detail": "local", "threads": threads,
             "chunk_size": int(chunk_size), "chunks": -(-played // chunk_size), "chunks_resumed": 0,
-            "stored": "records" if keep else "counts", "started": started, "finished": _now(),
+            "stored": "records" if keep else "counts", "started": started, "finished": utc_now(),
             "elapsed_s": round(time.perf_counter() - t0, 3), "out": None if out is None else str(out),
             "precision": float(precision), "max_games": max_games, "precision_table": table,
             "stopped_by": reason, "widest_half_width": widest,
@@ -1300,7 +1300,7 @@ def simulate_precise(precision: float, max_games: int, players=None, characters=
                     "chunk_size": int(chunk_size), "stored": prov["stored"],
                     "precision": float(precision), "max_games": max_games}
         meta = {"format": FORMAT, "kind": prov["stored"], "identity": identity, "provenance": prov}
-        _write_parquet(Path(out), records if keep else total.to_frame(), meta)
+        write_parquet(Path(out), records if keep else total.to_frame(), meta)
     return result
 
 

@@ -61,7 +61,7 @@ def kernel_source_hash(group: str | None = None) -> str:
     return h.hexdigest()[:16]
 
 
-def _group_of(module: str | None) -> str | None:
+def group_of(module: str | None) -> str | None:
     """The game package a kernel's module belongs to (``None``: the core)."""
     parts = (module or "").split(".")
     if len(parts) >= 3 and parts[:2] == ["simlib", "games"]:
@@ -163,7 +163,7 @@ def _decorate(f, opts, entry):
     # only, so numba functions of other code keep the user's folder
     saved = numba.config.CACHE_DIR
     if opts.get("cache"):
-        numba.config.CACHE_DIR = cache_dir(_group_of(getattr(f, "__module__", None)))
+        numba.config.CACHE_DIR = cache_dir(group_of(getattr(f, "__module__", None)))
     try:
         disp = numba.njit(**opts)(f)
     finally:

@@ -319,12 +319,12 @@ def _flatten_file(flat: _Flat, file: str, schema: FileSchema, doc: Mapping,
         _fields(flat, file, schema.prefix(t), doc[t], fields, sources, check)
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Tuples as lists, mappings as dicts (recursively): a value as JSON sees it."""
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, Mapping):
-        return {k: _jsonable(x) for k, x in value.items()}
+        return {k: jsonable(x) for k, x in value.items()}
     return value
 
 
@@ -448,8 +448,8 @@ class TaggedRuleset:
         keys = list(mine) + [k for k in theirs if k not in mine]
         out = []
         for key in keys:
-            a = _jsonable(mine[key]) if key in mine else None
-            b = _jsonable(theirs[key]) if key in theirs else None
+            a = jsonable(mine[key]) if key in mine else None
+            b = jsonable(theirs[key]) if key in theirs else None
             if a != b:
                 out.append({"key": key, "value": a, "reference": b,
                             "source": self._flat.sources.get(key) if key in mine else None})
@@ -584,7 +584,7 @@ class TaggedRuleset:
         (the free text of the value's table, if any)."""
         import pandas as pd
 
-        rows = [{"key": k, "file": self._locate(k)[0].stem + ".toml", "value": _jsonable(v),
+        rows = [{"key": k, "file": self._locate(k)[0].stem + ".toml", "value": jsonable(v),
                  "source": self._flat.sources[k],
                  "note": self._flat.texts.get(k.rsplit(".", 1)[0] + ".text", "")}
                 for k, v in self._flat.values.items()]

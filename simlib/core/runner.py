@@ -351,7 +351,7 @@ def _parquet_bytes(df: pd.DataFrame, meta: Mapping | None = None) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _write_parquet(path: Path, df: pd.DataFrame, meta: Mapping | None = None) -> None:
+def write_parquet(path: Path, df: pd.DataFrame, meta: Mapping | None = None) -> None:
     """Write ``df`` to ``path`` atomically (temporary file, fsync, then rename)."""
     _atomic_write_bytes(path, _parquet_bytes(df, meta))
 
@@ -472,7 +472,7 @@ class _ChunkStore:
         self.parts.mkdir()
         _fsync_dir(self.parts.parent)
         self._man = {"format": FORMAT, "identity": identity,
-                     "identity_hash": identity_hash(identity), "created": _now(), "chunks": {}}
+                     "identity_hash": identity_hash(identity), "created": utc_now(), "chunks": {}}
         self._write_manifest()
 
     def path(self, i: int) -> Path:
@@ -564,7 +564,7 @@ class _ChunkStore:
     def finish(self, df: pd.DataFrame, meta: dict) -> None:
         meta = dict(meta, identity_hash=identity_hash(meta["identity"]))
         meta["checksum"] = _final_checksum(meta, frame_hash(df))
-        _write_parquet(self.out, df, meta)
+        write_parquet(self.out, df, meta)
         shutil.rmtree(self.parts)
         _fsync_dir(self.out.parent)
 
@@ -586,7 +586,7 @@ def _command_line() -> str:
     return shlex.join([os.path.basename(sys.executable or "python")] + argv)
 
 
-def _now() -> str:
+def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
@@ -612,7 +612,7 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
-def _show_progress(progress: "bool | str | None") -> "bool | str":
+def show_progress(progress: "bool | str | None") -> "bool | str":
     """``True`` (a bar), ``False`` (nothing) or ``"lines"`` (a line at most every
     :data:`PROGRESS_EVERY` seconds, for a log); ``None``: a bar on a terminal or in a
     notebook, else nothing (the command line asks for ``"lines"`` there)."""
@@ -655,7 +655,7 @@ class LineProgress:
         self._say(f"{self.desc}: {self._of()} games done in {self._clock() - self._t0:.0f} s")
 
 
-def _progress_bar(total: int, initial: int, show: "bool | str", desc: str):
+def progress_bar(total: int, initial: int, show: "bool | str", desc: str):
     if not show:
         return None
     if show == "lines":
@@ -963,7 +963,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
     else:
         be = _DaskBackend(scheduler, workers, threads, connect_timeout)
     t0 = time.perf_counter()
-    started = _now()
+    started = utc_now()
     with be:  # connecting may fail: still nothing written
         done: set[int] = set()
         if store is not None:
@@ -972,14 +972,14 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         pending = [i for i in range(plan.n_chunks) if i not in done]
         if max_chunks is not None:
             pending = pending[:max_chunks]
-        show = _show_progress(progress)
+        show = show_progress(progress)
         # a chunk is a unit of storage and progress; with neither, the local backend plays
         # consecutive chunks together (the same games: the same counts and records)
         group = backend == "local" and store is None and not show
         units = _units(plan, pending, GROUP_GAMES if group else 0)
         if show and pending and backend == "local":
             _warm_up(adapter, threads)
-        bar = _progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
+        bar = progress_bar(plan.n_games, sum(plan.chunk(i)[1] for i in done),
                             show, adapter.game.replace("_", " "))
         new_chunks: set[int] = set()  # indices only: the counts are summed as they come
         new_records: dict[int, pd.DataFrame | DeferredRecords] = {}
@@ -1034,7 +1034,7 @@ def run(adapter: GameAdapter, n_games: int, *, chunk_size: int = DEFAULT_CHUNK_S
         "chunks_resumed": len(done),
         "stored": identity["stored"],
         "started": started,
-        "finished": _now(),
+        "finished": utc_now(),
         "elapsed_s": round(time.perf_counter() - t0, 3),
         "out": None if out is None else str(out),
         "command": _command_line(),

@@ -11,7 +11,7 @@ from ...core import plots
 from ...core.report import (Note, Report, Section, figure_block, frame_table, game_report,
                             rate_interval, rate_table)
 from ...core.tables import rate_matrix, ruleset_label
-from .study import (DEATHS, HUNTER_VALUES, SP_VALUES, THREAT_SOURCES, _ci_text, cell_means,
+from .study import (DEATHS, HUNTER_VALUES, SP_VALUES, THREAT_SOURCES, ci_text, cell_means,
                     hour_label, hour_labels, mean_matrix, turn_paths)
 
 __all__ = ["study_report"]
@@ -108,7 +108,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
             alt="survivors alive by turn, one line per team size", figsize=(7.0, 4.0)))
         s.add(frame_table(mean_matrix(c, "alive"), index=True,
                           caption=f"survivors alive at the end, {_MEAN_CI}", id="table-alive"))
-        s.add(frame_table(_ci_text(cell_means(c, DEATHS, ["players"]), DEATHS), index=True,
+        s.add(frame_table(ci_text(cell_means(c, DEATHS, ["players"]), DEATHS), index=True,
                           caption=f"deaths a game by cause (hunger: at 15:00's meal), {_MEAN_CI}",
                           id="table-deaths", titles=_TITLES))
     s.add(rate_table(t["end_causes_by_players"], id="table-end-causes",
@@ -129,7 +129,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
         src = cell_means(c, ("threat_final",) + THREAT_SOURCES, ["players"])
         s.add(figure_block(_sources_bars(src), alt="threat units a game by source and team size",
                            figsize=(7.0, 4.0)))
-        s.add(frame_table(_ci_text(src, ("threat_final",) + THREAT_SOURCES), index=True,
+        s.add(frame_table(ci_text(src, ("threat_final",) + THREAT_SOURCES), index=True,
                           caption=f"threat a game: final units and its sources (units), {_MEAN_CI}",
                           id="table-threat", titles=_TITLES))
     s.add(rate_table(t["threat_levels_by_players"], id="table-threat-levels",
@@ -140,7 +140,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                 id="hunter")
     sections.append(s)
     if len(paths):
-        s.add(frame_table(hour_labels(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)),
+        s.add(frame_table(hour_labels(ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)),
                           index=True, caption=f"a game, {_MEAN_CI}", id="table-hunter",
                           titles=_TITLES))
     s.add(rate_table(hour_labels(t["hunter_by_players_hour"]), id="table-hunter-dist", sortable=True,
@@ -151,7 +151,7 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     sections.append(s)
     if len(paths):
         vals = SP_VALUES + ("kills", "searches_done", "turns", "decisions")
-        s.add(frame_table(_ci_text(cell_means(c, vals, ["players"]), vals), index=True,
+        s.add(frame_table(ci_text(cell_means(c, vals, ["players"]), vals), index=True,
                           caption=f"a game by team size, {_MEAN_CI}", id="table-sp",
                           titles=_TITLES))
     else:

@@ -296,7 +296,7 @@ def hour_labels(df: pd.DataFrame) -> pd.DataFrame:
         [hour_label(h) for h in df.index.levels[level]], level=level))
 
 
-def _ci_text(df: pd.DataFrame, values, digits: int = 2) -> pd.DataFrame:
+def ci_text(df: pd.DataFrame, values, digits: int = 2) -> pd.DataFrame:
     out = {"games": df["games"]}
     for v in values:
         out[v] = [f"{m:.{digits}f} [{a:.{digits}f}, {b:.{digits}f}]"
@@ -378,20 +378,20 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     parts.append(format_tables(t, ["end_causes_by_players"], max_rows=40))
     if len(cell_sums(c)):
         parts.append("== deaths a game by cause and team size (mean [95% CI]; hunger: at "
-                     "15:00's meal) ==\n" + _ci_text(cell_means(c, DEATHS, ["players"]), DEATHS).to_string())
+                     "15:00's meal) ==\n" + ci_text(cell_means(c, DEATHS, ["players"]), DEATHS).to_string())
         parts.append("== threat a game by team size: final units (1-45) and where it came from "
                      "(units raised by noise, by leaving enemies behind, by the clock, by threat "
                      "cards; units lowered by SP) ==\n"
-                     + _ci_text(cell_means(c, ("threat_final",) + THREAT_SOURCES, ["players"]),
+                     + ci_text(cell_means(c, ("threat_final",) + THREAT_SOURCES, ["players"]),
                                 ("threat_final",) + THREAT_SOURCES).to_string())
         parts.append(format_tables(t, ["threat_levels_by_players"], max_rows=40))
         parts.append("== the Hunter's toll a game by team size and start hour (times he came, "
                      "damage he dealt, survivors he killed) ==\n"
-                     + hour_labels(_ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)).to_string())
+                     + hour_labels(ci_text(cell_means(c, HUNTER_VALUES), HUNTER_VALUES)).to_string())
         parts.append(format_tables(t, ["hunter_by_players"], max_rows=40))
         parts.append("== survival points a game by team size: spent on rolls against spent on "
                      "the threat track (mean [95% CI]) ==\n"
-                     + _ci_text(cell_means(c, SP_VALUES + ("kills", "searches_done", "turns", "decisions"),
+                     + ci_text(cell_means(c, SP_VALUES + ("kills", "searches_done", "turns", "decisions"),
                                            ["players"]),
                                 SP_VALUES + ("kills", "searches_done", "turns", "decisions")).to_string())
     return "\n\n".join(parts) + "\n"

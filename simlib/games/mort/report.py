@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import Note, Report, Section, figure_block, frame_table, game_report
-from .study import (_distribution, _means, fairness_table, headline_pairing, headline_text,
+from .study import (distribution_table, means_table, fairness_table, headline_pairing, headline_text,
                     reference_tables, timeline)
 
 __all__ = ["study_report", "draw_race"]
@@ -77,12 +77,12 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     for name, cap in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
                       ("hatch_escapes", "escapes through the hatch"), ("repaired", "generators repaired"),
                       ("end_causes", "what ended the game")):
-        d = _distribution(t, name)
+        d = distribution_table(t, name)
         if len(d):
             s.add(frame_table(d, index=True, caption=f"{cap} (% of games)", id=f"table-{name}"))
     s = Section("Means per game", id="means")
     sections.append(s)
-    s.add(frame_table(_means(t), index=True, id="table-means",
+    s.add(frame_table(means_table(t), index=True, id="table-means",
                       caption="rounds, kills, escapes, repairs, the killer's energy from failed "
                               "repairs and spent on pallets, landed hits, decisions"))
     if len(t["by_length"]):

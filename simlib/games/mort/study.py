@@ -367,7 +367,7 @@ def fairness_table(tables) -> pd.DataFrame:
     return out
 
 
-def _means(tables) -> pd.DataFrame:
+def means_table(tables) -> pd.DataFrame:
     cols = {}
     for m in _MEANS:
         t = tables[f"mean_{m}_by_pairing"]
@@ -376,7 +376,7 @@ def _means(tables) -> pd.DataFrame:
     return pd.DataFrame(cols, index=index)
 
 
-def _distribution(tables, name: str) -> pd.DataFrame:
+def distribution_table(tables, name: str) -> pd.DataFrame:
     """A category table by pairing as % of games, one column per value."""
     t = tables[f"{name}_by_pairing"]
     if not len(t):
@@ -407,13 +407,13 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     for name, what in (("kills", "survivors killed"), ("escapes", "survivors escaped"),
                        ("hatch_escapes", "escapes through the hatch"),
                        ("repaired", "generators repaired")):
-        d = _distribution(t, name)
+        d = distribution_table(t, name)
         if len(d):
             parts.append(f"== {what} per game (% of games; columns: how many) ==\n" + d.to_string())
     parts.append("== means per game (rounds; kills; escapes; generators repaired; the killer's "
                  "energy from failed repairs and spent on pallets; landed hits; decisions) ==\n"
-                 + _means(t).to_string())
-    d = _distribution(t, "end_causes")
+                 + means_table(t).to_string())
+    d = distribution_table(t, "end_causes")
     if len(d):
         parts.append("== what ended the game (% of games) ==\n" + d.to_string())
     tl = timeline(result.counts)

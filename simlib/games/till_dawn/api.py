@@ -94,7 +94,7 @@ def play_games(n_games: int, players: int | None = None, seats=None, characters=
     return records_frame(out, rules, labels)
 
 
-def _scratch(wsize: int):
+def scratch_arrays(wsize: int):
     return (np.zeros(K.N_ACTIONS, np.int64), np.zeros(wsize, np.float64),
             np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.int64),
             np.zeros(K.MAX_TYPES, np.int64), np.zeros(K.MAX_TYPES, np.float64),
@@ -116,7 +116,7 @@ def trace_game(seed: int, game: int, players: int, seats: Sequence[Seat], charac
     flat = rules.flat()
     E.init_state_nb(state, flat, np.int64(players), np.ascontiguousarray(row, np.int64),
                     np.uint64(game_key_nb(np.int64(seed), np.int64(game))), log)
-    play_game_nb(state, flat, pol[0], par[0], *_scratch(work_size(rules, seats)), log)
+    play_game_nb(state, flat, pol[0], par[0], *scratch_arrays(work_size(rules, seats)), log)
     rec = np.zeros(K.REC_SIZE, dtype=np.int64)
     E.record_nb(state, flat, np.int64(game), rec)
     return rec, log[1:1 + log[0, 0]].copy(), state

@@ -12,7 +12,7 @@ import numpy as np
 from ...core.rng import game_key_nb
 from ...core.step import StepGame, randint, stream_seed
 from . import codes as K
-from .api import _scratch, records_frame, team_codes, work_size
+from .api import scratch_arrays, records_frame, team_codes, work_size
 from .kernels import engine_nb as E
 from .kernels.policies_nb import choose_nb
 from .policies import POLICIES, Seat, check_seats_ruleset
@@ -45,7 +45,7 @@ class Game(StepGame):
         E.advance_nb(self.state, self._flat, self._steplog)
         self._take_steplog()
         # the policies' scratch lives as long as the game, as in the batch kernel
-        self._scratch = _scratch(work_size(self.rules, self.seats))
+        self._scratch = scratch_arrays(work_size(self.rules, self.seats))
 
     @property
     def over(self) -> bool:

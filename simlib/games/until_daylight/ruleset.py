@@ -35,7 +35,7 @@ import numpy as np
 from . import codes as K
 from ...core.ruleset import shipped_ruleset_dir
 from ...core.ruleset import TEXT, Entities, Field, FileSchema, RulesetError, TaggedRuleset, \
-    _jsonable, load_tagged, resolve_ruleset
+    jsonable, load_tagged, resolve_ruleset
 from ...core.ruleset import error as _err
 from .capacities import check_capacities, check_range
 
@@ -486,7 +486,7 @@ class Ruleset(TaggedRuleset):
 
     def _fingerprint_payload(self) -> Any:
         # the fingerprint keys stored studies: this formula (no game name) stays as it is
-        return [FORMAT_VERSION, [[k, _jsonable(v)] for k, v in self._flat.values.items()]]
+        return [FORMAT_VERSION, [[k, jsonable(v)] for k, v in self._flat.values.items()]]
 
     def __repr__(self) -> str:
         return (f"<Ruleset {self.origin!r} {len(self._model['character_names'])} characters, "
@@ -531,8 +531,8 @@ class Ruleset(TaggedRuleset):
         """Nested dict of every value ({value, source} leaves if ``with_sources``)."""
         out: dict = {}
         for key, val in self._flat.values.items():
-            leaf = ({"value": _jsonable(val), "source": self._flat.sources[key]}
-                    if with_sources else _jsonable(val))
+            leaf = ({"value": jsonable(val), "source": self._flat.sources[key]}
+                    if with_sources else jsonable(val))
             _set_nested(out, key.split("."), leaf)
         for key, txt in self._flat.texts.items():
             _set_nested(out, key.split("."), txt)
