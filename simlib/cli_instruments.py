@@ -286,7 +286,7 @@ def _compare_campaigns(a) -> int:
         adventures=a.campaign, games=count(a.games, "--games"), players=kw["players"],
         characters=kw["characters"], seed=a.seed, policy=(a.policy or [game.default_policy])[0],
         params=kw["policy_params"], rulesets=(base, rb), shelters=(sh_a, sh_b),
-        threads=kw.get("threads"), changes=changes))
+        threads=kw.get("threads"), changes=changes, progress=not a.no_progress))
     return 0
 
 

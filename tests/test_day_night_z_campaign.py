@@ -425,6 +425,15 @@ def test_command_plays_a_campaign_with_the_search_player():
     assert "campaigns: team 2, 14:00: 2/2" in p.stderr  # progress as the campaigns finish
     p = _cli("simulate", "--game", "day-night-z", "--campaign", "2", "--policy", "rollin")
     assert p.returncode != 0 and "allowed:" in p.stderr and "rollout-100" in p.stderr
+    # the paired compare of a search player's campaigns says how far it is, side by side
+    p = _cli("compare", "--game", "day-night-z", "--campaign", "1", "--games", "2", "--players", "2",
+             "--policy", "rollout", "--policy-param", "n=3", "--policy-param", "horizon=2",
+             "--shelter-b", "build=0")
+    assert p.returncode == 0, p.stderr
+    assert "campaign compare" in p.stdout and "policy rollout" in p.stdout
+    for side in "AB":
+        assert f"campaigns: team 2, 14:00, {side}: 2/2" in p.stderr, p.stderr
+        assert f"campaigns: team 2, 14:00, {side} done (2 campaigns" in p.stderr, p.stderr
 
 
 def test_travel_deck_shuffle_deals_every_order_alike():

@@ -320,6 +320,25 @@ def render_campaign(tables: dict[str, pd.DataFrame], *, adventures: int, games: 
 GAMES_PER_CELL = 2000
 
 
+def _ticker(label: str, t0: float) -> Callable[[int, int], None]:
+    """A search player's campaigns as they finish, on stderr: at most a line every 10 s,
+    and the last one."""
+    shown_at = [time.perf_counter()]
+
+    def tick(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - shown_at[0] < 10.0:
+            return
+        shown_at[0] = now
+        print(f"campaigns: {label}: {done}/{total} ({now - t0:.1f} s)", file=sys.stderr, flush=True)
+    return tick
+
+
+def _cell_done(label: str, n: int, t0: float) -> None:
+    print(f"campaigns: {label} done ({n} campaigns, {time.perf_counter() - t0:.1f} s)",
+          file=sys.stderr, flush=True)
+
+
 def run_cli(*, adventures: int, games=None, players=None, characters=None, seed: int = 0,
             policy: str = "baseline", params=None, shelter=None, ruleset=None, threads=None,
             progress: bool = True, command: str = "", html=None) -> str:
@@ -343,23 +362,13 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
     t0 = time.perf_counter()
     for t in teams:
         for h in hours:
-            shown_at = [time.perf_counter()]
-
-            def tick(done, total, t=t, h=h, shown_at=shown_at):  # a search player's campaigns
-                now = time.perf_counter()
-                if done < total and now - shown_at[0] < 10.0:
-                    return
-                shown_at[0] = now
-                print(f"campaigns: team {t}, {h:02d}:00: {done}/{total} ({now - t0:.1f} s)",
-                      file=sys.stderr, flush=True)
-
+            label = f"team {t}, {h:02d}:00"
             results.append(play_campaigns(n, adventures=adventures, team_size=t, start_hour=h,
                                           ruleset=rules, seed=seed, policy=policy, params=params,
                                           shelter=shelter, threads=threads,
-                                          progress=tick if progress else None))
+                                          progress=_ticker(label, t0) if progress else None))
             if progress:
-                print(f"campaigns: team {t}, {h:02d}:00 done ({n} campaigns, "
-                      f"{time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+                _cell_done(label, n, t0)
     shown = ", ".join(f"{k}={v:g}" for k, v in (shelter or {}).items())
     prov = {"ruleset_lineage": rules.lineage, "ruleset_fingerprint": rules.fingerprint(),
             "ruleset_changes": rules.changes()}
@@ -377,11 +386,13 @@ def run_cli(*, adventures: int, games=None, players=None, characters=None, seed:
 
 def compare_campaigns(games: int, *, adventures: int = 3, players=None, characters=None,
                       seed: int = 0, policy: str = "baseline", params=None, rulesets=(None, None),
-                      shelters=(None, None), threads=None) -> pd.DataFrame:
+                      shelters=(None, None), threads=None, progress: bool = False) -> pd.DataFrame:
     """Variants A and B on the same campaigns (same seed and campaign indices: common random
     numbers), by cell (team size, start hour): campaign success of each, B − A with
     Newcombe's paired 95 % interval and McNemar's exact p, and the paired mean differences
-    of adventures won and survivors alive at the end (± 1.96 standard errors)."""
+    of adventures won and survivors alive at the end (± 1.96 standard errors).
+    ``progress``: a line on stderr as each side of each cell is done (and, for a search
+    player, as its campaigns finish)."""
 
     ra, rb = (rules_of(r) for r in rulesets)
     lo, hi = ra.min_players(), ra.max_players()
@@ -390,12 +401,19 @@ def compare_campaigns(games: int, *, adventures: int = 3, players=None, characte
     for sh in shelters:
         shelter_array(sh)
     rows = []
+    t0 = time.perf_counter()
     for t in teams:
         for h in hours:
-            x, y = (play_campaigns(games, adventures=adventures, team_size=t, start_hour=h,
-                                   ruleset=r, seed=seed, policy=policy, params=params,
-                                   shelter=sh, threads=threads)["campaigns"]
-                    for r, sh in zip((ra, rb), shelters))
+            sides = []
+            for side, r, sh in zip("AB", (ra, rb), shelters):
+                label = f"team {t}, {h:02d}:00, {side}"
+                sides.append(play_campaigns(games, adventures=adventures, team_size=t, start_hour=h,
+                                            ruleset=r, seed=seed, policy=policy, params=params,
+                                            shelter=sh, threads=threads,
+                                            progress=_ticker(label, t0) if progress else None)["campaigns"])
+                if progress:
+                    _cell_done(label, games, t0)
+            x, y = sides
             a, b, c, d = paired_counts(x.success.to_numpy() == 1, y.success.to_numpy() == 1)
             diff, low, high = newcombe_paired_interval(a, c, b, d)  # B - A
             row = {"team_size": t, "start_hour": h, "campaigns": games,
@@ -427,14 +445,14 @@ def render_compare(df: pd.DataFrame, *, adventures: int, header: str) -> str:
 
 def compare_cli(*, adventures: int, games=None, players=None, characters=None, seed: int = 0,
                 policy: str = "baseline", params=None, rulesets=(None, None),
-                shelters=(None, None), threads=None, changes: str = "") -> str:
+                shelters=(None, None), threads=None, changes: str = "", progress: bool = True) -> str:
     """``simlib compare --game day-night-z --campaign N ...``: the table as text."""
 
     t0 = time.perf_counter()
     n = GAMES_PER_CELL if games is None else int(games)
     df = compare_campaigns(n, adventures=adventures, players=players, characters=characters,
                            seed=seed, policy=policy, params=params, rulesets=rulesets,
-                           shelters=shelters, threads=threads)
+                           shelters=shelters, threads=threads, progress=progress)
     labels = []
     for side, r, sh in zip("AB", rulesets, shelters):
         rr = rules_of(r)
