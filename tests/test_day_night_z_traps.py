@@ -318,6 +318,21 @@ def test_combine_bat_and_nails_into_a_nailed_bat():
     assert g.record()["cards_combined"] == 1
 
 
+def test_a_combined_card_takes_its_component_weapon_from_its_own_hand():
+    """The component weapon leaves the hand that holds it, the combined weapon goes to its
+    own (melee or ranged): a Colt and nails made into the nailed bat leave no ranged
+    weapon; a bat and nails made into a Colt leave the fists in the melee hand."""
+    cases = ((["colt", "nails"], "nailed_bat", KNIFE, COLT, (NAILED, -1)),
+             (["bat", "nails"], "colt", BAT, -1, (WEAPONS.index("fists"), COLT)))
+    for comps, weapon, melee, ranged, want in cases:
+        g = game(rules_with(search__nailed_bat__components=comps, search__nailed_bat__weapon=weapon))
+        trap_ready(g, melee=melee, ranged=ranged, stuff=0)
+        g.state[si(0, K.U_PARTS)] = 1 << NAILS
+        g.apply_code(code(K.AC_COMBINE, NAILED_CARD))
+        assert (g.surv(0, K.U_MELEE), g.surv(0, K.U_RANGED)) == want, (comps, weapon)
+        assert g.surv(0, K.U_PARTS) == 0
+
+
 def test_no_combine_without_every_component():
     for melee, parts in ((BAT, 0), (KNIFE, 1 << NAILS), (WEAPONS.index("fists"), 1 << NAILS)):
         g = game()
