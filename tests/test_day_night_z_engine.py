@@ -693,6 +693,23 @@ def test_hunter_first_icon_to_the_stalk_area_then_spawns_on_a_city_survivor():
     assert g.g(K.G_HUNTER_DMG) == 2                          # it keeps its damage this night
 
 
+def test_the_hunter_killed_is_out_of_the_adventure():
+    """A survivor's kill takes the Hunter out for good (no stalk area, no damage kept), as
+    the records count it; leaving it alive sends it back to the stalk area (above)."""
+    rs = rules_with(target="green")                           # every attack hits at green health
+    g = new_game(ruleset=rs, team=4, hour=22)
+    g.apply_code(code(K.AC_ACTIVATE, 2))
+    at_tile(g, 2)
+    e = put_enemy(g, HUNTER, FIRE_TILE, eng=2)
+    g.state[G + K.G_HUNTER] = K.HUNTER_BOARD
+    health = RS.enemy("hunter", True)["health"]
+    g.state[K.S_ENEMIES + e * K.EN_W + K.EN_DMG] = health - 1   # one hit from death
+    g.apply_code(code(K.AC_MELEE, e))
+    assert g.enemies() == [] and g.g(K.G_HUNTER) == K.HUNTER_DEAD and g.g(K.G_HUNTER_DMG) == 0
+    r = g.record()
+    assert r["hunter_kills"] == 1 and r["kills"] == 1
+
+
 def test_hunter_icons_by_day_or_with_nobody_in_the_city_do_nothing():
     g = new_game(hour=10)
     pass_turn(g, hunter=1)
