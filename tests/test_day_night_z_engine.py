@@ -693,6 +693,18 @@ def test_hunter_first_icon_to_the_stalk_area_then_spawns_on_a_city_survivor():
     assert g.g(K.G_HUNTER_DMG) == 2                          # it keeps its damage this night
 
 
+def test_the_hunter_comes_back_unhurt_each_night():
+    """Nightfall (21:00) clears the damage the Hunter kept from the night before, unless he
+    is dead (then he stays out)."""
+    night = RS.get("clock.night_start")
+    for state in (K.HUNTER_BOX, K.HUNTER_STALK, K.HUNTER_DEAD):
+        g = new_game(hour=night - 1)
+        g.state[G + K.G_HUNTER], g.state[G + K.G_HUNTER_DMG] = state, 2
+        pass_turn(g, hours=1)
+        assert g.g(K.G_HOUR) == night and g.g(K.G_HUNTER) == state
+        assert g.g(K.G_HUNTER_DMG) == (2 if state == K.HUNTER_DEAD else 0), state
+
+
 def test_the_hunter_killed_is_out_of_the_adventure():
     """A survivor's kill takes the Hunter out for good (no stalk area, no damage kept), as
     the records count it; leaving it alive sends it back to the stalk area (above)."""
