@@ -52,6 +52,10 @@ of the traps and combinations compared and a check that a reference whose trap n
 fires, or fires harmless, is caught.  A disagreement these games found that is not the
 traps' (an empty surprise tile and the street card) is pinned ``xfail(strict=True)``.
 
+The Hunter: games started at 01:00 with his icon on most threat cards, and games started
+at 19:00 with a Hunter of 2 health (``weak_hunter``) in which he is spawned, wounded and
+killed (a check that these games reach a kill).
+
 ``SIMLIB_DIFF_GAMES=<n>`` multiplies the number of games (a long run on demand).
 """
 from __future__ import annotations
@@ -643,6 +647,35 @@ def hunter_nights():
 @pytest.mark.parametrize("game", range(12 * MULT))
 def test_hunter_nights(hunter_nights, game):
     play_both(606, game, 2 + game % 3, "baseline", ruleset=hunter_nights, hour=1)
+
+
+@pytest.fixture(scope="module")
+def weak_hunter():
+    """``hunter_nights`` with a Hunter of 2 health and no resistance, the adventures started
+    at 19:00: night falls in play (the damage he kept is cleared), he is wounded, leaves
+    with his damage and is killed (a kill takes him out of the adventure)."""
+    ch = {"threat.icons.hunter": 40, "threat.icons.no_hunter": 10}
+    for side in ("day", "night"):
+        ch.update({f"enemies.hunter.{side}.health": 2, f"enemies.hunter.{side}.resistance": 0,
+                   f"enemies.hunter.{side}.defense": 0})
+    return load_ruleset().override(ch)
+
+
+@pytest.mark.parametrize("game", range(10 * MULT))
+def test_weak_hunter(weak_hunter, game):
+    play_both(707, game, 1 + game % 4, "baseline" if game % 2 else "random", ruleset=weak_hunter, hour=19)
+
+
+def test_weak_hunter_games_kill_the_hunter(weak_hunter):
+    """The games above reach what they are for: the Hunter spawned and killed."""
+    spawns = kills = 0
+    for game in range(10):
+        g = Game(707, game, players=1 + game % 4, ruleset=at_hour(weak_hunter, 19),
+                 policy="baseline" if game % 2 else "random")
+        g.play()
+        r = g.record()
+        spawns, kills = spawns + r["hunter_spawns"], kills + r["hunter_kills"]
+    assert spawns >= 3 and kills >= 1, (spawns, kills)
 
 
 @pytest.mark.parametrize("seed,game,team", _cases(4, (1, 2, 3, 4), 505))
