@@ -51,7 +51,7 @@ _NO_WORK = np.zeros(1, dtype=np.int64)
 _NO_LOG = np.zeros((1, K.LOG_W), dtype=np.int64)
 
 
-def _k(op: int, flat: np.ndarray, *, seed: int = 0, pol=_NO_POL,
+def kernel_call(op: int, flat: np.ndarray, *, seed: int = 0, pol=_NO_POL,
        par=_NO_PAR, out=_NO_OUT, state=_NO_STATE, a: int = 0, legal=_NO_LEGAL, work=_NO_WORK,
        log=_NO_LOG, nolog=_NO_LOG) -> int:
     """One call of the step model's compiled entry (``kernels.play_nb.kernel_nb``, the
@@ -150,11 +150,11 @@ def trace_game(seed: int, game: int, seats: Sequence[Seat], ruleset=None, capaci
     log = np.zeros((capacity, K.LOG_W), dtype=np.int64)
     state = np.zeros(K.S_SIZE, dtype=np.int64)
     flat = rules.flat()
-    _k(PN.OP_INIT, flat, seed=seed, state=state, a=game, log=log)
-    _k(PN.OP_PLAY, flat, pol=pol, par=par, state=state,
+    kernel_call(PN.OP_INIT, flat, seed=seed, state=state, a=game, log=log)
+    kernel_call(PN.OP_PLAY, flat, pol=pol, par=par, state=state,
        legal=np.zeros(K.MAX_LEGAL, np.int64), work=np.zeros(WORK_SIZE, np.int64), log=log)
     out = np.zeros((1, K.REC_SIZE), dtype=np.int64)
-    _k(PN.OP_RECORD, flat, state=state, a=game, out=out)
+    kernel_call(PN.OP_RECORD, flat, state=state, a=game, out=out)
     return out[0], log[1:1 + log[0, 0]].copy(), state
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.step import M64, StepGame, randint, stream_seed
 from . import codes as K
-from .api import _k, action_text, parse_seats, records_frame, seat_arrays, seats_label
+from .api import action_text, kernel_call, parse_seats, records_frame, seat_arrays, seats_label
 from .kernels import play_nb as PN
 from .kernels.policies_nb import N_PARAMS, WORK_SIZE
 from .policies import POLICIES, Seat, check_seats_ruleset
@@ -54,7 +54,7 @@ class Game(StepGame):
         self._collect(None)
 
     def _k(self, op: int, **kw) -> int:
-        return _k(op, self._flat, state=self.state, **kw)
+        return kernel_call(op, self._flat, state=self.state, **kw)
 
     over = property(lambda self: bool(self.state[K.S_OVER]))
     phase = property(lambda self: K.PHASE_NAMES[int(self.state[K.S_PHASE])])
