@@ -849,3 +849,29 @@ def test_protection_and_events():
     new = int(g2.state[K.S_CANDIDATE])
     g2.apply_code(K.A_KEEP_NEW)
     assert g2.seat(0, "event") == new
+
+
+def _tiny_hunt_deck():
+    """Only the first three hunt groups keep their cards: a deck of 6, fewer cards than
+    characters (the random team's draw uses the pile's slots as scratch first)."""
+    r, none = load_ruleset(), {"blood": 0, "blue": 0, "hunting": 0}
+    return {f"hunt.{g}.{part}": none for g in r.group_names[3:] for part in ("moons", "event_icons")}
+
+
+@pytest.mark.parametrize("over", [{}, _tiny_hunt_deck()], ids=["shipped", "tiny_deck"])
+def test_the_first_night_deals_the_whole_hunt_deck_and_nothing_else(over):
+    """The hunt pile at the first decision holds the ruleset's deck, card for card, and the
+    cards left by type are counted from it (on a deck shorter than the characters' list
+    too, where a pile filled one slot off would keep a character drawn for the team)."""
+    rules = load_ruleset().override(over) if over else load_ruleset()
+    flat = rules.flat()
+    nh = int(flat[K.R_PARAMS + K.P_N_HUNT])
+    deck = sorted(int(x) for x in flat[K.R_DECK:K.R_DECK + nh])
+    g = Game(3, 0, players=3, ruleset=rules)
+    n_left = int(g.state[K.S_N_HUNT])
+    drawn = [c for k, c in g.chance_events() if k == "hunt"]
+    pile = sorted([int(x) for x in g.state[K.S_HUNT:K.S_HUNT + n_left]] + drawn)
+    assert pile == deck
+    assert [int(x) for x in g.state[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES]] == \
+        [sum(1 for c in g.state[K.S_HUNT:K.S_HUNT + n_left] if c == t) for t in range(K.MAX_TYPES)]
+    assert nh < int(flat[K.R_PARAMS + K.P_N_CHARS]) if over else nh > 8
