@@ -875,3 +875,27 @@ def test_the_first_night_deals_the_whole_hunt_deck_and_nothing_else(over):
     assert [int(x) for x in g.state[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES]] == \
         [sum(1 for c in g.state[K.S_HUNT:K.S_HUNT + n_left] if c == t) for t in range(K.MAX_TYPES)]
     assert nh < int(flat[K.R_PARAMS + K.P_N_CHARS]) if over else nh > 8
+
+
+def test_each_seat_wins_exactly_when_its_score_is_the_top_one():
+    """The record's win of every seat at the table (the last one too) is its score's being
+    the top score, and the winners count them; an empty seat has none."""
+    for players in (2, 3, 5, 8):
+        df = play_games(60, players=players, seed=7)
+        for s in range(K.MAX_SEATS):
+            if s < players:
+                want = (df[f"score_{s}"] == df["top_score"]).to_numpy()
+                assert (df[f"win_{s}"].astype(bool).to_numpy() == want).all(), (players, s)
+            else:
+                assert df[f"win_{s}"].isna().all() or (df[f"win_{s}"] <= 0).all(), (players, s)
+        wins = sum(df[f"win_{s}"].astype(bool).astype(int) for s in range(players))
+        assert (wins == df["winners"]).all()
+
+
+def test_the_kernel_lists_no_legal_action_once_the_game_is_over():
+    """``legal_actions_nb`` on a finished game: none (the step API checks ``over`` first, so
+    only this test reads the kernel's own answer)."""
+    g = Game(2, 1, players=4).play()
+    assert g.over
+    out = np.full(K.N_ACTIONS + 8, -7, dtype=np.int64)
+    assert E.legal_actions_nb(g.state, g.rules.flat(), out) == 0
