@@ -670,6 +670,22 @@ def test_collateral_is_not_absorbed_by_a_saved_survivor(rules):
     assert g.view.kept[PSY, rules.enemy_id("survivor")] == 1
 
 
+def test_collateral_that_ends_the_game_stops_the_attack_there(rules):
+    """3 The game ends when a player dies: collateral that kills the area's owner ends the
+    attack there, the infected it killed are not tamed (game 1 of this die: 2 B and 1 X;
+    with the owner's health above 1 the same roll tames one Wanderer, the control)."""
+    rs = rules.override({"dice.combat.faces": {"B": 4, "X": 2}, **NO_EVENTS})
+    for health, over, tamed in ((6, 0, ["wanderer"]), (1, 1, [])):
+        gs = GameState.new(rs, players=len(TEAM), characters=TEAM, game=1)
+        hold(gs, HAG, {"pistol": 1, "gun_ammo": 3})
+        gs.set_area(PSY, ["wanderer"] * 4)
+        gs.set_area(HAG, [])
+        gs.pl[PSY, K.PL_HEALTH] = health
+        attack(gs, HAG, PSY, "pistol")
+        assert gs.pl[PSY, K.PL_HEALTH] == health - 1 and gs.area_cards(PSY) == ["wanderer"] * (3 - len(tamed))
+        assert (gs.g[K.G_OVER] != 0) == bool(over) and gs.area_cards(HAG) == tamed, health
+
+
 def test_collateral_into_your_own_area_and_melee_collateral_do_not_exist(rules):
     """3 'Melee never causes collateral'; collateral is for another player's area only."""
     gs = new(die(rules, "X"))
