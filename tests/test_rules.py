@@ -252,6 +252,20 @@ def test_a_player_may_give_part_of_an_ammo_stack(rules):
     assert g.view.inv[TRI, ammo] == 1 and g.view.inv[HAG, ammo] == before + 3
 
 
+def test_a_stack_longer_than_the_candidate_rows_offers_every_amount_it_can_and_all(rules):
+    """A stack of more cards than the decision's rows (``codes.MAX_CANDS``): 1 to
+    ``MAX_CANDS - 1`` cards, then the whole stack; every row used, none past them."""
+    n = K.MAX_CANDS + 88
+    g = position(table(trigger={"inventory": {"trigger_pistol": 1, "gun_ammo": n}}), round=3,
+                 first=TRI, ruleset=rules.override({"rubble.gun_ammo.count": n + 10}))
+    choose(g, "give gun_ammo to haggler (seat 2)")
+    assert g.decision == "cards of the stack"
+    amounts = [int(row[1]) for row in g.candidates()]
+    assert amounts == list(range(1, K.MAX_CANDS)) + [n]
+    choose(g, f"{n} cards of the stack")
+    assert g.view.inv[TRI, rules.card_id("gun_ammo")] == 0
+
+
 def test_the_baseline_gives_a_whole_stack_and_one_card_asks_no_amount(rules):
     """The amount is a decision only for a stack of 2 or more; the baseline gives it all."""
     g = position(table(trigger={"inventory": {"trigger_pistol": 1, "gun_ammo": 1}}), round=3,
