@@ -448,6 +448,17 @@ def test_no_trap_can_be_crafted_when_the_supply_of_6_is_used_up(rules):
         "craft a barricade from planks + nails"]
 
 
+def test_the_last_barricade_of_the_supply_can_be_crafted_and_then_none(rules):
+    """4 'Supply: ... 12 barricade tokens': with one token left in the box a barricade can
+    still be crafted; with none left, only the trap."""
+    mats = {"baseball_bat": 1, "wire": 1, "blade": 1, "planks": 1, "nails": 1}
+    for supply, held, crafts in ((2, 1, {"barricade", "trap"}), (1, 1, {"trap"})):
+        g = position(table(hipster={"barricades": held}, psycho={"inventory": mats}), round=3, first=PSY,
+                     ruleset=rules.override({"constants.barricade_supply": supply}))
+        offered = {a.split()[2] for a in g.legal_actions() if a.startswith("craft")}
+        assert offered == crafts, (supply, g.legal_actions())
+
+
 def test_melee_into_another_area_is_forbidden_while_your_own_area_holds_an_enemy(rules):
     """3 'Melee into another player's area is not allowed while the attacker's own area holds
     any enemy.' (distance weapons may; a survivor is not an enemy)."""
