@@ -899,3 +899,20 @@ def test_the_kernel_lists_no_legal_action_once_the_game_is_over():
     assert g.over
     out = np.full(K.N_ACTIONS + 8, -7, dtype=np.int64)
     assert E.legal_actions_nb(g.state, g.rules.flat(), out) == 0
+
+
+def test_an_invitation_without_penalty_deals_no_damage():
+    """An invitation whose penalty is 0 hurts nobody who voted wrong: the game's trace holds
+    no damage row of 0 (a damage row always takes at least 1 health), while the shipped
+    penalty of 1 does hurt."""
+    zero = load_ruleset().override({"hunt.invitation.penalty": 0})
+    for rules, want_hurt in ((load_ruleset(), True), (zero, False)):
+        hurt = 0
+        for game in range(40):
+            g = Game(11, game, players=5, ruleset=rules, policy="random", trace=True).play()
+            rows = g.log[1:1 + int(g.log[0, 0])]
+            dmg = rows[rows[:, 0] == K.LG_DAMAGE]
+            assert (dmg[:, 3] > 0).all(), dmg[dmg[:, 3] <= 0][:3]
+            invite = rows[rows[:, 0] == K.LG_INVITE]
+            hurt += int((invite[:, 6] > 0).sum())
+        assert (hurt > 0) == want_hurt, hurt
