@@ -105,7 +105,12 @@ def _start_night_nb(state, rules, log):
         if not held:
             state[K.S_EVENTS + k] = e
             k += 1
-    state[K.S_N_EVENTS] = k  # the held cards are in their holders' S_S_EVENT, not in the pile
+    m = k
+    for s in range(n):
+        if state[K.S_S_EVENT + s] >= 0:
+            state[K.S_EVENTS + m] = state[K.S_S_EVENT + s]
+            m += 1
+    state[K.S_N_EVENTS] = k
     log_nb(log, K.LG_NIGHT, night, state[K.S_CURRENT], 0, 0, 0, 0)
 
 
