@@ -19,6 +19,8 @@ import pytest
 from simlib.games.till_dawn import codes as K
 from simlib.games.till_dawn.kernels import engine_nb as E
 from simlib.games.till_dawn.ruleset import load_ruleset
+from simlib.games.till_dawn.api import play_games
+from simlib.games.till_dawn.step import Game
 
 
 # seconds for a child process to import, load the compiled kernels (cached by this
@@ -502,3 +504,71 @@ def test_the_batch_kernel_plays_each_game_with_its_own_row(rules):
         g = Game(11, 40 + i, ruleset=rules,
                  seats=[{"player": p, "character": c} for p, c in zip(seats[i % 3], rows[i])])
         assert g.play().record_array().tolist() == rec.tolist(), i
+
+
+# ---------------------------------------------------------------- found by sampled mutants
+def _tiny_hunt_deck():
+    """Only the first three hunt groups keep their cards: a deck of 6, fewer cards than
+    characters (the random team's draw uses the pile's slots as scratch first)."""
+    r, none = load_ruleset(), {"blood": 0, "blue": 0, "hunting": 0}
+    return {f"hunt.{g}.{part}": none for g in r.group_names[3:] for part in ("moons", "event_icons")}
+
+
+@pytest.mark.parametrize("over", [{}, _tiny_hunt_deck()], ids=["shipped", "tiny_deck"])
+def test_the_first_night_deals_the_whole_hunt_deck_and_nothing_else(over):
+    """The hunt pile at the first decision holds the ruleset's deck, card for card, and the
+    cards left by type are counted from it (on a deck shorter than the characters' list
+    too, where a pile filled one slot off would keep a character drawn for the team)."""
+    rules = load_ruleset().override(over) if over else load_ruleset()
+    flat = rules.flat()
+    nh = int(flat[K.R_PARAMS + K.P_N_HUNT])
+    deck = sorted(int(x) for x in flat[K.R_DECK:K.R_DECK + nh])
+    g = Game(3, 0, players=3, ruleset=rules)
+    n_left = int(g.state[K.S_N_HUNT])
+    drawn = [c for k, c in g.chance_events() if k == "hunt"]
+    pile = sorted([int(x) for x in g.state[K.S_HUNT:K.S_HUNT + n_left]] + drawn)
+    assert pile == deck
+    assert [int(x) for x in g.state[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES]] == \
+        [sum(1 for c in g.state[K.S_HUNT:K.S_HUNT + n_left] if c == t) for t in range(K.MAX_TYPES)]
+    assert nh < int(flat[K.R_PARAMS + K.P_N_CHARS]) if over else nh > 8
+
+
+def test_each_seat_wins_exactly_when_its_score_is_the_top_one():
+    """The record's win of every seat at the table (the last one too) is its score's being
+    the top score, and the winners count them; an empty seat has none."""
+    for players in (2, 3, 5, 8):
+        df = play_games(60, players=players, seed=7)
+        for s in range(K.MAX_SEATS):
+            if s < players:
+                want = (df[f"score_{s}"] == df["top_score"]).to_numpy()
+                assert (df[f"win_{s}"].astype(bool).to_numpy() == want).all(), (players, s)
+            else:
+                assert df[f"win_{s}"].isna().all() or (df[f"win_{s}"] <= 0).all(), (players, s)
+        wins = sum(df[f"win_{s}"].astype(bool).astype(int) for s in range(players))
+        assert (wins == df["winners"]).all()
+
+
+def test_the_kernel_lists_no_legal_action_once_the_game_is_over():
+    """``legal_actions_nb`` on a finished game: none (the step API checks ``over`` first, so
+    only this test reads the kernel's own answer)."""
+    g = Game(2, 1, players=4).play()
+    assert g.over
+    out = np.full(K.N_ACTIONS + 8, -7, dtype=np.int64)
+    assert E.legal_actions_nb(g.state, g.rules.flat(), out) == 0
+
+
+def test_an_invitation_without_penalty_deals_no_damage():
+    """An invitation whose penalty is 0 hurts nobody who voted wrong: the game's trace holds
+    no damage row of 0 (a damage row always takes at least 1 health), while the shipped
+    penalty of 1 does hurt."""
+    zero = load_ruleset().override({"hunt.invitation.penalty": 0})
+    for rules, want_hurt in ((load_ruleset(), True), (zero, False)):
+        hurt = 0
+        for game in range(40):
+            g = Game(11, game, players=5, ruleset=rules, policy="random", trace=True).play()
+            rows = g.log[1:1 + int(g.log[0, 0])]
+            dmg = rows[rows[:, 0] == K.LG_DAMAGE]
+            assert (dmg[:, 3] > 0).all(), dmg[dmg[:, 3] <= 0][:3]
+            invite = rows[rows[:, 0] == K.LG_INVITE]
+            hurt += int((invite[:, 6] > 0).sum())
+        assert (hurt > 0) == want_hurt, hurt
