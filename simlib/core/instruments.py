@@ -43,7 +43,7 @@ from .calibrate import Calibration, CalibrationError, calibrate_integer, calibra
 from .paired import paired_counts, paired_summary
 from .plots import integer_ticks
 from .runner import (DEFAULT_CHUNK_SIZE, FORMAT, RECORD_LIMIT, RunError, RunResult,
-                     progress_bar, show_progress, write_parquet)
+                     progress_bar, ruleset_provenance, show_progress, utc_now, write_parquet)
 from .ranges import calibrate_range, contiguous_range, joint_ranges
 from .ruleset import RulesetError
 from .seats import split_spec
@@ -245,21 +245,12 @@ def _versions() -> dict:
 
 def _provenance(adapter, instrument: str, t0: float, started: str,
                 **extra) -> dict:
-    from .runner import utc_now
-
     from .games import get_game
-    from .runner import ruleset_provenance
 
     return {**ruleset_provenance(adapter), "display_name": get_game(adapter.game).display_name,
             "instrument": instrument, **extra, **_versions(),
             "backend": "local", "started": started, "finished": utc_now(),
             "elapsed_s": round(time.perf_counter() - t0, 3)}
-
-
-def utc_now() -> str:
-    from .runner import utc_now as now
-
-    return now()
 
 
 def _chunks(n: int, size: int):
