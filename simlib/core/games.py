@@ -65,7 +65,7 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 # where a game declares its contract
 from .adapter import DeferredRecords, StudyAdapter, records_frame_of  # noqa: F401
 
-__all__ = ["GameInfo", "GameCommand", "StudyAdapter", "StepGame", "register", "get_game",
+__all__ = ["GameInfo", "GameCommand", "train_policy_command", "StudyAdapter", "StepGame", "register", "get_game",
            "game_names", "default_game", "normalize", "UnknownGameError", "load_ref",
            "KINDS", "FOCAL_WINS", "SEAT_WINS"]
 
@@ -139,6 +139,14 @@ class GameCommand:
     help: str
     add_arguments: Any
     run: Any
+
+
+def train_policy_command(teacher: str) -> GameCommand:
+    """``simlib train-policy``, which every game has, by its conventional names in the game's
+    ``commands`` module (``add_train_arguments``, ``run_train``); ``teacher`` names the player
+    whose choices the ``distilled`` policy learns, for the command's help."""
+    return GameCommand(help=f"distil {teacher} into the `distilled` policy's weights",
+                       add_arguments=".commands:add_train_arguments", run=".commands:run_train")
 
 
 # =========================================================================== declaration

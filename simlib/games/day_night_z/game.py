@@ -1,7 +1,7 @@
 """Day Night Z's declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
-from ...core.games import GameCommand, GameInfo
+from ...core.games import GameCommand, GameInfo, train_policy_command
 
 
 # the commands' module imports pandas: named, imported only when the command runs
@@ -9,9 +9,7 @@ COMMANDS = {
     "exact": GameCommand(
         help="exact dice tables: checks, enemy attacks, kills, corpses (no simulation)",
         add_arguments=".commands:add_exact_arguments", run=".commands:run_exact"),
-    "train-policy": GameCommand(
-        help="distil the rollout player into the `distilled` policy's weights",
-        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+    "train-policy": train_policy_command("the rollout player"),
 }
 
 GAME = GameInfo(

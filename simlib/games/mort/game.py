@@ -4,12 +4,10 @@ The package is ``simlib.games.mort`` (short); the registry name is the game's,
 ``mort_de_la_lumiere_du_jour`` (``--game mort-de-la-lumiere-du-jour``)."""
 from __future__ import annotations
 
-from ...core.games import GameCommand, GameInfo
+from ...core.games import GameInfo, train_policy_command
 
 COMMANDS = {
-    "train-policy": GameCommand(
-        help="distil the rollout player into the `distilled` policy's weights",
-        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+    "train-policy": train_policy_command("the rollout player"),
 }
 
 GAME = GameInfo(

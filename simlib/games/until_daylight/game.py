@@ -6,16 +6,14 @@ or ``import simlib`` stays cheap.  The package's modules are found by the core's
 """
 from __future__ import annotations
 
-from ...core.games import GameCommand, GameInfo
+from ...core.games import GameCommand, GameInfo, train_policy_command
 
 
 COMMANDS = {
     "tune-policy": GameCommand(
         help="tune the baseline's weights (the `tuned` policy's data file)",
         add_arguments=".commands:add_tune_arguments", run=".commands:run_tune"),
-    "train-policy": GameCommand(
-        help="distil the rollout search into the `distilled` policy's weights",
-        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+    "train-policy": train_policy_command("the rollout search"),
 }
 
 GAME = GameInfo(

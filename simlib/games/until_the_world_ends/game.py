@@ -1,12 +1,10 @@
 """Until the World Ends' declaration in the game registry (:mod:`simlib.core.games`)."""
 from __future__ import annotations
 
-from ...core.games import FOCAL_WINS, SEAT_WINS, GameCommand, GameInfo
+from ...core.games import FOCAL_WINS, SEAT_WINS, GameInfo, train_policy_command
 
 COMMANDS = {
-    "train-policy": GameCommand(
-        help="distil the rollout player into the `distilled` policy's weights",
-        add_arguments=".commands:add_train_arguments", run=".commands:run_train"),
+    "train-policy": train_policy_command("the rollout player"),
 }
 
 
