@@ -278,6 +278,28 @@ def test_a_peeking_continuation_by_the_games_own_player_is_the_game_itself():
     assert checked >= 3
 
 
+def test_a_continuation_that_takes_a_trade_its_player_never_takes_plays_that_trade():
+    """The baseline's candidates leave out the trades it never chooses (a faster decision),
+    but only when it chooses: a continuation that first takes such a trade replays the
+    step's choices by their index in the whole list, so it must play exactly the game that
+    takes the trade and then lets the baseline play on (with the real streams, ``peek``).
+    Every trade candidate of two decisions of the third round is tried (by then the hands
+    hold cards the baseline never trades: planks, symbols, armour...)."""
+    g = Game(seed=31, game=2, players=4, ruleset=LIGHT)
+    tried = 0
+    while not g.over and tried < 30:
+        cands = g.candidates()
+        trades = [i for i, row in enumerate(cands) if row[0] in (K.A_GIVE, K.A_TAKE)]
+        for i in (trades if g.state[K.G_ROUND] >= 2 else []):
+            want = g.clone().apply(i).play("baseline").record_array()
+            got = continuation_records(g, 1, action=i, peek=True)[0]
+            assert np.array_equal(got[1:], want[1:]), (i, [(K.REC_FIELDS[j], got[j], want[j])
+                                                          for j in np.flatnonzero(got != want)])
+            tried += 1
+        g.apply(g.policy_choice("baseline"))
+    assert tried >= 30
+
+
 def test_the_kernel_refuses_a_step_with_no_decision_pending_or_out_of_range():
     """The step kernel's own refusals (the Python layer checks first, the kernel must not
     rely on it): a finished game takes no step (-1) and an index past the pending
