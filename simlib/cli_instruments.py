@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .cli_args import UsageError, changes_line, game_arg
-from .core.params import count, number
+from .core.params import add_run_options, count, number
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -54,13 +54,11 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
                             ".toml or base+tweak.toml (default: the game's default ruleset)")
     p.add_argument("--games", default=games_default, metavar="N",
                    help=f"games per variant / value / evaluation (default {games_default})")
-    p.add_argument("--threads", default=None, metavar="N", help="numba threads")
     p.add_argument("--seats", action="append", metavar="P1,P2,...",
                    help="a competitive game's table, one policy spec per seat (repeatable, as "
                         "in simlib simulate); the focal player is the first seat's")
-    p.add_argument("--out", metavar="FILE.parquet|FILE.csv", help="write the result table here")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_run_options(p, None, "FILE.parquet|FILE.csv", "write the result table here",
+                    "no progress bar")
 
 
 def _sets(values, what="--set") -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ import argparse
 from typing import Mapping
 
 from .cli_args import UsageError
+from .core.params import add_run_options
 
 __all__ = ["COMMAND", "add_parser", "run"]
 
@@ -74,12 +75,9 @@ def add_parser(sub, trainers: Mapping[str, object]) -> argparse.ArgumentParser:
                    help="L2 penalty of the fit (default: the game's)")
     p.add_argument("--check-games", default="20000", metavar="N",
                    help="games of the paired check against the default player (default 20000)")
-    p.add_argument("--threads", default=None, metavar="N", help="threads")
-    p.add_argument("--out", default="distilled.toml", metavar="FILE.toml",
-                   help="where to write the weights (default distilled.toml; the shipped file "
-                        "is data/<game>/policies/distilled.toml)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
-    p.add_argument("--no-progress", action="store_true", help="no progress lines")
+    add_run_options(p, "distilled.toml", "FILE.toml",
+                    "where to write the weights (default distilled.toml; the shipped file is "
+                    "data/<game>/policies/distilled.toml)")
     own = {}
     for game, cmd in trainers.items():
         g = p.add_argument_group(f"{game.replace('_', '-')} only")

@@ -7,7 +7,17 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["PolicySpec", "param_vector", "count", "count_list", "number"]
+__all__ = ["PolicySpec", "param_vector", "count", "count_list", "number", "add_run_options"]
+
+
+def add_run_options(p, out_default, out_metavar: str, out_help: str,
+                    progress_help: str = "no progress lines") -> None:
+    """The options every long command shares, declared once: ``--threads``, ``--out`` (its
+    default, placeholder and help the command's), ``--force`` and ``--no-progress``."""
+    p.add_argument("--threads", default=None, metavar="N", help="numba threads")
+    p.add_argument("--out", default=out_default, metavar=out_metavar, help=out_help)
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    p.add_argument("--no-progress", action="store_true", help=progress_help)
 
 
 def count(text, what: str, lo: int = 1) -> int:

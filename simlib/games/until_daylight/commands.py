@@ -4,7 +4,7 @@ game shares are ``simlib.cli_train``'s).  Declared in ``game.COMMANDS``; the CLI
 game by name."""
 from __future__ import annotations
 
-from ...core.params import count
+from ...core.params import add_run_options, count
 from ...core.train import train_and_write
 
 __all__ = ["add_tune_arguments", "run_tune", "add_train_arguments", "run_train"]
@@ -28,12 +28,9 @@ def add_tune_arguments(t) -> None:
                    help="games of the re-check on fresh seeds (default 20000)")
     t.add_argument("--check-seed", default="9000", metavar="S", help="seed of the re-check")
     t.add_argument("--sampler-seed", default="0", metavar="S", help="optuna sampler seed")
-    t.add_argument("--threads", default=None, metavar="N", help="numba threads")
-    t.add_argument("--out", default="tuned.toml", metavar="FILE.toml",
-                   help="where to write the weights (default tuned.toml; the shipped file is "
-                        "data/until_daylight/policies/tuned.toml)")
-    t.add_argument("--force", action="store_true", help="overwrite an existing --out file")
-    t.add_argument("--no-progress", action="store_true", help="no progress lines")
+    add_run_options(t, "tuned.toml", "FILE.toml",
+                    "where to write the weights (default tuned.toml; the shipped file is "
+                    "data/until_daylight/policies/tuned.toml)")
 
 
 def run_tune(a) -> int:
