@@ -232,7 +232,7 @@ def test_training_is_reproducible_from_its_seed():
     from simlib.games.until_daylight.distil import train_distilled
 
     kw = dict(ruleset=LIGHT, games=3, heldout=1, teacher="rollout-100", horizon=1,
-              check_games=200, threads=2)
+              check_games=200, tune_games=300, threads=2)  # tuning: 6 thresholds x 300 games
     a = train_distilled(seed=4, **kw)
     b = train_distilled(seed=4, **kw)
     c = train_distilled(seed=5, **kw)
