@@ -127,7 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_arg(s)
     _game_args(s)
     s.add_argument("--games", type=_positive, default=None,
-                   help="games to play (default: 40000 per player count)")
+                   help="games to play in all, shared out over the player counts and tables "
+                        "(default: the game's default study, e.g. Until Daylight 40000 per "
+                        "player count; its header says how many)")
     s.add_argument("--backend", choices=("local", "dask"), default=None,
                    help="local numba threads (default) or a Dask cluster")
     s.add_argument("--scheduler", metavar="ADDR",

@@ -319,8 +319,16 @@ def _grouping_success(prov: dict, grouping: str) -> str:
 
 def render_compare(res) -> str:
     p = res.provenance
-    lines = [_header(p, f"compare ({p['games']} games per variant, same seeds)"),
-             f"A = {res.labels[0]}", f"B = {res.labels[1]}"]
+    lines = [_header(p, f"compare ({p['games']} games per variant, same seeds)")]
+    va, vb = (p.get("variants", {}).get(k, {}) for k in ("a", "b"))
+    tables = [v.get("table_labels") for v in (va, vb)]
+    for key, label, t in (("A", res.labels[0], tables[0]), ("B", res.labels[1], tables[1])):
+        # a compare of two players seats them differently: each arm's tables, spelled out
+        lines.append(f"{key} = {label}" + (f" (tables {'; '.join(t)})"
+                                           if t and tables[0] != tables[1] else ""))
+    if tables[0] != tables[1] and vb.get("side") == "survivors":
+        lines.append("A and B play the survivors' side; 'win' stays the killer's, so B-A < 0 "
+                     "means B's survivors do better than A's.")
     moved = _b_from_a(p.get("variants", {}))
     if moved:
         lines.append(f"B changes from A: {moved}")
@@ -357,10 +365,10 @@ def render_compare(res) -> str:
     sp = res.speed.copy()
     sp["games_per_s"] = [f"{x:,.0f}" for x in sp["games_per_s"]]
     lines.append("== speed (kernel time per variant, compile excluded) ==\n" + sp.to_string(index=False))
-    lines.append("\n'B-A points': B's win rate minus A's (changed minus base: positive when B "
-                 "wins more); 'differ %': games whose result differs between A and B; 'unpaired "
-                 "games': games per variant two independent runs would need for the same "
-                 "precision.")
+    lines.append("\n'B-A points': B's rate of 'win' (as the header defines it) minus A's: "
+                 "positive when that outcome is more frequent under B; 'differ %': games whose "
+                 "result differs between A and B; 'unpaired games': games per variant two "
+                 "independent runs would need for the same precision.")
     return "\n".join(lines) + "\n"
 
 

@@ -166,7 +166,7 @@ def test_what_if_page_runs_mort_with_its_own_seat_rows(tmp_path):
     assert rows[("seat", 2)]["changed_wins"] == int(c.by_seat.loc[2, "wins_b"])
     html = _render("results.html.j2", s=snap, page=page, plot="",
                    labels=[str(r["key"]) for r in snap["rows"]])
-    assert "the killer wins (every survivor killed" in html
+    assert "the killer wins (at the game" in html and "killer_win_kills" in html
     assert "On the seat rows: each seat&#39;s own result: seat 0 the killer wins" in html
     assert "On the seat rows: each seat's own result" in comparison_report(page).headline
 
@@ -249,3 +249,38 @@ def test_simulate_to_a_precision_makes_each_pairing_precise():
     fixed = simlib.simulate(res.games, game=GAME, seed=0, progress=False)  # the same games
     assert rows["heuristic vs heuristic"]["wins"] == \
         fixed.tables["by_pairing"].loc["heuristic vs heuristic", "wins"]
+
+
+def test_a_compare_of_players_on_the_survivors_side_says_which_way_is_better(capsys):
+    """``compare --policy heuristic --policy random --characters survivors`` measures the
+    killer's win (+38 points: random survivors lose); the output once read "A = heuristic,
+    B = random ... positive when B wins more" with the header's tables those of A alone.
+    Each arm's table is spelled out, and the survivors' side is named with the direction."""
+    from simlib.cli import main
+
+    assert main(["compare", "--game", "mort-de-la-lumiere-du-jour", "--policy", "heuristic",
+                 "--policy", "random", "--characters", "survivors", "--games", "200",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "A = heuristic (tables killer heuristic vs survivors heuristic)" in out
+    assert "B = random (tables killer heuristic vs survivors random)" in out
+    assert "A and B play the survivors' side; 'win' stays the killer's" in out
+    assert "positive when B wins more" not in out
+    c = simlib.compare(200, game=GAME, policies=["heuristic", "random"],
+                       characters="survivors", progress=False)
+    assert c.overall.iloc[0]["diff"] > 0  # the killer wins more against random survivors
+
+
+def test_the_win_line_follows_killer_win_kills():
+    """``rules.killer_win_kills`` is a threshold on the kills at the game's end (the game
+    still ends when every survivor is killed or out): at 2 the killer wins games in which
+    survivors escaped, and the simulate note says 2 kills, not every survivor."""
+    from simlib.games.mort.study import render
+
+    rules = load_ruleset("reference").override({"rules.killer_win_kills": 2})
+    res = simlib.simulate(300, game=GAME, ruleset=rules, progress=False)
+    text = render(res)
+    assert "The killer wins with 2 kills or more when the game ends" in text
+    base = simlib.simulate(300, game=GAME, progress=False)
+    assert "The killer wins with every survivor killed when the game ends" in render(base)
+    assert "killer_win_kills" in get_game(GAME).success

@@ -559,12 +559,13 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                           "games": [games, games], "kernel_s": [round(s, 3) for s in kernel_s],
                           "games_per_s": [games / s if s > 0 else np.nan for s in kernel_s]})
     prov = _provenance(a0, "compare", t0, started, games=games,
-                       variants={"a": {"label": labels[0], **a0.identity(), "ruleset_origin": a0.rules.origin,
-                                       "ruleset_lineage": a0.rules.lineage,
-                                       "ruleset_changes": a0.rules.changes()},
-                                 "b": {"label": labels[1], **a1.identity(), "ruleset_origin": a1.rules.origin,
-                                       "ruleset_lineage": a1.rules.lineage,
-                                       "ruleset_changes": a1.rules.changes()}},
+                       variants={k: {"label": lab, **ad.identity(), "ruleset_origin": ad.rules.origin,
+                                     "ruleset_lineage": ad.rules.lineage,
+                                     "ruleset_changes": ad.rules.changes(),
+                                     # who sits where in each arm (a compare of players
+                                     # seats the compared player differently in each)
+                                     "table_labels": ad.provenance().get("table_labels")}
+                                 for k, lab, ad in (("a", labels[0], a0), ("b", labels[1], a1))},
                        chunk_size=int(chunk_size), threads=threads, success=spec.success,
                        games_changed=changed)
     return CompareResult(labels, tables, speed, prov, changed)

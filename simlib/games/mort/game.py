@@ -18,9 +18,10 @@ GAME = GameInfo(
             "gate and escape (or slip through the hatch); energy cards and two dice (5 players)",
     kind="competitive",
     default_policy="heuristic",
-    success="the killer wins (every survivor killed; any escape or the round limit is the "
-            "survivors' win), in the study's headline pairing (by default the same player on "
-            "both sides)",
+    success="the killer wins (at the game's end he has killed rules.killer_win_kills "
+            "survivors or more: all 4 in the reference; otherwise an escape or the round "
+            "limit makes it the survivors' win), in the study's headline pairing (by default "
+            "the same player on both sides)",
     measure="kills",
     measure_short="kills",
     measure_unit="survivors killed",

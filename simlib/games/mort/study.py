@@ -393,8 +393,12 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     t = result.tables
     head = (f"Mort de la lumière du jour: {result.games} games, seed {p.get('seed')}, tables "
             f"{'; '.join(p.get('table_labels', []))}, {run_label(p)}")
-    note = ("Note: results of computer players, not of people. The killer wins by killing every "
-            "survivor; any escape (gate or hatch) or the round limit is the survivors' win. "
+    kills = next((c["value"] for c in p.get("ruleset_changes", [])
+                  if c.get("key") == "rules.killer_win_kills"), None)
+    note = ("Note: results of computer players, not of people. The killer wins with "
+            + ("every survivor killed" if kills is None else f"{kills} kills or more")
+            + " when the game ends; otherwise an escape (gate or hatch) or the round limit "
+            "makes it the survivors' win. "
             "Fair means a killer win rate of 50 %; 95 % intervals (Wilson for rates, normal "
             "for means).")
     parts = [head, headline_text(result), note]
