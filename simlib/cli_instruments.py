@@ -359,7 +359,10 @@ def render_compare(res) -> str:
     for name, df in res.tables.items():
         if name not in ("overall", "players"):
             what = _grouping_success(p, name)
-            lines.append(block(f"by {name} (a game counts for each {name} in it"
+            once = (f"each game once, by the focal player's {name[6:]}" if name.startswith("focal_")
+                    else f"each game once, by its {name}" if name in p.get("groupings_once", ())
+                    else f"a game counts for each {name} in it")
+            lines.append(block(f"by {name} ({once}"
                                + (f"; 'win' in this table: {what}" if what else "") + ")", df))
             lines.append("")
     sp = res.speed.copy()

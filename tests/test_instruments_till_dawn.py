@@ -33,9 +33,17 @@ def test_policy_compare_counts_the_focal_players_wins_as_the_engine_records_them
     assert (rec[[f"strategy_{s}" for s in range(4)]] == "optimal").sum(axis=1).eq(1).all()
     assert res.overall["wins_a"].iloc[0] == int(won.sum())
     assert res.overall["games"].iloc[0] == games
-    # per seat: a 3-player game has seats 0-2, a 4-player game seats 0-3
-    assert res.by_seat["games"].tolist() == [games, games, games, games // 2]
-    assert res.by_character["games"].sum() == games // 2 * 3 + games // 2 * 4
+    # a compare of two players reads the focal player by the seat (and character) it held,
+    # each game once; the every-seat tables, where the compared player is one seat in
+    # three or four, belong to a compare of rules
+    assert "seat" not in res.tables and "character" not in res.tables
+    assert res.by_focal_seat["games"].sum() == games == res.by_focal_character["games"].sum()
+    # it rotates: 120 games of 3 seats (40 a seat) and 120 of 4 (30 a seat)
+    assert res.by_focal_seat["games"].tolist() == [70, 70, 70, 30]
+    for s in range(4):
+        at_s = (rec[f"strategy_{s}"] == "optimal").fillna(False).to_numpy(bool)
+        assert res.by_focal_seat.loc[s, "wins_a"] == int(
+            (at_s & rec[f"win_{s}"].fillna(False).to_numpy(bool)).sum())
     # the strongest player beats the field far more often than a threshold player does
     assert res.overall["diff_high"].iloc[0] < -0.3  # B - A: threshold minus optimal
 
@@ -43,6 +51,7 @@ def test_policy_compare_counts_the_focal_players_wins_as_the_engine_records_them
 def test_identical_rulesets_give_zero_differences_in_every_grouping():
     res = simlib.compare(200, game="till_dawn", players=3, rulesets=[None, None],
                          progress=False)
+    assert "seat" in res.tables and "focal_seat" not in res.tables  # a compare of rules
     t = res.table
     assert set(t["grouping"]) == {"overall", "players", "seat", "character"}
     assert (t["diff"] == 0).all() and (t["only_a"] == 0).all()
@@ -106,7 +115,7 @@ def test_the_instrument_commands_take_a_game(capsys, tmp_path):
                  "threshold", "--players", "3", "--games", "60", "--no-progress",
                  "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("Till Dawn compare") and "== by seat" in text
+    assert text.startswith("Till Dawn compare") and "== by focal_seat (each game once" in text
     assert out.exists() and '"game": "till_dawn"' in (tmp_path / "c.csv.json").read_text()
     assert main(["sweep", "--game", "till-dawn", "--set", "constants.track_length=9,10",
                  "--players", "3", "--games", "50", "--no-progress"]) == 0

@@ -515,12 +515,16 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
     n_pl = len(a0.players)
     counts: dict[str, np.ndarray] = {"players": np.zeros((n_pl, 4), np.int64)}
     labels_of: dict[str, Sequence] = {}
+    once: dict[str, bool] = {}  # groupings that count each game once (DNZ's start hour)
     kernel_s = [0.0, 0.0]
     changed = 0
     # one untimed game each first: the first call compiles the kernels (or loads them from
     # numba's cache), which would otherwise be charged to variant A's speed alone
-    for ad in adapters:
-        ad.outcomes(0, 1, threads)
+    first = [ad.outcomes(0, 1, threads) for ad in adapters][0]
+    # a compare of two players asks about the focal player: a game's groupings "focal_seat"
+    # ("focal_character", ...) count each game once, by what the focal player held; every
+    # other compare reads the seat and member groupings (a game once per seat)
+    focal_view = policies is not None and any(n.startswith("focal_") for n in first.groupings)
     try:
         for start, count in _chunks(games, chunk_size):
             outs = []
@@ -539,10 +543,13 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
             counts["players"] += paired_counts(oa.success, ob.success, pidx, n_pl)
             changed += int(games_differ(oa, ob).sum())
             for name, (labs, rows, idx, wa) in oa.groupings.items():
+                if focal_view != name.startswith("focal_"):
+                    continue
                 _, rows_b, idx_b, wb = ob.groupings[name]
                 if not (np.array_equal(rows, rows_b) and np.array_equal(idx, idx_b)):
                     raise RunError(f"the two variants disagree on the {name} of the same games")
                 labels_of[name] = labs
+                once[name] = once.get(name, True) and len(np.unique(rows)) == len(rows)
                 c = paired_counts(wa, wb, idx, len(labs))
                 counts[name] = counts[name] + c if name in counts else c
     finally:
@@ -567,7 +574,8 @@ def compare(games: int, players=None, characters=None, *, seed: int = 0,
                                      "table_labels": ad.provenance().get("table_labels")}
                                  for k, lab, ad in (("a", labels[0], a0), ("b", labels[1], a1))},
                        chunk_size=int(chunk_size), threads=threads, success=spec.success,
-                       games_changed=changed)
+                       games_changed=changed,
+                       groupings_once=[n for n, v in once.items() if v])
     return CompareResult(labels, tables, speed, prov, changed)
 
 

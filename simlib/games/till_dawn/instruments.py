@@ -9,7 +9,9 @@ a competitive game with no team to win or lose.
   ``A`` in one arm and ``B`` in the other against a field of ``policy`` (default
   ``threshold``): "does A beat the field more often than B?"
 * Paired groupings: player count; **seat** (did seat ``s`` win: first-player advantage)
-  and **character** (did the seat with this character win), one row per seat of a game.
+  and **character** (did the seat with this character win), one row per seat of a game;
+  in a compare of two players, **focal_seat** and **focal_character** instead (did the
+  focal player win, by the seat and the character it held), one row per game.
 * The measure is the focal player's coffin points; the shares are ``tie`` (a shared
   victory) and ``seat_<s>_wins`` (the seat's win share, for seat balance in sweeps).
 """
@@ -49,6 +51,9 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
     groupings = {
         "seat": (tuple(range(most)), rows, seat_idx, wins[present]),
         "character": (tuple(adapter.rules.character_names), rows, chars[present], wins[present]),
+        # a compare of two players reads the focal player's win by its own seat and character
+        "focal_seat": (tuple(range(most)), at, focal, success),
+        "focal_character": (tuple(adapter.rules.character_names), at, chars[at, focal], success),
     }
     shares = {"tie": df["tie"].astype(bool).to_numpy()}
     for s in range(most):

@@ -39,7 +39,9 @@ def outcomes(df: pd.DataFrame, adapter) -> Outcomes:
     present = np.arange(wins.shape[1])[None, :] < players[:, None]
     rows, seat_idx = np.nonzero(present)
     most = max(adapter.players)
-    groupings = {"seat": (tuple(range(most)), rows, seat_idx, wins[present])}
+    groupings = {"seat": (tuple(range(most)), rows, seat_idx, wins[present]),
+                 # a compare of two players reads the focal player's win by its own seat
+                 "focal_seat": (tuple(range(most)), at, focal, wins[at, focal])}
     shares = {"tie": df["tie"].astype(bool).to_numpy(),
               "hoard": df["ends_hoard"].to_numpy(np.int64) > 0,
               "turn_cap": df["ends_cap"].to_numpy(np.int64) > 0}
