@@ -284,3 +284,20 @@ def test_the_win_line_follows_killer_win_kills():
     base = simlib.simulate(300, game=GAME, progress=False)
     assert "The killer wins with every survivor killed when the game ends" in render(base)
     assert "killer_win_kills" in get_game(GAME).success
+
+
+def test_fair_means_within_five_points_of_even_and_a_wide_interval_cannot_tell():
+    """100 games at 59 % (interval 49-68 %) were called fair because 50 % lay inside the
+    interval; fair is now a rate within 50 % +- 5 points: an interval inside that band says
+    yes, one wholly outside it no, one across its edge cannot tell."""
+    import pandas as pd
+
+    from simlib.games.mort.study import fairness_table
+
+    t = pd.DataFrame({"games": [100, 20000, 20000, 20000], "win_rate": [0.59, 0.51, 0.593, 0.54],
+                      "ci_low": [0.492, 0.503, 0.586, 0.533], "ci_high": [0.681, 0.517, 0.600, 0.547]},
+                     index=["small", "even", "killer", "edge"])
+    assert fairness_table({"by_pairing": t})["fair?"].tolist() == ["can't tell", "yes", "no",
+                                                                 "yes"]
+    t.loc["edge", ["ci_low", "ci_high"]] = [0.535, 0.556]
+    assert fairness_table({"by_pairing": t}).loc["edge", "fair?"] == "can't tell"

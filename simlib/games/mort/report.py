@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import Note, Report, Section, figure_block, frame_table, game_report
-from .study import (distribution_table, means_table, fairness_table, headline_pairing, headline_text,
+from .study import (killer_win_sentence, distribution_table, means_table, fairness_table, headline_pairing, headline_text,
                     reference_tables, timeline)
 
 __all__ = ["study_report", "draw_race"]
@@ -40,12 +40,13 @@ def study_report(result, *, title: str | None = None, command: str | None = None
     p = dict(result.provenance)
     sub = (f"seed {p.get('seed')}, tables {'; '.join(p.get('table_labels') or [])}, ruleset "
            f"{ruleset_label(p)}")
-    notes = ["These are results of computer players, not of people. The killer wins by killing "
-             "every survivor; one escape (gate or hatch), or the round limit, is the survivors' "
-             "win. Every rate comes with its 95 % Wilson interval."]
+    notes = ["These are results of computer players, not of people. " + killer_win_sentence(p)
+             + " Every rate comes with its 95 % Wilson interval."]
     sections = []
     s = Section("Is it fair?", intro="The killer's win rate for each pairing of a killer "
-                "strategy against the survivors' strategy, and its distance from 50 %.",
+                "strategy against the survivors' strategy, and its distance from 50 %. Fair? "
+                "yes: the 95 % interval lies within 50 % ± 5 points; no: wholly outside them; "
+                "can't tell: more games are needed.",
                 id="fairness")
     sections.append(s)
     by = t["by_pairing"]

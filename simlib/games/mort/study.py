@@ -354,14 +354,39 @@ def headline_text(result) -> str:
                "each apart (never pooled with it)." if others else ""))
 
 
+def killer_win_sentence(prov: dict) -> str:
+    """Who wins, as the study's ruleset says (``rules.killer_win_kills`` from its changes)."""
+    kills = next((c["value"] for c in prov.get("ruleset_changes", [])
+                  if c.get("key") == "rules.killer_win_kills"), None)
+    return ("The killer wins with " + ("every survivor killed" if kills is None else
+                                       f"{kills} kills or more")
+            + " when the game ends; otherwise an escape (gate or hatch) or the round limit "
+            "makes it the survivors' win.")
+
+
+# "fair" is a killer win rate within this of 50 %: an interval inside that band says yes,
+# one wholly outside it no, and one that straddles its edge cannot tell yet (more games);
+# "50 % inside the interval" alone called 100 games of 59 % fair
+FAIR_MARGIN = 0.05
+
+
+def _fair(lo: float, hi: float) -> str:
+    if 0.5 - FAIR_MARGIN <= lo and hi <= 0.5 + FAIR_MARGIN:
+        return "yes"
+    if hi < 0.5 - FAIR_MARGIN or lo > 0.5 + FAIR_MARGIN:
+        return "no"
+    return "can't tell"
+
+
 def fairness_table(tables) -> pd.DataFrame:
-    """Per pairing: the killer's win rate with its interval and how far from 50 % it is."""
+    """Per pairing: the killer's win rate with its interval, how far from 50 % it is, and
+    whether that is fair (within ``FAIR_MARGIN`` of 50 %; see ``_fair``)."""
     t = tables["by_pairing"]
     out = pd.DataFrame({"games": t["games"], "killer win %": 100 * t["win_rate"],
                         "95% CI": [f"[{pct(lo).strip()}, {pct(hi).strip()}]" for lo, hi in
                                    zip(t["ci_low"], t["ci_high"])],
                         "from 50 %": [f"{100 * (r - 0.5):+.1f}" for r in t["win_rate"]],
-                        "fair?": ["yes" if lo <= 0.5 <= hi else "no" for lo, hi in
+                        "fair?": [_fair(lo, hi) for lo, hi in
                                   zip(t["ci_low"], t["ci_high"])]}, index=t.index)
     out["killer win %"] = out["killer win %"].map(lambda x: f"{x:.1f}")
     return out
@@ -393,13 +418,9 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     t = result.tables
     head = (f"Mort de la lumière du jour: {result.games} games, seed {p.get('seed')}, tables "
             f"{'; '.join(p.get('table_labels', []))}, {run_label(p)}")
-    kills = next((c["value"] for c in p.get("ruleset_changes", [])
-                  if c.get("key") == "rules.killer_win_kills"), None)
-    note = ("Note: results of computer players, not of people. The killer wins with "
-            + ("every survivor killed" if kills is None else f"{kills} kills or more")
-            + " when the game ends; otherwise an escape (gate or hatch) or the round limit "
-            "makes it the survivors' win. "
-            "Fair means a killer win rate of 50 %; 95 % intervals (Wilson for rates, normal "
+    note = ("Note: results of computer players, not of people. " + killer_win_sentence(p) + " "
+            "Fair? yes: the 95 % interval lies within 50 % +- 5 points; no: wholly outside; "
+            "can't tell: more games needed; 95 % intervals (Wilson for rates, normal "
             "for means).")
     parts = [head, headline_text(result), note]
     if all_tables:
