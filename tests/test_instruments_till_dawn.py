@@ -146,3 +146,15 @@ def test_instruments_take_a_mixed_table_whose_first_seat_is_the_focal_player():
                        progress=False)
     with pytest.raises(InstrumentError, match="cooperative"):
         simlib.sweep({"horde.monster.count": [4]}, 10, seats=seats, progress=False)
+
+
+def test_a_bad_team_is_named_for_what_is_wrong_with_it():
+    """``--characters banana`` once answered "players must be an integer from 2 to 8; got
+    1": the unknown name is the error, and a one-name team is named as a team."""
+    with pytest.raises(ValueError, match="unknown character 'banana'; allowed: vlad"):
+        simlib.simulate(10, game="till_dawn", characters=["banana"], progress=False)
+    with pytest.raises(ValueError, match=r"a team names one character a seat, 2 to 8 of "
+                                         r"them; got 1 \(vlad\)"):
+        simlib.simulate(10, game="till_dawn", characters=["vlad"], progress=False)
+    res = simlib.simulate(10, game="till_dawn", characters=["vlad", "carmilla"], progress=False)
+    assert res.provenance["players"] == [2]

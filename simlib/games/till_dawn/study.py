@@ -129,8 +129,17 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     check_seed(seed)
     default = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
         or [rules.min_players()]
-    if players is None and seats is None and isinstance(characters, (list, tuple)):
-        players = len(characters)  # the team's size
+    if isinstance(characters, (list, tuple)):
+        # a team names every seat: its names first (an unknown one is the error to report),
+        # then its size, which is the table's
+        if all(isinstance(c, str) for c in characters) and len(characters) <= K.MAX_SEATS:
+            api.team_codes(list(characters), len(characters), rules)
+        if not rules.min_players() <= len(characters) <= rules.max_players():
+            raise ValueError(f"a team names one character a seat, {rules.min_players()} to "
+                             f"{rules.max_players()} of them; got {len(characters)} "
+                             f"({', '.join(map(str, characters))})")
+        if players is None and seats is None:
+            players = len(characters)  # the team's size
     tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
                           check_players=lambda p: api.check_players(p, rules),
                           default_counts=default)
