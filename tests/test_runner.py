@@ -437,6 +437,13 @@ def test_read_output_errors(tmp_path):
     pd.DataFrame({"a": [1]}).to_parquet(plain)
     with pytest.raises(RunError, match="not a simlib output"):
         read_output(plain)
+    # an instrument's table is a simlib output, but not a study's: said so, with what reads it
+    from simlib.core.instruments import write_frame
+
+    table = tmp_path / "c.parquet"
+    write_frame(pd.DataFrame({"a": [1]}), table, {"game": "until_daylight"}, "compare", False)
+    with pytest.raises(RunError, match="a `simlib compare` table, not a study's results"):
+        read_output(table)
 
 
 # =========================================================================== progress

@@ -408,6 +408,11 @@ def read_output(path: str | Path) -> tuple[str, pd.DataFrame, dict]:
         raise RunError(f"{path}: not a simlib output (no 'simlib' metadata)")
     kind = meta.get("kind")
     if kind not in ("records", "counts"):
+        if isinstance(kind, str) and kind:  # an instrument's table (compare, sweep, ...)
+            raise RunError(f"{path}: a `simlib {kind}` table, not a study's results: `simlib "
+                           "report` reads what `simlib simulate --out` writes; read this one "
+                           "with pandas.read_parquet (its provenance is in the file's "
+                           "'simlib' metadata)")
         raise RunError(f"{path}: unknown simlib output kind {kind!r}")
     if "checksum" in meta:  # files of format 1 written before checksums have none
         if meta["checksum"] != _final_checksum(meta, frame_hash(df)):
