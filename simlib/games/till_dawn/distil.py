@@ -257,13 +257,15 @@ class DistilResult(TrainingResult):
             f"{t['heldout_games']} held-out games; teacher games {t['teacher_seconds']:.0f} s, "
             f"fit {t['fit_seconds']:.1f} s",
             f"held-out stop-or-stay ({t['heldout_decisions']}): the teacher's call taken at "
-            f"{t['agree_decide']:.2%} (baseline {t['agree_decide_baseline']:.2%}); teacher's "
-            f"blood given up {t['regret_decide']:.1f} (baseline {t['regret_decide_baseline']:.1f})",
+            f"{t['agree_decide']:.2%} (threshold {t['agree_decide_baseline']:.2%}); the "
+            f"teacher's blood given up over them, in all {t['regret_decide']:.1f} (threshold "
+            f"{t['regret_decide_baseline']:.1f})",
             f"held-out votes ({t['heldout_votes']}): the teacher's option taken at "
-            f"{t['agree_vote']:.2%} (baseline {t['agree_vote_baseline']:.2%}); teacher's blood "
-            f"given up {t['regret_vote']:.1f} (baseline {t['regret_vote_baseline']:.1f})",
+            f"{t['agree_vote']:.2%} (threshold {t['agree_vote_baseline']:.2%}); the teacher's "
+            f"blood given up over them, in all {t['regret_vote']:.1f} (threshold "
+            f"{t['regret_vote_baseline']:.1f})",
             f"fresh seeds ({c['games']} games, seed {c['seed']}, players {c['players']}; the "
-            "focal seat against baselines): " + versus_sentence(c)])
+            "focal seat against threshold players): " + versus_sentence(c, label="threshold")])
 
 
 def train_distilled(ruleset=None, players: Sequence[int] = DEFAULT_PLAYERS,
