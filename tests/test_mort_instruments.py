@@ -202,7 +202,9 @@ def test_skill_command_runs(capsys):
 
     assert main(["skill", "--game", "mort-de-la-lumiere-du-jour", "--games", "60",
                  "--bootstrap", "100", "--ladder", "random,heuristic"]) == 0
-    assert "K_n heuristic" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "K_n heuristic" in out
+    assert out.startswith("Skill versus luck: Mort de la lumière du jour, ")  # as every header
 
 
 def test_skill_is_the_focal_sides_win_share_against_the_floor():

@@ -55,6 +55,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from .games import get_game
+
 __all__ = ["skill", "skill_compare", "SkillResult", "SkillComparison", "PARTS",
            "k_index", "kn_index", "bootstrap_patterns", "split_from_outcomes",
            "share_from_outcomes"]
@@ -197,6 +199,14 @@ def _play_competitive(info, ladder, games, players, seed, ruleset, threads):
     return shares, ns
 
 
+def _display(game: str) -> str:
+    """A registered game's display name (the headers' name for it, as every command's)."""
+    try:
+        return get_game(game).display_name
+    except ValueError:  # a result read back for a game no longer registered
+        return game
+
+
 def _label(info, policy: str) -> str:
     """The records' label of a seat of ``policy`` with its default parameters."""
     ad = info.adapter(None, None, policy=policy)
@@ -268,7 +278,7 @@ class SkillResult:
         return ks["estimate"].idxmax()[0]
 
     def to_text(self) -> str:
-        head = (f"Skill versus luck: {self.game}, ruleset {self.ruleset}, {self.games} games "
+        head = (f"Skill versus luck: {_display(self.game)}, ruleset {self.ruleset}, {self.games} games "
                 f"per rung (seed {self.seed}, the same games on every rung), ladder "
                 + ", ".join(f"{k} = {v}" for k, v in self.ladder.items()))
         t = self.table
@@ -460,8 +470,6 @@ def skill(game: str = "until_daylight", games: int | None = None, players=None, 
         ``.table`` (quantity x players: estimate, interval, games), ``.K``,
         ``.metrics`` (competitive: seat spread and tie rate), ``.to_text()``.
     """
-    from .games import get_game
-
     info = get_game(game)
     lad = _ladder(info, ladder)
     n = int(games if games is not None else
@@ -506,7 +514,7 @@ class SkillComparison:
             "B - A": [_fmt(q, v) for q, v in zip(t.index, t["diff"])],
             f"{cl}% CI": [f"[{_fmt(q, lo)}, {_fmt(q, hi)}]" for q, lo, hi in
                           zip(t.index, t["ci_low"], t["ci_high"])]}, index=t.index)
-        return (f"Skill versus luck, B - A: {self.a.game}, A = {self.a.ruleset}, B = "
+        return (f"Skill versus luck, B - A: {_display(self.a.game)}, A = {self.a.ruleset}, B = "
                 f"{self.b.ruleset}, {self.a.games} games per rung and ruleset (seed "
                 f"{self.a.seed}: game i is paired across rungs and rulesets; Newcombe's paired "
                 f"interval for a difference of rates, a paired bootstrap over game indices for "
