@@ -508,6 +508,9 @@ def test_till_dawn_html_report_is_its_own_and_equals_its_tables(capsys, tmp_path
     check_rate_rows(page, "table-by-strategy", t.by_strategy)
     ov = t.overall.iloc[0]
     assert f"{int(ov['ties']):,} of 900 games ended in a shared victory" in text
+    # who sat at the table: the provenance names each table's seats
+    prov = dict((row[0][1], row[1][1]) for row in page.tables["provenance-table"])
+    assert prov["tables"] == "optimal + threshold(t=8) + threshold(t=10)"
     # the same report from the saved file
     code, _, _ = run_cli(capsys, "report", str(out), "--html", str(tmp_path / "again.html"))
     assert code == 0

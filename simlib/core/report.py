@@ -451,8 +451,10 @@ def provenance_section(result, command: str | None,
 
     p = dict(result.provenance)
     if played is None:
+        tables = p.get("table_labels")  # a competitive game's seats, one table a player count
         played = [(f"{result.counts.spec.primary or 'groups'}", p.get("players")),
                   ("teams", p.get("teams")), ("policy", p.get("policy")),
+                  ("tables", "; ".join(tables) if tables else None),
                   ("policy parameters", p.get("policy_params") or None)]
     rows = [
         ("game", p.get("game")), ("games", f"{result.games:,}" + (
