@@ -1073,7 +1073,8 @@ def report(args) -> int:
     say("-" * len(hdr))
     for m in ms:
         g = game_of.get(m.name)
-        sp = f"{m.ops_per_s / pure[m.name]:.0f}x" if pure and m.name in pure else "-"
+        r = m.ops_per_s / pure[m.name] if pure and m.name in pure else None
+        sp = "-" if r is None else f"{r:.0f}x" if r >= 10 else f"{r:.2g}x"  # never a "0x"
         comp = _secs(compile_fresh.get(m.name))
         load = _secs(t_load[g].get(m.name)) if t_load and g in t_load else "-"
         cc = _secs(cold[g].get(m.name)) if cold and g in cold else "(--full)"
@@ -1094,7 +1095,9 @@ def report(args) -> int:
             miss = sum(v.get("misses", 0) for v in t.get("cache", {}).values())
             if miss:
                 say(f"note: {g}'s cached-load process missed numba's cache {miss} time(s): "
-                    "its figures are compile times (sources changed since the last compile).")
+                    "its figures are compile times (the cache held no copy of those kernels "
+                    "as they are now: never compiled on this machine with this numba, or "
+                    "their sources changed since).")
             say(f"import of {g}: {_secs(t.get('import'))}")
     if cold:
         for g, t in cold.items():
