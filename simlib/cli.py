@@ -52,7 +52,9 @@ def _game_args(p: argparse.ArgumentParser) -> None:
                         "or the sizes of the teams given)")
     p.add_argument("--characters", action="append", metavar="TEAM|all|random",
                    help="a team (comma-separated names; repeat for several teams), 'all' "
-                        "(every team in turn) or 'random' (default)")
+                        "(every team in turn) or 'random' (default); Mort: the side of a "
+                        "compare of players (killer or survivors); Day Night Z: start hours "
+                        "(e.g. 8,14,20)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--policy", default=None,
                    help="bot policy of every seat (default: the game's own; simlib games "

@@ -29,7 +29,9 @@ def _common(p: argparse.ArgumentParser, policy_append: bool = False, rules_appen
     p.add_argument("--players", default=None, metavar="N[,N...]",
                    help="player counts (default: every count the rules allow)")
     p.add_argument("--characters", action="append", metavar="TEAM|all|random",
-                   help="a team, 'all' or 'random' (default), as in simlib simulate")
+                   help="a team, 'all' or 'random' (default), as in simlib simulate; Mort: "
+                        "the side the compared players sit on (killer, the default, or "
+                        "survivors); Day Night Z: start hours")
     game_arg(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     if policy_append:
