@@ -572,3 +572,60 @@ def test_an_invitation_without_penalty_deals_no_damage():
             invite = rows[rows[:, 0] == K.LG_INVITE]
             hurt += int((invite[:, 6] > 0).sum())
         assert (hurt > 0) == want_hurt, hurt
+
+
+# =========================================================================== invariants
+# (here, not in test_till_dawn.py: the sampled-mutant harness runs this file; the event
+# conservation below caught a held event card written one slot past its place)
+def check_invariants(g: Game, rules, flat) -> None:
+    st = g.state
+    n = int(st[K.S_PLAYERS])
+    nh = int(flat[K.R_PARAMS + K.P_N_HUNT])
+    deck = np.sort(flat[K.R_DECK:K.R_DECK + nh])
+    pile = st[K.S_HUNT:K.S_HUNT + nh]
+    assert (np.sort(pile) == deck).all(), "hunt cards are conserved"
+    left = np.bincount(pile[:st[K.S_N_HUNT]], minlength=K.MAX_TYPES)
+    assert (left == st[K.S_TYPE_LEFT:K.S_TYPE_LEFT + K.MAX_TYPES]).all()
+    ne = int(flat[K.R_PARAMS + K.P_N_EVENTS])
+    ev = st[K.S_EVENTS:K.S_EVENTS + ne]
+    assert sorted(ev) == list(range(ne)), "event cards are conserved"
+    held = [int(st[K.S_S_EVENT + s]) for s in range(n) if st[K.S_S_EVENT + s] >= 0]
+    assert len(set(held)) == len(held) and not set(held) & set(ev[:st[K.S_N_EVENTS]].tolist())
+    powers = [int(st[K.S_S_POWER + s]) for s in range(n) if st[K.S_S_POWER + s] >= 0]
+    assert len(set(powers)) == len(powers)
+    blood = st[K.S_S_BLOOD:K.S_S_BLOOD + n]
+    assert (blood >= 0).all()
+    if st[K.S_END_CAUSE] == 0:
+        assert st[K.S_BLOOD_SUPPLY] + blood.sum() == rules.get("constants.blood_supply")
+        assert st[K.S_COFFIN_SUPPLY] + st[K.S_S_COFFIN:K.S_S_COFFIN + n].sum() == \
+            rules.get("constants.coffin_supply")
+    for s in range(n):
+        h = st[K.S_S_HEALTH + s]
+        assert 0 <= h <= st[K.S_S_MAX_HEALTH + s]
+        if st[K.S_S_ACTIVE + s] == 1:
+            assert h > 0
+        else:
+            assert blood[s] == 0 or st[K.S_OVER] == 1
+    assert 0 <= st[K.S_TRACK] <= rules.get("constants.track_length")
+    if not g.over:
+        assert g.legal_codes(), "a game that is not over has a legal action"
+        assert st[K.S_S_ACTIVE + st[K.S_DECIDER]] == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_random_play_keeps_every_invariant_after_every_step(players):
+    rules = load_ruleset()
+    flat = rules.flat()
+    rng = np.random.default_rng(players)
+    for game in range(40):
+        g = Game(seed=11, game=game, players=players)
+        check_invariants(g, rules, flat)
+        steps = 0
+        while not g.over:
+            g.apply_code(int(rng.choice(g.legal_codes())))
+            check_invariants(g, rules, flat)
+            steps += 1
+            assert steps < 5000
+        rec = g.record_array()
+        assert rec[K.REC_WINNERS] >= 1
+        assert rec[K.REC_NIGHTS] == rules.get("constants.nights") or rec[K.REC_END_CAUSE] != 0
