@@ -79,7 +79,9 @@ class Outcomes:
     groupings : mapping name -> (labels, game, idx, success)
         Member-level groupings of the paired comparison (``character``, ``seat``): one row
         per member, the game it belongs to (position in the chunk), its group (index into
-        ``labels``) and its success.
+        ``labels``) and its success.  A name starting ``focal_`` (``focal_seat``) is read
+        instead of the others by a compare of two players: one row per game, the focal
+        player's group and its success.
     measure : float
         The game's one numeric measure (Until Daylight: round reached).
     shares : mapping name -> bool
