@@ -1071,10 +1071,12 @@ def report(args) -> int:
            f"{'compile':>10} {'cached load':>12} {'cold compile':>13}")
     say(hdr)
     say("-" * len(hdr))
+    by_name = {b.name: b for b in benches}
     for m in ms:
         g = game_of.get(m.name)
-        r = m.ops_per_s / pure[m.name] if pure and m.name in pure else None
-        sp = "-" if r is None else f"{r:.0f}x" if r >= 10 else f"{r:.2g}x"  # never a "0x"
+        part = not by_name[m.name].pure_comparable  # no like-for-like plain-Python figure
+        r = m.ops_per_s / pure[m.name] if pure and m.name in pure and not part else None
+        sp = ("n/a" if part else "-") if r is None else f"{r:.0f}x" if r >= 10 else f"{r:.2g}x"
         comp = _secs(compile_fresh.get(m.name))
         load = _secs(t_load[g].get(m.name)) if t_load and g in t_load else "-"
         cc = _secs(cold[g].get(m.name)) if cold and g in cold else "(--full)"
@@ -1085,7 +1087,8 @@ def report(args) -> int:
     say("ops/s: best of %d blocks of ~%.0f ms after a warm-up; ratio: ops/s over the "
         "reference's in the same windows, median of %d windows (what the guard compares);"
         % (blocks * windows, target * 1000, windows))
-    say("JIT speed-up: over the same code with NUMBA_DISABLE_JIT=1; compile: first call of a "
+    say("JIT speed-up: over the same code with NUMBA_DISABLE_JIT=1 (n/a: its plain-Python "
+        "run plays only part of the benchmark's work); compile: first call of a "
         "fresh non-cached copy (callees already compiled);")
     say("cached load: first call in a fresh process per game (numba disk cache); cold "
         "compile: the same with an empty cache, in each game's order (its first kernel: "

@@ -66,6 +66,9 @@ class Bench:
     cache_copies: bool = False
     entry: Callable | None = None  # the dispatcher ``run`` calls first (cache statistics)
     pure_n: int | None = None  # operations of the NUMBA_DISABLE_JIT figure (default min_n)
+    # False when those operations are not like the benchmark's (the search's plain-Python run
+    # plays one early decision of a spread whose late ones cost far more): no speed-up shown
+    pure_comparable: bool = True
     # lines the report prints after its table, from this benchmark's measurement
     note: Callable[["object", ReportContext], list[str]] | None = None
 

@@ -359,7 +359,7 @@ def search_bench(policy: str = "rollout-100", horizon: int = 2) -> Bench:
             rollout_choice_nb(stack[j % len(stack)], rs, bid, bpp, rp)
 
     return Bench("search", f"one decision of {policy} (horizon {horizon}, calibrated)", run,
-                 fixed_n=len(stack), pure_n=1)
+                 fixed_n=len(stack), pure_n=1, pure_comparable=False)
 
 
 BENCH_FACTORIES: dict[str, Callable[[], Bench]] = {
