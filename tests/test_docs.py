@@ -515,7 +515,7 @@ def test_readme_links_point_into_the_repository():
 
 def test_ci_runs_exactly_the_readme_test_command():
     test_cmd = _readme_block("Install everything and run the tests")
-    assert test_cmd == 'python -m pip install ".[test]" && python -m pytest'
+    assert test_cmd == 'python -m pip install ".[test]" && python -m pytest -n 2 --dist loadfile'
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert ci[-1].strip() == test_cmd  # the last thing CI does is the README's command
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
