@@ -52,6 +52,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the policies of the ladder, named in advance (co-operative default "
                         "random,<the game's policy>,clairvoyant; competitive: random then "
                         "every other policy)")
+    p.add_argument("--characters", action="append", metavar="TEAM|SIDE",
+                   help="competitive games: what the rungs are dealt, as in compare --policy A "
+                        "--policy B (Mort: the side they play, killer (default) or "
+                        "survivors; Till Dawn: a team)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--bootstrap", default="2000", metavar="B",
                    help="paired-bootstrap resamples for K, which has no closed-form "
@@ -66,7 +70,7 @@ def _positive(text, name: str) -> int | None:
 
 def run(a) -> int:
     """Run ``simlib skill`` (errors as ``UsageError``/``ValueError``: one line, status 2)."""
-    from .cli_args import int_list
+    from .cli_args import characters, int_list
     from .core.games import get_game
     from .core.skill import skill, skill_compare
 
@@ -81,6 +85,6 @@ def run(a) -> int:
                             ladder=ladder, bootstrap=boot, threads=threads)
     else:
         res = skill(info.name, games, players, ruleset=a.rules, seed=a.seed, ladder=ladder,
-                    bootstrap=boot, threads=threads)
+                    bootstrap=boot, threads=threads, characters=characters(a.characters))
     sys.stdout.write(res.to_text())
     return 0

@@ -223,6 +223,26 @@ def test_skill_is_the_focal_sides_win_share_against_the_floor():
     assert res.table.loc[("K_n heuristic", "all"), "ci_low"] > 0
 
 
+def test_skill_on_the_survivors_side_is_their_win_share_against_a_random_killer(capsys):
+    """``--characters survivors`` seats each rung on the survivors' side against a random
+    killer (the docs promised it; skill once refused the option): the rung's win share is
+    the survivors' win rate of that pairing, from ``play_games``."""
+    from simlib.cli import main
+
+    games = 200
+    res = simlib.skill(GAME, games=games, ladder=["random", "heuristic"], bootstrap=200,
+                       metrics=False, characters="survivors")
+    share = np.asarray(res.per_game["shares"]["heuristic"], float)
+    ref = play_games(games, seats="killer=random,survivors=heuristic", seed=0)
+    assert np.array_equal(share, 1.0 - ref["killer_win"].to_numpy(float))
+    assert main(["skill", "--game", "mort-de-la-lumiere-du-jour", "--games", "60",
+                 "--bootstrap", "100", "--ladder", "random,heuristic",
+                 "--characters", "survivors"]) == 0
+    assert "; the rungs play: survivors" in capsys.readouterr().out.splitlines()[0]
+    with pytest.raises(ValueError, match="takes no characters"):
+        simlib.skill("until_daylight", games=2, characters=["pillar"])
+
+
 def test_skill_metrics_are_of_equal_players_not_the_default_pool():
     """The seat spread of "every seat heuristic" is the killer's and the survivors' shares
     of heuristic against heuristic (``play_games``): |2 w - 1|, no tie.  It pooled the three

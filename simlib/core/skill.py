@@ -50,7 +50,7 @@ share, per player count) and the **tie rate**.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -187,12 +187,12 @@ def _focal_share(rec: pd.DataFrame, spec, floor_label: str) -> tuple[np.ndarray,
     return share, n
 
 
-def _play_competitive(info, ladder, games, players, seed, ruleset, threads):
+def _play_competitive(info, ladder, games, players, seed, ruleset, threads, characters=None):
     floor = ladder["floor"]
     shares, ns = {}, None
     for rung in [r for r in ladder if r != "floor"]:
         ad = info.policy_arm(rung, None, field_policy=floor, field_params=None, players=players,
-                             seed=seed, ruleset=ruleset)
+                             seed=seed, ruleset=ruleset, characters=characters)
         rec = _records(ad, games, threads)
         share, n = _focal_share(rec, ad.spec, _label(info, floor))
         shares[rung], ns = share, n
@@ -266,6 +266,7 @@ class SkillResult:
     inversions: int = 0
     metrics_policy: str = ""
     per_game: dict = field(default_factory=dict, repr=False)
+    characters: Any = None  # competitive: what the rungs' arm was dealt (Mort: the side)
 
     @property
     def K(self) -> float:
@@ -278,9 +279,12 @@ class SkillResult:
         return ks["estimate"].idxmax()[0]
 
     def to_text(self) -> str:
+        dealt = self.characters[0] if isinstance(self.characters, (list, tuple)) and \
+            len(self.characters) == 1 else self.characters
         head = (f"Skill versus luck: {_display(self.game)}, ruleset {self.ruleset}, {self.games} games "
                 f"per rung (seed {self.seed}, the same games on every rung), ladder "
-                + ", ".join(f"{k} = {v}" for k, v in self.ladder.items()))
+                + ", ".join(f"{k} = {v}" for k, v in self.ladder.items())
+                + (f"; the rungs play: {dealt}" if dealt not in (None, "random") else ""))
         t = self.table
         shown = pd.DataFrame({
             "estimate": [_fmt(q, v) for (q, _), v in zip(t.index, t["estimate"])],
@@ -444,7 +448,7 @@ def _ruleset_name(ruleset) -> str:
 def skill(game: str = "until_daylight", games: int | None = None, players=None, *,
           ruleset=None, seed: int = 0, ladder=None, bootstrap: int = 2000,
           confidence: float = 0.95, threads: int | None = None,
-          metrics: bool = True) -> SkillResult:
+          metrics: bool = True, characters=None) -> SkillResult:
     """The skill measure of one ruleset of ``game`` (see the module docstring).
 
     Parameters
@@ -463,6 +467,10 @@ def skill(game: str = "until_daylight", games: int | None = None, players=None, 
         (default ``random`` then every other policy of the game).
     bootstrap : int
         Paired-bootstrap resamples over game indices.
+    characters : optional
+        Competitive games only, as in ``compare(policies=[A, B])``: what the focal player's
+        arm is dealt (Till Dawn: a team; Mort: the side each rung plays, ``"killer"``, the
+        default, or ``"survivors"``).
 
     Returns
     -------
@@ -482,12 +490,16 @@ def skill(game: str = "until_daylight", games: int | None = None, players=None, 
     name = _ruleset_name(ruleset if isinstance(ruleset, str) or ruleset is None else rs)
     if ruleset is None:
         name = info.default_ruleset
+    if characters is not None and not info.competitive:
+        raise ValueError(f"skill of {info.display_name} (co-operative) takes no characters: "
+                         "every rung plays the study's teams")
     if info.competitive:
-        shares, ns = _play_competitive(info, lad, n, players, seed, rs, threads)
+        shares, ns = _play_competitive(info, lad, n, players, seed, rs, threads, characters)
         table = _competitive_table(shares, ns, bootstrap, confidence, seed)
         mt = _ludii(info, n, players, seed, rs, threads, info.default_policy) if metrics else None
         return SkillResult(info.name, "competitive", name, lad, n, seed, confidence, table, mt,
-                           0, info.default_policy, {"shares": shares, "players": ns})
+                           0, info.default_policy, {"shares": shares, "players": ns},
+                           characters)
     wins, pl = _play_coop(info, lad, n, players, seed, rs, threads)
     table, inv = _coop_table(wins, pl, bootstrap, confidence, seed)
     return SkillResult(info.name, "cooperative", name, lad, n, seed, confidence, table, None, inv,
