@@ -82,7 +82,8 @@ def run(a) -> int:
     ladder = [x.strip() for x in a.ladder.split(",") if x.strip()] if a.ladder else None
     if a.compare is not None:
         res = skill_compare(info.name, a.rules, a.compare, games, players, seed=a.seed,
-                            ladder=ladder, bootstrap=boot, threads=threads)
+                            ladder=ladder, bootstrap=boot, threads=threads,
+                            characters=characters(a.characters))
     else:
         res = skill(info.name, games, players, ruleset=a.rules, seed=a.seed, ladder=ladder,
                     bootstrap=boot, threads=threads, characters=characters(a.characters))

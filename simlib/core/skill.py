@@ -536,15 +536,16 @@ class SkillComparison:
 def skill_compare(game: str = "until_daylight", ruleset_a=None, ruleset_b=None,
                   games: int | None = None, players=None, *, seed: int = 0, ladder=None,
                   bootstrap: int = 2000, confidence: float = 0.95,
-                  threads: int | None = None) -> SkillComparison:
+                  threads: int | None = None, characters=None) -> SkillComparison:
     """The paired change B - A of ``K`` (``K_n``) and of each part from ruleset A to
     ruleset B, on the same game indices: Newcombe's paired interval for the rates and the
     parts, a paired bootstrap (a resample draws the same games for both rulesets) for ``K``
     and for win shares with shared wins."""
     a = skill(game, games, players, ruleset=ruleset_a, seed=seed, ladder=ladder,
-              bootstrap=1, confidence=confidence, threads=threads, metrics=False)
+              bootstrap=1, confidence=confidence, threads=threads, metrics=False,
+              characters=characters)
     b = skill(game, games, players, ruleset=ruleset_b, seed=seed, ladder=ladder, bootstrap=1,
-              confidence=confidence, threads=threads, metrics=False)
+              confidence=confidence, threads=threads, metrics=False, characters=characters)
     if a.kind == "cooperative":
         bits = np.column_stack([a.per_game["wins"][k] for k in ("floor", "realistic", "bound")] +
                                [b.per_game["wins"][k] for k in ("floor", "realistic", "bound")]
