@@ -136,9 +136,9 @@ def test_compare_sub_tables_name_their_own_outcome():
     assert "'win': the killer wins" in text
     text = render_compare(simlib.compare(60, game="till_dawn", players=3,
                                          sets={"constants.track_length": 12}, progress=False))
-    assert "'win' in this table: that seat wins or shares the win" in text
+    assert "'win' in this table: that place at the table wins or shares the win, whoever sits there" in text
     assert "'win' in this table: the seat holding that character wins" in text
-    assert "'win': the focal player (table seat 0) wins or shares the win" in text
+    assert "'win': the focal player (the table's first seat as given, who rotates round the table game by game) wins or shares the win" in text
 
 
 # =========================================================================== the page

@@ -508,6 +508,9 @@ def test_till_dawn_html_report_is_its_own_and_equals_its_tables(capsys, tmp_path
     check_rate_rows(page, "table-by-strategy", t.by_strategy)
     ov = t.overall.iloc[0]
     assert f"{int(ov['ties']):,} of 900 games ended in a shared victory" in text
+    # no game of these ended early: said in a note, not as a table with no rows
+    assert len(t.end_causes) or ("table-end-causes" not in page.tables
+                                 and "No game ended before the third night" in text)
     # who sat at the table: the provenance names each table's seats
     prov = dict((row[0][1], row[1][1]) for row in page.tables["provenance-table"])
     assert prov["tables"] == "optimal + threshold(t=8) + threshold(t=10)"

@@ -71,8 +71,11 @@ __all__ = ["GameInfo", "GameCommand", "train_policy_command", "StudyAdapter", "S
 
 KINDS = ("cooperative", "competitive")
 # a competitive game's headline success and its per-seat wording, as most declare them
-FOCAL_WINS = "the focal player (table seat 0) wins or shares the win"
-SEAT_WINS = ("seat", "that seat wins or shares the win (every seat, not only the focal player's)")
+FOCAL_WINS = ("the focal player (the table's first seat as given, who rotates round the table "
+              "game by game) wins or shares the win")
+SEAT_WINS = ("seat", "that place at the table wins or shares the win, whoever sits there (the "
+                     "players rotate through the places game by game; every place, not only the "
+                     "focal player's)")
 
 
 class UnknownGameError(ValueError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...core.tables import ruleset_label
 from ...core import plots
-from ...core.report import (Report, Section, effects_section, figure_block, frame_table,
+from ...core.report import (Note, Report, Section, effects_section, figure_block, frame_table,
                             game_report, mean_points_section, rate_table, seat_section,
                             strategy_section, tie_headline)
 
@@ -37,8 +37,12 @@ def study_report(result, *, title: str | None = None, command: str | None = None
                       "the third night's sunrise (end causes).", id="endings")
     endings.add(frame_table(t["by_players"], index=True, percent=["tie_rate", "ci_low", "ci_high"],
                             caption="shared victories by player count", id="table-ties"))
-    endings.add(rate_table(t["end_causes"], id="table-end-causes",
-                           caption="share of all games ended that way"))
+    if len(t["end_causes"]):
+        endings.add(rate_table(t["end_causes"], id="table-end-causes",
+                               caption="share of all games ended that way"))
+    else:  # an empty table said nothing: say it
+        endings.add(Note("No game ended before the third night's sunrise (no blood or coffin "
+                         "supply ran out)."))
     return game_report(
         result, title=title or f"Till Dawn: {result.games:,} games", subtitle=sub,
         headline=tie_headline(result), notes=notes, command=command, sections=[
