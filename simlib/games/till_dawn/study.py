@@ -129,21 +129,6 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
     check_seed(seed)
     default = [p for p in range(3, 9) if rules.min_players() <= p <= rules.max_players()] \
         or [rules.min_players()]
-    if isinstance(characters, (list, tuple)):
-        # a team names every seat: its names first (an unknown one is the error to report),
-        # then its size, which is the table's
-        if all(isinstance(c, str) for c in characters) and len(characters) <= K.MAX_SEATS:
-            api.team_codes(list(characters), len(characters), rules)
-        if not rules.min_players() <= len(characters) <= rules.max_players():
-            raise ValueError(f"a team names one character a seat, {rules.min_players()} to "
-                             f"{rules.max_players()} of them; got {len(characters)} "
-                             f"({', '.join(map(str, characters))})")
-        if players is None and seats is None:
-            players = len(characters)  # the team's size
-    tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
-                          check_players=lambda p: api.check_players(p, rules),
-                          default_counts=default)
-    check_seats_ruleset([s for t in tables for s in t], rules)
     team = None
     if characters is not None and not (isinstance(characters, str) and characters == "random"):
         if isinstance(characters, str):
@@ -152,11 +137,24 @@ def make_adapter(players=None, characters=None, *, seed: int = 0, policy: str = 
         team = tuple(characters)
         if not all(isinstance(c, str) for c in team):
             raise ValueError(f"a team is a list of character names; got {characters!r}")
+        # a team names every seat: its names first (an unknown one is the error to report),
+        # then its size, which is the table's
+        if len(team) <= K.MAX_SEATS:
+            api.team_codes(list(team), len(team), rules)
+        if not rules.min_players() <= len(team) <= rules.max_players():
+            raise ValueError(f"a team names one character a seat, {rules.min_players()} to "
+                             f"{rules.max_players()} of them; got {len(team)} ({', '.join(team)})")
+        if players is None and seats is None:
+            players = len(team)
+    tables = study_tables(players, seats, policy, policy_params, seat_type=Seat,
+                          check_players=lambda p: api.check_players(p, rules),
+                          default_counts=default)
+    check_seats_ruleset([s for t in tables for s in t], rules)
+    if team is not None:
         sizes = {len(t) for t in tables}
         if sizes != {len(team)}:
             raise ValueError(f"team {'+'.join(team)} has {len(team)} characters, but the tables "
                              f"have {', '.join(map(str, sorted(sizes)))} seats")
-        api.team_codes(team, len(team), rules)
     return TillDawnAdapter(rules=rules, seed=int(seed), tables=tuple(tables), team=team)
 
 
