@@ -19,9 +19,9 @@ GAME = GameInfo(
     kind="competitive",
     default_policy="heuristic",
     success="the killer wins (at the game's end he has killed rules.killer_win_kills "
-            "survivors or more: all 4 in the reference; otherwise an escape or the round "
-            "limit makes it the survivors' win), in the study's headline pairing (by default "
-            "the same player on both sides)",
+            "survivors or more: every survivor in the reference; otherwise an escape or the "
+            "round limit makes it the survivors' win), in the study's headline pairing (by "
+            "default the same player on both sides)",
     measure="kills",
     measure_short="kills",
     measure_unit="survivors killed",

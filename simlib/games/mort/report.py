@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.tables import ruleset_label
 from ...core import plots
 from ...core.report import Note, Report, Section, figure_block, frame_table, game_report
-from .study import (killer_win_sentence, distribution_table, means_table, fairness_table, headline_pairing, headline_text,
+from .study import (FAIR_RULE, killer_win_sentence, distribution_table, means_table, fairness_table, headline_pairing, headline_text,
                     reference_tables, timeline)
 
 __all__ = ["study_report", "draw_race"]
@@ -44,9 +44,8 @@ def study_report(result, *, title: str | None = None, command: str | None = None
              + " Every rate comes with its 95 % Wilson interval."]
     sections = []
     s = Section("Is it fair?", intro="The killer's win rate for each pairing of a killer "
-                "strategy against the survivors' strategy, and its distance from 50 %. Fair? "
-                "yes: the 95 % interval lies within 50 % ± 5 points; no: wholly outside them; "
-                "can't tell: more games are needed.",
+                "strategy against the survivors' strategy, and its distance from 50 %. "
+                + FAIR_RULE,
                 id="fairness")
     sections.append(s)
     by = t["by_pairing"]

@@ -370,6 +370,10 @@ def killer_win_sentence(prov: dict) -> str:
 FAIR_MARGIN = 0.05
 
 
+FAIR_RULE = (f"Fair? yes: the 95 % interval lies within 50 % +- {100 * FAIR_MARGIN:g} points; "
+             "no: wholly outside; can't tell: more games needed.")
+
+
 def _fair(lo: float, hi: float) -> str:
     if 0.5 - FAIR_MARGIN <= lo and hi <= 0.5 + FAIR_MARGIN:
         return "yes"
@@ -419,8 +423,7 @@ def render(result: RunResult, all_tables: bool = False) -> str:
     head = (f"Mort de la lumière du jour: {result.games} games, seed {p.get('seed')}, tables "
             f"{'; '.join(p.get('table_labels', []))}, {run_label(p)}")
     note = ("Note: results of computer players, not of people. " + killer_win_sentence(p) + " "
-            "Fair? yes: the 95 % interval lies within 50 % +- 5 points; no: wholly outside; "
-            "can't tell: more games needed; 95 % intervals (Wilson for rates, normal "
+            + FAIR_RULE[:-1] + "; 95 % intervals (Wilson for rates, normal "
             "for means).")
     parts = [head, headline_text(result), note]
     if all_tables:
